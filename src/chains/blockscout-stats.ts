@@ -1,0 +1,43 @@
+// Reads network statistics and market data from a Blockscout instance's `GET /api/v2/stats`.
+// Blockscout sends numbers as strings (and sometimes as numbers) and `tvl` as null; we keep decimal strings.
+export interface NetworkStats {
+  market_cap: string | null;
+  coin_price: string | null;
+  coin_image: string | null;
+  total_addresses: string | null;
+  total_blocks: string | null;
+  total_transactions: string | null;
+  tvl: string | null;
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+function decimalString(value: unknown): string | null {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string" && DECIMAL.test(value.trim())) return value.trim();
+  return null;
+}
+
+export function parseBlockscoutStats(body: unknown): NetworkStats {
+  if (typeof body !== "object" || body === null) throw new Error("Blockscout stats: not a JSON object");
+  const stats = body as Record<string, unknown>;
+  const image = stats.coin_image;
+  return {
+    market_cap: decimalString(stats.market_cap),
+    coin_price: decimalString(stats.coin_price),
+    coin_image: typeof image === "string" && /^https?:\/\//.test(image) ? image : null,
+    total_addresses: decimalString(stats.total_addresses),
+    total_blocks: decimalString(stats.total_blocks),
+    total_transactions: decimalString(stats.total_transactions),
+    tvl: decimalString(stats.tvl),
+  };
+}
+
+export async function fetchBlockscoutStats(baseUrl: string, signal: AbortSignal): Promise<NetworkStats> {
+  const url = `${baseUrl.replace(/\/+$/, "")}/api/v2/stats`;
+  const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "error" });
+  if (!response.ok) throw new Error(`Blockscout stats: HTTP ${response.status}`);
+  const text = await response.text();
+  if (text.length > 1_000_000) throw new Error("Blockscout stats: response too large");
+  return parseBlockscoutStats(JSON.parse(text));
+}

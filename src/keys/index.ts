@@ -1,0 +1,6 @@
+// The keys feature: projects, API keys, roles and the audit trail.
+export { createKey, listKeys, revokeKey } from "./api-keys.ts";
+export { KeyAuthenticator } from "./authenticator.ts";
+export type { Actor, KeysContext } from "./context.ts";
+export { createProject, getProject, projectExists, rotateWebhookSecret, updateProject } from "./projects.ts";
+export { registerKeysRoutes } from "./routes.ts";

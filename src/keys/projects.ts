@@ -1,0 +1,170 @@
+// Projects: creation (with the first admin key), settings read and change, webhook secret rotation.
+// Every change writes its audit row in the same transaction.
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import { decrypt, encrypt } from "../platform/crypto/secrets.ts";
+import { notFound } from "../platform/http/errors.ts";
+import type { DB } from "../schema.ts";
+import { insertKey } from "./api-keys.ts";
+import { writeAudit } from "./audit.ts";
+import { type Actor, actorName, type KeysContext } from "./context.ts";
+import type { MxReportingEntity, SigningScheme } from "./tables.ts";
+
+export const JURISDICTIONS = ["MX", "CO", "SV", "GT"] as const;
+export type Jurisdiction = (typeof JURISDICTIONS)[number];
+
+export interface ProjectView {
+  id: number;
+  name: string;
+  integration_url: string | null;
+  jurisdictions: Jurisdiction[];
+  signing_scheme: SigningScheme;
+  webhook_secret: string;
+  mx_reporting_entity: MxReportingEntity | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectPatch {
+  name?: string;
+  integration_url?: string | null;
+  jurisdictions?: Jurisdiction[];
+  signing_scheme?: SigningScheme;
+  mx_reporting_entity?: MxReportingEntity | null;
+}
+
+/** Standard Webhooks secrets are `whsec_<base64>`; the canonical scheme uses a 32-character hex string. */
+export function newWebhookSecret(scheme: SigningScheme): string {
+  return scheme === "standard-webhooks"
+    ? `whsec_${crypto.randomBytes(24).toString("base64")}`
+    : crypto.randomBytes(16).toString("hex");
+}
+
+export async function createProject(
+  ctx: KeysContext,
+  input: { name: string; isDemo?: boolean },
+  actor: Actor,
+): Promise<{ projectId: number; keyId: number; key: string }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto("projects")
+      .values({
+        name: input.name,
+        integration_url: null,
+        webhook_secret_enc: encrypt(ctx.serverKeys.encryption, newWebhookSecret("standard-webhooks")),
+        mx_reporting_entity: null,
+        is_demo: input.isDemo ?? false,
+        updated_at: new Date(),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await writeAudit(trx, {
+      projectId: id,
+      actor: actorName(actor),
+      action: "project.created",
+      target: `project:${id}`,
+      details: { name: input.name },
+    });
+    const key = await insertKey(trx, ctx, id, { label: "admin", role: "admin" }, actor);
+    return { projectId: id, keyId: key.id, key: key.key };
+  });
+}
+
+async function readProject(trx: Kysely<DB>, ctx: KeysContext, projectId: number, lock = false) {
+  let query = trx.selectFrom("projects").selectAll().where("id", "=", projectId);
+  if (lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound("Project");
+  return {
+    id: row.id,
+    name: row.name,
+    integration_url: row.integration_url,
+    jurisdictions: row.jurisdictions as Jurisdiction[],
+    signing_scheme: row.signing_scheme,
+    webhook_secret: decrypt(ctx.serverKeys.encryption, row.webhook_secret_enc),
+    mx_reporting_entity: row.mx_reporting_entity ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  } satisfies ProjectView;
+}
+
+export function getProject(ctx: KeysContext, projectId: number): Promise<ProjectView> {
+  return readProject(ctx.db, ctx, projectId);
+}
+
+export async function projectExists(db: Kysely<DB>, projectId: number): Promise<boolean> {
+  return (
+    (await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst()) !==
+    undefined
+  );
+}
+
+export async function updateProject(
+  ctx: KeysContext,
+  projectId: number,
+  patch: ProjectPatch,
+  actor: Actor,
+): Promise<ProjectView> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const before = await readProject(trx, ctx, projectId, true);
+    const changes: Record<string, unknown> = {};
+    const set: Record<string, unknown> = {};
+    if (patch.name !== undefined && patch.name !== before.name) set.name = changes.name = patch.name;
+    if (patch.integration_url !== undefined && patch.integration_url !== before.integration_url) {
+      set.integration_url = changes.integration_url = patch.integration_url;
+    }
+    if (patch.jurisdictions !== undefined) {
+      const next = [...new Set(patch.jurisdictions)].sort();
+      if (JSON.stringify(next) !== JSON.stringify([...before.jurisdictions].sort())) {
+        changes.jurisdictions = next;
+        set.jurisdictions = JSON.stringify(next);
+      }
+    }
+    if (patch.mx_reporting_entity !== undefined) {
+      if (JSON.stringify(patch.mx_reporting_entity) !== JSON.stringify(before.mx_reporting_entity)) {
+        changes.mx_reporting_entity = patch.mx_reporting_entity;
+        set.mx_reporting_entity = JSON.stringify(patch.mx_reporting_entity);
+      }
+    }
+    if (patch.signing_scheme !== undefined && patch.signing_scheme !== before.signing_scheme) {
+      // A secret of one scheme's shape can't serve the other, so a scheme change issues a new secret.
+      changes.signing_scheme = set.signing_scheme = patch.signing_scheme;
+      changes.webhook_secret = "rotated";
+      set.webhook_secret_enc = encrypt(ctx.serverKeys.encryption, newWebhookSecret(patch.signing_scheme));
+    }
+    if (Object.keys(set).length === 0) return before;
+    set.updated_at = new Date();
+    await trx.updateTable("projects").set(set).where("id", "=", projectId).execute();
+    await writeAudit(trx, {
+      projectId,
+      actor: actorName(actor),
+      action: "project.updated",
+      target: `project:${projectId}`,
+      details: changes,
+    });
+    return readProject(trx, ctx, projectId);
+  });
+}
+
+export async function rotateWebhookSecret(
+  ctx: KeysContext,
+  projectId: number,
+  actor: Actor,
+): Promise<string> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const project = await readProject(trx, ctx, projectId, true);
+    const secret = newWebhookSecret(project.signing_scheme);
+    await trx
+      .updateTable("projects")
+      .set({ webhook_secret_enc: encrypt(ctx.serverKeys.encryption, secret), updated_at: new Date() })
+      .where("id", "=", projectId)
+      .execute();
+    await writeAudit(trx, {
+      projectId,
+      actor: actorName(actor),
+      action: "project.webhook_secret_rotated",
+      target: `project:${projectId}`,
+    });
+    return secret;
+  });
+}

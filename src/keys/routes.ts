@@ -1,0 +1,211 @@
+// HTTP routes of projects and API keys (decisions.md, "Authentication and roles" and "Project settings").
+// Thin: parse, authorise (route config), call a verb, shape the answer.
+import { Type } from "@sinclair/typebox";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf, ROLES } from "../platform/http/auth.ts";
+import { Pagination, ProjectParams } from "../platform/http/params.ts";
+import { Ok, OkEmpty, ok } from "../platform/http/schemas.ts";
+import { createKey, listKeys, revokeKey } from "./api-keys.ts";
+import { listAudit } from "./audit.ts";
+import type { KeyAuthenticator } from "./authenticator.ts";
+import type { KeysContext } from "./context.ts";
+import { getProject, JURISDICTIONS, rotateWebhookSecret, updateProject } from "./projects.ts";
+
+const RoleSchema = Type.Union(
+  ROLES.map((r) => Type.Literal(r)),
+  { description: "admin ⊇ developer ⊇ viewer" },
+);
+
+const ApiKeySchema = Type.Object({
+  id: Type.Integer(),
+  created_at: Type.String({ format: "date-time" }),
+  label: Type.String(),
+  key: Type.String(),
+  role: RoleSchema,
+  last_used_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  revoked_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+});
+
+const RFC_OR_CLAVE = "^[A-ZÑ&]{3,4}[0-9]{6}[A-Z0-9]{3}$";
+const MxReportingEntitySchema = Type.Object(
+  {
+    clave_sujeto_obligado: Type.String({ pattern: RFC_OR_CLAVE, description: "RFC of the reporting entity" }),
+    dominio_plataforma: Type.String({
+      pattern: "^[A-Z0-9][A-Z0-9-]{0,98}[A-Z0-9]$",
+      description: "Platform domain as the AVI XSD wants it (upper case, no dots)",
+    }),
+    clave_entidad_colegiada: Type.Optional(Type.String({ pattern: "^[A-ZÑ&]{3}[0-9]{6}[A-Z0-9]{3}$" })),
+    exento: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const SigningSchemeSchema = Type.Union([Type.Literal("standard-webhooks"), Type.Literal("hmac-canonical")]);
+const JurisdictionsSchema = Type.Array(Type.Union(JURISDICTIONS.map((j) => Type.Literal(j))), {
+  maxItems: 4,
+  uniqueItems: true,
+});
+
+const ProjectSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  integration_url: Type.Union([Type.String(), Type.Null()]),
+  jurisdictions: Type.Array(Type.String()),
+  signing_scheme: SigningSchemeSchema,
+  webhook_secret: Type.String(),
+  mx_reporting_entity: Type.Union([MxReportingEntitySchema, Type.Null()]),
+  created_at: Type.String({ format: "date-time" }),
+  updated_at: Type.String({ format: "date-time" }),
+});
+
+const ProjectPatchSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    integration_url: Type.Optional(
+      Type.Union([Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2000 }), Type.Null()]),
+    ),
+    jurisdictions: Type.Optional(JurisdictionsSchema),
+    signing_scheme: Type.Optional(SigningSchemeSchema),
+    mx_reporting_entity: Type.Optional(Type.Union([MxReportingEntitySchema, Type.Null()])),
+  },
+  { minProperties: 1, additionalProperties: false },
+);
+
+const AuditSchema = Type.Object({
+  id: Type.String(),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String({ format: "date-time" }),
+});
+
+export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator: KeyAuthenticator): void {
+  const tags = ["Projects and keys"];
+  const actorOf = (req: Parameters<typeof principalOf>[0]) => ({
+    kind: "key" as const,
+    keyId: principalOf(req).keyId,
+  });
+
+  app.post(
+    "/projects/:projectId/keys",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Create an API key",
+        description: "Returns the id of the new key; its value appears in the key list.",
+        params: ProjectParams,
+        body: Type.Object({
+          label: Type.String({ minLength: 1, maxLength: 100 }),
+          role: Type.Optional(RoleSchema),
+        }),
+        response: { 201: Ok(Type.Integer({ description: "id of the new key" })) },
+      },
+    },
+    async (req, reply) => {
+      const { id } = await createKey(
+        ctx,
+        req.params.projectId,
+        { label: req.body.label, role: req.body.role ?? "developer" },
+        actorOf(req),
+      );
+      return reply.status(201).send(ok(id));
+    },
+  );
+
+  app.get(
+    "/projects/:projectId/keys",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "List API keys",
+        params: ProjectParams,
+        querystring: Pagination,
+        response: { 200: Ok(Type.Array(ApiKeySchema)) },
+      },
+    },
+    async (req) => ok(await listKeys(ctx, req.params.projectId, req.query)),
+  );
+
+  app.delete(
+    "/projects/:projectId/keys/:keyId",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Revoke an API key",
+        params: Type.Object({
+          projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+          keyId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+        }),
+        response: { 200: OkEmpty },
+      },
+    },
+    async (req) => {
+      await revokeKey(ctx, req.params.projectId, req.params.keyId, actorOf(req));
+      authenticator.forget(req.params.keyId);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    "/projects/:projectId",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Read project settings",
+        params: ProjectParams,
+        response: { 200: Ok(ProjectSchema) },
+      },
+    },
+    async (req) => ok(await getProject(ctx, req.params.projectId)),
+  );
+
+  app.patch(
+    "/projects/:projectId",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Change project settings",
+        description: "Changing `signing_scheme` issues a new webhook secret in that scheme's format.",
+        params: ProjectParams,
+        body: ProjectPatchSchema,
+        response: { 200: Ok(ProjectSchema) },
+      },
+    },
+    async (req) => ok(await updateProject(ctx, req.params.projectId, req.body, actorOf(req))),
+  );
+
+  app.post(
+    "/projects/:projectId/webhook-secret",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Rotate the webhook signing secret",
+        params: ProjectParams,
+        response: { 200: Ok(Type.Object({ webhook_secret: Type.String() })) },
+      },
+    },
+    async (req) => ok({ webhook_secret: await rotateWebhookSecret(ctx, req.params.projectId, actorOf(req)) }),
+  );
+
+  app.get(
+    "/projects/:projectId/audit",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Audit trail of key and settings changes",
+        params: ProjectParams,
+        querystring: Pagination,
+        response: { 200: Ok(Type.Array(AuditSchema)) },
+      },
+    },
+    async (req) => ok(await listAudit(ctx.db, req.params.projectId, req.query)),
+  );
+}

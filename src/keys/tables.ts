@@ -1,0 +1,56 @@
+// Row types of the projects, api_keys and audit_log tables (migrations/0001_projects_keys.sql).
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  integration_url: string | null;
+  jurisdictions: ColumnType<string[], string | undefined, string>;
+  signing_scheme: ColumnType<SigningScheme, SigningScheme | undefined, SigningScheme>;
+  webhook_secret_enc: string;
+  mx_reporting_entity: Json<MxReportingEntity | null> | null;
+  is_demo: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  project_id: number;
+  label: string;
+  role: "admin" | "developer" | "viewer";
+  key_hmac: string;
+  key_enc: string;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  project_id: number | null;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
+
+export type SigningScheme = "standard-webhooks" | "hmac-canonical";
+
+/** The Mexican reporting entity (sujeto obligado) as the AVI XML needs it. */
+export interface MxReportingEntity {
+  clave_sujeto_obligado: string;
+  dominio_plataforma: string;
+  clave_entidad_colegiada?: string;
+  exento?: boolean;
+}
+
+export interface KeysTables {
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,176 @@
+// The `vigia` command line (decisions.md, "Command line, configuration and import formats").
+// Each command exits non-zero with a one-line error on bad input.
+import { Command, InvalidArgumentError, Option } from "commander";
+import { createKey, createProject, projectExists } from "./keys/index.ts";
+import { loadConfig } from "./platform/config.ts";
+import { deriveKeys } from "./platform/crypto/secrets.ts";
+import { resolveServerSecret } from "./platform/crypto/server-secret.ts";
+import { migrate } from "./platform/db/migrate.ts";
+import { openDatabase } from "./platform/db/open.ts";
+import { isRole, type Role } from "./platform/http/auth.ts";
+import type { DB } from "./schema.ts";
+import { startService } from "./service.ts";
+
+class UsageError extends Error {}
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+};
+
+/** Opens the database for a short command: directly, or through a running `vigia serve` on the same data dir. */
+async function withDatabase<T>(
+  fn: (ctx: Awaited<ReturnType<typeof openForCommand>>) => Promise<T>,
+): Promise<T> {
+  const ctx = await openForCommand();
+  try {
+    return await fn(ctx);
+  } finally {
+    await ctx.database.close();
+  }
+}
+
+async function openForCommand() {
+  const config = loadConfig();
+  const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(database);
+  const secret = resolveServerSecret({
+    secret: config.secret,
+    dataDir: config.dataDir,
+    embedded: !config.databaseUrl,
+  });
+  return { config, database, keys: { db: database.db, serverKeys: deriveKeys(secret) } };
+}
+
+function printJson(value: unknown) {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function serve(opts: { workers: boolean }) {
+  const config = loadConfig();
+  const service = await startService(config, { http: true, workers: opts.workers });
+  const url = await service.listen();
+  const lines = [
+    `Vigía API listening on ${url}/v1`,
+    `Docs: ${url}/v1/docs  (OpenAPI: ${url}/v1/openapi.json)`,
+  ];
+  if (service.demo) {
+    lines.push(
+      `Created the demo project ${service.demo.projectId}. Its admin API key (shown once):`,
+      `  ${service.demo.key}`,
+      `Try: curl -H 'x-api-key: ApiKey ${service.demo.key}' ${url}/v1/chains`,
+    );
+  }
+  lines.push(
+    service.database.kind === "postgres"
+      ? "Database: PostgreSQL"
+      : `Database: embedded (PGlite) in ${config.dataDir}`,
+  );
+  process.stdout.write(`${lines.join("\n")}\n`);
+  stopOnSignals(() => service.close());
+}
+
+async function worker() {
+  const config = loadConfig();
+  const service = await startService(config, { http: false, workers: true });
+  process.stdout.write(
+    `Vigía worker running on ${service.database.kind === "postgres" ? "PostgreSQL" : config.dataDir}\n`,
+  );
+  stopOnSignals(() => service.close());
+}
+
+function stopOnSignals(close: () => Promise<void>) {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`${signal}: finishing in-flight work, then stopping\n`);
+    close().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+export function buildProgram(): Command {
+  const program = new Command("vigia")
+    .description("Vigía: compliance and risk analysis API")
+    .showHelpAfterError()
+    .configureOutput({
+      outputError: (str, write) => write(str.split("\n")[0] ? `${str.split("\n")[0]}\n` : str),
+    });
+
+  program
+    .command("serve")
+    .description("API and background workers in one process")
+    .option("--no-workers", "API only, for scaling out")
+    .action(serve);
+  program.command("worker").description("background workers only").action(worker);
+  program
+    .command("migrate")
+    .description("apply database migrations")
+    .action(() =>
+      withDatabase(async ({ database }) => {
+        const applied = await migrate(database);
+        printJson({ applied });
+      }),
+    );
+
+  const projects = program.command("projects").description("manage projects");
+  projects
+    .command("create")
+    .description("create a project and its first admin key")
+    .requiredOption("--name <name>", "project name")
+    .action((opts: { name: string }) =>
+      withDatabase(async ({ keys }) => {
+        if (!opts.name.trim()) throw new UsageError("--name must not be empty");
+        const created = await createProject(keys, { name: opts.name.trim() }, { kind: "cli" });
+        printJson({ projectId: created.projectId, key: created.key });
+      }),
+    );
+
+  const keys = program.command("keys").description("manage API keys");
+  keys
+    .command("create")
+    .description("create an API key in a project")
+    .requiredOption("--project <id>", "project id", positiveInt)
+    .requiredOption("--label <label>", "label of the key")
+    .addOption(
+      new Option("--role <role>", "role of the key")
+        .choices(["admin", "developer", "viewer"])
+        .default("developer"),
+    )
+    .action((opts: { project: number; label: string; role: string }) =>
+      withDatabase(async ({ keys: ctx }) => {
+        if (!isRole(opts.role)) throw new UsageError(`unknown role ${opts.role}`);
+        if (!(await projectExists(ctx.db, opts.project)))
+          throw new UsageError(`project ${opts.project} not found`);
+        const created = await createKey(
+          ctx,
+          opts.project,
+          { label: opts.label, role: opts.role as Role },
+          { kind: "cli" },
+        );
+        printJson({ id: created.id, key: created.key });
+      }),
+    );
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    process.stderr.write(`vigia: ${(error as Error).message.split("\n")[0]}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  }
+}

@@ -1,0 +1,51 @@
+// Configuration of a Vigía process, read once from the environment (decisions.md, "Command line, configuration").
+// Everything else receives a Config value; nothing below main.ts reads process.env.
+import path from "node:path";
+
+export interface Config {
+  /** `postgres://...` when running on PostgreSQL; undefined for the embedded database. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  host: string;
+  port: number;
+  publicUrl: string;
+  /** VIGIA_SECRET when given; on the embedded database it is generated into the data dir otherwise. */
+  secret: string | undefined;
+  chainsFile: string | undefined;
+  allowPrivateOutbound: boolean;
+  rateLimitPerMinute: number;
+  logLevel: string;
+  /** Seconds a chain's market/stats snapshot is considered fresh. */
+  chainStatsTtlSeconds: number;
+  /** Upper bound on how long a route waits for an upstream before serving the last snapshot. */
+  upstreamTimeoutMs: number;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || "127.0.0.1";
+  const port = intFrom(env.PORT, 8080, "PORT");
+  const dataDir = path.resolve(env.VIGIA_DATA_DIR || "./data");
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    host,
+    port,
+    publicUrl: (env.VIGIA_PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
+    secret: env.VIGIA_SECRET || undefined,
+    chainsFile: env.VIGIA_CHAINS || undefined,
+    allowPrivateOutbound:
+      env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "true" || env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "1",
+    rateLimitPerMinute: intFrom(env.VIGIA_RATE_LIMIT_PER_MINUTE, 6000, "VIGIA_RATE_LIMIT_PER_MINUTE"),
+    logLevel: env.VIGIA_LOG_LEVEL || env.LOG_LEVEL || "info",
+    chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),
+    upstreamTimeoutMs: intFrom(env.VIGIA_UPSTREAM_TIMEOUT_MS, 1500, "VIGIA_UPSTREAM_TIMEOUT_MS"),
+  };
+}

@@ -1,0 +1,243 @@
+// Builds the fastify application every HTTP route runs in: validation (TypeBox + Ajv), the error envelope,
+// authentication, rate limiting, request ids, logs without secrets, OpenAPI 3.1 and its offline docs page,
+// health and readiness probes. Feature routes are registered by the caller under /v1.
+import crypto from "node:crypto";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from "fastify";
+import { type Authenticator, authHook } from "./auth.ts";
+import { AppError, type ErrorDetail, MESSAGES } from "./errors.ts";
+import { ErrorResponse } from "./schemas.ts";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export type HttpApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface HttpAppOptions {
+  logLevel: string;
+  publicUrl: string;
+  rateLimitPerMinute: number;
+  authenticate: Authenticator;
+  /** Throws when the service cannot serve (database down); /readyz answers 503 then. */
+  checkReady: () => Promise<void>;
+  /** Registers the feature routes; paths are relative to /v1. */
+  routes: (app: HttpApp) => void | Promise<void>;
+}
+
+const CONTEXT_MESSAGE: Record<string, string> = {
+  body: MESSAGES.invalidBody,
+  querystring: MESSAGES.invalidQuery,
+  params: MESSAGES.invalidPath,
+  headers: "Invalid headers",
+};
+
+function validationDetails(error: FastifyError): ErrorDetail[] {
+  return (error.validation ?? []).slice(0, 20).map((issue) => {
+    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const path = `${issue.instancePath || ""}${missing ? `/${missing}` : ""}` || "/";
+    return { path, message: issue.message ?? "is invalid" };
+  });
+}
+
+/** Maps anything thrown during a request to the public error of decisions.md. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fe = error as FastifyError;
+  if (fe?.validation) {
+    const context = fe.validationContext ?? "body";
+    return new AppError("invalid_request", CONTEXT_MESSAGE[context] ?? MESSAGES.invalidBody, {
+      details: validationDetails(fe),
+    });
+  }
+  switch (fe?.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new AppError("payload_too_large", "Request body is larger than 1 MiB");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return fe.statusCode === 415
+        ? new AppError("unsupported_media_type", "Content-Type must be application/json")
+        : new AppError("invalid_request", MESSAGES.invalidBody);
+  }
+  const status = fe?.statusCode;
+  if (status === 413) return new AppError("payload_too_large", "Request body is larger than 1 MiB");
+  if (status === 415) return new AppError("unsupported_media_type", "Content-Type must be application/json");
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError("invalid_request", MESSAGES.invalidBody);
+  }
+  return new AppError("internal_error", MESSAGES.internal, { cause: error });
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: {
+      level: options.logLevel,
+      // Keys, secrets and signatures never reach the logs, whatever a later serializer adds.
+      redact: {
+        paths: [
+          'req.headers["x-api-key"]',
+          'req.headers["x-api-header"]',
+          "req.headers.authorization",
+          "*.key",
+          "*.secret",
+          "*.webhook_secret",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as HttpApp;
+
+  // Bodies are validated strictly (a string is not a number); query, path and headers arrive as strings and
+  // are coerced to the schema's types.
+  const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
+  const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
+  const paramAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: "array" }));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === "body" ? bodyAjv : paramAjv).compile(schema as object),
+  );
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const path = request.url.split("?")[0];
+    request.log.info(
+      { method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, "request failed");
+    if (appError.retryAfter !== undefined) reply.header("retry-after", String(appError.retryAfter));
+    return reply.status(appError.status).send(appError.toBody());
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(
+        new AppError("not_found", `Route ${request.method} ${request.url.split("?")[0]} not found`).toBody(),
+      ),
+  );
+
+  // Every /v1 route documents the error responses it can give.
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/v1") || route.url.startsWith("/v1/docs")) return;
+    route.schema ??= {};
+    const schema = route.schema;
+    schema.response ??= {};
+    const response = schema.response as Record<string, unknown>;
+    const access = route.config?.access;
+    const codes =
+      access === "public" ? ["400", "404", "500"] : ["400", "401", "403", "404", "413", "415", "429", "500"];
+    for (const code of codes) response[code] ??= ErrorResponse;
+    if (access && access !== "public") (schema as { security?: unknown }).security = [{ ApiKey: [] }];
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Vigía API",
+        version: "1.0.0",
+        description:
+          "Open-source compliance and risk analysis for payment providers and crypto exchanges in Latin America. " +
+          "Every route needs `x-api-key: ApiKey <key>` unless marked public. Errors use the envelope " +
+          "`{success:false, error, message}`.",
+      },
+      servers: [{ url: options.publicUrl }],
+      components: {
+        securitySchemes: {
+          ApiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "x-api-key",
+            description: "The literal prefix `ApiKey`, a space, then the key.",
+          },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/v1/docs", staticCSP: true });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: options.rateLimitPerMinute,
+    timeWindow: 60_000,
+    // Per key: the presented header value (never logged); per client address when no key is given.
+    keyGenerator: (request) => {
+      const key = request.headers["x-api-key"] ?? request.headers["x-api-header"];
+      return typeof key === "string" ? `k:${key}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new AppError("rate_limited", `Rate limit of ${context.max} requests per minute exceeded`, {
+        retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)),
+      }),
+  });
+
+  app.addHook("onRequest", authHook(options.authenticate));
+
+  app.get(
+    "/healthz",
+    { config: { access: "public", rateLimit: false }, schema: { hide: true } },
+    async () => ({
+      status: "ok",
+    }),
+  );
+  app.get(
+    "/readyz",
+    { config: { access: "public", rateLimit: false }, schema: { hide: true } },
+    async (_req, reply) => {
+      try {
+        await options.checkReady();
+        return { status: "ready" };
+      } catch {
+        reply.header("retry-after", "5");
+        return reply.status(503).send(new AppError("unavailable", "The database is not reachable").toBody());
+      }
+    },
+  );
+
+  await app.register(
+    async (v1) => {
+      v1.get(
+        "/openapi.json",
+        { config: { access: "public" }, schema: { hide: true } },
+        async () => app.swagger() as unknown as Record<string, unknown>,
+      );
+      await options.routes(v1 as HttpApp);
+    },
+    { prefix: "/v1" },
+  );
+  return app;
+}

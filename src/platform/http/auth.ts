@@ -1,0 +1,72 @@
+// Authentication and authorisation of /v1 routes: the `x-api-key: ApiKey <key>` header (and its
+// `x-api-header` alias), a role ladder viewer < developer < admin, and project scoping. What a key is and
+// where keys live is not known here: the caller passes an Authenticator.
+import type { FastifyRequest } from "fastify";
+import { AppError, MESSAGES } from "./errors.ts";
+
+export const ROLES = ["viewer", "developer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const roleRank = (role: Role) => ROLES.indexOf(role);
+export const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
+
+export interface Principal {
+  projectId: number;
+  keyId: number;
+  role: Role;
+}
+
+/** Resolves a presented key to its principal, or undefined for an unknown or revoked key. */
+export type Authenticator = (key: string) => Promise<Principal | undefined>;
+
+/** `public` routes need no key; others name the lowest role allowed. */
+export type RouteAccess = Role | "public";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+const PREFIX = "ApiKey ";
+
+/** The key of a request, or undefined when the header is missing or lacks the mandatory prefix. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers["x-api-key"] ?? request.headers["x-api-header"];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== "string" || !value.startsWith(PREFIX)) return undefined;
+  const key = value.slice(PREFIX.length).trim();
+  return key.length > 0 && key.length <= 200 ? key : undefined;
+}
+
+function requestedProjectId(request: FastifyRequest): string | undefined {
+  const fromPath = (request.params as Record<string, unknown> | undefined)?.projectId;
+  if (fromPath !== undefined) return String(fromPath);
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.projectId;
+  if (fromQuery !== undefined) return String(Array.isArray(fromQuery) ? fromQuery[0] : fromQuery);
+  return undefined;
+}
+
+export function authHook(authenticate: Authenticator) {
+  return async function authorise(request: FastifyRequest): Promise<void> {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === "public") return;
+    const key = presentedKey(request);
+    const principal = key === undefined ? undefined : await authenticate(key);
+    if (!principal) throw new AppError("unauthorized", MESSAGES.invalidKey);
+    if (roleRank(principal.role) < roleRank(access)) throw new AppError("forbidden", MESSAGES.forbidden);
+    const projectId = requestedProjectId(request);
+    if (projectId !== undefined && projectId !== String(principal.projectId)) {
+      throw new AppError("forbidden", MESSAGES.forbidden);
+    }
+    request.principal = principal;
+  };
+}
+
+/** The principal of an authenticated route (the hook guarantees it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError("unauthorized", MESSAGES.invalidKey);
+  return request.principal;
+}

@@ -1,0 +1,5 @@
+// The database as Kysely sees it: every feature's tables, joined in one interface.
+import type { ChainsTables } from "./chains/tables.ts";
+import type { KeysTables } from "./keys/tables.ts";
+
+export interface DB extends KeysTables, ChainsTables {}

@@ -1,0 +1,69 @@
+// Starts the real service in-process for a test file (real database, real fastify, `inject` or a real port)
+// and gives it a project with one key per role.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createKey, createProject } from "../../src/keys/index.ts";
+import { type Config, loadConfig } from "../../src/platform/config.ts";
+import { type Service, type ServiceOptions, startService } from "../../src/service.ts";
+import { testDatabase } from "./database.ts";
+
+export const TEST_SECRET = "test-secret-0123456789abcdef";
+
+/** A chains file with no address outside this machine, so no test ever reaches the internet. */
+export function writeChainsFile(chains: unknown[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-chains-"));
+  const file = path.join(dir, "chains.json");
+  fs.writeFileSync(file, JSON.stringify(chains));
+  return file;
+}
+
+export const LOCAL_CHAINS = [
+  { id: 1, name: "Ethereum", currency_symbol: "ETH", explorer_url: "https://etherscan.io" },
+  { id: 137, name: "Polygon PoS", currency_symbol: "POL" },
+  { id: 31337, name: "Vigía devnet", currency_symbol: "ETH" },
+  { id: 10, name: "Disabled chain", currency_symbol: "ETH", enabled: false },
+];
+
+export interface TestService extends Service {
+  project: { id: number; keys: { admin: string; developer: string; viewer: string } };
+  /** Another project, for scoping tests. */
+  other: { id: number; keys: { admin: string } };
+  stop(): Promise<void>;
+}
+
+export async function startTestService(
+  opts: { env?: Record<string, string>; chains?: unknown[]; service?: Partial<ServiceOptions> } = {},
+): Promise<TestService> {
+  const db = testDatabase();
+  const config: Config = loadConfig({
+    VIGIA_SECRET: TEST_SECRET,
+    VIGIA_LOG_LEVEL: "silent",
+    PORT: "0",
+    VIGIA_CHAINS: writeChainsFile(opts.chains ?? LOCAL_CHAINS),
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    ...opts.env,
+  });
+  config.dataDir = db.dataDir;
+  const service = await startService(config, {
+    http: true,
+    workers: false,
+    ...(db.schema ? { schema: db.schema } : {}),
+    ...opts.service,
+  });
+  const actor = { kind: "cli" } as const;
+  const main = await createProject(service.keys, { name: "Test project" }, actor);
+  const developer = await createKey(service.keys, main.projectId, { label: "dev", role: "developer" }, actor);
+  const viewer = await createKey(service.keys, main.projectId, { label: "viewer", role: "viewer" }, actor);
+  const other = await createProject(service.keys, { name: "Other project" }, actor);
+  return Object.assign(service, {
+    project: { id: main.projectId, keys: { admin: main.key, developer: developer.key, viewer: viewer.key } },
+    other: { id: other.projectId, keys: { admin: other.key } },
+    async stop() {
+      await service.close();
+      await db.drop();
+    },
+  });
+}
+
+export const auth = (key: string) => ({ "x-api-key": `ApiKey ${key}` });

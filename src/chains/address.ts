@@ -1,0 +1,14 @@
+// EVM address and hash forms: accepted in any case, stored and answered in lowercase (decisions.md "Addresses").
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+export const isEvmAddress = (value: string) => EVM_ADDRESS.test(value);
+export const isTxHash = (value: string) => TX_HASH.test(value);
+
+/** Lowercase form of an EVM address, or undefined when it isn't one. */
+export function normalizeEvmAddress(value: string): string | undefined {
+  const trimmed = value.trim();
+  return EVM_ADDRESS.test(trimmed) ? trimmed.toLowerCase() : undefined;
+}
+
+export const NATIVE_TOKEN = "native";

@@ -1,0 +1,100 @@
+// Scenario worlds: the devnet's demo (one instance of every pattern, with labelled services and ordinary users)
+// and the detection benchmark (many varied instances and their false friends, over background traffic).
+import { backgroundTraffic } from "./background.ts";
+import { exchangeHopping, exchangeHoppingFalseFriend } from "./patterns/exchange-hopping.ts";
+import { massWalletCreation, massWalletCreationFalseFriend } from "./patterns/mass-wallet-creation.ts";
+import { mixing, mixingFalseFriend } from "./patterns/mixing.ts";
+import { peelChain, peelChainFalseFriend } from "./patterns/peel-chain.ts";
+import { roundTripping, roundTrippingFalseFriend } from "./patterns/round-tripping.ts";
+import { sanctionsExposure } from "./patterns/sanctions-exposure.ts";
+import { structuring, structuringFalseFriend } from "./patterns/structuring.ts";
+import { washTrading, washTradingFalseFriend } from "./patterns/wash-trading.ts";
+import { Rng } from "./rng.ts";
+import { buildServices, type Services } from "./services.ts";
+import { DAY, World } from "./world.ts";
+
+export { type Case, DAY, type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, World } from "./world.ts";
+
+type Generator = (world: World, services: Services, rng: Rng, id: string, start: number) => void;
+
+/** Each pattern's positive generator and false-friend generator. */
+export const GENERATORS: Record<string, { positive: Generator; negative: Generator }> = {
+  mixing: { positive: mixing, negative: mixingFalseFriend },
+  peel_chain: { positive: peelChain, negative: peelChainFalseFriend },
+  structuring: {
+    positive: (w, _s, r, id, t) => structuring(w, r, id, t),
+    negative: (w, _s, r, id, t) => structuringFalseFriend(w, r, id, t),
+  },
+  round_tripping: {
+    positive: (w, _s, r, id, t) => roundTripping(w, r, id, t),
+    negative: roundTrippingFalseFriend,
+  },
+  mass_wallet_creation: {
+    positive: (w, _s, r, id, t) => massWalletCreation(w, r, id, t),
+    negative: massWalletCreationFalseFriend,
+  },
+  wash_trading: {
+    positive: (w, _s, r, id, t) => washTrading(w, r, id, t),
+    negative: (w, _s, r, id, t) => washTradingFalseFriend(w, r, id, t),
+  },
+  exchange_hopping: { positive: exchangeHopping, negative: exchangeHoppingFalseFriend },
+};
+
+/** 2024-01-01T00:00:00Z: scenarios play in the past so that historical prices and windows make sense. */
+export const SCENARIO_START = Date.UTC(2024, 0, 1) / 1000;
+
+/** The devnet's demo: one instance of every pattern, sanctions exposure, labelled services, ordinary users. */
+export function devnetWorld(seed = 31337): World {
+  const world = new World("vigia-devnet");
+  const rng = new Rng(seed);
+  const services = buildServices(world);
+  backgroundTraffic(world, services, rng.fork(), {
+    users: 30,
+    transfers: 120,
+    start: SCENARIO_START,
+    days: 60,
+  });
+  let start = SCENARIO_START + 5 * DAY;
+  for (const [pattern, gen] of Object.entries(GENERATORS)) {
+    gen.positive(world, services, rng.fork(), `demo-${pattern}`, start);
+    start += 6 * DAY;
+  }
+  sanctionsExposure(world, services, rng.fork(), "demo-sanctions", SCENARIO_START + 10 * DAY);
+  return world;
+}
+
+/** The detection benchmark: `perPattern` positives and as many false friends for every pattern. */
+export function benchmarkWorld(opts: {
+  seed: number;
+  perPattern: number;
+  users: number;
+  transfers: number;
+}): World {
+  const world = new World(`vigia-benchmark-${opts.seed}`);
+  const rng = new Rng(opts.seed);
+  const services = buildServices(world);
+  const days = 365;
+  backgroundTraffic(world, services, rng.fork(), {
+    users: opts.users,
+    transfers: opts.transfers,
+    start: SCENARIO_START,
+    days,
+  });
+  for (const [pattern, gen] of Object.entries(GENERATORS)) {
+    for (let i = 0; i < opts.perPattern; i++) {
+      const start = SCENARIO_START + 2 * DAY + rng.between(0, days - 40) * DAY;
+      gen.positive(world, services, rng.fork(), `${pattern}-pos-${i}`, start);
+      gen.negative(world, services, rng.fork(), `${pattern}-neg-${i}`, start + rng.between(0, 5) * DAY);
+    }
+  }
+  for (let i = 0; i < opts.perPattern; i++) {
+    sanctionsExposure(
+      world,
+      services,
+      rng.fork(),
+      `sanctions-${i}`,
+      SCENARIO_START + rng.between(2, days - 10) * DAY,
+    );
+  }
+  return world;
+}

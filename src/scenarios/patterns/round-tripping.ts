@@ -1,0 +1,58 @@
+// Round tripping (patterns.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
+// least 70% of what left.
+// False friend: a deposit to an exchange and a later withdrawal back (the exchange is the only intermediary).
+import type { Rng } from "../rng.ts";
+import type { Services } from "../services.ts";
+import { DAY, HOUR, type World } from "../world.ts";
+
+export function roundTripping(world: World, rng: Rng, id: string, start: number): void {
+  const origin = world.account(`${id}.origin`);
+  const hops = rng.int(2, 6);
+  const token = rng.pick(["ETH", "USDV"] as const);
+  let usd = rng.between(5_000, 80_000);
+  world.sendUsd(world.account(`${id}.income`), origin, token, usd * 1.2, start - 2 * DAY);
+  const budget = rng.between(2 * DAY, 28 * DAY);
+  let prev = origin;
+  const involved = [origin.address];
+  for (let i = 1; i <= hops; i++) {
+    const at = start + (budget * (i - 1)) / hops;
+    const next = i === hops ? origin : world.account(`${id}.layer${i}`);
+    if (next !== origin) involved.push(next.address);
+    world.sendUsd(prev, next, token, usd, at + rng.between(0, HOUR));
+    usd *= rng.between(0.9, 0.99); // fees and skims, keeping >= 70% overall
+    prev = next;
+  }
+  world.addCase({
+    id,
+    pattern: "round_tripping",
+    positive: true,
+    subject: origin.address,
+    involved,
+    note: `${hops}-hop cycle in ${token}`,
+  });
+}
+
+export function roundTrippingFalseFriend(
+  world: World,
+  services: Services,
+  rng: Rng,
+  id: string,
+  start: number,
+): void {
+  const trader = world.account(`${id}.trader`);
+  const ex = rng.pick(services.exchanges);
+  const deposit = ex.depositFor(id);
+  const usd = rng.between(2_000, 50_000);
+  world.sendUsd(world.account(`${id}.income`), trader, "ETH", usd * 1.1, start - DAY);
+  world.sendUsd(trader, deposit, "ETH", usd, start);
+  world.sendUsd(deposit, ex.hot, "ETH", usd * 0.999, start + HOUR);
+  world.sendUsd(ex.hot, trader, "ETH", usd * 0.98, start + rng.between(1, 20) * DAY);
+  world.addCase({
+    id,
+    pattern: "round_tripping",
+    positive: false,
+    subject: trader.address,
+    involved: [trader.address],
+    note: `deposit to ${ex.name} and withdrawal back`,
+  });
+}

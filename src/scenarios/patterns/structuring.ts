@@ -1,0 +1,63 @@
+// Structuring (patterns.md): >= 3 transfers sent or received by one address within 7 days, each between 85% and
+// 100% (exclusive) of a reporting threshold, summing to more than it.
+// False friends: fixed recurring payments well below any threshold; one large transfer above a threshold.
+import type { Rng } from "../rng.ts";
+import { DAY, HOUR, type World } from "../world.ts";
+
+const THRESHOLDS_USD = [1_000, 3_000, 10_000];
+
+export function structuring(world: World, rng: Rng, id: string, start: number): void {
+  const subject = world.account(`${id}.smurf`);
+  const threshold = rng.pick(THRESHOLDS_USD);
+  const count = rng.int(3, 6);
+  const fanIn = rng.next() < 0.35; // many payers into one beneficiary, or one payer to several payees
+  const span = rng.between(1 * DAY, 6.5 * DAY);
+  const involved = [subject.address];
+  if (!fanIn)
+    world.sendUsd(world.account(`${id}.funding`), subject, "USDV", threshold * count * 1.1, start - DAY);
+  for (let i = 0; i < count; i++) {
+    const at = start + (span * i) / (count - 1);
+    const usd = threshold * rng.between(0.87, 0.985);
+    const other = world.account(`${id}.counterparty${i}`);
+    involved.push(other.address);
+    if (fanIn) world.sendUsd(other, subject, "USDV", usd, at);
+    else world.sendUsd(subject, other, "USDV", usd, at);
+  }
+  world.addCase({
+    id,
+    pattern: "structuring",
+    positive: true,
+    subject: subject.address,
+    involved,
+    note: `${count} x ~${threshold} USD ${fanIn ? "received" : "sent"}`,
+  });
+}
+
+export function structuringFalseFriend(world: World, rng: Rng, id: string, start: number): void {
+  const employer = world.account(`${id}.employer`);
+  world.sendUsd(world.account(`${id}.treasury`), employer, "USDV", 40_000, start - DAY);
+  const salary = rng.between(1_200, 2_400); // well below 85% of USD 3,000 and above USD 1,000 thresholds' band
+  const variant = rng.int(0, 2);
+  if (variant === 0) {
+    // Monthly salaries: well below the USD 3,000 band and spaced a month apart.
+    for (let i = 0; i < 5; i++) {
+      world.sendUsd(employer, world.account(`${id}.employee${i}`), "USDV", salary, start + i * 30 * DAY);
+    }
+  } else if (variant === 1) {
+    // One large transfer above the threshold, plus small change.
+    world.sendUsd(employer, world.account(`${id}.supplier`), "USDV", rng.between(12_000, 30_000), start);
+    world.sendUsd(employer, world.account(`${id}.shop`), "USDV", rng.between(20, 200), start + 2 * HOUR);
+  } else {
+    // Two near-threshold payments only (the rule needs three), a week and a half apart.
+    world.sendUsd(employer, world.account(`${id}.a`), "USDV", 9_500, start);
+    world.sendUsd(employer, world.account(`${id}.b`), "USDV", 9_400, start + 10 * DAY);
+  }
+  world.addCase({
+    id,
+    pattern: "structuring",
+    positive: false,
+    subject: employer.address,
+    involved: [employer.address],
+    note: ["salaries", "one large transfer", "two near-threshold payments 10 days apart"][variant] ?? "",
+  });
+}

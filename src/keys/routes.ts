@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, ROLES } from "../platform/http/auth.ts";
-import { Pagination, ProjectParams } from "../platform/http/params.ts";
+import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, OkEmpty, ok } from "../platform/http/schemas.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 import { listAudit } from "./audit.ts";
@@ -126,7 +126,7 @@ export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator
         response: { 200: Ok(Type.Array(ApiKeySchema)) },
       },
     },
-    async (req) => ok(await listKeys(ctx, req.params.projectId, req.query)),
+    async (req) => ok(await listKeys(ctx, req.params.projectId, page(req.query))),
   );
 
   app.delete(
@@ -206,6 +206,6 @@ export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator
         response: { 200: Ok(Type.Array(AuditSchema)) },
       },
     },
-    async (req) => ok(await listAudit(ctx.db, req.params.projectId, req.query)),
+    async (req) => ok(await listAudit(ctx.db, req.params.projectId, page(req.query))),
   );
 }

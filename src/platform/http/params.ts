@@ -3,7 +3,15 @@ import { Type } from "@sinclair/typebox";
 
 export const ProjectParams = Type.Object({ projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
 
+export const DEFAULT_PAGE = { limit: 10, offset: 0 } as const;
+
+/** Optional in the request; Ajv fills the defaults in, and `page()` gives verbs plain numbers. */
 export const Pagination = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_PAGE.limit })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: DEFAULT_PAGE.offset })),
+});
+
+export const page = (query: { limit?: number; offset?: number }) => ({
+  limit: query.limit ?? DEFAULT_PAGE.limit,
+  offset: query.offset ?? DEFAULT_PAGE.offset,
 });

@@ -1,0 +1,77 @@
+// The transaction graph the risk core reasons about. It is built by the analysis layer (bounded breadth-first
+// expansion over the store) and handed to the pure detectors; nothing here does I/O.
+
+/** Normalised label categories (docs/labels.md) plus what the graph itself knows of an address. */
+export type NodeType =
+  | "eoa"
+  | "contract"
+  | "exchange"
+  | "mixer"
+  | "bridge"
+  | "defi"
+  | "sanctioned"
+  | "illicit"
+  | "unknown";
+
+export interface GraphNode {
+  /** lowercase 0x address */
+  address: string;
+  /** hop distance from the nearest root (0 for a root) */
+  depth: number;
+  type: NodeType;
+  /** the strongest label of the address, when it has one */
+  label?: string;
+  /** its normalised category (exchange, mixer, sanctioned, illicit, bridge, defi, blocklisted, ...) */
+  category?: string;
+  isContract: boolean;
+  /** unix seconds of the address's first transfer anywhere in the store, when known */
+  firstSeenAt?: number;
+  /** false when its own transfers were not fetched: the frontier at max depth, or a service that ends a path */
+  expanded: boolean;
+}
+
+export interface GraphEdge {
+  /** `${txHash}:${logIndex}`, unique in a graph */
+  id: string;
+  txHash: string;
+  /** -1 for the native value of a transaction */
+  logIndex: number;
+  from: string;
+  to: string;
+  /** 'native' or the token contract address */
+  token: string;
+  symbol: string;
+  decimals: number;
+  /** exact amount in the token's smallest unit */
+  value: bigint;
+  /** USD value on the transfer's day; null when no price is known */
+  usd: number | null;
+  /** unix seconds */
+  at: number;
+  blockNumber: number;
+}
+
+export interface Truncation {
+  nodes: boolean;
+  edges: boolean;
+  time: boolean;
+  /** some high-degree nodes had only their top counterparties by USD value followed */
+  degree: boolean;
+}
+
+export interface TxGraph {
+  chainId: number;
+  roots: string[];
+  nodes: Map<string, GraphNode>;
+  edges: GraphEdge[];
+  /** the date window the graph was limited to, in unix seconds */
+  window?: { from?: number; to?: number };
+  /** depth the expansion was asked for */
+  maxDepth: number;
+  truncated: Truncation;
+}
+
+export const NO_TRUNCATION: Truncation = { nodes: false, edges: false, time: false, degree: false };
+
+/** Node types that are services: paths end there instead of expanding through them. */
+export const SERVICE_TYPES: ReadonlySet<NodeType> = new Set(["exchange", "mixer", "bridge", "defi"]);

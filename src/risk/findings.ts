@@ -35,6 +35,12 @@ export interface Finding {
   subject: string;
   /** every wallet involved, subject first, then sorted */
   wallets: string[];
+  /**
+   * the wallets that perform the pattern (subject first, then sorted), a subset of `wallets`: e.g. every hop of a
+   * peel chain, both sides of a wash trade, a funder and the wallets it created; not the payees of a structurer,
+   * the exchanges of a hopper or the mixer itself. Scoring weighs a finding fully only for its actors.
+   */
+  actors: string[];
   /** transaction hashes of the evidence, sorted */
   txs: string[];
   usdAmount: number;

@@ -16,7 +16,8 @@ export function massWalletCreation(world: World, rng: Rng, id: string, start: nu
   for (let i = 0; i < count; i++) {
     const child = world.account(`${id}.child${i}`);
     involved.push(child.address);
-    world.sendUsd(funder, child, token, median * rng.between(0.85, 1.15), start + (span * i) / count);
+    // +-10% of a common amount: any two differ by < 25% of the sample median (0.85-1.15 could exceed it).
+    world.sendUsd(funder, child, token, median * rng.between(0.9, 1.1), start + (span * i) / count);
   }
   // Children later sweep back to a collector (tree -> funnel), as sybil farms do.
   const collector = world.account(`${id}.collector`);

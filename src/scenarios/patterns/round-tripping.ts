@@ -19,7 +19,8 @@ export function roundTripping(world: World, rng: Rng, id: string, start: number)
     const next = i === hops ? origin : world.account(`${id}.layer${i}`);
     if (next !== origin) involved.push(next.address);
     world.sendUsd(prev, next, token, usd, at + rng.between(0, HOUR));
-    usd *= rng.between(0.9, 0.99); // fees and skims, keeping >= 70% overall
+    // Fees and skims: at most 6% a hop, so that even a 6-hop loop returns >= 0.94^5 = 73% (>= 70% required).
+    usd *= rng.between(0.94, 0.99);
     prev = next;
   }
   world.addCase({

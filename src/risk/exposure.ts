@@ -1,0 +1,171 @@
+// Exposure of an address to labelled categories (sanctioned, illicit, mixer, blocklisted, sanctioned_historical,
+// exchange, bridge, ...): for each category, hop distance and direction, how much of the address's funds went to
+// (outgoing) or came from (incoming) such addresses, as USD and as a share of its volume in that direction, with
+// the labelled counterparties, the intermediaries and the transactions as evidence.
+// Funds are traced along time-respecting paths through addresses that are neither services nor tainted
+// (graph/trace.ts); the USD of an indirect exposure is the smaller of what the address moved on those paths and
+// what the labelled addresses moved on them, so it never claims more than either end shows.
+import { round } from "./format.ts";
+import { sumUsd } from "./graph/amounts.ts";
+import { categoryOf, categoryRank, endsTrace } from "./graph/classify.ts";
+import { cmp, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
+import { trace } from "./graph/trace.ts";
+import type { TxGraph } from "./graph/types.ts";
+
+export type ExposureDirection = "incoming" | "outgoing" | "self";
+
+export interface ExposureParams {
+  /** hops to trace; null: the graph's depth */
+  maxHops: number | null;
+  timeRespecting: boolean;
+  /** categories to report; null: every category but `other` */
+  categories: string[] | null;
+}
+
+export const DEFAULT_EXPOSURE_PARAMS: ExposureParams = {
+  maxHops: null,
+  timeRespecting: true,
+  categories: null,
+};
+
+export interface ExposureCounterparty {
+  address: string;
+  label?: string;
+  category: string;
+}
+
+export interface ExposureEntry {
+  category: string;
+  direction: ExposureDirection;
+  /** 0 for the address's own label, 1 for direct counterparties, ... */
+  hops: number;
+  /** USD of the address's funds involved (see the header) */
+  usd: number;
+  /** usd as a fraction of the address's USD volume in that direction, 0..1 */
+  share: number;
+  /** USD the address moved on the paths (its own transfers) */
+  rootUsd: number;
+  /** USD the labelled counterparties moved on the paths (their transfers) */
+  counterpartyUsd: number;
+  counterparties: ExposureCounterparty[];
+  /** intermediaries between the address and the counterparties, sorted */
+  via: string[];
+  /** transaction hashes on the paths, sorted */
+  txs: string[];
+  /** the address's own transfers on the paths */
+  transfers: number;
+}
+
+export interface Exposure {
+  root: string;
+  maxHops: number;
+  incomingUsd: number;
+  outgoingUsd: number;
+  incomingTransfers: number;
+  outgoingTransfers: number;
+  /** distinct direct counterparties */
+  counterparties: number;
+  /** category rank (riskiest first), then hops, then direction */
+  entries: ExposureEntry[];
+}
+
+export function exposureOf(
+  graph: TxGraph,
+  root: string,
+  params: ExposureParams = DEFAULT_EXPOSURE_PARAMS,
+): Exposure {
+  return computeExposure(indexGraph(graph), root.toLowerCase(), params);
+}
+
+export function computeExposure(index: GraphIndex, root: string, params: ExposureParams): Exposure {
+  const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
+  const ins = index.inOf(root).filter((e) => e.from !== root);
+  const outs = index.outOf(root).filter((e) => e.to !== root);
+  const totals = { incoming: sumUsd(ins), outgoing: sumUsd(outs) };
+  const counts = { incoming: ins.length, outgoing: outs.length };
+  const wanted = (c: string) => (params.categories ? params.categories.includes(c) : c !== "other");
+
+  const byCategory = new Map<string, Set<string>>();
+  for (const n of index.nodes) {
+    const c = categoryOf(n);
+    if (n.address === root || c === undefined || !wanted(c)) continue;
+    const set = byCategory.get(c) ?? new Set<string>();
+    set.add(n.address);
+    byCategory.set(c, set);
+  }
+
+  const entries: ExposureEntry[] = [];
+  const self = categoryOf(index.node(root));
+  if (self !== undefined && wanted(self)) {
+    const node = index.node(root);
+    entries.push({
+      category: self,
+      direction: "self",
+      hops: 0,
+      usd: round(totals.incoming + totals.outgoing),
+      share: 1,
+      rootUsd: round(totals.incoming + totals.outgoing),
+      counterpartyUsd: 0,
+      counterparties: [{ address: root, category: self, ...(node.label ? { label: node.label } : {}) }],
+      via: [],
+      txs: [],
+      transfers: ins.length + outs.length,
+    });
+  }
+  const passable = (a: string) => !endsTrace(index.node(a));
+  for (const [category, targets] of byCategory) {
+    for (const direction of ["incoming", "outgoing"] as const) {
+      for (const g of trace(index, root, targets, direction, {
+        maxHops,
+        timeRespecting: params.timeRespecting,
+        passable,
+      })) {
+        const rootUsd = sumUsd(g.rootEdges);
+        const counterpartyUsd = sumUsd(g.targetEdges);
+        const usd = g.hops === 1 ? rootUsd : Math.min(rootUsd, counterpartyUsd);
+        const total = totals[direction];
+        const share =
+          total > 0
+            ? Math.min(1, usd / total)
+            : counts[direction] > 0
+              ? g.rootEdges.length / counts[direction]
+              : 0;
+        entries.push({
+          category,
+          direction,
+          hops: g.hops,
+          usd: round(usd),
+          share: round(share, 4),
+          rootUsd: round(rootUsd),
+          counterpartyUsd: round(counterpartyUsd),
+          counterparties: g.targets.map((address) => {
+            const node = index.node(address);
+            return { address, category, ...(node.label ? { label: node.label } : {}) };
+          }),
+          via: g.via,
+          txs: [...new Set(g.edges.map((e) => e.txHash))].sort(cmp),
+          transfers: g.rootEdges.length,
+        });
+      }
+    }
+  }
+  entries.sort(
+    (a, b) =>
+      categoryRank(a.category) - categoryRank(b.category) ||
+      cmp(a.category, b.category) ||
+      a.hops - b.hops ||
+      cmp(a.direction, b.direction) ||
+      cmp(a.counterparties[0]?.address ?? "", b.counterparties[0]?.address ?? ""),
+  );
+  const direct = new Set([...ins.map((e) => e.from), ...outs.map((e) => e.to)]);
+  return {
+    root,
+    maxHops,
+    incomingUsd: round(totals.incoming),
+    outgoingUsd: round(totals.outgoing),
+    incomingTransfers: ins.length,
+    outgoingTransfers: outs.length,
+    counterparties: direct.size,
+    entries,
+  };
+}

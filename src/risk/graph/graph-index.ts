@@ -1,0 +1,142 @@
+// A read-only, canonically ordered view of a TxGraph: nodes sorted by address, edges in chronological order with
+// a total tie-break, and per-address adjacency. Every detector reads the graph through it, which is what makes
+// their output independent of the order of the graph's nodes and edges.
+import type { GraphEdge, GraphNode, TxGraph } from "./types.ts";
+
+export interface GraphIndex {
+  readonly graph: TxGraph;
+  /** roots, lowercase, sorted */
+  readonly roots: readonly string[];
+  /** every node, including the endpoints of edges the graph has no node for, sorted by address */
+  readonly nodes: readonly GraphNode[];
+  /** edges in canonical order (compareEdges), duplicates by id removed */
+  readonly edges: readonly GraphEdge[];
+  node(address: string): GraphNode;
+  /** outgoing edges of an address, canonical order */
+  outOf(address: string): readonly GraphEdge[];
+  /** incoming edges of an address, canonical order */
+  inOf(address: string): readonly GraphEdge[];
+  /** "Fresh" (patterns.md): the address had no transfer before this edge. */
+  isFreshAt(address: string, edge: GraphEdge): boolean;
+  /** undirected hop distance from an address to every address it connects to in the graph */
+  distancesFrom(address: string): ReadonlyMap<string, number>;
+}
+
+/** Chronological order with a total tie-break, so that sorting never depends on the input order. */
+export function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  return (
+    a.at - b.at ||
+    a.blockNumber - b.blockNumber ||
+    cmp(a.txHash, b.txHash) ||
+    a.logIndex - b.logIndex ||
+    cmp(a.id, b.id) ||
+    cmp(a.from, b.from) ||
+    cmp(a.to, b.to)
+  );
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const EMPTY: readonly GraphEdge[] = [];
+
+export function indexGraph(graph: TxGraph): GraphIndex {
+  const edgesById = new Map<string, GraphEdge>();
+  for (const e of graph.edges) {
+    const normal = { ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() };
+    const seen = edgesById.get(e.id);
+    if (!seen || compareEdges(normal, seen) < 0) edgesById.set(e.id, normal);
+  }
+  const edges = [...edgesById.values()].sort(compareEdges);
+
+  const nodeMap = new Map<string, GraphNode>();
+  for (const [key, n] of graph.nodes) {
+    const address = (n.address || key).toLowerCase();
+    nodeMap.set(address, { ...n, address });
+  }
+  const out = new Map<string, GraphEdge[]>();
+  const inc = new Map<string, GraphEdge[]>();
+  const firstAt = new Map<string, number>();
+  for (const e of edges) {
+    push(out, e.from, e);
+    push(inc, e.to, e);
+    for (const a of [e.from, e.to]) {
+      if (!nodeMap.has(a)) nodeMap.set(a, placeholder(a));
+      const f = firstAt.get(a);
+      if (f === undefined || e.at < f) firstAt.set(a, e.at);
+    }
+  }
+  const nodes = [...nodeMap.values()].sort((a, b) => cmp(a.address, b.address));
+  const distanceCache = new Map<string, ReadonlyMap<string, number>>();
+
+  return {
+    graph,
+    roots: [...new Set(graph.roots.map((r) => r.toLowerCase()))].sort(cmp),
+    nodes,
+    edges,
+    node: (address) => nodeMap.get(address) ?? placeholder(address),
+    outOf: (address) => out.get(address) ?? EMPTY,
+    inOf: (address) => inc.get(address) ?? EMPTY,
+    isFreshAt(address, edge) {
+      const known = nodeMap.get(address)?.firstSeenAt;
+      if (known !== undefined) return known >= edge.at;
+      return (firstAt.get(address) ?? edge.at) >= edge.at;
+    },
+    distancesFrom(address) {
+      let d = distanceCache.get(address);
+      if (!d) {
+        d = bfs(address, out, inc);
+        distanceCache.set(address, d);
+      }
+      return d;
+    },
+  };
+}
+
+function push(map: Map<string, GraphEdge[]>, key: string, e: GraphEdge): void {
+  const list = map.get(key);
+  if (list) list.push(e);
+  else map.set(key, [e]);
+}
+
+function placeholder(address: string): GraphNode {
+  return { address, depth: Number.POSITIVE_INFINITY, type: "unknown", isContract: false, expanded: false };
+}
+
+function bfs(
+  start: string,
+  out: ReadonlyMap<string, GraphEdge[]>,
+  inc: ReadonlyMap<string, GraphEdge[]>,
+): Map<string, number> {
+  const dist = new Map<string, number>([[start, 0]]);
+  let frontier = [start];
+  for (let d = 1; frontier.length > 0; d++) {
+    const next: string[] = [];
+    for (const a of frontier) {
+      const neighbours = [
+        ...(out.get(a) ?? EMPTY).map((e) => e.to),
+        ...(inc.get(a) ?? EMPTY).map((e) => e.from),
+      ];
+      for (const b of neighbours) {
+        if (dist.has(b)) continue;
+        dist.set(b, d);
+        next.push(b);
+      }
+    }
+    frontier = next;
+  }
+  return dist;
+}
+
+/** Binary search: index of the first edge of a chronologically sorted list with `at >= t`. */
+export function firstAtOrAfter(edges: readonly GraphEdge[], t: number): number {
+  let lo = 0;
+  let hi = edges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((edges[mid] as GraphEdge).at < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,142 @@
+// Tracing funds between a root and a set of target addresses (e.g. everything labelled `mixer` or `sanctioned`):
+// for each target, the fewest hops at which funds can have gone from the root to it (outgoing) or come from it to
+// the root (incoming), along time-respecting paths (each transfer no earlier than the one before it) through
+// addresses that may be traced through; and the transfers on those shortest paths, as evidence.
+//
+// Layered, never exponential: with K hops and E edges the work is O(K·E) per group of targets.
+import { compareEdges, type GraphIndex } from "./graph-index.ts";
+import type { GraphEdge } from "./types.ts";
+
+export type Direction = "incoming" | "outgoing";
+
+export interface TraceOptions {
+  maxHops: number;
+  /** each transfer of a path no earlier than the previous one */
+  timeRespecting: boolean;
+  /** whether funds may be traced through an address (as an intermediary) */
+  passable(address: string): boolean;
+}
+
+/** The targets first reached at one hop count, and the transfers on their shortest qualifying paths. */
+export interface TraceGroup {
+  direction: Direction;
+  hops: number;
+  /** sorted */
+  targets: string[];
+  /** every transfer on a qualifying path, canonical order */
+  edges: GraphEdge[];
+  /** the transfers of the root on those paths (first hop out, or last hop in) */
+  rootEdges: GraphEdge[];
+  /** the transfers of the targets on those paths */
+  targetEdges: GraphEdge[];
+  /** intermediaries on the paths, sorted */
+  via: string[];
+}
+
+interface Walk {
+  steps(address: string): readonly GraphEdge[];
+  next(e: GraphEdge): string;
+  back(address: string): readonly GraphEdge[];
+  prev(e: GraphEdge): string;
+  key(e: GraphEdge): number;
+}
+
+function walk(index: GraphIndex, direction: Direction, timeRespecting: boolean): Walk {
+  const key = (e: GraphEdge) => (timeRespecting ? (direction === "outgoing" ? e.at : -e.at) : 0);
+  return direction === "outgoing"
+    ? { steps: index.outOf, next: (e) => e.to, back: index.inOf, prev: (e) => e.from, key }
+    : { steps: index.inOf, next: (e) => e.from, back: index.outOf, prev: (e) => e.to, key };
+}
+
+export function trace(
+  index: GraphIndex,
+  root: string,
+  targets: ReadonlySet<string>,
+  direction: Direction,
+  options: TraceOptions,
+): TraceGroup[] {
+  if (targets.size === 0 || options.maxHops < 1) return [];
+  const w = walk(index, direction, options.timeRespecting);
+  const through = (a: string) => a !== root && !targets.has(a) && options.passable(a);
+
+  // A[k]: addresses reachable from the root in exactly k steps, with the earliest key of arrival.
+  const A: Map<string, number>[] = [new Map([[root, Number.NEGATIVE_INFINITY]])];
+  const minHops = new Map<string, number>();
+  for (let k = 1; k <= options.maxHops; k++) {
+    const layer = new Map<string, number>();
+    for (const [u, t] of A[k - 1] as Map<string, number>) {
+      if (k > 1 && !through(u)) continue;
+      for (const e of w.steps(u)) {
+        const v = w.next(e);
+        if (v === root || v === u || w.key(e) < t) continue;
+        const seen = layer.get(v);
+        if (seen === undefined || w.key(e) < seen) layer.set(v, w.key(e));
+      }
+    }
+    A.push(layer);
+    for (const v of layer.keys()) if (targets.has(v) && !minHops.has(v)) minHops.set(v, k);
+    if (layer.size === 0) break;
+  }
+
+  const groups: TraceGroup[] = [];
+  for (let k = 1; k < A.length; k++) {
+    const group = [...minHops].filter(([, h]) => h === k).map(([t]) => t);
+    if (group.length === 0) continue;
+    groups.push(pathsOf(k, group.sort(), A, w, through, direction));
+  }
+  return groups;
+}
+
+function pathsOf(
+  k: number,
+  targets: string[],
+  A: Map<string, number>[],
+  w: Walk,
+  through: (a: string) => boolean,
+  direction: Direction,
+): TraceGroup {
+  // B[j]: addresses from which a target is reachable in exactly j more steps, with the latest key of the first.
+  const B: Map<string, number>[] = [new Map(targets.map((t) => [t, Number.POSITIVE_INFINITY]))];
+  for (let j = 1; j < k; j++) {
+    const layer = new Map<string, number>();
+    for (const [v, t] of B[j - 1] as Map<string, number>) {
+      for (const e of w.back(v)) {
+        const u = w.prev(e);
+        if (!through(u) || w.key(e) > t) continue;
+        const seen = layer.get(u);
+        if (seen === undefined || w.key(e) > seen) layer.set(u, w.key(e));
+      }
+    }
+    B.push(layer);
+  }
+  const edges = new Map<string, GraphEdge>();
+  const rootEdges = new Map<string, GraphEdge>();
+  const targetEdges = new Map<string, GraphEdge>();
+  const via = new Set<string>();
+  for (let i = 1; i <= k; i++) {
+    const ahead = B[k - i] as Map<string, number>;
+    for (const [u, t] of A[i - 1] as Map<string, number>) {
+      if (i > 1 && !through(u)) continue;
+      for (const e of w.steps(u)) {
+        const v = w.next(e);
+        const latest = ahead.get(v);
+        if (latest === undefined || w.key(e) < t || w.key(e) > latest) continue;
+        if (i < k && !through(v)) continue;
+        edges.set(e.id, e);
+        if (i === 1) rootEdges.set(e.id, e);
+        if (i === k) targetEdges.set(e.id, e);
+        if (i < k) via.add(v);
+      }
+    }
+  }
+  const order = (m: Map<string, GraphEdge>) => [...m.values()].sort(compareEdges);
+  return {
+    direction,
+    hops: k,
+    targets,
+    edges: order(edges),
+    rootEdges: order(rootEdges),
+    targetEdges: order(targetEdges),
+    via: [...via].sort(),
+  };
+}

@@ -1,0 +1,81 @@
+// The risk core's results in the shapes of interface.md: the quick risk result (GET /risk/quick) and the layer
+// patterns of an incremental analysis; and quickCheck, the analysis of a depth-1 graph.
+import type { Finding, PatternName, Severity } from "./findings.ts";
+import type { TxGraph } from "./graph/types.ts";
+import { analyseGraph, type RiskAnalysis, type RiskConfig } from "./scoring/analyse.ts";
+import type { RiskLevel } from "./scoring/levels.ts";
+
+export interface QuickRiskPattern {
+  name: PatternName;
+  severity: Severity;
+  involvedWallets: string[];
+  involvedTxs: string[];
+  usdAmount: number;
+  message: string;
+}
+
+export interface QuickRiskResult {
+  risk: number;
+  reason: string;
+  patterns: QuickRiskPattern[];
+  /** beyond interface.md: the level, whether it is suspicious, and the model version */
+  level: RiskLevel;
+  suspiciousActivity: boolean;
+  modelVersion: string;
+}
+
+export interface LayerPattern {
+  patternType: PatternName;
+  confidence: number;
+  severity: Severity;
+  description: string;
+}
+
+/** The findings the address performs (it is among their actors), as quick-result patterns. */
+export function toQuickRiskResult(analysis: RiskAnalysis): QuickRiskResult {
+  return {
+    risk: analysis.score,
+    reason: analysis.reason,
+    patterns: analysis.findings
+      .filter((f) => f.actors.includes(analysis.root))
+      .map((f) => ({
+        name: f.pattern,
+        severity: f.severity,
+        involvedWallets: f.wallets,
+        involvedTxs: f.txs,
+        usdAmount: f.usdAmount,
+        message: f.message,
+      })),
+    level: analysis.level,
+    suspiciousActivity: analysis.suspiciousActivity,
+    modelVersion: analysis.modelVersion,
+  };
+}
+
+export function toLayerPatterns(findings: readonly Finding[]): LayerPattern[] {
+  return findings.map((f) => ({
+    patternType: f.pattern,
+    confidence: f.confidence,
+    severity: f.severity,
+    description: f.message,
+  }));
+}
+
+/** A stable identity for a finding across layers (newPatterns / removedPatterns of an incremental analysis). */
+export function findingKey(f: Finding): string {
+  return `${f.pattern}:${f.subject}:${f.txs.join(",")}`;
+}
+
+/**
+ * GET /risk/quick: the analysis of a depth-1 graph (the address and its direct counterparties): direct exposure
+ * and the patterns visible within one hop, traced no further than 1 hop whatever the graph holds.
+ */
+export function quickCheck(graph: TxGraph, root: string, config: RiskConfig = {}): QuickRiskResult {
+  return toQuickRiskResult(
+    analyseGraph(graph, root, {
+      ...config,
+      exposure: { ...config.exposure, maxHops: 1 },
+      detectors: { ...config.detectors, mixing: { ...config.detectors?.mixing, maxHops: 1 } },
+    }),
+  );
+}

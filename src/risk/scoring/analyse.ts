@@ -1,0 +1,140 @@
+// The risk core's entry point: a graph and a root in, a score, a level, a reason, the findings, the exposure and
+// the breakdown of the score out. Pure and deterministic: the same graph (in any node/edge order) and the same
+// configuration always give the same result, which records the scoring model's version and a fingerprint of
+// the configuration.
+import {
+  type DetectorOverrides,
+  type DetectorParams,
+  resolveDetectorParams,
+  runDetectors,
+} from "../detectors/registry.ts";
+import type { ReportingThreshold } from "../detectors/structuring.ts";
+import { computeExposure, DEFAULT_EXPOSURE_PARAMS, type Exposure, type ExposureParams } from "../exposure.ts";
+import { type Finding, PATTERNS, type PatternName } from "../findings.ts";
+import { isExchange } from "../graph/classify.ts";
+import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
+import type { TxGraph } from "../graph/types.ts";
+import { exposureContribution, patternContributions, type ScoreContribution } from "./contributions.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { levelFor, type RiskLevel } from "./levels.ts";
+import { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./params.ts";
+import { riskReason } from "./reason.ts";
+
+export interface RiskConfig {
+  /** the detectors to run; all seven by default */
+  patterns?: readonly PatternName[];
+  /** per-detector parameter overrides */
+  detectors?: DetectorOverrides;
+  /** the enabled jurisdictions' reporting thresholds, converted to USD by the caller (added to structuring's) */
+  extraThresholds?: readonly ReportingThreshold[];
+  exposure?: Partial<ExposureParams>;
+  scoring?: Partial<ScoringParams>;
+}
+
+export interface ResolvedRiskConfig {
+  patterns: PatternName[];
+  detectors: DetectorParams;
+  exposure: ExposureParams;
+  scoring: ScoringParams;
+}
+
+export interface RiskAnalysis {
+  root: string;
+  /** 0..100, an integer */
+  score: number;
+  level: RiskLevel;
+  /** one or two sentences naming the main drivers with figures */
+  reason: string;
+  suspiciousActivity: boolean;
+  /** patterns this address performs (it is among a finding's actors), in PATTERNS order */
+  patterns: PatternName[];
+  /** every finding in the graph (also those about other addresses), canonical order */
+  findings: Finding[];
+  /** what adds up to the score, largest first */
+  contributions: ScoreContribution[];
+  exposure: Exposure;
+  modelVersion: string;
+  /** fingerprint of the resolved configuration */
+  configFingerprint: string;
+  graph: { nodes: number; edges: number; maxDepth: number; truncated: boolean };
+}
+
+export function resolveRiskConfig(config: RiskConfig = {}): ResolvedRiskConfig {
+  const detectors = resolveDetectorParams(config.detectors);
+  if (config.extraThresholds?.length) {
+    detectors.structuring = {
+      ...detectors.structuring,
+      extraThresholds: [...detectors.structuring.extraThresholds, ...config.extraThresholds],
+    };
+  }
+  return {
+    patterns: PATTERNS.filter((p) => (config.patterns ?? PATTERNS).includes(p)),
+    detectors,
+    exposure: { ...DEFAULT_EXPOSURE_PARAMS, ...config.exposure },
+    scoring: { ...DEFAULT_SCORING_PARAMS, ...config.scoring },
+  };
+}
+
+/** Analyses one address of a graph (usually its root). */
+export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = {}): RiskAnalysis {
+  const resolved = resolveRiskConfig(config);
+  const address = root.toLowerCase();
+  // Root-centred detectors (mixing) look at the graph's roots: make sure the analysed address is one.
+  const rooted = graph.roots.some((r) => r.toLowerCase() === address)
+    ? graph
+    : { ...graph, roots: [...graph.roots, address] };
+  const index = indexGraph(rooted);
+  const findings = runDetectors(index, resolved.detectors, resolved.patterns);
+  return scoreRoot(index, address, findings, resolved);
+}
+
+/** Analyses every root of a multi-root graph, running the detectors once. Roots in sorted order. */
+export function analyseRoots(graph: TxGraph, config: RiskConfig = {}): RiskAnalysis[] {
+  const resolved = resolveRiskConfig(config);
+  const index = indexGraph(graph);
+  const findings = runDetectors(index, resolved.detectors, resolved.patterns);
+  return index.roots.map((root) => scoreRoot(index, root, findings, resolved));
+}
+
+/** Scores one address from already computed findings (e.g. per layer of an incremental analysis). */
+export function scoreRoot(
+  index: GraphIndex,
+  root: string,
+  findings: Finding[],
+  resolved: ResolvedRiskConfig,
+): RiskAnalysis {
+  const p = resolved.scoring;
+  const exposure = computeExposure(index, root, resolved.exposure);
+  const node = index.node(root);
+  const exchange = isExchange(node);
+  const fromExposure = exposureContribution(exposure.entries, p);
+  const fromPatterns = patternContributions(findings, root, index.distancesFrom(root), exchange, p);
+  const contributions = [...(fromExposure ? [fromExposure] : []), ...fromPatterns].sort(
+    (a, b) => b.points - a.points || (a.kind === b.kind ? 0 : a.kind === "exposure" ? -1 : 1),
+  );
+  const total = contributions.reduce((s, c) => s + c.points, 0);
+  const score = Math.round(Math.min(100, Math.max(0, total)));
+  const level = levelFor(score);
+  const patterns = PATTERNS.filter((name) =>
+    findings.some((f) => f.pattern === name && f.actors.includes(root)),
+  );
+  return {
+    root,
+    score,
+    level,
+    reason: riskReason({ contributions, exposure, exchangeDiscount: p.exchangeDiscount }),
+    suspiciousActivity: score >= p.suspiciousFrom || patterns.length > 0,
+    patterns,
+    findings,
+    contributions: contributions.map((c) => ({ ...c, points: Math.round(c.points * 100) / 100 })),
+    exposure,
+    modelVersion: SCORING_MODEL_VERSION,
+    configFingerprint: fingerprint(resolved),
+    graph: {
+      nodes: index.nodes.length,
+      edges: index.edges.length,
+      maxDepth: index.graph.maxDepth,
+      truncated: Object.values(index.graph.truncated).some(Boolean),
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// riskReason (patterns.md): one or two sentences naming the main drivers with their figures, e.g. "Received
+// USD 12,000 (100% of its incoming funds) directly from a sanctioned address (OFAC SDN: ...). Peel chain: ...".
+import type { Exposure } from "../exposure.ts";
+import { hops, usd } from "../format.ts";
+import type { ScoreContribution } from "./contributions.ts";
+
+export function riskReason(input: {
+  contributions: readonly ScoreContribution[];
+  exposure: Exposure;
+  exchangeDiscount: number;
+}): string {
+  const drivers = input.contributions.filter((c) => c.points >= 1);
+  if (drivers.length === 0) {
+    const e = input.exposure;
+    return (
+      `No risk indicators: ${e.incomingTransfers + e.outgoingTransfers} transfers (${usd(e.incomingUsd)} in, ` +
+      `${usd(e.outgoingUsd)} out) with ${e.counterparties} counterparties, no exposure to sanctioned, illicit ` +
+      `or mixer addresses and no suspicious pattern within ${hops(e.maxHops)}.`
+    );
+  }
+  const [first, second] = drivers;
+  const extra = drivers.length - 2;
+  const discounted = drivers.some((c) => c.discounted);
+  const tail = [
+    extra > 0 ? `${extra} more indicator${extra === 1 ? "" : "s"}` : "",
+    discounted
+      ? `patterns discounted ${Math.round(input.exchangeDiscount * 100)}% for a labelled exchange`
+      : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  const sentences = [first, second].flatMap((c) => (c ? [c.text] : []));
+  const last = sentences.length - 1;
+  if (tail) sentences[last] = `${sentences[last]} (${tail})`;
+  return sentences.map((s) => `${s}.`).join(" ");
+}

@@ -19,8 +19,19 @@ function decimalString(value: unknown): string | null {
 }
 
 export function parseBlockscoutStats(body: unknown): NetworkStats {
-  if (typeof body !== "object" || body === null) throw new Error("Blockscout stats: not a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new Error("Blockscout stats: not a JSON object");
+  }
   const stats = body as Record<string, unknown>;
+  // Blockscout always sends its counters; a body without any is an error page or another API, not stats, and
+  // must not replace the last good snapshot with empty figures.
+  if (
+    ![stats.total_blocks, stats.total_addresses, stats.total_transactions].some(
+      (v) => decimalString(v) !== null,
+    )
+  ) {
+    throw new Error("Blockscout stats: no network counters in the response");
+  }
   const image = stats.coin_image;
   return {
     market_cap: decimalString(stats.market_cap),

@@ -63,27 +63,10 @@ export class ChainStatsService {
   async detail(chain: ChainConfig): Promise<ChainDetail> {
     const snapshot = chain.blockscout_url ? await this.#blockscoutSnapshot(chain) : undefined;
     if (snapshot) {
-      return {
-        ...this.#base(chain),
-        ...snapshot.stats,
-        coin_image: snapshot.stats.coin_image ?? chain.coin_image,
-        stats_updated_at: new Date(snapshot.fetchedAt).toISOString(),
-        stats_source: "blockscout",
-      };
+      return detailOf(chain, snapshot.stats, new Date(snapshot.fetchedAt).toISOString(), "blockscout");
     }
     const own = await (this.opts.ownStats ?? noOwnStats)(chain.id);
-    return {
-      ...this.#base(chain),
-      ...EMPTY,
-      ...own,
-      coin_image: own.coin_image ?? chain.coin_image,
-      stats_updated_at: null,
-      stats_source: "index",
-    };
-  }
-
-  #base(chain: ChainConfig) {
-    return { name: chain.name, chain_id: chain.id, currency_symbol: chain.currency_symbol };
+    return detailOf(chain, own, null, "index");
   }
 
   async #blockscoutSnapshot(chain: ChainConfig): Promise<Snapshot | undefined> {
@@ -153,6 +136,34 @@ export class ChainStatsService {
       )
       .execute();
   }
+}
+
+/**
+ * The route's answer, built as one object literal. It runs on every GET /chains/{id}: the equivalent chain of
+ * object spreads (`{...base, ...EMPTY, ...stats}`) took about 8 µs per call here (V8 copies the second and later
+ * spreads property by property through the runtime), the literal well under 1 µs (bench/http-chain-detail.ts).
+ * A figure the stats lack is null; the chain's own coin image stands in for a missing one.
+ */
+function detailOf(
+  chain: ChainConfig,
+  stats: Partial<NetworkStats>,
+  statsUpdatedAt: string | null,
+  statsSource: ChainDetail["stats_source"],
+): ChainDetail {
+  return {
+    name: chain.name,
+    chain_id: chain.id,
+    currency_symbol: chain.currency_symbol,
+    market_cap: stats.market_cap ?? null,
+    coin_price: stats.coin_price ?? null,
+    coin_image: stats.coin_image ?? chain.coin_image,
+    total_addresses: stats.total_addresses ?? null,
+    total_blocks: stats.total_blocks ?? null,
+    total_transactions: stats.total_transactions ?? null,
+    tvl: stats.tvl ?? null,
+    stats_updated_at: statsUpdatedAt,
+    stats_source: statsSource,
+  };
 }
 
 const sleep = (ms: number) =>

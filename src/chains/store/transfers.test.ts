@@ -33,18 +33,30 @@ describe("store writers", () => {
     const rows = await db.selectFrom("transfers").selectAll().orderBy("block_number").execute();
     expect(rows).toHaveLength(4);
     expect(rows[0]?.value).toBe((10n ** 30n + 1n).toString());
-    const facts = await db.selectFrom("address_facts").selectAll().where("address", "=", a).executeTakeFirstOrThrow();
+    const facts = await db
+      .selectFrom("address_facts")
+      .selectAll()
+      .where("address", "=", a)
+      .executeTakeFirstOrThrow();
     expect(String(facts.first_seen_block)).toBe("101");
     expect(facts.is_contract).toBe(false);
     await markContracts(db, 1, [a, a]);
-    const marked = await db.selectFrom("address_facts").select("is_contract").where("address", "=", a).executeTakeFirstOrThrow();
+    const marked = await db
+      .selectFrom("address_facts")
+      .select("is_contract")
+      .where("address", "=", a)
+      .executeTakeFirstOrThrow();
     expect(marked.is_contract).toBe(true);
   });
 
   it("upserts blocks and tokens without losing known metadata", async () => {
     const db = database.db;
-    await insertBlocks(db, [{ chainId: 1, number: 5n, hash: "0x05", parentHash: "0x04", timestamp: new Date(0) }]);
-    await insertBlocks(db, [{ chainId: 1, number: 5n, hash: "0x5b", parentHash: "0x04", timestamp: new Date(0) }]);
+    await insertBlocks(db, [
+      { chainId: 1, number: 5n, hash: "0x05", parentHash: "0x04", timestamp: new Date(0) },
+    ]);
+    await insertBlocks(db, [
+      { chainId: 1, number: 5n, hash: "0x5b", parentHash: "0x04", timestamp: new Date(0) },
+    ]);
     expect((await db.selectFrom("blocks").select("hash").executeTakeFirstOrThrow()).hash).toBe("0x5b");
     await upsertTokens(db, [{ chainId: 1, address: a, symbol: "USDV", name: null, decimals: 6 }]);
     await upsertTokens(db, [{ chainId: 1, address: a, symbol: null, name: "Vigía Dollar", decimals: 18 }]);

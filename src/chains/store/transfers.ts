@@ -67,8 +67,8 @@ async function recordFirstSeen(db: Kysely<DB>, rows: TransferRow[]): Promise<voi
       }
     }
   }
-  const facts = [...earliest.values()].sort((a, b) =>
-    a.chainId - b.chainId || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0),
+  const facts = [...earliest.values()].sort(
+    (a, b) => a.chainId - b.chainId || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0),
   );
   await sql`
     INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
@@ -81,7 +81,9 @@ async function recordFirstSeen(db: Kysely<DB>, rows: TransferRow[]): Promise<voi
     ON CONFLICT (chain_id, address) DO UPDATE SET
       first_seen_block = LEAST(address_facts.first_seen_block, excluded.first_seen_block),
       first_seen_at = LEAST(address_facts.first_seen_at, excluded.first_seen_at)
-    WHERE address_facts.first_seen_block IS NULL OR excluded.first_seen_block < address_facts.first_seen_block`.execute(db);
+    WHERE address_facts.first_seen_block IS NULL OR excluded.first_seen_block < address_facts.first_seen_block`.execute(
+    db,
+  );
 }
 
 export async function insertBlocks(db: Kysely<DB>, rows: BlockRow[]): Promise<void> {

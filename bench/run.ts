@@ -1,0 +1,41 @@
+// `npm run bench`: runs every benchmark (or those named as arguments, e.g. `npm run bench -- http-chain-detail`),
+// prints their figures, and rewrites their sections of docs/benchmarks.md. Exits 1 when a benchmark misses
+// its targets; the report is written either way.
+import path from "node:path";
+import { expansionBenchmark } from "./expansion.ts";
+import { httpChainDetail } from "./http-chain-detail.ts";
+import { importEtlBenchmark } from "./import-etl.ts";
+import { indexerBenchmark } from "./indexer.ts";
+import { type Benchmark, machine, ROOT, writeReport } from "./support.ts";
+
+const BENCHMARKS: Benchmark[] = [httpChainDetail, indexerBenchmark, importEtlBenchmark, expansionBenchmark];
+const REPORT = path.join(ROOT, "docs", "benchmarks.md");
+
+const started = Date.now();
+const names = process.argv.slice(2);
+const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
+if (unknown.length) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`,
+  );
+  process.exit(2);
+}
+const selected = names.length ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
+
+const m = machine();
+console.log(`${m.cpu}, ${m.cores} cores, ${m.memory}, Node ${m.node}, ${m.date}, load average ${m.load}`);
+
+const sections: { name: string; markdown: string }[] = [];
+let allPassed = true;
+for (const benchmark of selected) {
+  console.log(`\n== ${benchmark.name}: ${benchmark.title}`);
+  const { markdown, passed } = await benchmark.run();
+  sections.push({ name: benchmark.name, markdown });
+  allPassed &&= passed;
+}
+writeReport(REPORT, m, sections);
+console.log(
+  `\nWrote ${path.relative(process.cwd(), REPORT)} in ${Math.round((Date.now() - started) / 1000)} s: ` +
+    (allPassed ? "all targets met" : "some targets missed"),
+);
+if (!allPassed) process.exitCode = 1;

@@ -1,6 +1,11 @@
 // The `vigia` command line (decisions.md, "Command line, configuration and import formats").
 // Each command exits non-zero with a one-line error on bad input.
 import { Command, InvalidArgumentError, Option } from "commander";
+import { registerDevnetCommand } from "./devnet/cli.ts";
+import { registerImportEtlCommand } from "./ingest/etl/command.ts";
+import { registerTagsCommand } from "./ingest/labels/cli.ts";
+import { registerRateCommands } from "./ingest/prices/cli.ts";
+import { registerSanctionsCommand } from "./ingest/sanctions/cli.ts";
 import { createKey, createProject, projectExists } from "./keys/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -49,7 +54,9 @@ function printJson(value: unknown) {
 
 async function serve(opts: { workers: boolean }) {
   const config = loadConfig();
-  const service = await startService(config, { http: true, workers: opts.workers });
+  // With no chains configured, a fresh machine gets the demo devnet, indexed by this process.
+  const devnet = opts.workers && !config.chainsFile;
+  const service = await startService(config, { http: true, workers: opts.workers, devnet });
   const url = await service.listen();
   const lines = [
     `Vigía API listening on ${url}/v1`,
@@ -67,7 +74,19 @@ async function serve(opts: { workers: boolean }) {
       ? "Database: PostgreSQL"
       : `Database: embedded (PGlite) in ${config.dataDir}`,
   );
+  if (service.devnet) {
+    lines.push(
+      `Devnet: chain 31337 at ${service.devnet.rpcUrl}${service.devnet.sharedFrom ? ` (run by process ${service.devnet.sharedFrom})` : ""}, demo scenario indexed into the store (no VIGIA_CHAINS set)`,
+    );
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
+  service.devnet?.ready.then((ready) => {
+    if (ready) {
+      process.stdout.write(
+        `Devnet ready: ${ready.transfers} transfers on the chain, ${ready.data.labels.labels} labels and ${ready.data.prices.rows} daily prices in the store\n`,
+      );
+    }
+  });
   stopOnSignals(() => service.close());
 }
 
@@ -104,7 +123,6 @@ function stopOnSignals(close: () => Promise<void>) {
 export function buildProgram(): Command {
   const program = new Command("vigia")
     .description("Vigía: compliance and risk analysis API")
-    .showHelpAfterError()
     .configureOutput({
       outputError: (str, write) => write(str.split("\n")[0] ? `${str.split("\n")[0]}\n` : str),
     });
@@ -163,6 +181,11 @@ export function buildProgram(): Command {
         printJson({ id: created.id, key: created.key });
       }),
     );
+  registerImportEtlCommand(program, withDatabase);
+  registerTagsCommand(program, withDatabase);
+  registerRateCommands(program, withDatabase);
+  registerSanctionsCommand(program, withDatabase);
+  registerDevnetCommand(program, withDatabase, () => loadConfig());
   return program;
 }
 

@@ -16,6 +16,33 @@ export const ChainConfigSchema = Type.Object(
     rpc_url: Type.Union([Type.String(), Type.Null()], { default: null }),
     coin_image: Type.Union([Type.String(), Type.Null()], { default: null }),
     enabled: Type.Boolean({ default: true }),
+    // The indexer (src/chains/indexer) follows chains with an rpc_url from `start_block` (when it has no
+    // checkpoint yet) to `confirmations` blocks behind the head: absent or null means 0 on the devnet, 12 elsewhere.
+    start_block: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    confirmations: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000 }), Type.Null()])),
+    // Address histories on demand (src/chains/explorer). Optional; when absent the adapter's defaults apply:
+    // the API is `blockscout_url` of kind "blockscout", without a key, at 5 requests per second.
+    explorer_api_url: Type.Optional(
+      Type.Union([Type.String({ pattern: "^https?://" }), Type.Null()], {
+        description:
+          "Explorer API base: a Blockscout instance, or an Etherscan-compatible `.../api` endpoint",
+      }),
+    ),
+    explorer_api_kind: Type.Optional(
+      Type.Union([Type.Literal("blockscout"), Type.Literal("etherscan")], {
+        description:
+          '"blockscout" (API v2) or "etherscan" (module=account&action=txlist|tokentx); default blockscout',
+      }),
+    ),
+    /** Sent as `apikey`; never exposed over the API. */
+    explorer_api_key: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    explorer_rate_limit_per_second: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1000,
+        description: "Requests per second to the explorer host; default 5",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -81,6 +108,7 @@ export function loadChainsFile(file: string): ChainConfig[] {
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { chains?: unknown })?.chains;
   if (!Array.isArray(list)) throw new Error(`VIGIA_CHAINS: ${file} must hold an array of chains`);
+  const seen = new Map<number, number>();
   return list.map((entry, index) => {
     const withDefaults = Value.Default(ChainConfigSchema, structuredClone(entry));
     const firstError = [...Value.Errors(ChainConfigSchema, withDefaults)][0];
@@ -89,7 +117,16 @@ export function loadChainsFile(file: string): ChainConfig[] {
         `VIGIA_CHAINS: ${file}: chain #${index + 1}: ${firstError.path || "/"} ${firstError.message}`,
       );
     }
-    return withDefaults as ChainConfig;
+    const chain = withDefaults as ChainConfig;
+    // A repeated id would silently replace the earlier entry (for instance enable a chain meant to be disabled).
+    const earlier = seen.get(chain.id);
+    if (earlier !== undefined) {
+      throw new Error(
+        `VIGIA_CHAINS: ${file}: chain #${index + 1}: /id ${chain.id} is already chain #${earlier}`,
+      );
+    }
+    seen.set(chain.id, index + 1);
+    return chain;
   });
 }
 

@@ -133,7 +133,10 @@ async function openPostgres<DB>(options: OpenOptions): Promise<Database<DB>> {
   if (schema) {
     const admin = new pg.Client({ connectionString: withDefaultUser(options.databaseUrl as string) });
     await admin.connect();
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    // Several processes opening a new schema at once race inside CREATE SCHEMA IF NOT EXISTS; losing is fine.
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch((error: { code?: string }) => {
+      if (error.code !== "23505" && error.code !== "42P06") throw error;
+    });
     await admin.end();
   }
   const pool = new pg.Pool({
@@ -164,7 +167,11 @@ async function openPGlite<DB>(options: OpenOptions): Promise<Database<DB>> {
     }
     releaseLock = takeDataDirLock(options.dataDir);
   }
-  const pglite = inMemory ? new PGlite() : new PGlite(path.join(options.dataDir, "pgdata"));
+  // int8 as decimal strings, as node-postgres is set up above, so both backends give the same values.
+  const parsers = { [pg.types.builtins.INT8]: (value: string) => value };
+  const pglite = inMemory
+    ? new PGlite({ parsers })
+    : new PGlite(path.join(options.dataDir, "pgdata"), { parsers });
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   let bridge: SocketBridge | undefined;

@@ -1,0 +1,146 @@
+// ExplorerHistory.ensureHistory: the risk engine's entry point. Makes sure the store holds an address's transfers
+// in a date window, fetching them from the chain's explorer only when the store's record of earlier fetches
+// (explorer_fetches) does not already cover the window. Concurrent calls for one address in this process share
+// one fetch. The fetch record is written only after every page is stored.
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import { normalizeEvmAddress } from "../address.ts";
+import type { ChainConfig, ChainRegistry } from "../registry.ts";
+import { blockscoutLists } from "./blockscout.ts";
+import { DEFAULT_OPTIONS, type ExplorerOptions, type ExplorerSource, explorerSource } from "./config.ts";
+import { coverageAfter, type HistoryWindow, planFetch } from "./coverage.ts";
+import { ExplorerError } from "./errors.ts";
+import { etherscanLists } from "./etherscan.ts";
+import { fetchLists } from "./fetch-lists.ts";
+import { getJson } from "./http.ts";
+import { processRateLimiters } from "./rate-limiter.ts";
+import { countTransfers, readFetch, storePage, writeFetch } from "./store.ts";
+import type { ExplorerGet, HistoryList } from "./types.ts";
+
+export interface EnsureHistoryResult {
+  /** The explorer was called (false: the store already covered the window). */
+  fetched: boolean;
+  /** Transfers of the address in the store within the window, after the call. */
+  transfers: number;
+  /** The explorer had more than the caps allow: the window's oldest part may be missing. */
+  truncated: boolean;
+}
+
+export type ChainLookup = Pick<ChainRegistry, "get"> | ((chainId: number) => ChainConfig | undefined);
+
+export class ExplorerHistory {
+  readonly #options: ExplorerOptions;
+  readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #lookup: (chainId: number) => ChainConfig | undefined;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    chains: ChainLookup,
+    options: Partial<ExplorerOptions> = {},
+  ) {
+    this.#options = { ...DEFAULT_OPTIONS, ...options };
+    this.#lookup = typeof chains === "function" ? chains : (id) => chains.get(id);
+  }
+
+  /** Whether the chain is enabled and has an explorer to fetch histories from. */
+  hasExplorer(chainId: number): boolean {
+    const chain = this.#lookup(chainId);
+    return chain !== undefined && explorerSource(chain) !== undefined;
+  }
+
+  async ensureHistory(
+    chainId: number,
+    address: string,
+    window: HistoryWindow = {},
+    signal?: AbortSignal,
+  ): Promise<EnsureHistoryResult> {
+    const chain = this.#lookup(chainId);
+    if (!chain) throw new ExplorerError("not_configured", `chain ${chainId} is unknown or disabled`);
+    const source = explorerSource(chain);
+    if (!source) throw new ExplorerError("not_configured", `chain ${chainId} has no explorer API configured`);
+    const normalized = normalizeEvmAddress(address);
+    if (!normalized)
+      throw new ExplorerError("invalid_request", `not an EVM address: ${JSON.stringify(address)}`);
+    for (const bound of [window.from, window.to]) {
+      if (bound !== undefined && !(bound instanceof Date && Number.isFinite(bound.getTime()))) {
+        throw new ExplorerError("invalid_request", "the window's bounds must be valid dates");
+      }
+    }
+    if (window.from && window.to && window.from.getTime() > window.to.getTime()) {
+      throw new ExplorerError("invalid_request", "the window's start is after its end");
+    }
+    const key = `${chainId}:${normalized}`;
+    for (let running = this.#inFlight.get(key); running; running = this.#inFlight.get(key)) {
+      await running.catch(() => undefined);
+    }
+    const work = this.#ensure(chainId, normalized, source, window, signal);
+    this.#inFlight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      if (this.#inFlight.get(key) === work) this.#inFlight.delete(key);
+    }
+  }
+
+  async #ensure(
+    chainId: number,
+    address: string,
+    source: ExplorerSource,
+    window: HistoryWindow,
+    signal: AbortSignal | undefined,
+  ): Promise<EnsureHistoryResult> {
+    const o = this.#options;
+    const stored = await readFetch(this.db, chainId, address);
+    const plan = planFetch(stored, window, {
+      now: o.now(),
+      freshnessMs: o.freshnessMs,
+      refreshOverlapMs: o.refreshOverlapMs,
+    });
+    if (plan.hit) {
+      return {
+        fetched: false,
+        transfers: await countTransfers(this.db, chainId, address, window),
+        truncated: plan.truncated,
+      };
+    }
+    const startedAt = new Date(o.now());
+    const result = await fetchLists(
+      this.#lists(source, address, signal),
+      plan.window,
+      o,
+      (page, transfers) => storePage(this.db, chainId, page, transfers),
+      startedAt,
+      signal,
+    );
+    const coverage = coverageAfter(plan, result);
+    await writeFetch(this.db, {
+      chainId,
+      address,
+      fetchedAt: startedAt,
+      transferCount: result.delivered,
+      ...coverage,
+      source: `${source.kind} ${source.baseUrl.host}`,
+    });
+    const complete =
+      coverage.coveredFrom === null || (window.from !== undefined && window.from >= coverage.coveredFrom);
+    return {
+      fetched: true,
+      transfers: await countTransfers(this.db, chainId, address, window),
+      truncated: coverage.truncated && !complete,
+    };
+  }
+
+  #lists(source: ExplorerSource, address: string, signal: AbortSignal | undefined): HistoryList[] {
+    const o = this.#options;
+    const bucket = (o.rateLimiters ?? processRateLimiters).for(
+      source.baseUrl.host,
+      source.ratePerSecond,
+      o.burst,
+    );
+    const get: ExplorerGet = (url, options = {}) =>
+      getJson(url, bucket, o, { ...options, signal: options.signal ?? signal });
+    return source.kind === "blockscout"
+      ? blockscoutLists(source, address, get)
+      : etherscanLists(source, address, get, o);
+  }
+}

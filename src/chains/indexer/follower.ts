@@ -1,0 +1,373 @@
+// Follows one chain: holds its lock, reads batches of blocks up to `head - confirmations`, stores them with the
+// checkpoint, unwinds reorgs, and never gives up: any failure (node gone, database restarting, a range that
+// changed under our feet) is logged, waited out with exponential backoff, and the work resumes from the stored
+// checkpoint. Reading the next batch overlaps writing the current one.
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import { hexToBigInt, type RpcBlock, toHex } from "../rpc/evm.ts";
+import { JsonRpcClient } from "../rpc/json-rpc.ts";
+import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF, sleep } from "./backoff.ts";
+import { AddressKindCache, withCode } from "./contracts.ts";
+import { extractRange } from "./extract.ts";
+import { type FetchedRange, RangeFetcher } from "./fetch-range.ts";
+import type { ChainLock } from "./lock.ts";
+import type { IndexerLog } from "./log.ts";
+import { findCommonAncestor } from "./reorg.ts";
+import type { IndexerSettings } from "./settings.ts";
+import {
+  type BatchRows,
+  type Checkpoint,
+  knownTokens,
+  readCheckpoint,
+  storedHashes,
+  unwindTo,
+  writeBatch,
+} from "./store.ts";
+import { readTokenMetadata } from "./token-metadata.ts";
+
+export type FollowerEvent =
+  | { kind: "batch"; chainId: number; from: bigint; to: bigint; transfers: number; inserted: number }
+  | {
+      kind: "reorg";
+      chainId: number;
+      from: bigint;
+      ancestor: bigint | null;
+      transfers: number;
+      blocks: number;
+    }
+  | { kind: "failure"; chainId: number; error: Error; failures: number; retryInMs: number };
+
+export interface FollowerHooks {
+  /** Inside a batch's transaction, after its rows are written, before it commits (tests inject crashes here). */
+  beforeCommit?(range: { from: bigint; to: bigint }): Promise<void> | void;
+  onEvent?(event: FollowerEvent): void;
+}
+
+export interface FollowerStatus {
+  chainId: number;
+  state: "starting" | "standby" | "following" | "failing" | "stopped";
+  checkpoint: bigint | null;
+  head: bigint | null;
+  failures: number;
+  lastError: string | null;
+}
+
+export interface FollowerDeps {
+  db: Kysely<DB>;
+  settings: IndexerSettings;
+  lock: ChainLock;
+  log: IndexerLog;
+  rpc?: JsonRpcClient;
+  hooks?: FollowerHooks;
+  backoff?: BackoffPolicy;
+}
+
+interface PreparedBatch {
+  range: FetchedRange;
+  rows: BatchRows;
+  /** What the caches learn once the batch commits. */
+  learned: { contracts: string[]; accounts: string[] };
+}
+
+/** While failing, a warning at the first failure and then at most once per this interval. */
+const WARN_EVERY_MS = 60_000;
+const FIRST_BATCH_BLOCKS = 10;
+
+export class ChainFollower {
+  readonly chainId: number;
+  readonly #db: Kysely<DB>;
+  readonly #settings: IndexerSettings;
+  readonly #lock: ChainLock;
+  readonly #log: IndexerLog;
+  readonly #rpc: JsonRpcClient;
+  readonly #fetcher: RangeFetcher;
+  readonly #hooks: FollowerHooks;
+  readonly #backoff: BackoffPolicy;
+  readonly #abort = new AbortController();
+  /**
+   * Tokens whose metadata is stored or is being read by a batch in flight (marked when read, so the batch read
+   * ahead does not read it again). Cleared whenever a batch is dropped uncommitted: the store says the rest.
+   */
+  readonly #tokens = new AddressKindCache(50_000);
+  readonly #kinds = new AddressKindCache(200_000);
+  #running: Promise<void> | undefined;
+  /** null: not read from the store yet (or forgotten after a failure). */
+  #checkpoint: Checkpoint | undefined | null = null;
+  #target: bigint | undefined;
+  #prefetch: { from: bigint; to: bigint; batch: Promise<PreparedBatch> } | undefined;
+  #batchBlocks: number;
+  #holding = false;
+  /** The node was checked to serve this chain (again after every failure: it may have been replaced). */
+  #chainChecked = false;
+  #status: FollowerStatus;
+
+  constructor(deps: FollowerDeps) {
+    this.chainId = deps.settings.chainId;
+    this.#db = deps.db;
+    this.#settings = deps.settings;
+    this.#lock = deps.lock;
+    this.#log = deps.log;
+    this.#rpc = deps.rpc ?? new JsonRpcClient(deps.settings.rpcUrl);
+    this.#fetcher = new RangeFetcher(this.#rpc);
+    this.#hooks = deps.hooks ?? {};
+    this.#backoff = deps.backoff ?? DEFAULT_BACKOFF;
+    // Small until the first batch tells how busy the chain's blocks are.
+    this.#batchBlocks = Math.min(FIRST_BATCH_BLOCKS, deps.settings.maxBatchBlocks);
+    this.#status = {
+      chainId: this.chainId,
+      state: "starting",
+      checkpoint: null,
+      head: null,
+      failures: 0,
+      lastError: null,
+    };
+  }
+
+  status(): FollowerStatus {
+    return { ...this.#status, checkpoint: this.#checkpoint ? this.#checkpoint.number : null };
+  }
+
+  start(): void {
+    this.#running ??= this.#run();
+  }
+
+  /** Stops after the batch in flight (if any) commits or rolls back, and releases the chain's lock. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await this.#running;
+    this.#status.state = "stopped";
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#abort.signal;
+    const chain = { chainId: this.chainId, chain: this.#settings.chainName };
+    let failingSince: number | undefined;
+    let warnedAt = 0;
+    while (!signal.aborted) {
+      let wait = 0;
+      try {
+        const lock = await this.#lock.acquire();
+        if (lock !== "busy") {
+          if (lock === "taken") {
+            // Another worker may have written since we last held the chain: start again from the store.
+            if (this.#holding) this.#log.warn(chain, "indexer: the chain's lock was lost and taken again");
+            else this.#log.info(chain, "indexer: following the chain");
+            this.#holding = true;
+            this.#forget();
+          }
+          this.#status.state = "following";
+          const progressed = await this.#step(signal);
+          if (failingSince !== undefined) {
+            this.#log.info(
+              { ...chain, failures: this.#status.failures, downForMs: Date.now() - failingSince },
+              "indexer: recovered",
+            );
+            failingSince = undefined;
+          }
+          this.#status.failures = 0;
+          this.#status.lastError = null;
+          wait = progressed ? 0 : this.#settings.pollIntervalMs;
+        } else {
+          if (this.#holding) this.#log.warn(chain, "indexer: lost the chain's lock; standing by");
+          this.#holding = false;
+          this.#forget();
+          this.#status.state = "standby";
+          wait = this.#settings.lockRetryMs;
+        }
+      } catch (caught) {
+        if (signal.aborted) break;
+        const error = caught instanceof Error ? caught : new Error(String(caught));
+        const failures = ++this.#status.failures;
+        this.#status.state = "failing";
+        this.#status.lastError = error.message;
+        this.#forget();
+        wait = backoffDelay(failures, this.#backoff);
+        failingSince ??= Date.now();
+        if (failures === 1 || Date.now() - warnedAt >= WARN_EVERY_MS) {
+          warnedAt = Date.now();
+          this.#log.warn({ ...chain, error: error.message, failures, retryInMs: wait }, "indexer: retrying");
+        }
+        this.#hooks.onEvent?.({ kind: "failure", chainId: this.chainId, error, failures, retryInMs: wait });
+      }
+      if (wait > 0) await sleep(wait, signal);
+    }
+    this.#discardPrefetch();
+    await this.#lock.release().catch(() => {});
+  }
+
+  /** One move: a batch stored, a reorg unwound (true), or nothing to do yet (false). */
+  async #step(signal: AbortSignal): Promise<boolean> {
+    if (!this.#chainChecked) {
+      // A misconfigured rpc_url (another network's node) must not write its blocks under this chain's id.
+      const served = hexToBigInt(await this.#rpc.request<string>("eth_chainId", [], signal));
+      if (served !== BigInt(this.chainId)) {
+        throw new Error(`the node at rpc_url serves chain ${served}, not chain ${this.chainId}`);
+      }
+      this.#chainChecked = true;
+    }
+    if (this.#checkpoint === null) this.#checkpoint = await readCheckpoint(this.#db, this.chainId);
+    const checkpoint = this.#checkpoint;
+    const next = checkpoint ? checkpoint.number + 1n : this.#settings.startBlock;
+    if (this.#target === undefined || next > this.#target) {
+      const head = hexToBigInt(await this.#rpc.request<string>("eth_blockNumber", [], signal));
+      this.#status.head = head;
+      this.#target = head - this.#settings.confirmations;
+      if (checkpoint && head < checkpoint.number) return this.#nodeBehind(checkpoint, head, signal);
+      if (next > this.#target) return false;
+    }
+    const target = this.#target;
+    const to = min(next + BigInt(this.#batchBlocks) - 1n, target);
+    const prepared = await this.#take(next, to, signal);
+    const { range } = prepared;
+    const first = range.blocks[0];
+    if (checkpoint && first && first.parentHash !== checkpoint.hash) {
+      await this.#unwind(checkpoint, checkpoint.number, signal);
+      return true;
+    }
+    const after = range.to + 1n;
+    if (after <= target)
+      this.#startPrefetch(after, min(after + BigInt(this.#batchBlocks) - 1n, target), signal);
+
+    const last = range.blocks[range.blocks.length - 1];
+    if (!last) return false;
+    const done: Checkpoint = { number: last.number, hash: last.hash };
+    const beforeCommit = this.#hooks.beforeCommit;
+    const inserted = await writeBatch(
+      this.#db,
+      this.chainId,
+      prepared.rows,
+      checkpoint,
+      done,
+      beforeCommit ? async () => beforeCommit({ from: range.from, to: range.to }) : undefined,
+    );
+    this.#checkpoint = done;
+    for (const address of prepared.learned.contracts) this.#kinds.set(address, true);
+    for (const address of prepared.learned.accounts) this.#kinds.set(address, false);
+    this.#resize(range);
+    this.#hooks.onEvent?.({
+      kind: "batch",
+      chainId: this.chainId,
+      from: range.from,
+      to: range.to,
+      transfers: prepared.rows.transfers.length,
+      inserted,
+    });
+    return true;
+  }
+
+  /**
+   * The node's head is below the checkpoint: it was rewound or replaced, or it is a backend that lags (or still
+   * syncs). Only a block both have and disagree on proves the chains parted (below the node's head: unwind);
+   * otherwise the node is just behind, and we wait for it.
+   */
+  async #nodeBehind(checkpoint: Checkpoint, head: bigint, signal: AbortSignal): Promise<boolean> {
+    const block = await this.#rpc.request<RpcBlock<string> | null>(
+      "eth_getBlockByNumber",
+      [toHex(head), false],
+      signal,
+    );
+    const ours = (await storedHashes(this.#db, this.chainId, head, head)).get(head);
+    if (!block || ours === undefined || block.hash.toLowerCase() === ours) return false;
+    await this.#unwind(checkpoint, head, signal);
+    return true;
+  }
+
+  async #unwind(checkpoint: Checkpoint, searchFrom: bigint, signal: AbortSignal): Promise<void> {
+    this.#discardPrefetch();
+    this.#tokens.clear(); // the batch that found the reorg is not stored either
+    const { startBlock, maxReorgDepth } = this.#settings;
+    const floor = maxReorgDepth === null ? startBlock : checkpoint.number - maxReorgDepth;
+    const lowest = max(floor, startBlock);
+    const ancestor = await findCommonAncestor(this.#rpc, this.#db, this.chainId, searchFrom, lowest, signal);
+    if (!ancestor && lowest > startBlock) {
+      throw new Error(
+        `the node's chain parts from the index more than ${maxReorgDepth} blocks below block ${checkpoint.number}: ` +
+          "refusing to unwind that far (is rpc_url the right network, and synced?)",
+      );
+    }
+    const removed = await unwindTo(this.#db, this.chainId, ancestor, startBlock, checkpoint);
+    this.#checkpoint = ancestor;
+    this.#target = undefined;
+    this.#log.warn(
+      {
+        chainId: this.chainId,
+        from: checkpoint.number.toString(),
+        ancestor: ancestor ? ancestor.number.toString() : null,
+        removedTransfers: removed.transfers,
+        removedBlocks: removed.blocks,
+      },
+      "indexer: reorg: unwound to the common ancestor",
+    );
+    this.#hooks.onEvent?.({
+      kind: "reorg",
+      chainId: this.chainId,
+      from: checkpoint.number,
+      ancestor: ancestor ? ancestor.number : null,
+      ...removed,
+    });
+  }
+
+  /** The prepared batch for [from, to]: the prefetched one when it starts there, else read now. */
+  async #take(from: bigint, to: bigint, signal: AbortSignal): Promise<PreparedBatch> {
+    const prefetch = this.#prefetch;
+    if (prefetch && prefetch.from === from) {
+      this.#prefetch = undefined;
+      return prefetch.batch;
+    }
+    this.#discardPrefetch();
+    return this.#prepare(from, to, signal);
+  }
+
+  #startPrefetch(from: bigint, to: bigint, signal: AbortSignal): void {
+    const batch = this.#prepare(from, to, signal);
+    batch.catch(() => {}); // observed when taken; a discarded one must not be an unhandled rejection
+    this.#prefetch = { from, to, batch };
+  }
+
+  #discardPrefetch(): void {
+    if (!this.#prefetch) return;
+    this.#prefetch = undefined;
+    this.#tokens.clear(); // it marked the tokens it read, and will not store them
+  }
+
+  /** Forgets what may be stale after a failure or a change of lock holder: it is read again from the store. */
+  #forget(): void {
+    this.#chainChecked = false;
+    this.#checkpoint = null;
+    this.#target = undefined;
+    this.#discardPrefetch();
+    this.#tokens.clear();
+  }
+
+  /** Reads a range and everything its rows need from the node: token metadata, code of candidate contracts. */
+  async #prepare(from: bigint, to: bigint, signal: AbortSignal): Promise<PreparedBatch> {
+    const range = await this.#fetcher.fetch(from, to, signal);
+    const extracted = extractRange(this.chainId, range);
+
+    const unseenTokens = [...extracted.tokens].filter((t) => this.#tokens.get(t) === undefined);
+    const stored = await knownTokens(this.#db, this.chainId, unseenTokens);
+    const toRead = unseenTokens.filter((t) => !stored.has(t));
+    for (const token of unseenTokens) this.#tokens.set(token, true);
+    const tokenRows = await readTokenMetadata(this.#rpc, this.chainId, toRead, signal);
+
+    const certain = [...extracted.contracts].filter((a) => this.#kinds.get(a) !== true);
+    const candidates = [...extracted.codeCandidates].filter((a) => this.#kinds.get(a) === undefined);
+    const checked = await withCode(this.#rpc, candidates, signal);
+    const contracts = [...certain, ...checked.contracts];
+    return {
+      range,
+      rows: { blocks: extracted.blocks, transfers: extracted.transfers, tokens: tokenRows, contracts },
+      learned: { contracts, accounts: checked.accounts },
+    };
+  }
+
+  /** Sizes the next batch to hold about `targetBatchTransactions`, within [1, maxBatchBlocks]. */
+  #resize(range: FetchedRange): void {
+    const perBlock = range.transactionCount / Math.max(range.blocks.length, 1);
+    const ideal = Math.floor(this.#settings.targetBatchTransactions / Math.max(perBlock, 1));
+    this.#batchBlocks = Math.max(1, Math.min(this.#settings.maxBatchBlocks, ideal));
+  }
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -1,0 +1,72 @@
+// Network totals of a chain from the service's own store, for GET /chains/{id} of chains without Blockscout:
+// total_blocks (highest stored block + 1), total_transactions (distinct transaction hashes among the stored
+// transfers: the transactions that moved value), total_addresses (addresses with a fact row).
+//
+// The route runs on every request, so the figures are cached per chain and refreshed behind the answer
+// (stale-while-revalidate, one refresh at a time). Counting distinct hashes reads the transfers index of the
+// chain, which grows with it: the refresh interval stretches to 20 times the last count's duration, so the
+// counting never takes more than about 5 % of one connection, whatever the store's size.
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../../schema.ts";
+import type { OwnStats } from "../chain-stats.ts";
+
+export interface IndexStatsOptions {
+  /** Shortest time between two counts of one chain. */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+type Totals = Awaited<ReturnType<OwnStats>>;
+
+interface Entry {
+  totals: Totals;
+  expiresAt: number;
+}
+
+export function indexStats(db: Kysely<DB>, options: IndexStatsOptions = {}): OwnStats {
+  const ttlMs = options.ttlMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const cache = new Map<number, Entry>();
+  const inFlight = new Map<number, Promise<Totals>>();
+
+  const refresh = (chainId: number): Promise<Totals> => {
+    const running = inFlight.get(chainId);
+    if (running) return running;
+    const started = now();
+    const task = countTotals(db, chainId)
+      .then((totals) => {
+        const took = now() - started;
+        cache.set(chainId, { totals, expiresAt: now() + Math.max(ttlMs, took * 20) });
+        return totals;
+      })
+      .finally(() => inFlight.delete(chainId));
+    inFlight.set(chainId, task);
+    return task;
+  };
+
+  return async (chainId) => {
+    const entry = cache.get(chainId);
+    if (!entry) return refresh(chainId);
+    if (now() >= entry.expiresAt) refresh(chainId).catch(() => {});
+    return entry.totals;
+  };
+}
+
+async function countTotals(db: Kysely<DB>, chainId: number): Promise<Totals> {
+  const { rows } = await sql<{ max_block: string | null; transactions: string; addresses: string }>`
+    SELECT
+      (SELECT max(number) FROM blocks WHERE chain_id = ${chainId})::text AS max_block,
+      (SELECT count(*) FROM (SELECT DISTINCT tx_hash FROM transfers WHERE chain_id = ${chainId}) t)::text
+        AS transactions,
+      (SELECT count(*) FROM address_facts WHERE chain_id = ${chainId})::text AS addresses`.execute(db);
+  const row = rows[0];
+  if (!row) return {};
+  const nothing = row.max_block === null && row.transactions === "0" && row.addresses === "0";
+  // A chain the store knows nothing of keeps its figures null (unknown), as without an index.
+  if (nothing) return {};
+  return {
+    total_blocks: row.max_block === null ? null : (BigInt(row.max_block) + 1n).toString(),
+    total_transactions: row.transactions,
+    total_addresses: row.addresses,
+  };
+}

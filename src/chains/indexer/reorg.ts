@@ -1,0 +1,40 @@
+// Finding where the node's chain and the indexed one part: walking down from a block (the checkpoint), compare
+// the stored block hashes with the node's, in windows that double (a shallow reorg costs one round trip, a
+// replaced chain a few), and return the highest block both agree on, or undefined when they share nothing down
+// to `lowest`.
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import { type RpcBlock, toHex } from "../rpc/evm.ts";
+import type { JsonRpcClient } from "../rpc/json-rpc.ts";
+import { type Checkpoint, storedHashes } from "./store.ts";
+
+const FIRST_WINDOW = 16n;
+const MAX_WINDOW = 1024n;
+
+export async function findCommonAncestor(
+  rpc: JsonRpcClient,
+  db: Kysely<DB>,
+  chainId: number,
+  from: bigint,
+  lowest: bigint,
+  signal?: AbortSignal,
+): Promise<Checkpoint | undefined> {
+  let high = from;
+  let window = FIRST_WINDOW;
+  while (high >= lowest) {
+    const low = high - window + 1n > lowest ? high - window + 1n : lowest;
+    const stored = await storedHashes(db, chainId, low, high);
+    const calls = [];
+    for (let n = low; n <= high; n++)
+      calls.push({ method: "eth_getBlockByNumber", params: [toHex(n), false] });
+    const nodeBlocks = (await rpc.batchResults(calls, signal)) as (RpcBlock<string> | null)[];
+    for (let n = high; n >= low; n--) {
+      const ours = stored.get(n);
+      const theirs = nodeBlocks[Number(n - low)]?.hash?.toLowerCase();
+      if (ours !== undefined && ours === theirs) return { number: n, hash: ours };
+    }
+    high = low - 1n;
+    if (window < MAX_WINDOW) window *= 2n;
+  }
+  return undefined;
+}

@@ -1,0 +1,172 @@
+// The indexer's side of the store: its checkpoint, the batch write and the reorg unwind.
+//
+// A batch (blocks, transfers, token metadata, contract marks) and the checkpoint that covers it commit in one
+// transaction, so a crash at any point leaves either all of it or none of it. The checkpoint moves by
+// compare-and-set from the value the batch was built on: should two writers ever run for one chain (a lock holder
+// whose connection silently died while another took over), the second commit finds the checkpoint moved and
+// rolls back instead of writing the same blocks twice or skipping some.
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { DB } from "../../schema.ts";
+import {
+  type BlockRow,
+  insertBlocks,
+  insertTransfers,
+  markContracts,
+  type TokenRow,
+  type TransferRow,
+  upsertTokens,
+} from "../store/transfers.ts";
+
+export interface Checkpoint {
+  number: bigint;
+  hash: string;
+}
+
+export interface BatchRows {
+  blocks: BlockRow[];
+  transfers: TransferRow[];
+  tokens: TokenRow[];
+  contracts: string[];
+}
+
+/** Another writer moved the checkpoint since this one read it. */
+export class CheckpointMovedError extends Error {
+  override name = "CheckpointMovedError";
+}
+
+export async function readCheckpoint(db: Kysely<DB>, chainId: number): Promise<Checkpoint | undefined> {
+  const row = await db
+    .selectFrom("indexer_checkpoints")
+    .select(["block_number", "block_hash"])
+    .where("chain_id", "=", chainId)
+    .executeTakeFirst();
+  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
+}
+
+/** Writes a batch and moves the checkpoint from `expected` to `next`; returns the number of new transfers. */
+export async function writeBatch(
+  db: Kysely<DB>,
+  chainId: number,
+  rows: BatchRows,
+  expected: Checkpoint | undefined,
+  next: Checkpoint,
+  beforeCommit?: () => Promise<void>,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await insertBlocks(trx, rows.blocks);
+    const inserted = await insertTransfers(trx, rows.transfers);
+    await upsertTokens(trx, rows.tokens);
+    await markContracts(trx, chainId, rows.contracts);
+    await moveCheckpoint(trx, chainId, expected, next);
+    await beforeCommit?.();
+    return inserted;
+  });
+}
+
+/**
+ * Deletes what was indexed above `ancestor` (everything from `startBlock` when there is no common ancestor) and
+ * moves the checkpoint back to it. First-seen facts that pointed into the removed blocks are cleared: the
+ * address's earliest transfer was there (no earlier one exists, or it would be the first seen), so the
+ * re-indexed chain sets them again.
+ */
+export async function unwindTo(
+  db: Kysely<DB>,
+  chainId: number,
+  ancestor: Checkpoint | undefined,
+  startBlock: bigint,
+  expected: Checkpoint,
+): Promise<{ transfers: number; blocks: number }> {
+  const above = (ancestor ? ancestor.number : startBlock - 1n).toString();
+  return db.transaction().execute(async (trx) => {
+    const transfers = await trx
+      .deleteFrom("transfers")
+      .where("chain_id", "=", chainId)
+      .where("block_number", ">", above)
+      .executeTakeFirst();
+    const blocks = await trx
+      .deleteFrom("blocks")
+      .where("chain_id", "=", chainId)
+      .where("number", ">", above)
+      .executeTakeFirst();
+    await trx
+      .updateTable("address_facts")
+      .set({ first_seen_block: null, first_seen_at: null })
+      .where("chain_id", "=", chainId)
+      .where("first_seen_block", ">", above)
+      .execute();
+    await moveCheckpoint(trx, chainId, expected, ancestor);
+    return { transfers: Number(transfers.numDeletedRows), blocks: Number(blocks.numDeletedRows) };
+  });
+}
+
+/** Stored block hashes of [from, to], by number. */
+export async function storedHashes(
+  db: Kysely<DB>,
+  chainId: number,
+  from: bigint,
+  to: bigint,
+): Promise<Map<bigint, string>> {
+  const rows = await db
+    .selectFrom("blocks")
+    .select(["number", "hash"])
+    .where("chain_id", "=", chainId)
+    .where("number", ">=", from.toString())
+    .where("number", "<=", to.toString())
+    .execute();
+  return new Map(rows.map((r) => [BigInt(r.number), r.hash.toLowerCase()]));
+}
+
+/** The addresses among `tokens` that already have a tokens row (their metadata was read before). */
+export async function knownTokens(db: Kysely<DB>, chainId: number, tokens: string[]): Promise<Set<string>> {
+  if (tokens.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("tokens")
+    .select("address")
+    .where("chain_id", "=", chainId)
+    .where(sql<boolean>`address = ANY(${tokens}::text[])`)
+    .execute();
+  return new Set(rows.map((r) => r.address));
+}
+
+async function moveCheckpoint(
+  trx: Transaction<DB>,
+  chainId: number,
+  expected: Checkpoint | undefined,
+  next: Checkpoint | undefined,
+): Promise<void> {
+  let moved: bigint;
+  if (!expected && next) {
+    const result = await trx
+      .insertInto("indexer_checkpoints")
+      .values({
+        chain_id: chainId,
+        block_number: next.number.toString(),
+        block_hash: next.hash,
+        updated_at: new Date(),
+      })
+      .onConflict((oc) => oc.column("chain_id").doNothing())
+      .executeTakeFirst();
+    moved = result.numInsertedOrUpdatedRows ?? 0n;
+  } else if (expected && next) {
+    const result = await trx
+      .updateTable("indexer_checkpoints")
+      .set({ block_number: next.number.toString(), block_hash: next.hash, updated_at: new Date() })
+      .where("chain_id", "=", chainId)
+      .where("block_number", "=", expected.number.toString())
+      .where("block_hash", "=", expected.hash)
+      .executeTakeFirst();
+    moved = result.numUpdatedRows;
+  } else if (expected) {
+    const result = await trx
+      .deleteFrom("indexer_checkpoints")
+      .where("chain_id", "=", chainId)
+      .where("block_number", "=", expected.number.toString())
+      .where("block_hash", "=", expected.hash)
+      .executeTakeFirst();
+    moved = result.numDeletedRows;
+  } else {
+    return;
+  }
+  if (moved !== 1n)
+    throw new CheckpointMovedError(`the checkpoint of chain ${chainId} was moved by another writer`);
+}

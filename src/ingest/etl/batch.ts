@@ -1,0 +1,19 @@
+// One batch of checked rows, as read.ts hands them to the writer: at most one file's worth, a few tens of
+// thousands of rows, so that memory stays the same whatever the size of the export.
+import type { BlockRead, StagedTransfer, TokenRead } from "./rows.ts";
+
+export interface Batch {
+  /** transfers with where they come from (index of the file in the run's list, and line) */
+  transfers: { file: number; line: number; row: StagedTransfer }[];
+  /** block number -> ISO time, from blocks.csv and transactions */
+  blockTimes: Map<string, string>;
+  blocks: BlockRead[];
+  tokens: TokenRead[];
+  contracts: Set<string>;
+  /** rows of the input this batch stands for */
+  rows: number;
+}
+
+export function emptyBatch(): Batch {
+  return { transfers: [], blockTimes: new Map(), blocks: [], tokens: [], contracts: new Set(), rows: 0 };
+}

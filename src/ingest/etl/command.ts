@@ -1,0 +1,52 @@
+// `vigia import etl --chain C DIR`: the command line of the ethereum-etl import. Progress on stderr when it is a
+// terminal; a one-line JSON summary on stdout; bad input fails with one line (file:line: reason) on stderr and a
+// non-zero exit (main.ts).
+import { type Command, InvalidArgumentError } from "commander";
+import { importCommand, type WithDatabase } from "../cli.ts";
+import { importEtl } from "./import.ts";
+import { terminalProgress } from "./progress.ts";
+
+const HELP = `
+Reads an ethereum-etl export directory: transactions.csv (required), token_transfers.csv, blocks.csv,
+tokens.csv and contracts.csv (optional); a header row first, columns in any order, extra columns ignored.
+A file is taken by its name: <kind>.csv, or any .csv whose name has the kind as a word of its own
+(ethereum_etl_transactions_block17173049.csv is transactions; when two kinds appear, the first wins).
+Several files of a kind are all read. Other files (logs, receipts, ...) are listed as ignored.
+
+Native transfers are the value of successful transactions (receipt_status 0 is skipped); zero-value
+transactions move nothing and are skipped. Token transfers are stored as they are, zero-value ones too.
+Nothing is written until every row has been read and checked; importing twice changes nothing, and an
+interrupted import is completed by running it again.`;
+
+const chainId = (value: string) => {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) {
+    throw new InvalidArgumentError("must be a chain id (a positive integer)");
+  }
+  return n;
+};
+
+export function registerImportEtlCommand(program: Command, withDatabase: WithDatabase): void {
+  importCommand(program)
+    .command("etl")
+    .description("import an ethereum-etl CSV export (transfers, blocks, tokens, contracts) for one chain")
+    .requiredOption("--chain <id>", "chain id the export is of (1 Ethereum, 137 Polygon, ...)", chainId)
+    .argument("<dir>", "directory of the export's CSV files")
+    .addHelpText("after", HELP)
+    .action((dir: string, opts: { chain: number }) =>
+      withDatabase(async ({ database }) => {
+        const summary = await importEtl(database, {
+          chainId: opts.chain,
+          dir,
+          progress: terminalProgress(),
+        });
+        if (summary.skipped.transfers_without_time > 0) {
+          process.stderr.write(
+            `vigia: warning: skipped ${summary.skipped.transfers_without_time} transfers whose block time is unknown ` +
+              `(no blocks file row, transaction or stored block), first at ${summary.first_without_time}\n`,
+          );
+        }
+        process.stdout.write(`${JSON.stringify(summary)}\n`);
+      }),
+    );
+}

@@ -1,0 +1,168 @@
+// `import etl`: an ethereum-etl export directory into the chain data store for one chain.
+//
+// The files are streamed in order (blocks, transactions, token_transfers, tokens, contracts), every row is
+// checked (read.ts) and written in batches (write-batch.ts); memory stays flat whatever the size of the export.
+// How batches are grouped into transactions depends on the database (session.ts): on PostgreSQL and on PGlite
+// owned by this process the whole import is one transaction, so a bad row (`file:line: reason`) or a killed
+// process leaves nothing behind; through the socket bridge of a running `vigia serve` every row is checked first,
+// then written in short transactions.
+//
+// Each run is recorded in import_runs ('running', then 'completed' in the data's own transaction, or 'failed');
+// a run left 'running' by a killed process is marked failed by the next run (runs.ts). Importing twice changes
+// nothing: every write is ON CONFLICT DO NOTHING or keeps what the store has.
+import path from "node:path";
+import type { Database } from "../../platform/db/open.ts";
+import type { DB } from "../../schema.ts";
+import { BlockTimes } from "./block-times.ts";
+import { findEtlFiles } from "./files.ts";
+import { type EtlProgress, NO_PROGRESS } from "./progress.ts";
+import { checkHeaders, emptyCounts, type ReadCounts, readExport } from "./read.ts";
+import { cleanUpDeadRuns, finishRun, progressRun, releaseRun, startRun } from "./runs.ts";
+import { openSession } from "./session.ts";
+import { TransferWriter } from "./transfer-writer.ts";
+import { type WriteTotals, writeBatch } from "./write-batch.ts";
+
+export interface ImportEtlOptions {
+  chainId: number;
+  dir: string;
+  progress?: EtlProgress;
+  /** rows per batch (default 50,000; 5,000 through the socket bridge, to keep `vigia serve` responsive) */
+  batchRows?: number;
+}
+
+export interface ImportEtlSummary {
+  run_id: number;
+  chain_id: number;
+  dir: string;
+  files: string[];
+  ignored_files: string[];
+  /** data rows read, per kind of file */
+  rows: Record<string, number>;
+  rows_read: number;
+  transfers: {
+    native: number;
+    token: number;
+    /** new in the store (0 when everything was there already) */
+    written: number;
+  };
+  skipped: {
+    failed_transactions: number;
+    zero_value_transactions: number;
+    creations_without_address: number;
+    /** transfers whose block time is known nowhere (no blocks file row, transaction or stored block) */
+    transfers_without_time: number;
+  };
+  first_without_time?: string;
+  seconds: number;
+}
+
+const rowsRead = (counts: ReadCounts) => Object.values(counts.rows).reduce((a, b) => a + b, 0);
+
+export async function importEtl(
+  database: Database<DB>,
+  options: ImportEtlOptions,
+): Promise<ImportEtlSummary> {
+  const started = Date.now();
+  const progress = options.progress ?? NO_PROGRESS;
+  const { files, ignored } = findEtlFiles(options.dir);
+  await checkHeaders(files);
+
+  const session = await openSession(database);
+  const counts = emptyCounts();
+  const totals: WriteTotals = { written: 0, untimed: 0, firstUntimed: undefined };
+  let runId: string | undefined;
+  try {
+    await cleanUpDeadRuns(session.book, database.kind);
+    runId = await startRun(session.book, database.kind, options.chainId, path.resolve(options.dir));
+    const id = runId;
+    const batchRows = options.batchRows ?? (session.atomic ? 50_000 : 5_000);
+    const report = (phase: "checking" | "importing") =>
+      progress.reading({ phase, file: counts.file, rows: rowsRead(counts), transfers: totals.written });
+
+    if (!session.atomic) {
+      // Check everything before the first write: batches will commit one by one.
+      const check = emptyCounts();
+      for await (const _ of readExport(files, { batchRows, counts: check })) {
+        progress.reading({ phase: "checking", file: check.file, rows: rowsRead(check), transfers: 0 });
+      }
+    }
+
+    const times = new BlockTimes(
+      session.atomic ? "etl_block_times" : `etl_block_times_${id}`,
+      options.chainId,
+    );
+    const transfers = new TransferWriter(options.chainId, session.atomic);
+    await session.writing(async (conn, unit) => {
+      await times.create(conn, session.atomic);
+      await transfers.start(conn);
+      let lastBook = Date.now();
+      // The next batch is read and checked while the database writes the previous one.
+      let writing: Promise<void> = Promise.resolve();
+      try {
+        for await (const batch of readExport(files, { batchRows, counts })) {
+          await writing;
+          // Between two batches: through the socket bridge the one connection is free only now. The bookkeeping
+          // connection is the PGlite instance itself when it is ours: busy until the commit.
+          if (Date.now() - lastBook >= 1000 && !(session.atomic && database.pglite)) {
+            lastBook = Date.now();
+            await progressRun(session.book, id, { rowsRead: rowsRead(counts), rowsWritten: totals.written });
+          }
+          writing = unit(() =>
+            writeBatch(conn, { chainId: options.chainId, times, transfers }, batch, totals),
+          );
+          writing.catch(() => {}); // awaited on the next turn (or below); never an unhandled rejection meanwhile
+          report("importing");
+        }
+      } catch (error) {
+        await writing.catch(() => {}); // no rollback while a write is still under way
+        throw error;
+      }
+      await writing;
+      await unit(() => transfers.finish(conn));
+      if (!session.atomic) await times.drop(conn);
+      // Completed in the same transaction as the data, when there is one.
+      await finishRun(conn, id, {
+        status: "completed",
+        rowsRead: rowsRead(counts),
+        rowsWritten: totals.written,
+      });
+    });
+    const first = totals.firstUntimed;
+    return {
+      run_id: Number(runId),
+      chain_id: options.chainId,
+      dir: path.resolve(options.dir),
+      files: files.map((f) => path.basename(f.path)),
+      ignored_files: ignored,
+      rows: { ...counts.rows },
+      rows_read: rowsRead(counts),
+      transfers: { native: counts.nativeTransfers, token: counts.tokenTransfers, written: totals.written },
+      skipped: {
+        failed_transactions: counts.skipped.failed,
+        zero_value_transactions: counts.skipped.zero_value,
+        creations_without_address: counts.skipped.no_recipient,
+        transfers_without_time: totals.untimed,
+      },
+      ...(first
+        ? {
+            first_without_time: `${path.basename(files[first.file]?.path ?? "?")}:${first.line} (block ${first.block})`,
+          }
+        : {}),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+  } catch (error) {
+    if (runId !== undefined) {
+      await finishRun(session.book, runId, {
+        status: "failed",
+        error: (error as Error).message,
+        rowsRead: rowsRead(counts),
+        rowsWritten: session.atomic ? 0 : totals.written,
+      }).catch(() => {});
+    }
+    throw error;
+  } finally {
+    if (runId !== undefined) await releaseRun(session.book, database.kind, runId).catch(() => {});
+    progress.done();
+    session.release();
+  }
+}

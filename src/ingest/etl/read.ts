@@ -1,0 +1,147 @@
+// Reads the export's files in order (blocks, transactions, token_transfers, tokens, contracts), checks every row
+// and yields staging batches of about `batchRows` rows. The first bad row stops the read with `file:line: reason`.
+import { basename } from "node:path";
+import { type Batch, emptyBatch } from "./batch.ts";
+import { type ColumnIndex, mapHeader } from "./columns.ts";
+import { type CsvRecord, readCsvBatches } from "./csv-reader.ts";
+import { EtlInputError } from "./errors.ts";
+import { FieldError } from "./fields.ts";
+import type { EtlFile, EtlKind } from "./files.ts";
+import {
+  blockReader,
+  contractReader,
+  type TransactionSkip,
+  tokenReader,
+  tokenTransferReader,
+  transactionReader,
+} from "./rows.ts";
+
+export interface ReadCounts {
+  /** data rows read, per kind of file */
+  rows: Record<EtlKind, number>;
+  nativeTransfers: number;
+  tokenTransfers: number;
+  skipped: Record<TransactionSkip, number>;
+  /** the file being read */
+  file: string;
+}
+
+export function emptyCounts(): ReadCounts {
+  return {
+    rows: { blocks: 0, transactions: 0, token_transfers: 0, tokens: 0, contracts: 0 },
+    nativeTransfers: 0,
+    tokenTransfers: 0,
+    skipped: { failed: 0, zero_value: 0, no_recipient: 0 },
+    file: "",
+  };
+}
+
+async function firstRecord(file: string): Promise<CsvRecord | undefined> {
+  for await (const records of readCsvBatches(file, { chunkBytes: 64 * 1024 })) return records[0];
+  return undefined;
+}
+
+/** Checks every file's header before anything is read, so a missing column fails at once. */
+export async function checkHeaders(files: EtlFile[]): Promise<void> {
+  for (const file of files) {
+    const header = await firstRecord(file.path);
+    if (!header) throw new EtlInputError(file.path, undefined, "empty file (no header row)");
+    mapHeader(file.kind, header.fields, file.path);
+  }
+}
+
+type RowHandler = (fields: string[], line: number, batch: Batch) => void;
+
+function handlerFor(
+  kind: EtlKind,
+  header: string[],
+  path: string,
+  fileNo: number,
+  counts: ReadCounts,
+): RowHandler {
+  switch (kind) {
+    case "transactions": {
+      const read = transactionReader(mapHeader(kind, header, path) as ColumnIndex<"transactions">);
+      return (fields, line, batch) => {
+        const tx = read(fields);
+        if (tx.time !== undefined) batch.blockTimes.set(tx.block, tx.time);
+        if (tx.contract) batch.contracts.add(tx.contract);
+        if (tx.transfer) {
+          batch.transfers.push({ file: fileNo, line, row: tx.transfer });
+          counts.nativeTransfers++;
+        } else if (tx.skipped) counts.skipped[tx.skipped]++;
+      };
+    }
+    case "token_transfers": {
+      const read = tokenTransferReader(mapHeader(kind, header, path) as ColumnIndex<"token_transfers">);
+      return (fields, line, batch) => {
+        batch.transfers.push({ file: fileNo, line, row: read(fields) });
+        counts.tokenTransfers++;
+      };
+    }
+    case "blocks": {
+      const read = blockReader(mapHeader(kind, header, path) as ColumnIndex<"blocks">);
+      return (fields, _line, batch) => {
+        const block = read(fields);
+        batch.blocks.push(block);
+        batch.blockTimes.set(block.number, block.time);
+      };
+    }
+    case "tokens": {
+      const read = tokenReader(mapHeader(kind, header, path) as ColumnIndex<"tokens">);
+      return (fields, _line, batch) => {
+        batch.tokens.push(read(fields));
+      };
+    }
+    case "contracts": {
+      const read = contractReader(mapHeader(kind, header, path) as ColumnIndex<"contracts">);
+      return (fields, _line, batch) => {
+        batch.contracts.add(read(fields));
+      };
+    }
+  }
+}
+
+/** Yields batches of checked rows; a batch never spans two files. `counts` is kept up to date as rows are read. */
+export async function* readExport(
+  files: EtlFile[],
+  options: { batchRows: number; counts: ReadCounts },
+): AsyncGenerator<Batch> {
+  const { counts } = options;
+  for (const [fileNo, file] of files.entries()) {
+    counts.file = basename(file.path);
+    let handle: RowHandler | undefined;
+    let width = 0;
+    let batch = emptyBatch();
+    for await (const records of readCsvBatches(file.path)) {
+      for (const record of records) {
+        if (!handle) {
+          handle = handlerFor(file.kind, record.fields, file.path, fileNo, counts);
+          width = record.fields.length;
+          continue;
+        }
+        if (record.fields.length !== width) {
+          throw new EtlInputError(
+            file.path,
+            record.line,
+            `${record.fields.length} fields where the header has ${width}`,
+          );
+        }
+        try {
+          handle(record.fields, record.line, batch);
+        } catch (error) {
+          if (error instanceof FieldError) throw new EtlInputError(file.path, record.line, error.message);
+          throw error;
+        }
+        counts.rows[file.kind]++;
+        batch.rows++;
+        if (batch.rows >= options.batchRows) {
+          yield batch;
+          batch = emptyBatch();
+        }
+      }
+    }
+    if (!handle) throw new EtlInputError(file.path, undefined, "empty file (no header row)");
+    if (batch.rows > 0) yield batch;
+  }
+}

@@ -1,0 +1,153 @@
+// Writes batches of timed transfers into the store, idempotently, and keeps address_facts.first_seen_* at each
+// address's earliest transfer (what the shared insertTransfers does).
+//
+// With COPY (an atomic import on PostgreSQL or PGlite in this process), optimistically: each batch is first
+// COPYed straight into `transfers` under a savepoint, which is as fast as a bare COPY; if any of its rows is there
+// already (a re-run, overlapping exports) the COPY fails on the primary key, the savepoint is rolled back and the
+// batch goes the idempotent way instead (COPY into a TEMP table, INSERT ... ON CONFLICT DO NOTHING); the next
+// batch tries the fast way again once a batch had no conflict. The earliest block of each address is gathered in
+// memory (at most MAX_ADDRESSES of them, then they are moved into a TEMP table) and merged into address_facts once,
+// at the end (addresses in order, so concurrent imports never deadlock).
+// Without COPY (through the socket bridge) each batch goes through the shared insertTransfers.
+import { insertTransfers } from "../../chains/store/transfers.ts";
+import type { Conn } from "./connection.ts";
+import type { StagedTransfer } from "./rows.ts";
+
+const TRANSFER_COLUMNS =
+  "chain_id, tx_hash, log_index, block_number, block_time, from_address, to_address, token, value";
+
+/**
+ * A copy of a string that shares no memory with the one it came from. Fields split from a chunk of the file are
+ * V8 "sliced strings" that keep the whole chunk (1 MiB) alive: an address kept for the whole import would keep
+ * its chunk, and memory would grow with the file.
+ */
+const detach = (s: string) => Buffer.from(s, "latin1").toString("latin1");
+
+/** A transfer whose time is known. */
+export type TimedTransfer = StagedTransfer & { time: string };
+
+/** Numeric order of two block numbers written as decimal text without leading zeros. */
+const earlierBlock = (a: string, b: string) => a.length < b.length || (a.length === b.length && a < b);
+
+/** Addresses whose first sighting is held in memory before it is moved into the TEMP table (about 40 MB). */
+const MAX_ADDRESSES = 200_000;
+
+export class TransferWriter {
+  private optimistic = true;
+  private readonly earliest = new Map<string, { block: string; time: string }>();
+  private readonly stage = "etl_transfers_stage";
+  private readonly seen = "etl_first_seen";
+
+  constructor(
+    private readonly chainId: number,
+    private readonly useCopy: boolean,
+  ) {}
+
+  /** Creates the TEMP tables of the COPY way (dropped at the end of the import's one transaction). */
+  async start(conn: Conn): Promise<void> {
+    if (!this.useCopy) return;
+    await conn.query(`CREATE TEMP TABLE ${this.stage} (LIKE transfers INCLUDING DEFAULTS) ON COMMIT DROP`);
+    await conn.query(
+      `CREATE TEMP TABLE ${this.seen} (address text NOT NULL, block bigint NOT NULL, ts timestamptz NOT NULL) ON COMMIT DROP`,
+    );
+  }
+
+  /** Writes the batch; returns how many transfers were new. */
+  async write(conn: Conn, rows: TimedTransfer[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const copy = conn.copyText;
+    if (!this.useCopy || !copy) {
+      return insertTransfers(
+        conn.db,
+        rows.map((r) => ({
+          chainId: this.chainId,
+          txHash: r.txHash,
+          logIndex: r.logIndex,
+          blockNumber: BigInt(r.block),
+          blockTime: new Date(r.time),
+          from: r.from,
+          to: r.to,
+          token: r.token,
+          value: BigInt(r.value),
+        })),
+      );
+    }
+    const chain = this.chainId;
+    const lines: string[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as TimedTransfer;
+      lines[i] =
+        `${chain}\t${r.txHash}\t${r.logIndex}\t${r.block}\t${r.time}\t${r.from}\t${r.to}\t${r.token}\t${r.value}\n`;
+    }
+    const text = lines.join("");
+    let written: number;
+    if (this.optimistic && (await this.tryCopy(conn, copy, text))) {
+      written = rows.length;
+    } else {
+      await conn.query(`TRUNCATE ${this.stage}`);
+      await copy(`${this.stage} (${TRANSFER_COLUMNS})`, text);
+      const [row] = await conn.query<{ n: string }>(
+        `WITH inserted AS (INSERT INTO transfers SELECT * FROM ${this.stage} ON CONFLICT DO NOTHING RETURNING 1)
+         SELECT count(*) AS n FROM inserted`,
+      );
+      written = Number(row?.n ?? 0);
+      this.optimistic = written === rows.length;
+    }
+    for (const r of rows) {
+      this.see(r.from, r);
+      this.see(r.to, r);
+    }
+    if (this.earliest.size > MAX_ADDRESSES) await this.flushSeen(conn);
+    return written;
+  }
+
+  private see(address: string, r: TimedTransfer): void {
+    const seen = this.earliest.get(address);
+    if (!seen) this.earliest.set(detach(address), { block: r.block, time: r.time });
+    else if (earlierBlock(r.block, seen.block)) {
+      seen.block = r.block;
+      seen.time = r.time;
+    }
+  }
+
+  private async flushSeen(conn: Conn): Promise<void> {
+    if (this.earliest.size === 0 || !conn.copyText) return;
+    const lines: string[] = [];
+    for (const [address, { block, time }] of this.earliest) lines.push(`${address}\t${block}\t${time}\n`);
+    this.earliest.clear();
+    await conn.copyText(`${this.seen} (address, block, ts)`, lines.join(""));
+  }
+
+  private async tryCopy(
+    conn: Conn,
+    copy: (target: string, text: string) => Promise<void>,
+    text: string,
+  ): Promise<boolean> {
+    await conn.query("SAVEPOINT etl_batch");
+    try {
+      await copy(`transfers (${TRANSFER_COLUMNS})`, text);
+      await conn.query("RELEASE SAVEPOINT etl_batch");
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "23505") throw error; // unique_violation: rows already there
+      await conn.query("ROLLBACK TO SAVEPOINT etl_batch");
+      this.optimistic = false;
+      return false;
+    }
+  }
+
+  /** Merges the gathered first sightings into address_facts (the COPY way; insertTransfers did it per batch). */
+  async finish(conn: Conn): Promise<void> {
+    if (!this.useCopy || !conn.copyText) return;
+    await this.flushSeen(conn);
+    await conn.query(
+      `INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
+       SELECT $1, address, min(block), min(ts) FROM ${this.seen} GROUP BY address ORDER BY address
+       ON CONFLICT (chain_id, address) DO UPDATE SET
+         first_seen_block = LEAST(address_facts.first_seen_block, excluded.first_seen_block),
+         first_seen_at = LEAST(address_facts.first_seen_at, excluded.first_seen_at)
+       WHERE address_facts.first_seen_block IS NULL OR excluded.first_seen_block < address_facts.first_seen_block`,
+      [this.chainId],
+    );
+  }
+}

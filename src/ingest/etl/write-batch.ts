@@ -1,0 +1,88 @@
+// Writes one batch of checked rows: blocks, block times, transfers (timed by their block where the row has no
+// time), tokens and contract marks. Tokens and contracts go through the store's shared writers. Blocks are
+// inserted with ON CONFLICT DO NOTHING rather than the shared insertBlocks, whose overwrite is the indexer's reorg
+// handling: an import must not replace what the indexer stored (nor blank a parent hash the file lacks).
+import { markContracts, upsertTokens } from "../../chains/store/transfers.ts";
+import type { Batch } from "./batch.ts";
+import type { BlockTimes } from "./block-times.ts";
+import type { Conn } from "./connection.ts";
+import type { TimedTransfer, TransferWriter } from "./transfer-writer.ts";
+
+export interface WriteTotals {
+  written: number;
+  untimed: number;
+  /** the first transfer without a known time: file index, line, block */
+  firstUntimed: { file: number; line: number; block: string } | undefined;
+}
+
+export interface BatchTargets {
+  chainId: number;
+  times: BlockTimes;
+  transfers: TransferWriter;
+}
+
+async function writeBlocks(conn: Conn, chainId: number, batch: Batch): Promise<void> {
+  const byNumber = new Map<string, (typeof batch.blocks)[number]>();
+  for (const b of batch.blocks) if (!byNumber.has(b.number)) byNumber.set(b.number, b);
+  const blocks = [...byNumber.values()];
+  await conn.query(
+    `INSERT INTO blocks (chain_id, number, hash, parent_hash, timestamp)
+     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[])
+     ON CONFLICT (chain_id, number) DO NOTHING`,
+    [
+      chainId,
+      blocks.map((b) => b.number),
+      blocks.map((b) => b.hash),
+      blocks.map((b) => b.parentHash),
+      blocks.map((b) => b.time),
+    ],
+  );
+}
+
+async function timeTransfers(
+  conn: Conn,
+  targets: BatchTargets,
+  batch: Batch,
+  totals: WriteTotals,
+): Promise<TimedTransfer[]> {
+  const missing = new Set<string>();
+  for (const { row } of batch.transfers) {
+    if (row.time === undefined && !batch.blockTimes.has(row.block)) missing.add(row.block);
+  }
+  const known =
+    missing.size > 0 ? await targets.times.resolve(conn, [...missing]) : new Map<string, string>();
+  const timed: TimedTransfer[] = [];
+  for (const { file, line, row } of batch.transfers) {
+    if (row.time === undefined) row.time = batch.blockTimes.get(row.block) ?? known.get(row.block);
+    if (row.time !== undefined) timed.push(row as TimedTransfer);
+    else {
+      totals.untimed++;
+      totals.firstUntimed ??= { file, line, block: row.block };
+    }
+  }
+  return timed;
+}
+
+export async function writeBatch(
+  conn: Conn,
+  targets: BatchTargets,
+  batch: Batch,
+  totals: WriteTotals,
+): Promise<void> {
+  if (batch.blocks.length > 0) await writeBlocks(conn, targets.chainId, batch);
+  await targets.times.add(conn, batch.blockTimes);
+  if (batch.transfers.length > 0) {
+    const timed = await timeTransfers(conn, targets, batch, totals);
+    totals.written += await targets.transfers.write(conn, timed);
+  }
+  if (batch.tokens.length > 0) {
+    // The first row of a token wins, as it does across batches (upsertTokens keeps what is known).
+    const byAddress = new Map<string, (typeof batch.tokens)[number]>();
+    for (const t of batch.tokens) if (!byAddress.has(t.address)) byAddress.set(t.address, t);
+    await upsertTokens(
+      conn.db,
+      [...byAddress.values()].map((t) => ({ chainId: targets.chainId, ...t })),
+    );
+  }
+  if (batch.contracts.size > 0) await markContracts(conn.db, targets.chainId, [...batch.contracts]);
+}

@@ -1,0 +1,38 @@
+// `vigia sanctions update [FILE]`: the command line of the OFAC SDN refresh. Without FILE it downloads the list
+// from OFAC (or --url) to a temporary file first.
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import type { WithDatabase } from "../cli.ts";
+import { printSummary } from "../labels/cli.ts";
+import { terminalProgress } from "../labels/progress.ts";
+import { downloadSdnList, OFAC_SDN_URL, updateSanctions } from "./update.ts";
+
+export function registerSanctionsCommand(program: Command, withDatabase: WithDatabase) {
+  const sanctions =
+    program.commands.find((command) => command.name() === "sanctions") ??
+    program.command("sanctions").description("sanctioned addresses");
+  sanctions
+    .command("update")
+    .description(
+      `replace the sanctioned addresses (source ofac-sdn) with those of OFAC's SDN list (SDN.XML); default source ${OFAC_SDN_URL}`,
+    )
+    .argument("[file]", `a local copy of SDN.XML (default: download it from ${OFAC_SDN_URL})`)
+    .option("--url <url>", "download the list from this URL instead of OFAC's", OFAC_SDN_URL)
+    .option("--skip-invalid", "leave out rejected addresses instead of failing the update")
+    .action((file: string | undefined, opts: { url: string; skipInvalid?: boolean }) =>
+      withDatabase(async ({ database }) => {
+        const local = file ?? (await downloadSdnList(opts.url));
+        try {
+          printSummary(
+            await updateSanctions(database.db, local, {
+              skipInvalid: opts.skipInvalid,
+              progress: terminalProgress("sanctions update"),
+            }),
+          );
+        } finally {
+          if (!file) await fs.promises.rm(path.dirname(local), { recursive: true, force: true });
+        }
+      }),
+    );
+}

@@ -1,0 +1,123 @@
+// `vigia sanctions update [FILE]`: replaces the sanctioned addresses (category `sanctioned`, source `ofac-sdn`)
+// with those of OFAC's SDN list, in one transaction: new addresses are added, changed ones updated, and addresses
+// no longer on the list lose the label. EVM addresses are labelled on every EVM chain (chain id 0): the designated
+// key controls the address on all of them. Without FILE the list is downloaded from OFAC_SDN_URL first.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import { ALL_EVM_CHAINS, placeAddress, resolveCurrency } from "../labels/chains.ts";
+import { assertReadableFile } from "../labels/csv-rows.ts";
+import { recordedImport } from "../labels/import-run.ts";
+import { LabelStage, type MergeCounts } from "../labels/label-stage.ts";
+import { NO_PROGRESS, type Progress } from "../labels/progress.ts";
+import { InputError, RowProblems } from "../labels/row-problems.ts";
+import { DIGITAL_CURRENCY_ID, parseSdnEntry } from "./sdn-entry.ts";
+import { type SdnListInfo, sdnEntries } from "./sdn-scan.ts";
+
+/** OFAC's published SDN list (it redirects to sanctionslistservice.ofac.treas.gov). */
+export const OFAC_SDN_URL = "https://www.treasury.gov/ofac/downloads/sdn.xml";
+export const SANCTIONS_SOURCE = "ofac-sdn";
+/** Being on the list is what `sanctioned` means: the list is the authority, not evidence of one. */
+const SANCTIONS_CONFIDENCE = 100;
+
+export interface SanctionsOptions {
+  skipInvalid?: boolean;
+  progress?: Progress;
+}
+
+export interface SanctionsSummary extends MergeCounts {
+  update: "sanctions";
+  file: string;
+  list_date: string | null;
+  entries: number;
+  addresses: number;
+  rejected: number;
+  skipped: number;
+  skipped_reasons?: Record<string, number>;
+  rejected_rows?: string[];
+  run_id: number;
+}
+
+export async function updateSanctions(
+  db: Kysely<DB>,
+  file: string,
+  options: SanctionsOptions = {},
+): Promise<SanctionsSummary> {
+  await assertReadableFile(file);
+  const problems = new RowProblems(file, options.skipInvalid);
+  const progress = options.progress ?? NO_PROGRESS;
+  const info: SdnListInfo = { publishDate: undefined, recordCount: undefined, entries: 0 };
+  try {
+    const result = await recordedImport(db, "sanctions", file, async (trx) => {
+      const stage = await LabelStage.create(trx);
+      let addresses = 0;
+      for await (const { line, xml } of sdnEntries(file, info)) {
+        progress.tick(info.entries);
+        const entry = parseSdnEntry(xml);
+        if (!entry) continue;
+        const label = `OFAC SDN: ${entry.name}${entry.programs.length > 0 ? ` (${entry.programs.join(", ")})` : ""}`;
+        for (const { code, address } of entry.addresses) {
+          addresses += 1;
+          const placed = address.startsWith("0x")
+            ? placeAddress(ALL_EVM_CHAINS, address)
+            : resolveCurrency(code, address);
+          if ("error" in placed) problems.reject(line, `entry ${entry.uid}: ${placed.error}`);
+          else if ("skip" in placed) problems.skip(placed.skip);
+          else if (!problems.failed) {
+            await stage.add(line, {
+              address: placed.address,
+              chainId: placed.chainId,
+              label,
+              category: "sanctioned",
+              originalCategory: `${DIGITAL_CURRENCY_ID}${code}`,
+              source: SANCTIONS_SOURCE,
+              confidence: SANCTIONS_CONFIDENCE,
+            });
+          }
+        }
+      }
+      problems.throwIfFailed();
+      if (addresses - problems.rejected - problems.skipped === 0) {
+        throw new InputError(
+          `${file}: no digital currency addresses in ${info.entries} entries; refusing to remove every sanctioned address`,
+        );
+      }
+      const counts = await stage.merge({ aggregate: true, replaceSources: [SANCTIONS_SOURCE] });
+      return {
+        rows_read: addresses,
+        rows_written: counts.inserted + counts.updated + counts.deleted,
+        counts,
+      };
+    });
+    return {
+      update: "sanctions",
+      file,
+      list_date: info.publishDate ?? null,
+      entries: info.entries,
+      addresses: result.rows_read,
+      ...result.counts,
+      ...problems.summary(),
+      ...(problems.rejected > 0 ? { rejected_rows: problems.messages } : {}),
+      run_id: result.run_id,
+    };
+  } finally {
+    progress.done();
+  }
+}
+
+/** Downloads the SDN list to a temporary file; the caller removes it. */
+export async function downloadSdnList(url = OFAC_SDN_URL, timeoutMs = 300_000): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+  if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "vigia-sdn-"));
+  const file = path.join(dir, "sdn.xml");
+  await pipeline(
+    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream),
+    fs.createWriteStream(file),
+  );
+  return file;
+}

@@ -1,0 +1,209 @@
+// The adapter's pure parts: cache planning, Retry-After and backoff, the token bucket, URL redaction, Etherscan's
+// envelope, and the chain config fields that select an explorer.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { explorerSource } from "../../src/chains/explorer/config.ts";
+import { coverageAfter, planFetch } from "../../src/chains/explorer/coverage.ts";
+import { redactUrl } from "../../src/chains/explorer/errors.ts";
+import { checkEnvelope } from "../../src/chains/explorer/etherscan.ts";
+import { backoffMs, parseRetryAfter } from "../../src/chains/explorer/http.ts";
+import { TokenBucket } from "../../src/chains/explorer/rate-limiter.ts";
+import type { FetchRecord } from "../../src/chains/explorer/store.ts";
+import { loadChainsFile } from "../../src/chains/registry.ts";
+import { chainConfig } from "./setup.ts";
+
+const HOUR = 3_600_000;
+const d = (iso: string) => new Date(iso);
+const NOW = d("2025-03-01T12:00:00Z").getTime();
+const opts = { now: NOW, freshnessMs: HOUR, refreshOverlapMs: 10 * 60_000 };
+const record = (over: Partial<FetchRecord>): FetchRecord => ({
+  chainId: 1,
+  address: "0x",
+  fetchedAt: new Date(NOW - 60_000),
+  transferCount: 0,
+  coveredFrom: null,
+  coveredTo: null,
+  truncated: false,
+  source: null,
+  ...over,
+});
+
+describe("planFetch", () => {
+  it("fetches what was never fetched", () => {
+    expect(planFetch(undefined, {}, opts)).toEqual({ hit: false, window: {} });
+  });
+
+  it("answers a fresh record covering the request, and nothing else", () => {
+    const full = record({});
+    expect(planFetch(full, {}, opts)).toEqual({ hit: true, truncated: false });
+    expect(planFetch(full, { from: d("2024-01-01"), to: d("2025-01-01") }, opts)).toMatchObject({
+      hit: true,
+    });
+    const windowed = record({ coveredFrom: d("2025-01-01"), coveredTo: d("2025-02-01") });
+    expect(planFetch(windowed, { from: d("2025-01-10"), to: d("2025-01-20") }, opts)).toMatchObject({
+      hit: true,
+    });
+    expect(planFetch(windowed, { from: d("2024-12-31"), to: d("2025-01-20") }, opts)).toMatchObject({
+      hit: false,
+    });
+    expect(planFetch(windowed, { from: d("2025-01-10") }, opts)).toMatchObject({ hit: false });
+    expect(planFetch(windowed, {}, opts)).toMatchObject({ hit: false });
+  });
+
+  it("answers a fresh truncated record for requests reaching further back, as truncated", () => {
+    const capped = record({ coveredFrom: d("2025-02-01"), truncated: true });
+    expect(planFetch(capped, {}, opts)).toEqual({ hit: true, truncated: true });
+    expect(planFetch(capped, { from: d("2025-02-15") }, opts)).toEqual({ hit: true, truncated: false });
+  });
+
+  it("refreshes a stale open-ended record incrementally, keeping its start", () => {
+    const stale = record({
+      fetchedAt: new Date(NOW - 2 * HOUR),
+      coveredFrom: d("2024-06-01"),
+      truncated: true,
+    });
+    expect(planFetch(stale, { from: d("2024-07-01") }, opts)).toEqual({
+      hit: false,
+      window: { from: new Date(NOW - 2 * HOUR - 10 * 60_000) },
+      keep: { from: d("2024-06-01"), truncated: true },
+    });
+    // A request reaching before what it covered starts over.
+    expect(planFetch(stale, { from: d("2024-01-01") }, opts)).toEqual({
+      hit: false,
+      window: { from: d("2024-01-01") },
+    });
+  });
+
+  it("derives the coverage of a finished fetch", () => {
+    const plan = { hit: false as const, window: { from: d("2025-01-01"), to: d("2025-02-01") } };
+    expect(coverageAfter(plan, { truncated: false, reachedFrom: null })).toEqual({
+      coveredFrom: d("2025-01-01"),
+      coveredTo: d("2025-02-01"),
+      truncated: false,
+    });
+    expect(coverageAfter(plan, { truncated: true, reachedFrom: d("2025-01-15") })).toEqual({
+      coveredFrom: d("2025-01-15"),
+      coveredTo: d("2025-02-01"),
+      truncated: true,
+    });
+    const incremental = {
+      hit: false as const,
+      window: { from: d("2025-02-28") },
+      keep: { from: null, truncated: false },
+    };
+    expect(coverageAfter(incremental, { truncated: false, reachedFrom: null })).toEqual({
+      coveredFrom: null,
+      coveredTo: null,
+      truncated: false,
+    });
+  });
+});
+
+describe("HTTP helpers", () => {
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    expect(parseRetryAfter("3")).toBe(3000);
+    expect(parseRetryAfter("0.5")).toBe(500);
+    expect(parseRetryAfter("Sat, 01 Mar 2025 12:00:10 GMT", NOW)).toBe(10_000);
+    expect(parseRetryAfter("Sat, 01 Mar 2025 11:00:00 GMT", NOW)).toBe(0);
+    expect(parseRetryAfter("soon")).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+
+  it("backs off exponentially with jitter, up to the maximum", () => {
+    const o = { backoffBaseMs: 100, backoffMaxMs: 1000 };
+    for (let i = 0; i < 50; i += 1) {
+      expect(backoffMs(1, o)).toBeGreaterThanOrEqual(80);
+      expect(backoffMs(1, o)).toBeLessThanOrEqual(120);
+      expect(backoffMs(3, o)).toBeGreaterThanOrEqual(320);
+      expect(backoffMs(3, o)).toBeLessThanOrEqual(480);
+      expect(backoffMs(10, o)).toBeLessThanOrEqual(1200);
+    }
+  });
+
+  it("keeps API keys out of URLs shown in messages", () => {
+    expect(redactUrl(new URL("https://api.etherscan.io/v2/api?chainid=1&apikey=SECRET&page=2"))).toBe(
+      "api.etherscan.io/v2/api?chainid=1&apikey=***&page=2",
+    );
+  });
+
+  it("spaces a token bucket's grants at its rate, after a pause, and lets a burst through", async () => {
+    const bucket = new TokenBucket(20);
+    const times: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await bucket.take();
+      times.push(performance.now());
+    }
+    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(49);
+    bucket.pause(200);
+    const paused = performance.now();
+    await bucket.take();
+    expect(performance.now() - paused).toBeGreaterThanOrEqual(199);
+
+    const burst = new TokenBucket(1, 3);
+    const start = performance.now();
+    await Promise.all([burst.take(), burst.take(), burst.take()]);
+    expect(performance.now() - start).toBeLessThan(50);
+  });
+});
+
+describe("Etherscan envelope", () => {
+  it("tells lists, empty lists, rate limits and errors apart", () => {
+    expect(checkEnvelope({ status: "1", message: "OK", result: [{}] }, "x")).toHaveLength(1);
+    expect(checkEnvelope({ status: "0", message: "No transactions found", result: [] }, "x")).toEqual([]);
+    const limited = { status: "0", message: "NOTOK", result: "Max rate limit reached, please use API Key" };
+    expect(() => checkEnvelope(limited, "x")).toThrow(
+      expect.objectContaining({ kind: "rate_limited", retryable: true }),
+    );
+    const daily = { status: "0", message: "NOTOK", result: "Max daily rate limit reached" };
+    expect(() => checkEnvelope(daily, "x")).toThrow(
+      expect.objectContaining({ kind: "explorer_error", retryable: false }),
+    );
+    expect(() => checkEnvelope([], "x")).toThrow("x: not a JSON object");
+  });
+});
+
+describe("chain config", () => {
+  it("selects the explorer: explorer_api_url of its kind, else blockscout_url, else none", () => {
+    expect(
+      explorerSource(
+        chainConfig(1, "https://api.etherscan.io/v2/api?chainid=1", { explorer_api_kind: "etherscan" }),
+      ),
+    ).toMatchObject({ kind: "etherscan", apiKey: null, ratePerSecond: 1000 });
+    const fallback = chainConfig(1, "x", {
+      explorer_api_url: undefined,
+      explorer_api_kind: undefined,
+      explorer_rate_limit_per_second: undefined,
+      blockscout_url: "https://eth.blockscout.com",
+    });
+    expect(explorerSource(fallback)).toMatchObject({ kind: "blockscout", ratePerSecond: 5 });
+    expect(explorerSource(fallback)?.baseUrl.href).toBe("https://eth.blockscout.com/");
+    expect(explorerSource({ ...fallback, blockscout_url: null })).toBeUndefined();
+  });
+
+  it("accepts the explorer fields in a chains file and rejects a wrong kind", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-explorer-"));
+    try {
+      const file = path.join(dir, "chains.json");
+      const chain = {
+        id: 100,
+        name: "Gnosis",
+        currency_symbol: "XDAI",
+        explorer_api_url: "https://gnosis.blockscout.com",
+        explorer_api_kind: "blockscout",
+        explorer_api_key: "k",
+        explorer_rate_limit_per_second: 2.5,
+      };
+      fs.writeFileSync(file, JSON.stringify([chain]));
+      expect(loadChainsFile(file)[0]).toMatchObject(chain);
+      fs.writeFileSync(file, JSON.stringify([{ ...chain, explorer_api_kind: "covalent" }]));
+      expect(() => loadChainsFile(file)).toThrow("/explorer_api_kind");
+      fs.writeFileSync(file, JSON.stringify([{ ...chain, explorer_rate_limit_per_second: 0 }]));
+      expect(() => loadChainsFile(file)).toThrow("/explorer_rate_limit_per_second");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,190 @@
+// `vigia import tags` on CSV files: the real normalized label files of ../shared/data (exact counts, known rows),
+// idempotency, strict failure naming file:line with nothing imported, --skip-invalid, and rejected rows.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importLabels } from "../../src/ingest/labels/import-labels.ts";
+import { SEED_SOURCE } from "../../src/ingest/labels/seed.ts";
+import { openTestDatabase } from "../support/db-only.ts";
+
+const LABELS = new URL("../../../shared/data/labels/", import.meta.url).pathname;
+const RISK = `${LABELS}risk_labels_normalized.csv`;
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-labels-csv-"));
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, lines: string[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+const countLabels = async () =>
+  Number(
+    (await database.db.selectFrom("labels").select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow())
+      .n,
+  );
+
+const label = (address: string, chainId: number, category: string) =>
+  database.db
+    .selectFrom("labels")
+    .select(["label", "original_category", "source", "confidence"])
+    .where("address", "=", address)
+    .where("chain_id", "=", chainId)
+    .where("category", "=", category)
+    .execute();
+
+describe("import tags: CSV", () => {
+  it("fails on risk_labels_normalized.csv naming the first bad line, and imports nothing", async () => {
+    const before = await countLabels();
+    await expect(importLabels(database.db, RISK)).rejects.toThrow(
+      `${RISK}:4525: "1.4390191554254E+48" is not an EVM address (and 4 more rejected rows)`,
+    );
+    expect(await countLabels()).toBe(before);
+    const run = await database.db
+      .selectFrom("import_runs")
+      .selectAll()
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    expect(run).toMatchObject({ kind: "labels", status: "failed", source: RISK });
+    expect(run.error).toContain(":4525:");
+  });
+
+  it("imports risk_labels_normalized.csv with --skip-invalid: exact counts, known rows, then idempotent", async () => {
+    const summary = await importLabels(database.db, RISK, { skipInvalid: true });
+    expect(summary).toMatchObject({
+      format: "csv",
+      rows: 24_235,
+      labels: 24_200, // 11 rows share a key once phishing/scam/exploit/ransomware are all `illicit`
+      inserted: 24_200,
+      updated: 0,
+      rejected: 5,
+      skipped: 19,
+      skipped_reasons: {
+        'chain "usdt(unspecified chain)": cannot tell the chain from the address form': 15,
+        'chain "usdc(unspecified chain)": cannot tell the chain from the address form': 4,
+      },
+    });
+    expect(summary.rejected_rows).toEqual([
+      `${RISK}:4525: "1.4390191554254E+48" is not an EVM address`,
+      `${RISK}:4984: "1.06323208699073E+48" is not an EVM address`,
+      `${RISK}:6063: "1.07711560455244E+48" is not an EVM address`,
+      `${RISK}:8460: "8.09198839620803E+47" is not an EVM address`,
+      `${RISK}:12602: "X-avax1ju2khnvkex4u30rt5jm5x8jd3jdfhvawg7ed9x" is not an EVM address`,
+    ]);
+    const byCategory = await database.db
+      .selectFrom("labels")
+      .select(["category", sql<number>`count(*)::integer`.as("n")])
+      .where("source", "<>", SEED_SOURCE)
+      .groupBy("category")
+      .execute();
+    expect(Object.fromEntries(byCategory.map((row) => [row.category, row.n]))).toEqual({
+      illicit: 18_642,
+      exchange: 2_154,
+      sanctioned: 970,
+      bridge: 834,
+      blocklisted: 774,
+      sanctioned_historical: 575,
+      mixer: 251,
+    });
+    expect(await label("0x4f47bc496083c727c5fbe3ce9cdf2b0f6496270c", 42161, "sanctioned")).toEqual([
+      {
+        label: "OFAC SDN: Hyon Sop SIM",
+        original_category: "sanctioned",
+        source: "ofac_sdn_2026-08-20",
+        confidence: 50,
+      },
+    ]);
+    expect(await label("qpusmp64rajses77x95g9ah825mtyyv74smwwkxhx3", -1_000_145, "sanctioned")).toHaveLength(
+      1,
+    );
+    expect(
+      await label("TX5GV4DyfxNB3rPkzZJhmqZ1efVmL4rEqG", -1_000_195, "sanctioned_historical"),
+    ).toHaveLength(1);
+    expect(
+      await label("0x38735f03b30fbc022ddd06abed01f0ca823c6a94", 0, "sanctioned_historical"),
+    ).toHaveLength(1);
+    const tornado = await label("0x12d66f87a04a9e220743712ce6d9bb1b5616b8fc", 1, "sanctioned_historical");
+    expect(tornado[0]?.label).toBe("Tornado.Cash: 0.1 ETH");
+
+    const again = await importLabels(database.db, RISK, { skipInvalid: true });
+    expect(again).toMatchObject({ labels: 24_200, inserted: 0, updated: 0, unchanged: 24_200, deleted: 0 });
+  });
+
+  it("imports tornado_cash_contracts.csv: chain names and ids agree, pools and routers are mixers", async () => {
+    const summary = await importLabels(database.db, `${LABELS}tornado_cash_contracts.csv`);
+    expect(summary).toMatchObject({ rows: 54, labels: 54, inserted: 54, rejected: 0, skipped: 0 });
+    const rows = await database.db
+      .selectFrom("labels")
+      .select(["category", sql<number>`count(*)::integer`.as("n")])
+      .where("source", "like", "tornadocash/docs%")
+      .groupBy("category")
+      .execute();
+    expect(Object.fromEntries(rows.map((row) => [row.category, row.n]))).toEqual({ mixer: 49, other: 5 });
+    const pool = await label("0xa160cdab225685da1d56aa342ad8841c3b53f291", 1, "mixer");
+    expect(pool.filter((row) => row.source.startsWith("tornadocash/docs"))).toMatchObject([
+      { label: "Tornado.Cash: 100 ETH", original_category: "mixer_pool" },
+    ]);
+  });
+
+  it("rejects bad rows naming file:line and the reason", async () => {
+    const file = write("bad.csv", [
+      "address,chain_id,label,category,source,confidence",
+      `0x${"a".repeat(40)},1,ok,exchange,test-bad,`,
+      `0x${"a".repeat(39)},1,short,exchange,test-bad,`,
+      `0x${"b".repeat(40)},-5,bad chain,exchange,test-bad,`,
+      `0x${"c".repeat(40)},1,no source,exchange,,`,
+      `0x${"d".repeat(40)},1,unsure,exchange,test-bad,sure`,
+      `1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2,-1000000,btc,scam,test-bad,web_crawl`,
+    ]);
+    const before = await countLabels();
+    await expect(importLabels(database.db, file)).rejects.toThrow(
+      `${file}:3: "0x${"a".repeat(39)}" is not an EVM address (and 3 more rejected rows)`,
+    );
+    expect(await countLabels()).toBe(before);
+    const summary = await importLabels(database.db, file, { skipInvalid: true });
+    expect(summary).toMatchObject({ rows: 6, labels: 2, inserted: 2, rejected: 4 });
+    expect(summary.rejected_rows).toEqual([
+      `${file}:3: "0x${"a".repeat(39)}" is not an EVM address`,
+      `${file}:4: unknown chain_id "-5"`,
+      `${file}:5: empty source`,
+      `${file}:6: unknown confidence "sure" (a GraphSense level name or 0-100)`,
+    ]);
+    expect(await label("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", -1_000_000, "illicit")).toEqual([
+      { label: "btc", original_category: "scam", source: "test-bad", confidence: 20 },
+    ]);
+
+    const mismatch = write("mismatch.csv", [
+      "address,chain,chain_id,label,category,source",
+      `0x${"e".repeat(40)},polygon,1,x,bridge,test-bad`,
+    ]);
+    await expect(importLabels(database.db, mismatch)).rejects.toThrow(
+      `${mismatch}:2: chain "polygon" is chain id 137, not 1`,
+    );
+    const header = write("header.csv", ["address,chain_id,label,category", `0x${"e".repeat(40)},1,x,bridge`]);
+    await expect(importLabels(database.db, header)).rejects.toThrow(`${header}:1: missing column source`);
+    const quote = write("quote.csv", [
+      "address,chain_id,label,category,source",
+      `0x${"e".repeat(40)},1,"x,bridge,s`,
+    ]);
+    await expect(importLabels(database.db, quote)).rejects.toThrow(new RegExp(`^${quote}:\\d+: `));
+    const ragged = write("ragged.csv", ["address,chain_id,label,category,source", "a,1,x"]);
+    await expect(importLabels(database.db, ragged)).rejects.toThrow(new RegExp(`^${ragged}:2: `));
+    await expect(importLabels(database.db, path.join(dir, "none.csv"))).rejects.toThrow(
+      "none.csv: no such file",
+    );
+    await expect(importLabels(database.db, path.join(dir, "x.json"))).rejects.toThrow(
+      'unknown label file type ".json"',
+    );
+  });
+});

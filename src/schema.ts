@@ -1,5 +1,6 @@
 // The database as Kysely sees it: every feature's tables, joined in one interface.
+import type { AnalysisTables } from "./analysis/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 
-export interface DB extends KeysTables, ChainsTables {}
+export interface DB extends KeysTables, ChainsTables, AnalysisTables {}

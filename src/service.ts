@@ -1,7 +1,12 @@
 // The composition root of a running service: config -> database -> migrations -> features -> HTTP.
 // `vigia serve`, `vigia worker` and the tests all start the service through here.
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "kysely";
+import { type AnalysisContext, registerAnalysisRoutes, registerRiskJobs } from "./analysis/index.ts";
 import { ChainStatsService, loadChainRegistry, registerChainRoutes } from "./chains/index.ts";
+import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
+import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -9,6 +14,7 @@ import { resolveServerSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
+import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
 import type { DB } from "./schema.ts";
 
 export interface ServiceOptions {
@@ -18,8 +24,15 @@ export interface ServiceOptions {
   workers: boolean;
   /** PostgreSQL schema to use (tests); memory:// data dir for an in-memory PGlite (tests). */
   schema?: string;
+  /**
+   * Run the demo devnet in this process (`vigia serve` without VIGIA_CHAINS): anvil with the scenario, its labels
+   * and prices, followed by the indexer. `port`: the preferred RPC port (default 8545; a taken one is replaced).
+   */
+  devnet?: boolean | { port?: number };
   /** Overrides for tests: a fetch for Blockscout stats. */
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
+  /** Overrides for tests: how often workers poll and maintenance runs. */
+  jobs?: Pick<JobQueueOptions, "pollingIntervalSeconds" | "superviseIntervalSeconds">;
 }
 
 export interface Service {
@@ -28,6 +41,12 @@ export interface Service {
   app: HttpApp | undefined;
   keys: KeysContext;
   authenticator: KeyAuthenticator;
+  /** Durable background jobs: any process queues them, only a process with workers runs them. */
+  jobs: JobQueue;
+  /** The chain followers, when this process runs the workers. */
+  indexers: Indexers | undefined;
+  /** The demo devnet, when this process runs it (ServiceOptions.devnet). */
+  devnet: EmbeddedDevnet | undefined;
   /** Set when this start created the demo project (first start on the embedded database). */
   demo: { projectId: number; key: string } | undefined;
   /** Where the API listens, once `listen` has run. */
@@ -51,6 +70,13 @@ export async function startService(config: Config, options: ServiceOptions): Pro
 }
 
 async function assemble(config: Config, options: ServiceOptions, database: Database<DB>): Promise<Service> {
+  // openDatabase fell back to the socket of a running service: a second serve/worker would run beside the owner
+  // of the data dir (and stop working when it stops), so it refuses to start.
+  if (database.kind === "pglite-socket") {
+    throw new Error(
+      `the embedded database in ${config.dataDir} is already served by a running Vigía process${ownerPid(config.dataDir)}; stop it first or set another VIGIA_DATA_DIR`,
+    );
+  }
   await migrate(database);
   const embedded = database.kind !== "postgres";
   const secret = resolveServerSecret({
@@ -63,8 +89,21 @@ async function assemble(config: Config, options: ServiceOptions, database: Datab
   const chainStats = new ChainStatsService(database.db, {
     ttlMs: config.chainStatsTtlSeconds * 1000,
     timeoutMs: config.upstreamTimeoutMs,
+    ownStats: indexStats(database.db),
     ...(options.fetchStats ? { fetchStats: options.fetchStats } : {}),
   });
+
+  // Background jobs: features define their queues and handlers on it; pg-boss starts here with the workers, or
+  // on first use. Its tables live in the test's schema when there is one (dropped with it), else in `pgboss`.
+  const jobs = new JobQueue(database, {
+    workers: options.workers,
+    schema: options.schema ?? "pgboss",
+    logLevel: config.logLevel,
+    ...options.jobs,
+  });
+
+  const analysis: AnalysisContext = { db: database.db, registry, jobs };
+  await registerRiskJobs(analysis);
 
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
@@ -81,11 +120,26 @@ async function assemble(config: Config, options: ServiceOptions, database: Datab
         routes: (v1) => {
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
+          registerAnalysisRoutes(v1, analysis);
         },
       })
     : undefined;
 
+  if (options.workers) await jobs.start();
+
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
+  // The devnet's node may not get port 8545: the indexer follows the chain at the node's actual URL.
+  const devnet = options.devnet
+    ? await startEmbeddedDevnet({
+        db: database.db,
+        stateDir: config.dataDir === "memory://" ? undefined : path.join(config.dataDir, "devnet"),
+        ...(typeof options.devnet === "object" ? options.devnet : {}),
+        logLevel: config.logLevel,
+      })
+    : undefined;
+  const indexers = options.workers
+    ? startIndexers({ database, chains: (devnet?.registry ?? registry).enabled(), logLevel: config.logLevel })
+    : undefined;
 
   let url: string | undefined;
   let closing: Promise<void> | undefined;
@@ -95,6 +149,9 @@ async function assemble(config: Config, options: ServiceOptions, database: Datab
     app,
     keys,
     authenticator,
+    jobs,
+    indexers,
+    devnet,
     demo,
     get url() {
       return url;
@@ -108,7 +165,20 @@ async function assemble(config: Config, options: ServiceOptions, database: Datab
     close() {
       // In-flight requests finish first (fastify answers 503 to new ones meanwhile), then the database closes.
       closing ??= (async () => {
-        await app?.close();
+        if (app) {
+          // fastify closes the idle keep-alive connections when the stop begins; a connection whose request was
+          // in flight then would stay open once answered, until the client drops it (up to the 72 s keep-alive),
+          // and hold the stop. Close such connections as soon as they are idle.
+          const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+          try {
+            await app.close();
+          } finally {
+            clearInterval(sweep);
+          }
+        }
+        await jobs.stop();
+        await indexers?.stop();
+        await devnet?.stop();
         await authenticator.close().catch(() => {});
         await database.close();
       })();
@@ -123,4 +193,14 @@ async function createDemoProjectOnFirstStart(keys: KeysContext) {
   if (existing) return undefined;
   const created = await createProject(keys, { name: "Demo project", isDemo: true }, { kind: "system" });
   return { projectId: created.projectId, key: created.key };
+}
+
+/** " (pid N)" from the data dir's lock file, for error messages. */
+function ownerPid(dataDir: string): string {
+  try {
+    const pid = fs.readFileSync(path.join(dataDir, "pglite.lock"), "utf8").trim();
+    return /^\d+$/.test(pid) ? ` (pid ${pid})` : "";
+  } catch {
+    return "";
+  }
 }

@@ -1,6 +1,7 @@
 // Exchange hopping (patterns.md): funds pass through deposit or hot wallets of >= 2 distinct exchanges within
 // 72 hours, without resting more than 72 hours at any step.
-// False friend: a single deposit to one exchange (and, later, an unrelated one weeks apart).
+// False friends: a single deposit to one exchange (and, later, an unrelated one weeks apart); near misses: a
+// second exchange after four to six days' rest, and one exchange used twice within hours.
 import type { Rng } from "../rng.ts";
 import type { Services } from "../services.ts";
 import { DAY, HOUR, type World } from "../world.ts";
@@ -39,19 +40,47 @@ export function exchangeHoppingFalseFriend(
   id: string,
   start: number,
 ): void {
+  const variant = rng.int(0, 2);
   const saver = world.account(`${id}.saver`);
-  const [first, second] = services.exchanges;
+  const [first, second] = [...services.exchanges].sort(() => rng.next() - 0.5);
   if (!first || !second) throw new Error("need two exchanges");
-  world.sendUsd(world.account(`${id}.salary`), saver, "ETH", 4_000, start - DAY);
-  world.sendUsd(saver, first.depositFor(id), "ETH", 1_500, start);
-  // A second exchange, but three weeks later: funds rested far longer than 72 hours.
-  world.sendUsd(saver, second.depositFor(id), "ETH", 1_000, start + 21 * DAY + rng.between(0, DAY));
+  const usd = rng.between(1_500, 30_000);
+  world.sendUsd(world.account(`${id}.salary`), saver, "ETH", usd * 2.5, start - DAY);
+  if (variant === 0) {
+    world.sendUsd(saver, first.depositFor(id), "ETH", usd, start);
+    // A second exchange, but three weeks later: funds rested far longer than 72 hours.
+    world.sendUsd(saver, second.depositFor(id), "ETH", usd * 0.7, start + 21 * DAY + rng.between(0, DAY));
+  } else if (variant === 1) {
+    // Just outside on time: out of one exchange, then four to six days' rest before the second one.
+    const deposit = first.depositFor(id);
+    world.sendUsd(saver, deposit, "ETH", usd, start);
+    world.sendUsd(deposit, first.hot, "ETH", usd * 0.999, start + 30 * 60);
+    const back = start + rng.between(6 * HOUR, DAY);
+    world.sendUsd(first.hot, saver, "ETH", usd * 0.99, back);
+    world.sendUsd(saver, second.depositFor(id), "ETH", usd * 0.98, back + rng.between(4 * DAY, 6 * DAY));
+  } else {
+    // Just outside on the count: in and out of one exchange twice within hours (one exchange, not two).
+    let t = start;
+    for (const suffix of ["", ".2"]) {
+      const deposit = first.depositFor(`${id}${suffix}`);
+      world.sendUsd(saver, deposit, "ETH", usd, t);
+      world.sendUsd(deposit, first.hot, "ETH", usd * 0.999, t + 30 * 60);
+      t += rng.between(2 * HOUR, 20 * HOUR);
+      world.sendUsd(first.hot, saver, "ETH", usd * 0.99, t);
+      t += rng.between(HOUR, 10 * HOUR);
+    }
+  }
   world.addCase({
     id,
     pattern: "exchange_hopping",
     positive: false,
     subject: saver.address,
     involved: [saver.address],
-    note: "deposits to two exchanges three weeks apart",
+    note:
+      [
+        "deposits to two exchanges three weeks apart",
+        "a second exchange after four to six days' rest",
+        "in and out of one exchange twice",
+      ][variant] ?? "",
   });
 }

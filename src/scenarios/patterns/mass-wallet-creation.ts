@@ -47,7 +47,7 @@ export function massWalletCreationFalseFriend(
   id: string,
   start: number,
 ): void {
-  const variant = rng.int(0, 2);
+  const variant = rng.int(0, 4);
   let subject = world.account(`${id}.funder`);
   if (variant === 0) {
     // A labelled exchange withdrawing to many new customers in a day.
@@ -66,6 +66,26 @@ export function massWalletCreationFalseFriend(
     world.sendUsd(world.account(`${id}.bank`), subject, "USDV", 5_000, start - HOUR);
     for (let i = 0; i < 7; i++) {
       world.sendUsd(subject, world.account(`${id}.child${i}`), "USDV", 300, start + i * HOUR);
+    }
+  } else if (variant === 3) {
+    // Just outside on the amounts: twelve new wallets within a day, half funded ~USD 100 and half ~USD 300
+    // (every amount 50% from the median).
+    world.sendUsd(world.account(`${id}.bank`), subject, "USDV", 5_000, start - HOUR);
+    for (let i = 0; i < 12; i++) {
+      const usd = (i % 2 === 0 ? 100 : 300) * rng.between(0.97, 1.03);
+      world.sendUsd(subject, world.account(`${id}.wallet${i}`), "USDV", usd, start + i * 1.5 * HOUR);
+    }
+  } else if (variant === 4) {
+    // Just outside on time: twelve new wallets with even amounts, one every four hours (never ten in 24 hours).
+    world.sendUsd(world.account(`${id}.bank`), subject, "USDV", 5_000, start - HOUR);
+    for (let i = 0; i < 12; i++) {
+      world.sendUsd(
+        subject,
+        world.account(`${id}.wallet${i}`),
+        "USDV",
+        250 * rng.between(0.95, 1.05),
+        start + i * 4 * HOUR,
+      );
     }
   } else {
     // Twelve new wallets spread over two weeks with very uneven amounts (a business paying suppliers).
@@ -87,6 +107,12 @@ export function massWalletCreationFalseFriend(
     subject: subject.address,
     involved: [subject.address],
     note:
-      ["labelled exchange withdrawals", "only seven wallets", "uneven amounts over two weeks"][variant] ?? "",
+      [
+        "labelled exchange withdrawals",
+        "only seven wallets",
+        "uneven amounts over two weeks",
+        "twelve wallets in a day at USD 100 and 300",
+        "twelve wallets over 44 hours",
+      ][variant] ?? "",
   });
 }

@@ -1,6 +1,7 @@
 // Peel chains (patterns.md): a path of >= 3 hops where each hop forwards >= 80% of what it received to a fresh
 // address and peels the rest to another address, hops within 7 days of each other.
-// False friend: an exchange hot wallet's ordinary withdrawals.
+// False friends: an exchange hot wallet's ordinary withdrawals; near misses: two hops only, hops forwarding
+// 60-72%, hops 8-12 days apart.
 import type { Rng } from "../rng.ts";
 import type { Services } from "../services.ts";
 import { DAY, HOUR, type World } from "../world.ts";
@@ -48,6 +49,11 @@ export function peelChainFalseFriend(
   id: string,
   start: number,
 ): void {
+  const variant = rng.int(0, 3);
+  if (variant > 0) {
+    peelChainNearMiss(world, services, rng, id, start, variant);
+    return;
+  }
   const customer = world.account(`${id}.customer`);
   const payoutWallet = world.account(`${id}.payout`); // an unlabelled intermediary that sends once to many
   let t = start;
@@ -73,5 +79,49 @@ export function peelChainFalseFriend(
     subject: payoutWallet.address,
     involved: [payoutWallet.address],
     note: "even split payouts; exchange withdrawals",
+  });
+}
+
+/**
+ * A chain just outside the definition: two forwarding hops only (variant 1), hops forwarding only 60-72% of what
+ * they received (variant 2), or proper peels but eight to twelve days between hops (variant 3).
+ */
+function peelChainNearMiss(
+  world: World,
+  services: Services,
+  rng: Rng,
+  id: string,
+  start: number,
+  variant: number,
+): void {
+  const hops = variant === 1 ? 2 : rng.int(3, 5);
+  const source = world.account(`${id}.source`);
+  const first = world.account(`${id}.hop0`);
+  let balanceUsd = rng.between(20_000, 120_000);
+  let t = start;
+  world.sendUsd(source, first, "ETH", balanceUsd, t);
+  let current = first;
+  for (let i = 1; i <= hops; i++) {
+    t += variant === 3 ? rng.between(8 * DAY, 12 * DAY) : rng.between(HOUR, 5 * DAY);
+    const peelShare = variant === 2 ? rng.between(0.28, 0.4) : rng.between(0.04, 0.18);
+    const peel = balanceUsd * peelShare;
+    const peelTo =
+      rng.next() < 0.6
+        ? rng.pick(services.exchanges).depositFor(`${id}.peel${i}`)
+        : world.account(`${id}.peel${i}`);
+    const next = world.account(`${id}.hop${i}`);
+    world.sendUsd(current, peelTo, "ETH", peel, t);
+    world.sendUsd(current, next, "ETH", balanceUsd - peel - 1, t + 60);
+    balanceUsd = balanceUsd - peel - 1;
+    current = next;
+  }
+  world.addCase({
+    id,
+    pattern: "peel_chain",
+    positive: false,
+    subject: first.address,
+    involved: [first.address],
+    note:
+      ["", "two hops only", `${hops} hops forwarding 60-72%`, `${hops} hops 8-12 days apart`][variant] ?? "",
   });
 }

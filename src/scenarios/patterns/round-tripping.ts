@@ -1,6 +1,7 @@
 // Round tripping (patterns.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
 // least 70% of what left.
-// False friend: a deposit to an exchange and a later withdrawal back (the exchange is the only intermediary).
+// False friends: a deposit to an exchange and a later withdrawal back (the exchange is the only intermediary);
+// near misses: a loop of its own returning 40-60% of what left, or closing after 35-50 days.
 import type { Rng } from "../rng.ts";
 import type { Services } from "../services.ts";
 import { DAY, HOUR, type World } from "../world.ts";
@@ -40,20 +41,38 @@ export function roundTrippingFalseFriend(
   id: string,
   start: number,
 ): void {
+  const variant = rng.int(0, 2);
   const trader = world.account(`${id}.trader`);
-  const ex = rng.pick(services.exchanges);
-  const deposit = ex.depositFor(id);
   const usd = rng.between(2_000, 50_000);
   world.sendUsd(world.account(`${id}.income`), trader, "ETH", usd * 1.1, start - DAY);
-  world.sendUsd(trader, deposit, "ETH", usd, start);
-  world.sendUsd(deposit, ex.hot, "ETH", usd * 0.999, start + HOUR);
-  world.sendUsd(ex.hot, trader, "ETH", usd * 0.98, start + rng.between(1, 20) * DAY);
+  let note = "";
+  if (variant === 0) {
+    const ex = rng.pick(services.exchanges);
+    const deposit = ex.depositFor(id);
+    world.sendUsd(trader, deposit, "ETH", usd, start);
+    world.sendUsd(deposit, ex.hot, "ETH", usd * 0.999, start + HOUR);
+    world.sendUsd(ex.hot, trader, "ETH", usd * 0.98, start + rng.between(1, 20) * DAY);
+    note = `deposit to ${ex.name} and withdrawal back`;
+  } else {
+    // Near misses through intermediaries of its own: a 3-hop loop that returns only 40-60% of what left, or
+    // one that returns nearly all of it but after 35 to 50 days.
+    const late = variant === 2;
+    const total = late ? rng.between(35, 50) * DAY : rng.between(2, 20) * DAY;
+    const kept = late ? rng.between(0.9, 0.98) : rng.between(0.4, 0.6);
+    const a = world.account(`${id}.partner-a`);
+    const b = world.account(`${id}.partner-b`);
+    world.sendUsd(trader, a, "ETH", usd, start);
+    // the first partner keeps a share, the rest goes round
+    world.sendUsd(a, b, "ETH", usd * kept, start + total / 3);
+    world.sendUsd(b, trader, "ETH", usd * kept * 0.99, start + total);
+    note = late ? "3-hop loop closing after 35-50 days" : "3-hop loop returning 40-60%";
+  }
   world.addCase({
     id,
     pattern: "round_tripping",
     positive: false,
     subject: trader.address,
     involved: [trader.address],
-    note: `deposit to ${ex.name} and withdrawal back`,
+    note,
   });
 }

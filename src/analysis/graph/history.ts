@@ -1,0 +1,89 @@
+// Address histories from a chain's explorer, fetched into the store before a layer reads it. The expansion only
+// knows this interface: src/chains/explorer's ExplorerHistory satisfies it, tests pass a fake, and without one
+// the expansion reads the store as it is.
+
+export interface HistoryProvider {
+  /** Whether the chain has an explorer to fetch histories from. */
+  hasExplorer(chainId: number): boolean;
+  /** Makes sure the store holds the address's transfers in the window (fetching them when it does not). */
+  ensureHistory(
+    chainId: number,
+    address: string,
+    window: { from?: Date | undefined; to?: Date | undefined },
+    signal?: AbortSignal,
+  ): Promise<{ truncated: boolean }>;
+}
+
+export interface HistoryReport {
+  /** addresses whose history the provider made sure of */
+  ensured: number;
+  /** the explorer had more than its caps allow: the window's oldest part may be missing */
+  incomplete: string[];
+  /** the provider failed for these addresses; their layer used what the store already had */
+  failed: { address: string; error: string }[];
+  /** not attempted: the time budget ran out first */
+  skipped: string[];
+}
+
+export const emptyHistoryReport = (): HistoryReport => ({
+  ensured: 0,
+  incomplete: [],
+  failed: [],
+  skipped: [],
+});
+
+/**
+ * Calls `ensureHistory` for every address, `concurrency` at a time, until `deadline` (epoch ms, per `now`):
+ * calls in flight then are aborted and the rest skipped. Never throws: failures are reported.
+ */
+export async function ensureHistories(
+  provider: HistoryProvider,
+  chainId: number,
+  addresses: string[],
+  window: { from?: number | undefined; to?: number | undefined },
+  opts: { concurrency: number; deadline: number; now: () => number },
+): Promise<HistoryReport & { timedOut: boolean }> {
+  const report = emptyHistoryReport();
+  const range = {
+    from: window.from !== undefined ? new Date(window.from * 1000) : undefined,
+    to: window.to !== undefined ? new Date(window.to * 1000) : undefined,
+  };
+  const controller = new AbortController();
+  const remaining = opts.deadline - opts.now();
+  if (remaining <= 0) return { ...report, skipped: [...addresses], timedOut: true };
+  const timer = setTimeout(() => controller.abort(new Error("time budget spent")), remaining);
+  const results: ("ok" | "incomplete" | "skipped" | { error: string })[] = new Array(addresses.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < addresses.length; i = next++) {
+      const address = addresses[i] as string;
+      if (controller.signal.aborted || opts.now() >= opts.deadline) {
+        results[i] = "skipped";
+        continue;
+      }
+      try {
+        const result = await provider.ensureHistory(chainId, address, range, controller.signal);
+        results[i] = result.truncated ? "incomplete" : "ok";
+      } catch (error) {
+        results[i] = controller.signal.aborted
+          ? "skipped"
+          : { error: error instanceof Error ? error.message : String(error) };
+      }
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(opts.concurrency, addresses.length)) }, worker),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  addresses.forEach((address, i) => {
+    const result = results[i];
+    if (result === "ok" || result === "incomplete") report.ensured++;
+    if (result === "incomplete") report.incomplete.push(address);
+    else if (result === "skipped") report.skipped.push(address);
+    else if (typeof result === "object") report.failed.push({ address, error: result.error });
+  });
+  return { ...report, timedOut: report.skipped.length > 0 };
+}

@@ -1,0 +1,83 @@
+// What bounds an expansion, and its defaults.
+import type { NodeType, TxGraph } from "../../risk/graph/types.ts";
+import type { HistoryProvider } from "./history.ts";
+import { DEFAULT_TERMINAL_TYPES } from "./node-types.ts";
+
+/** A graph being expanded: the TxGraph the detectors read, plus what the next layer expands. */
+export interface ExpandingGraph extends TxGraph {
+  /** Addresses the next layer expands, sorted; empty once the expansion is done or a budget is spent. */
+  frontier: string[];
+}
+
+export interface ExpansionBudget {
+  /** nodes in the graph, roots included */
+  maxNodes: number;
+  /** edges (transfers) in the graph */
+  maxEdges: number;
+  /** wall time of the whole expansion (expandGraph) or of one expandLayer call */
+  maxMillis: number;
+}
+
+export interface ExpansionOptions {
+  budget: ExpansionBudget;
+  /**
+   * A node with more new, expandable counterparties than this has only the top ones by USD value (summed over
+   * its transfers with each) followed to the next layer. Its other counterparties stay in the graph, with their
+   * edges, as nodes that are not expanded.
+   */
+  degreeLimit: number;
+  /**
+   * At most this many transfers per address and direction are read in a layer, the newest first (hubs). Below it,
+   * the cap also shrinks so that one layer reads about 4x the edges the edge budget has left (never below 25).
+   */
+  maxTransfersPerAddress: number;
+  /** Node types that end a path: reached, never expanded (roots excepted). */
+  terminalTypes: ReadonlySet<NodeType>;
+  /** The chain's native currency (transfers with token 'native'). */
+  native: { symbol: string; decimals: number };
+  /** Explorer histories fetched before each layer, on chains it has an explorer for. */
+  history: HistoryProvider | undefined;
+  /** Explorer fetches in flight at once. */
+  historyConcurrency: number;
+  /** Clock in epoch milliseconds (tests). */
+  now: () => number;
+}
+
+export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
+  budget: { maxNodes: 5_000, maxEdges: 20_000, maxMillis: 5_000 },
+  degreeLimit: 50,
+  maxTransfersPerAddress: 10_000,
+  terminalTypes: DEFAULT_TERMINAL_TYPES,
+  native: { symbol: "ETH", decimals: 18 },
+  history: undefined,
+  historyConcurrency: 4,
+  now: () => Date.now(),
+};
+
+export type ExpansionOverrides = Partial<Omit<ExpansionOptions, "budget">> & {
+  budget?: Partial<ExpansionBudget>;
+};
+
+export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOptions {
+  const options: ExpansionOptions = {
+    ...DEFAULT_EXPANSION_OPTIONS,
+    ...stripUndefined(overrides),
+    budget: { ...DEFAULT_EXPANSION_OPTIONS.budget, ...stripUndefined(overrides.budget ?? {}) },
+  };
+  const { budget } = options;
+  for (const [name, value] of [
+    ["budget.maxNodes", budget.maxNodes],
+    ["budget.maxEdges", budget.maxEdges],
+    ["degreeLimit", options.degreeLimit],
+    ["maxTransfersPerAddress", options.maxTransfersPerAddress],
+    ["historyConcurrency", options.historyConcurrency],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  }
+  if (!(budget.maxMillis > 0)) throw new RangeError("budget.maxMillis must be positive");
+  return options;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,11 @@
+// Risk analysis (issue 4): the bounded graph expansion (./graph), the analyses store, and the verbs and routes
+// of GET /risk/quick, scan-risk (POST and stored results) and the durable POST /risk jobs. The risk model itself
+// is the pure core in src/risk.
+export type { AnalysisContext } from "./context.ts";
+export { RISK_QUEUE, readRiskJob, registerRiskJobs, runRiskJob, startRiskJob } from "./jobs.ts";
+export { quickRisk } from "./quick.ts";
+export { registerAnalysisRoutes } from "./routes.ts";
+export { type RunRequest, runAnalysis } from "./run.ts";
+export { type ScanRequest, type ScanSummary, scanRisk } from "./scan.ts";
+export { storedScans } from "./stored.ts";
+export { writeWorldToStore } from "./world-store.ts";

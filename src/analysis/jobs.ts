@@ -1,0 +1,143 @@
+// POST /risk and GET /risk/{jobId} (decisions.md "Risk"): an analysis of one address over a date window, run on
+// the durable job queue (pg-boss, src/platform/jobs). The analyses row (kind 'job') is the job as clients see
+// it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
+// so a run killed with its process is run again after the restart and completes the same row.
+
+import { notFound } from "../platform/http/errors.ts";
+import type { JobQueue } from "../platform/jobs/index.ts";
+import type { AnalysisContext } from "./context.ts";
+import { publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { runAnalysis } from "./run.ts";
+import {
+  finish,
+  getAnalysis,
+  insertQueued,
+  markRunning,
+  newAnalysisId,
+  type StoredAnalysis,
+  setJobId,
+} from "./store.ts";
+
+export const RISK_QUEUE = "risk-analysis";
+/** Depth of a POST /risk analysis: the scan default. */
+export const RISK_JOB_DEPTH = 3;
+const RETRY_LIMIT = 2;
+
+export interface RiskJobRequest {
+  projectId: number;
+  /** lowercase EVM address */
+  address: string;
+  chainId: number;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+export interface RiskJobView {
+  jobId: string;
+  status: "queued" | "running" | "completed" | "failed";
+  result?: ScanResult & { fromDate: string | null; toDate: string | null };
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Defines the queue and its handler (the handler runs only in a process with workers). */
+export async function registerRiskJobs(ctx: AnalysisContext): Promise<void> {
+  await ctx.jobs.define(RISK_QUEUE, { retryLimit: RETRY_LIMIT, retryDelaySeconds: 1, retryBackoff: false });
+  await ctx.jobs.work<{ analysisId: string }, { analysisId: string }>(RISK_QUEUE, async (job) => {
+    await runRiskJob(ctx, job.data.analysisId, job.retryCount >= RETRY_LIMIT);
+    return { analysisId: job.data.analysisId };
+  });
+}
+
+export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): Promise<string> {
+  const id = newAnalysisId();
+  await insertQueued(ctx.db, {
+    id,
+    projectId: req.projectId,
+    chainId: req.chainId,
+    address: req.address,
+    kind: "job",
+    maxDepth: RISK_JOB_DEPTH,
+    window: { from: req.from, to: req.to },
+  });
+  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId: id });
+  await setJobId(ctx.db, id, jobId);
+  return id;
+}
+
+/** Runs (or reruns) one job's analysis; on the last attempt a failure is recorded instead of thrown. */
+export async function runRiskJob(
+  ctx: AnalysisContext,
+  analysisId: string,
+  lastAttempt: boolean,
+): Promise<void> {
+  const row = await ctx.db
+    .selectFrom("analyses")
+    .select(["id", "project_id", "chain_id", "address", "max_depth", "window_from", "window_to", "status"])
+    .where("id", "=", analysisId)
+    .executeTakeFirst();
+  if (!row || row.status === "completed" || row.status === "failed") return;
+  await markRunning(ctx.db, analysisId);
+  const started = performance.now();
+  const from = row.window_from ? new Date(row.window_from) : undefined;
+  const to = row.window_to ? new Date(row.window_to) : undefined;
+  try {
+    const outcomes = await runAnalysis(ctx, {
+      chainId: row.chain_id,
+      roots: [row.address],
+      maxDepth: row.max_depth,
+      window: {
+        from: from ? Math.floor(from.getTime() / 1000) : undefined,
+        to: to ? Math.floor(to.getTime() / 1000) : undefined,
+      },
+    });
+    const outcome = outcomes.get(row.address);
+    if (!outcome) throw new Error("no analysis produced");
+    const result = scanResultOf(analysisId, row.chain_id, row.max_depth, outcome.analysis, outcome.metrics);
+    await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
+  } catch (error) {
+    if (!lastAttempt) throw error;
+    await finish(ctx.db, analysisId, {
+      error: "The analysis failed",
+      durationMs: performance.now() - started,
+    });
+  }
+}
+
+export async function readRiskJob(
+  ctx: AnalysisContext,
+  projectId: number,
+  jobId: string,
+): Promise<RiskJobView> {
+  const analysis = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)
+    ? await getAnalysis(ctx.db, projectId, jobId.toLowerCase())
+    : undefined;
+  if (analysis?.kind !== "job") throw notFound("Job");
+  return view(analysis, await queueFailure(ctx.jobs, analysis));
+}
+
+/** A job pg-boss gave up on while its row was not finished (e.g. it expired every time). */
+async function queueFailure(jobs: JobQueue, a: StoredAnalysis): Promise<string | undefined> {
+  if (a.status === "completed" || a.status === "failed" || !a.jobId) return undefined;
+  const job = await jobs.get(RISK_QUEUE, a.jobId).catch(() => undefined);
+  return job?.state === "failed" || job?.state === "cancelled" ? "The analysis failed" : undefined;
+}
+
+function view(a: StoredAnalysis, queueError: string | undefined): RiskJobView {
+  const base = { jobId: a.id, createdAt: a.createdAt.toISOString(), updatedAt: a.updatedAt.toISOString() };
+  if (queueError) return { ...base, status: "failed", error: queueError };
+  if (a.status === "completed" && a.result) {
+    return {
+      ...base,
+      status: "completed",
+      result: {
+        ...publicResult(a.result),
+        fromDate: a.windowFrom?.toISOString() ?? null,
+        toDate: a.windowTo?.toISOString() ?? null,
+      },
+    };
+  }
+  if (a.status === "failed") return { ...base, status: "failed", error: a.error ?? "The analysis failed" };
+  return { ...base, status: a.status };
+}

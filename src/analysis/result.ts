@@ -1,0 +1,111 @@
+// The scan result of interface.md ("Scan result") built from a risk analysis of the core (src/risk), and the
+// record stored with it: the full result plus the findings with their evidence, the exposure and the breakdown
+// of the score, so that a stored result explains itself.
+import type { Finding, PatternName, RiskAnalysis, RiskLevel } from "../risk/index.ts";
+
+export type ScanStatus = "completed" | "skipped" | "failed";
+
+export interface ScanResult {
+  address: string;
+  chainId: string;
+  status: ScanStatus;
+  analysisId: string;
+  riskScore: number;
+  riskLevel: RiskLevel;
+  riskReason: string;
+  suspiciousActivity: boolean;
+  patterns: PatternName[];
+  transactionGraph: { rootAddress: string; totalNodes: number; totalEdges: number; maxDepth: number };
+  analysisEvidence: { transactionsAnalyzed: number; uniqueAddressesFound: number; analysisDuration: number };
+  /** beyond interface.md */
+  modelVersion?: string;
+  truncated?: boolean;
+  error?: string;
+}
+
+/** What is stored in analyses.result: the scan result and the evidence behind it. */
+export interface StoredResult extends ScanResult {
+  findings: Finding[];
+  exposure: RiskAnalysis["exposure"];
+  contributions: RiskAnalysis["contributions"];
+  configFingerprint: string;
+}
+
+export interface RootMetrics {
+  nodes: number;
+  edges: number;
+  durationMs: number;
+}
+
+export function scanResultOf(
+  analysisId: string,
+  chainId: number,
+  maxDepth: number,
+  analysis: RiskAnalysis,
+  metrics: RootMetrics,
+): StoredResult {
+  return {
+    address: analysis.root,
+    chainId: String(chainId),
+    status: "completed",
+    analysisId,
+    riskScore: analysis.score,
+    riskLevel: analysis.level,
+    riskReason: analysis.reason,
+    suspiciousActivity: analysis.suspiciousActivity,
+    patterns: analysis.patterns,
+    transactionGraph: {
+      rootAddress: analysis.root,
+      totalNodes: metrics.nodes,
+      totalEdges: metrics.edges,
+      maxDepth,
+    },
+    analysisEvidence: {
+      transactionsAnalyzed: metrics.edges,
+      uniqueAddressesFound: Math.max(0, metrics.nodes - 1),
+      analysisDuration: metrics.durationMs,
+    },
+    modelVersion: analysis.modelVersion,
+    truncated: analysis.graph.truncated,
+    findings: analysis.findings.filter((f) => f.wallets.includes(analysis.root)),
+    exposure: analysis.exposure,
+    contributions: analysis.contributions,
+    configFingerprint: analysis.configFingerprint,
+  };
+}
+
+/** The answer shape of a stored result (the evidence stays in the database). */
+export function publicResult(stored: StoredResult | ScanResult, status?: ScanStatus): ScanResult {
+  const {
+    findings: _f,
+    exposure: _e,
+    contributions: _c,
+    configFingerprint: _p,
+    ...rest
+  } = stored as StoredResult;
+  return status ? { ...rest, status } : rest;
+}
+
+/** A failed address: zeros, a minimal level, and the reason. */
+export function failedResult(
+  address: string,
+  chainId: string,
+  maxDepth: number,
+  analysisId: string,
+  error: string,
+): ScanResult {
+  return {
+    address,
+    chainId,
+    status: "failed",
+    analysisId,
+    riskScore: 0,
+    riskLevel: "minimal",
+    riskReason: error,
+    suspiciousActivity: false,
+    patterns: [],
+    transactionGraph: { rootAddress: address, totalNodes: 0, totalEdges: 0, maxDepth },
+    analysisEvidence: { transactionsAnalyzed: 0, uniqueAddressesFound: 0, analysisDuration: 0 },
+    error,
+  };
+}

@@ -1,0 +1,151 @@
+// HTTP routes of risk analysis (interface.md "Risk analysis", decisions.md "Risk"). Thin: parse, authorise
+// (route config), call a verb, shape the answer.
+import { Type } from "@sinclair/typebox";
+import { normalizeEvmAddress } from "../chains/address.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
+import { invalid, MESSAGES, notFound } from "../platform/http/errors.ts";
+import { ProjectParams } from "../platform/http/params.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import type { AnalysisContext } from "./context.ts";
+import { parseRequestDate } from "./dates.ts";
+import { readRiskJob, startRiskJob } from "./jobs.ts";
+import { quickRisk } from "./quick.ts";
+import { scanRisk } from "./scan.ts";
+import {
+  QuickQuery,
+  QuickResponse,
+  RiskJobBody,
+  RiskJobView,
+  ScanBody,
+  ScanResponse,
+  StoredQuery,
+  StoredResponse,
+} from "./schemas.ts";
+import { storedScans } from "./stored.ts";
+
+const MAX_STORED_ADDRESSES = 100;
+
+export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void {
+  const tags = ["Risk analysis"];
+
+  app.get(
+    "/risk/quick",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Quick risk check of one EVM address",
+        description: "Direct exposure and the patterns visible within one hop. `chainId` defaults to 1.",
+        querystring: QuickQuery,
+        response: { 200: Ok(QuickResponse) },
+      },
+    },
+    async (req) => {
+      const chainId = req.query.chainId ?? 1;
+      if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      const address = normalizeEvmAddress(req.query.address);
+      if (!address) throw invalid(MESSAGES.invalidQuery);
+      return ok(await quickRisk(ctx, address, chainId));
+    },
+  );
+
+  app.post(
+    "/projects/:projectId/addresses/scan-risk",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Scan 1 to 50 addresses for risk",
+        description:
+          "Each address is analysed to `maxDepth` hops (default 3). With `skipExisting` (default true) an address " +
+          "analysed before by this project on the same chain and depth is answered from the stored result, " +
+          "`status: skipped`. An unknown chain or a failing data source fails that address only. Durations in ms.",
+        params: ProjectParams,
+        body: ScanBody,
+        response: { 200: Ok(ScanResponse) },
+      },
+    },
+    async (req) =>
+      ok(
+        await scanRisk(ctx, {
+          projectId: req.params.projectId,
+          addresses: req.body.addresses,
+          maxDepth: req.body.maxDepth ?? 3,
+          skipExisting: req.body.skipExisting ?? true,
+        }),
+      ),
+  );
+
+  app.get(
+    "/projects/:projectId/addresses/scan-risk",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Stored scan results",
+        description:
+          "The latest stored scan result of each address (comma-separated, at most 100) for this project.",
+        params: ProjectParams,
+        querystring: StoredQuery,
+        response: { 200: Ok(StoredResponse) },
+      },
+    },
+    async (req) => {
+      const addresses = req.query.addresses
+        .split(",")
+        .map((a) => a.trim())
+        .filter((a) => a.length > 0);
+      if (addresses.length === 0 || addresses.length > MAX_STORED_ADDRESSES)
+        throw invalid(MESSAGES.invalidQuery);
+      return ok(await storedScans(ctx, req.params.projectId, addresses, req.query.chainId));
+    },
+  );
+
+  app.post(
+    "/risk",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Start an asynchronous risk analysis",
+        description:
+          "Analyses one address on one chain over a date window (`YYYY-MM-DD` or ISO 8601; both optional). " +
+          "Poll GET /risk/{jobId} about once a second.",
+        body: RiskJobBody,
+        response: { 202: Ok(Type.Object({ jobId: Type.String() })) },
+      },
+    },
+    async (req, reply) => {
+      const { address, chainId, fromDate, toDate } = req.body;
+      const from = fromDate === undefined ? undefined : parseRequestDate(fromDate, "start");
+      const to = toDate === undefined ? undefined : parseRequestDate(toDate, "end");
+      if ((fromDate !== undefined && !from) || (toDate !== undefined && !to) || (from && to && from > to)) {
+        throw invalid(MESSAGES.invalidBody);
+      }
+      if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      const jobId = await startRiskJob(ctx, {
+        projectId: principalOf(req).projectId,
+        address: normalizeEvmAddress(address) as string,
+        chainId,
+        from,
+        to,
+      });
+      return reply.status(202).send(ok({ jobId }));
+    },
+  );
+
+  app.get(
+    "/risk/:jobId",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Result of an asynchronous risk analysis",
+        params: Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: Ok(RiskJobView) },
+      },
+    },
+    async (req) => ok(await readRiskJob(ctx, principalOf(req).projectId, req.params.jobId)),
+  );
+}

@@ -1,0 +1,69 @@
+// The analysis verb every entry point shares: expand the graph around one or many roots of one chain (one
+// statement per layer, src/analysis/graph), run the risk core once (analyseRoots), and give each root its
+// scan result with per-root graph figures. Pure of HTTP; the callers store and shape the results.
+import { analyseRoots, indexGraph, type RiskAnalysis } from "../risk/index.ts";
+import type { AnalysisContext } from "./context.ts";
+import { expandGraph } from "./graph/index.ts";
+import type { RootMetrics } from "./result.ts";
+
+export interface RunRequest {
+  chainId: number;
+  /** lowercase EVM addresses */
+  roots: string[];
+  maxDepth: number;
+  /** unix seconds, inclusive */
+  window?: { from?: number | undefined; to?: number | undefined };
+}
+
+export interface RootOutcome {
+  analysis: RiskAnalysis;
+  metrics: RootMetrics;
+}
+
+/** Budgets grow with the number of roots (a multi-root expansion shares them), up to 10x the defaults. */
+const PER_ROOT_SCALE_CAP = 10;
+
+export async function runAnalysis(
+  ctx: AnalysisContext,
+  request: RunRequest,
+): Promise<Map<string, RootOutcome>> {
+  const started = performance.now();
+  const chain = ctx.registry.get(request.chainId);
+  const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, request.roots.length));
+  const base = ctx.expansion ?? {};
+  const { graph } = await expandGraph(
+    ctx.db,
+    {
+      chainId: request.chainId,
+      roots: request.roots,
+      maxDepth: request.maxDepth,
+      ...(request.window ? { window: request.window } : {}),
+    },
+    {
+      ...base,
+      ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+      budget: {
+        maxNodes: (base.budget?.maxNodes ?? 5_000) * scale,
+        maxEdges: (base.budget?.maxEdges ?? 20_000) * scale,
+        ...(base.budget?.maxMillis !== undefined ? { maxMillis: base.budget.maxMillis } : {}),
+      },
+    },
+  );
+  const analyses = analyseRoots(graph, ctx.risk ?? {});
+  const durationMs = Math.round(performance.now() - started);
+  const index = analyses.length > 1 ? indexGraph(graph) : undefined;
+  const out = new Map<string, RootOutcome>();
+  for (const analysis of analyses) {
+    // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
+    let metrics: RootMetrics = { nodes: graph.nodes.size, edges: graph.edges.length, durationMs };
+    if (index) {
+      const near = new Set<string>();
+      for (const [address, d] of index.distancesFrom(analysis.root))
+        if (d <= request.maxDepth) near.add(address);
+      const edges = index.edges.filter((e) => near.has(e.from) && near.has(e.to)).length;
+      metrics = { nodes: near.size, edges, durationMs };
+    }
+    out.set(analysis.root, { analysis, metrics });
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+// POST /projects/{projectId}/addresses/scan-risk (interface.md, decisions.md "Risk"): 1-50 addresses, each on
+// its chain, at one depth. Per chain, the addresses to analyse are expanded together (multi-root) and scored
+// once; skipExisting returns an address's stored result of the same project, chain and depth as `skipped`; an
+// unknown chain, a non-EVM address or a failing data source fails that address only. Every analysis (completed
+// or failed) is stored with its analysisId.
+import { normalizeEvmAddress } from "../chains/address.ts";
+import type { AnalysisContext } from "./context.ts";
+import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { runAnalysis } from "./run.ts";
+import { insertFinished, latestCompleted, newAnalysisId } from "./store.ts";
+
+export interface ScanRequest {
+  projectId: number;
+  addresses: { address: string; chainId: string }[];
+  maxDepth: number;
+  skipExisting: boolean;
+}
+
+export interface ScanSummary {
+  total: number;
+  completed: number;
+  skipped: number;
+  failed: number;
+  duration: number;
+}
+
+export async function scanRisk(
+  ctx: AnalysisContext,
+  req: ScanRequest,
+): Promise<{ summary: ScanSummary; results: ScanResult[] }> {
+  const started = performance.now();
+  const results: (ScanResult | undefined)[] = req.addresses.map(() => undefined);
+  // chainId -> address -> positions in the request (an address may be listed twice)
+  const byChain = new Map<number, Map<string, number[]>>();
+  const failures: { i: number; address: string; chainId: string; error: string }[] = [];
+
+  req.addresses.forEach(({ address, chainId }, i) => {
+    const chain = /^[1-9][0-9]{0,15}$/.test(chainId) ? ctx.registry.get(Number(chainId)) : undefined;
+    const evm = normalizeEvmAddress(address);
+    if (!chain?.enabled) failures.push({ i, address, chainId, error: `Unknown chain ${chainId}` });
+    else if (!evm)
+      failures.push({ i, address, chainId, error: "Not an EVM address (0x followed by 40 hex digits)" });
+    else {
+      const roots = byChain.get(chain.id) ?? new Map<string, number[]>();
+      roots.set(evm, [...(roots.get(evm) ?? []), i]);
+      byChain.set(chain.id, roots);
+    }
+  });
+
+  for (const [chainId, roots] of byChain) {
+    if (req.skipExisting) {
+      const stored = await latestCompleted(ctx.db, {
+        projectId: req.projectId,
+        chainId,
+        addresses: [...roots.keys()],
+        maxDepth: req.maxDepth,
+      });
+      for (const [address, analysis] of stored) {
+        if (!analysis.result) continue;
+        for (const i of roots.get(address) ?? []) results[i] = publicResult(analysis.result, "skipped");
+        roots.delete(address);
+      }
+    }
+    if (roots.size === 0) continue;
+    await analyseChain(ctx, req, chainId, roots, results, failures);
+  }
+
+  for (const f of failures) {
+    const id = newAnalysisId();
+    const evm = normalizeEvmAddress(f.address);
+    const chain = /^[1-9][0-9]{0,15}$/.test(f.chainId) ? Number(f.chainId) : undefined;
+    // Stored when it can be keyed (a known chain number); an unparseable chain id is answered only.
+    if (chain !== undefined && chain <= 2147483647) {
+      await insertFinished(
+        ctx.db,
+        {
+          id,
+          projectId: req.projectId,
+          chainId: chain,
+          address: evm ?? f.address,
+          kind: "scan",
+          maxDepth: req.maxDepth,
+        },
+        { error: f.error, durationMs: 0 },
+      );
+    }
+    results[f.i] = failedResult(evm ?? f.address, f.chainId, req.maxDepth, id, f.error);
+  }
+
+  const final = results as ScanResult[];
+  return {
+    summary: {
+      total: final.length,
+      completed: final.filter((r) => r.status === "completed").length,
+      skipped: final.filter((r) => r.status === "skipped").length,
+      failed: final.filter((r) => r.status === "failed").length,
+      duration: Math.round(performance.now() - started),
+    },
+    results: final,
+  };
+}
+
+async function analyseChain(
+  ctx: AnalysisContext,
+  req: ScanRequest,
+  chainId: number,
+  roots: Map<string, number[]>,
+  results: (ScanResult | undefined)[],
+  failures: { i: number; address: string; chainId: string; error: string }[],
+): Promise<void> {
+  let outcomes: Awaited<ReturnType<typeof runAnalysis>>;
+  try {
+    outcomes = await runAnalysis(ctx, { chainId, roots: [...roots.keys()], maxDepth: req.maxDepth });
+  } catch (error) {
+    const message = `Data source failed: ${error instanceof Error ? error.message : String(error)}`;
+    for (const [address, positions] of roots) {
+      for (const i of positions)
+        failures.push({ i, address, chainId: String(chainId), error: publicMessage(message) });
+    }
+    return;
+  }
+  for (const [address, positions] of roots) {
+    const outcome = outcomes.get(address);
+    const id = newAnalysisId();
+    if (!outcome) {
+      for (const i of positions)
+        failures.push({ i, address, chainId: String(chainId), error: "No analysis produced" });
+      continue;
+    }
+    const stored = scanResultOf(id, chainId, req.maxDepth, outcome.analysis, outcome.metrics);
+    await insertFinished(
+      ctx.db,
+      { id, projectId: req.projectId, chainId, address, kind: "scan", maxDepth: req.maxDepth },
+      { result: stored, durationMs: outcome.metrics.durationMs },
+    );
+    for (const i of positions) results[i] = publicResult(stored);
+  }
+}
+
+/** Error text safe to show a client: one line, no driver or SQL detail. */
+function publicMessage(message: string): string {
+  return /syntax|relation|SQLSTATE|ECONN|pglite|kysely/i.test(message)
+    ? "Data source failed"
+    : message.split("\n")[0]!.slice(0, 200);
+}

@@ -1,0 +1,138 @@
+// TypeBox schemas of the risk routes (interface.md "Scan result", "Quick risk result"; decisions.md "Risk").
+import { Type } from "@sinclair/typebox";
+import { PATTERNS, RISK_LEVELS } from "../risk/index.ts";
+
+export const EVM_ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+
+const Level = Type.Union(
+  RISK_LEVELS.map((l) => Type.Literal(l)),
+  { description: "minimal 0-19, low 20-39, medium 40-59, high 60-79, critical 80-100" },
+);
+const PatternName = Type.Union(PATTERNS.map((p) => Type.Literal(p)));
+
+export const ScanResultSchema = Type.Object({
+  address: Type.String(),
+  chainId: Type.String(),
+  status: Type.Union([Type.Literal("completed"), Type.Literal("skipped"), Type.Literal("failed")]),
+  analysisId: Type.String({ format: "uuid" }),
+  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
+  riskLevel: Level,
+  riskReason: Type.String(),
+  suspiciousActivity: Type.Boolean(),
+  patterns: Type.Array(PatternName),
+  transactionGraph: Type.Object({
+    rootAddress: Type.String(),
+    totalNodes: Type.Integer(),
+    totalEdges: Type.Integer(),
+    maxDepth: Type.Integer(),
+  }),
+  analysisEvidence: Type.Object({
+    transactionsAnalyzed: Type.Integer(),
+    uniqueAddressesFound: Type.Integer(),
+    analysisDuration: Type.Number({ description: "milliseconds" }),
+  }),
+  modelVersion: Type.Optional(Type.String({ description: "scoring model version" })),
+  truncated: Type.Optional(Type.Boolean({ description: "a graph budget cut the expansion short" })),
+  error: Type.Optional(Type.String({ description: "why the address failed" })),
+});
+
+export const ScanBody = Type.Object({
+  addresses: Type.Array(
+    Type.Object({
+      address: Type.String({ minLength: 10, maxLength: 200 }),
+      chainId: Type.String({ minLength: 1, maxLength: 40, description: 'decimal chain id, e.g. "1"' }),
+    }),
+    { minItems: 1, maxItems: 50 },
+  ),
+  maxDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 3 })),
+  skipExisting: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const ScanResponse = Type.Object({
+  summary: Type.Object({
+    total: Type.Integer(),
+    completed: Type.Integer(),
+    skipped: Type.Integer(),
+    failed: Type.Integer(),
+    duration: Type.Number({ description: "milliseconds" }),
+  }),
+  results: Type.Array(ScanResultSchema),
+});
+
+export const StoredQuery = Type.Object({
+  addresses: Type.String({
+    pattern: "^[0-9A-Za-z]{10,100}(,[0-9A-Za-z]{10,100}){0,99}$",
+    maxLength: 10_100,
+    description: "comma-separated addresses, at most 100",
+  }),
+  chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
+
+export const StoredResponse = Type.Object({
+  total: Type.Integer(),
+  missing: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      analysisId: Type.String({ format: "uuid" }),
+      address: Type.String(),
+      chainId: Type.String(),
+      riskScore: Type.Integer(),
+      riskLevel: Level,
+      riskReason: Type.String(),
+      suspiciousActivity: Type.Boolean(),
+      patternsDetected: Type.Integer(),
+      patterns: Type.Array(PatternName),
+      transactionsAnalyzed: Type.Integer(),
+      completedAt: Type.String({ format: "date-time" }),
+      maxDepth: Type.Integer(),
+    }),
+  ),
+  missingAddresses: Type.Array(Type.String()),
+});
+
+export const QuickQuery = Type.Object({
+  address: Type.String({ pattern: EVM_ADDRESS_PATTERN, description: "EVM address, any case" }),
+  chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 1 })),
+});
+
+export const QuickResponse = Type.Object({
+  risk: Type.Integer({ minimum: 0, maximum: 100 }),
+  reason: Type.String(),
+  patterns: Type.Array(
+    Type.Object({
+      name: PatternName,
+      severity: Type.Union(["critical", "high", "medium", "low"].map((s) => Type.Literal(s))),
+      involvedWallets: Type.Array(Type.String()),
+      involvedTxs: Type.Array(Type.String()),
+      usdAmount: Type.Number(),
+      message: Type.String(),
+    }),
+  ),
+  level: Level,
+  suspiciousActivity: Type.Boolean(),
+  modelVersion: Type.String(),
+});
+
+export const RiskJobBody = Type.Object({
+  address: Type.String({ pattern: EVM_ADDRESS_PATTERN }),
+  chainId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  fromDate: Type.Optional(Type.String({ maxLength: 40, description: "YYYY-MM-DD or ISO 8601 date-time" })),
+  toDate: Type.Optional(Type.String({ maxLength: 40, description: "YYYY-MM-DD or ISO 8601 date-time" })),
+});
+
+export const RiskJobView = Type.Object({
+  jobId: Type.String(),
+  status: Type.Union(["queued", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  result: Type.Optional(
+    Type.Composite([
+      ScanResultSchema,
+      Type.Object({
+        fromDate: Type.Union([Type.String(), Type.Null()]),
+        toDate: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ]),
+  ),
+  error: Type.Optional(Type.String()),
+  createdAt: Type.String({ format: "date-time" }),
+  updatedAt: Type.String({ format: "date-time" }),
+});

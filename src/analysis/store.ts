@@ -1,0 +1,234 @@
+// Reads and writes of the analyses table (migrations/0006_analyses.sql). Every analysis has its id (a UUID made
+// here); results are stored whole in `result` with their headline figures in columns for lists and indexes.
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { DB } from "../schema.ts";
+import type { ScanResult, StoredResult } from "./result.ts";
+import type { AnalysisKind, AnalysisStatus } from "./tables.ts";
+
+export const newAnalysisId = () => randomUUID();
+
+/** JSON for jsonb columns: bigints as decimal strings. */
+export const toJson = (value: unknown) =>
+  JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
+
+export interface AnalysisHeader {
+  id: string;
+  projectId: number;
+  chainId: number;
+  address: string;
+  kind: AnalysisKind;
+  maxDepth: number;
+  window?: { from?: Date | undefined; to?: Date | undefined } | undefined;
+}
+
+/** Stores a finished analysis (completed or failed) in one statement. */
+export async function insertFinished(
+  db: Kysely<DB>,
+  header: AnalysisHeader,
+  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
+): Promise<void> {
+  const now = new Date();
+  await db
+    .insertInto("analyses")
+    .values({
+      ...headerColumns(header),
+      ...outcomeColumns(outcome),
+      created_at: now,
+      updated_at: now,
+      completed_at: now,
+    })
+    .execute();
+}
+
+/** A queued analysis (POST /risk), completed later by its job. */
+export async function insertQueued(db: Kysely<DB>, header: AnalysisHeader): Promise<void> {
+  await db
+    .insertInto("analyses")
+    .values({ ...headerColumns(header), status: "queued" })
+    .execute();
+}
+
+export async function markRunning(db: Kysely<DB>, id: string): Promise<void> {
+  await db
+    .updateTable("analyses")
+    .set({ status: "running", updated_at: new Date() })
+    .where("id", "=", id)
+    .where("status", "in", ["queued", "running"])
+    .execute();
+}
+
+export async function setJobId(db: Kysely<DB>, id: string, jobId: string): Promise<void> {
+  await db.updateTable("analyses").set({ job_id: jobId }).where("id", "=", id).execute();
+}
+
+/** Completes (or fails) a queued analysis. Idempotent: a rerun after a crash overwrites the same row. */
+export async function finish(
+  db: Kysely<DB>,
+  id: string,
+  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
+): Promise<void> {
+  const now = new Date();
+  await db
+    .updateTable("analyses")
+    .set({ ...outcomeColumns(outcome), updated_at: now, completed_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
+function headerColumns(h: AnalysisHeader) {
+  return {
+    id: h.id,
+    project_id: h.projectId,
+    chain_id: h.chainId,
+    address: h.address,
+    kind: h.kind,
+    max_depth: h.maxDepth,
+    window_from: h.window?.from ?? null,
+    window_to: h.window?.to ?? null,
+  };
+}
+
+function outcomeColumns(
+  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
+) {
+  if ("error" in outcome) {
+    return {
+      status: "failed" as AnalysisStatus,
+      error: outcome.error,
+      duration_ms: Math.round(outcome.durationMs),
+    };
+  }
+  const r = outcome.result;
+  return {
+    status: "completed" as AnalysisStatus,
+    risk_score: r.riskScore,
+    risk_level: r.riskLevel,
+    risk_reason: r.riskReason,
+    suspicious_activity: r.suspiciousActivity,
+    patterns: toJson(r.patterns),
+    result: toJson(r),
+    model_version: r.modelVersion ?? null,
+    transactions_analyzed: r.analysisEvidence.transactionsAnalyzed,
+    unique_addresses: r.analysisEvidence.uniqueAddressesFound,
+    duration_ms: Math.round(outcome.durationMs),
+    error: null,
+  };
+}
+
+export interface StoredAnalysis {
+  id: string;
+  projectId: number;
+  chainId: number;
+  address: string;
+  kind: AnalysisKind;
+  maxDepth: number;
+  status: AnalysisStatus;
+  result: StoredResult | null;
+  error: string | null;
+  jobId: string | null;
+  windowFrom: Date | null;
+  windowTo: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+const COLUMNS = [
+  "id",
+  "project_id",
+  "chain_id",
+  "address",
+  "kind",
+  "max_depth",
+  "status",
+  "result",
+  "error",
+  "job_id",
+  "window_from",
+  "window_to",
+  "created_at",
+  "updated_at",
+  "completed_at",
+] as const;
+
+type Row = {
+  id: string;
+  project_id: number;
+  chain_id: number;
+  address: string;
+  kind: AnalysisKind;
+  max_depth: number;
+  status: AnalysisStatus;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  job_id: string | null;
+  window_from: Date | null;
+  window_to: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+};
+
+function fromRow(r: Row): StoredAnalysis {
+  const date = (d: Date | string | null) => (d === null ? null : new Date(d));
+  const result = typeof r.result === "string" ? JSON.parse(r.result) : r.result;
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    chainId: r.chain_id,
+    address: r.address,
+    kind: r.kind,
+    maxDepth: r.max_depth,
+    status: r.status,
+    result: (result ?? null) as StoredResult | null,
+    error: r.error,
+    jobId: r.job_id,
+    windowFrom: date(r.window_from),
+    windowTo: date(r.window_to),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    completedAt: date(r.completed_at),
+  };
+}
+
+/** One analysis of a project, or undefined (another project's analysis is not found). */
+export async function getAnalysis(
+  db: Kysely<DB>,
+  projectId: number,
+  id: string,
+): Promise<StoredAnalysis | undefined> {
+  const row = await db
+    .selectFrom("analyses")
+    .select(COLUMNS)
+    .where("id", "=", id)
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  return row ? fromRow(row as Row) : undefined;
+}
+
+/**
+ * The latest completed analysis of each address for a project, on a chain (and at a depth, when given): the
+ * stored result skipExisting returns and GET .../scan-risk lists. Only scans and jobs over the whole history.
+ */
+export async function latestCompleted(
+  db: Kysely<DB>,
+  q: { projectId: number; chainId?: number | undefined; addresses: string[]; maxDepth?: number | undefined },
+): Promise<Map<string, StoredAnalysis>> {
+  if (q.addresses.length === 0) return new Map();
+  let query = db
+    .selectFrom("analyses")
+    .select(COLUMNS)
+    .where("project_id", "=", q.projectId)
+    .where("address", "in", q.addresses)
+    .where("status", "=", "completed")
+    .where("kind", "=", "scan");
+  if (q.chainId !== undefined) query = query.where("chain_id", "=", q.chainId);
+  if (q.maxDepth !== undefined) query = query.where("max_depth", "=", q.maxDepth);
+  const rows = await query.orderBy("completed_at", "desc").orderBy("id").execute();
+  const latest = new Map<string, StoredAnalysis>();
+  for (const row of rows) if (!latest.has(row.address)) latest.set(row.address, fromRow(row as Row));
+  return latest;
+}
+
+export type { ScanResult };

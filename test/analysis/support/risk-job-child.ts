@@ -1,0 +1,97 @@
+// A Vigía worker process for the test that kills a risk job mid-run (`node bin/run-ts.js` this file): the real
+// service (no HTTP, no workers of its own) and a worker queue running the real risk-job handler, whose expansion
+// can be made to hang in the middle of a job (an explorer history provider that never answers).
+// Environment: CHILD_DATABASE_URL + CHILD_SCHEMA (PostgreSQL) or CHILD_DATA_DIR (PGlite); CHILD_CHAINS;
+// CHILD_MODE `hang` or `finish`; CHILD_SEND=1 writes the devnet world and a project, and starts one risk job.
+// Prints JSON lines: {"event":"sent","id"}, {"event":"hanging"}, {"event":"ready"}, {"event":"finished","status"}.
+
+import type { AnalysisContext } from "../../../src/analysis/index.ts";
+import { registerRiskJobs, startRiskJob, writeWorldToStore } from "../../../src/analysis/index.ts";
+import { loadChainRegistry } from "../../../src/chains/index.ts";
+import { createProject } from "../../../src/keys/index.ts";
+import { loadConfig } from "../../../src/platform/config.ts";
+import { JobQueue } from "../../../src/platform/jobs/index.ts";
+import { devnetWorld } from "../../../src/scenarios/index.ts";
+import { startService } from "../../../src/service.ts";
+
+const env = process.env;
+const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+const config = loadConfig({
+  VIGIA_SECRET: "test-secret-0123456789abcdef",
+  VIGIA_LOG_LEVEL: "warn",
+  VIGIA_CHAINS: env.CHILD_CHAINS as string,
+  ...(env.CHILD_DATABASE_URL
+    ? { DATABASE_URL: env.CHILD_DATABASE_URL }
+    : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),
+});
+const service = await startService(config, {
+  http: false,
+  workers: false,
+  ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
+});
+const jobs = new JobQueue(service.database, {
+  workers: true,
+  schema: env.CHILD_SCHEMA ?? "pgboss",
+  logLevel: "warn",
+  pollingIntervalSeconds: 0.5,
+  superviseIntervalSeconds: 1,
+});
+const ctx: AnalysisContext = {
+  db: service.database.db,
+  registry: loadChainRegistry(config.chainsFile),
+  jobs,
+  ...(env.CHILD_MODE === "hang"
+    ? {
+        expansion: {
+          budget: { maxMillis: 600_000 },
+          history: {
+            hasExplorer: () => true,
+            ensureHistory: () => {
+              say({ event: "hanging" });
+              return new Promise(() => {});
+            },
+          },
+        },
+      }
+    : {}),
+};
+await registerRiskJobs(ctx);
+await jobs.start();
+
+const world = devnetWorld();
+if (env.CHILD_SEND === "1") {
+  await writeWorldToStore(ctx.db, world, 1);
+  const project = await createProject(service.keys, { name: "Crash" }, { kind: "cli" });
+  const subject = world.cases.find(
+    (c) => c.pattern === "sanctions_exposure" && c.id.endsWith("-d1"),
+  )!.subject;
+  say({
+    event: "sent",
+    id: await startRiskJob(ctx, { projectId: project.projectId, address: subject, chainId: 1 }),
+  });
+}
+say({ event: "ready", pid: process.pid });
+
+if (env.CHILD_MODE === "finish") {
+  const id = env.CHILD_WAIT_FOR as string;
+  for (;;) {
+    const row = await ctx.db
+      .selectFrom("analyses")
+      .select(["status", "risk_level"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (row?.status === "completed" || row?.status === "failed") {
+      say({ event: "finished", status: row.status, level: row.risk_level });
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+process.on("SIGTERM", () => {
+  void jobs
+    .stop()
+    .then(() => service.close())
+    .then(() => process.exit(0));
+});

@@ -4,7 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { type AnalysisContext, registerAnalysisRoutes, registerRiskJobs } from "./analysis/index.ts";
-import { ChainStatsService, loadChainRegistry, registerChainRoutes } from "./chains/index.ts";
+import {
+  type ChainRegistry,
+  ChainStatsService,
+  loadChainRegistry,
+  registerChainRoutes,
+} from "./chains/index.ts";
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
@@ -56,20 +61,27 @@ export interface Service {
 }
 
 export async function startService(config: Config, options: ServiceOptions): Promise<Service> {
+  // A bad chains file fails the start before anything is opened.
+  const registry = loadChainRegistry(config.chainsFile);
   const database = await openDatabase<DB>({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: options.schema,
   });
   try {
-    return await assemble(config, options, database);
+    return await assemble(config, options, database, registry);
   } catch (error) {
     await database.close().catch(() => {});
     throw error;
   }
 }
 
-async function assemble(config: Config, options: ServiceOptions, database: Database<DB>): Promise<Service> {
+async function assemble(
+  config: Config,
+  options: ServiceOptions,
+  database: Database<DB>,
+  registry: ChainRegistry,
+): Promise<Service> {
   // openDatabase fell back to the socket of a running service: a second serve/worker would run beside the owner
   // of the data dir (and stop working when it stops), so it refuses to start.
   if (database.kind === "pglite-socket") {
@@ -85,7 +97,6 @@ async function assemble(config: Config, options: ServiceOptions, database: Datab
     embedded: embedded && config.dataDir !== "memory://",
   });
   const keys: KeysContext = { db: database.db, serverKeys: deriveKeys(secret) };
-  const registry = loadChainRegistry(config.chainsFile);
   const chainStats = new ChainStatsService(database.db, {
     ttlMs: config.chainStatsTtlSeconds * 1000,
     timeoutMs: config.upstreamTimeoutMs,

@@ -13,7 +13,10 @@ export interface NetworkStats {
 const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 
 function decimalString(value: unknown): string | null {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "number" && Number.isFinite(value)) {
+    // String(1e21) is "1e+21"; integers are written out in full digits.
+    return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+  }
   if (typeof value === "string" && DECIMAL.test(value.trim())) return value.trim();
   return null;
 }

@@ -3,17 +3,19 @@ import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
+const HttpUrl = Type.String({ pattern: "^https?://[^\\s]+$" });
+
 export const ChainConfigSchema = Type.Object(
   {
     id: Type.Integer({ minimum: 1, description: "EVM chain id" }),
     name: Type.String({ minLength: 1 }),
     currency_symbol: Type.String({ minLength: 1 }),
     currency_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 18 }),
-    explorer_url: Type.Union([Type.String(), Type.Null()], { default: null }),
+    explorer_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
     /** Base URL of a Blockscout instance (without /api/v2), the source of network stats and market data. */
-    blockscout_url: Type.Union([Type.String(), Type.Null()], { default: null }),
+    blockscout_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
     /** JSON-RPC endpoint for the indexer; never exposed over the API (it often carries a provider key). */
-    rpc_url: Type.Union([Type.String(), Type.Null()], { default: null }),
+    rpc_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
     coin_image: Type.Union([Type.String(), Type.Null()], { default: null }),
     enabled: Type.Boolean({ default: true }),
     // The indexer (src/chains/indexer) follows chains with an rpc_url from `start_block` (when it has no

@@ -88,7 +88,10 @@ export { type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {
   type GraphEdge,
   type GraphNode,
+  LABEL_CATEGORIES,
+  type LabelCategory,
   NO_TRUNCATION,
+  NODE_TYPE_OF_CATEGORY,
   type NodeType,
   SERVICE_TYPES,
   type Truncation,

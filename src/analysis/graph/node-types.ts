@@ -1,7 +1,6 @@
 // From what the store knows of an address (its labels, its address facts) to the graph node's type, and which
 // types end a path instead of being expanded.
-import { LABEL_CATEGORIES } from "../../ingest/labels/categories.ts";
-import type { NodeType } from "../../risk/graph/types.ts";
+import { LABEL_CATEGORIES, NODE_TYPE_OF_CATEGORY, type NodeType } from "../../risk/index.ts";
 
 /**
  * Normalised label categories, riskiest first (docs/labels.md: "the riskiest wins, in the order of this table").
@@ -9,23 +8,6 @@ import type { NodeType } from "../../risk/graph/types.ts";
  * higher confidence, then the chain-specific label over an every-chain (chain 0) one, then label text.
  */
 export const CATEGORY_ORDER: readonly string[] = LABEL_CATEGORIES;
-
-/**
- * Category -> node type. `blocklisted` (funds frozen by a token issuer, e.g. the USDT blacklist) is `illicit`:
- * issuers freeze at the request of law enforcement or after hacks and scams, and an analysis should treat such an
- * address as tainted; the node keeps `category: "blocklisted"` so scoring can weigh it differently.
- * `sanctioned_historical`, `gambling`, `miner` and `other` give no special type: the node is `contract` or `eoa`
- * (with the label's category kept).
- */
-const TYPE_OF_CATEGORY: Readonly<Record<string, NodeType>> = {
-  sanctioned: "sanctioned",
-  illicit: "illicit",
-  blocklisted: "illicit",
-  mixer: "mixer",
-  bridge: "bridge",
-  exchange: "exchange",
-  defi: "defi",
-};
 
 /**
  * Types that end a path: the services of SERVICE_TYPES (exchange, mixer, bridge, defi), and also `sanctioned` and
@@ -44,7 +26,7 @@ export const DEFAULT_TERMINAL_TYPES: ReadonlySet<NodeType> = new Set<NodeType>([
 
 /** Categories whose nodes are kept first when a budget forces a choice (everything but the neutral ones). */
 export function isRiskRelevant(category: string | undefined): boolean {
-  return category !== undefined && TYPE_OF_CATEGORY[category] !== undefined;
+  return category !== undefined && NODE_TYPE_OF_CATEGORY[category] !== undefined;
 }
 
 export interface AddressFacts {
@@ -59,7 +41,7 @@ export interface AddressFacts {
 
 /** Labels first; then `contract` from address_facts; `eoa` for an address the store has seen; else `unknown`. */
 export function nodeTypeOf(facts: AddressFacts): NodeType {
-  const labelled = facts.category === undefined ? undefined : TYPE_OF_CATEGORY[facts.category];
+  const labelled = facts.category === undefined ? undefined : NODE_TYPE_OF_CATEGORY[facts.category];
   if (labelled) return labelled;
   if (facts.isContract) return "contract";
   return facts.known ? "eoa" : "unknown";

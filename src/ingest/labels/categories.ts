@@ -2,20 +2,9 @@
 // concepts, Etherscan-style slugs, the normalized CSVs) map onto it. The original is kept beside the normalised
 // category (labels.original_category). The table is documented in docs/labels.md.
 
-export const LABEL_CATEGORIES = [
-  "sanctioned",
-  "illicit",
-  "mixer",
-  "sanctioned_historical",
-  "blocklisted",
-  "bridge",
-  "exchange",
-  "defi",
-  "gambling",
-  "miner",
-  "other",
-] as const;
-export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
+import { LABEL_CATEGORIES, type LabelCategory } from "../../risk/index.ts";
+
+export { LABEL_CATEGORIES, type LabelCategory };
 
 const GROUPS: Record<Exclude<LabelCategory, "other">, string[]> = {
   sanctioned: [

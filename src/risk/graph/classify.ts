@@ -1,22 +1,10 @@
 // What kind of address a graph node is, as the detectors and the exposure need it: its label category (from the
 // label, else from the node type), whether it is a service (funds are pooled there, so paths are not traced
 // through it), which exchange it belongs to, and a short name for messages.
-import type { GraphNode } from "./types.ts";
+import { type GraphNode, LABEL_CATEGORIES } from "./types.ts";
 
 /** Label categories of docs/labels.md, riskiest first. */
-export const CATEGORY_ORDER = [
-  "sanctioned",
-  "illicit",
-  "mixer",
-  "sanctioned_historical",
-  "blocklisted",
-  "bridge",
-  "exchange",
-  "defi",
-  "gambling",
-  "miner",
-  "other",
-] as const;
+export const CATEGORY_ORDER = LABEL_CATEGORIES;
 
 const TYPE_CATEGORIES: ReadonlySet<string> = new Set([
   "sanctioned",

@@ -13,6 +13,41 @@ export type NodeType =
   | "illicit"
   | "unknown";
 
+/**
+ * Label categories (docs/labels.md), riskiest first: the vocabulary every label is normalised to on import. When
+ * an address has several labels, the first category in this order is its node's category.
+ */
+export const LABEL_CATEGORIES = [
+  "sanctioned",
+  "illicit",
+  "mixer",
+  "sanctioned_historical",
+  "blocklisted",
+  "bridge",
+  "exchange",
+  "defi",
+  "gambling",
+  "miner",
+  "other",
+] as const;
+export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
+
+/**
+ * The node type a label category gives an address. `blocklisted` (funds frozen by a token issuer, e.g. the USDT
+ * blacklist) is `illicit`: issuers freeze at the request of law enforcement or after hacks and scams; the node
+ * keeps `category: "blocklisted"` so scoring can weigh it differently. `sanctioned_historical`, `gambling`,
+ * `miner` and `other` give no special type: the node stays `contract` or `eoa`, with the category kept.
+ */
+export const NODE_TYPE_OF_CATEGORY: Readonly<Partial<Record<string, NodeType>>> = {
+  sanctioned: "sanctioned",
+  illicit: "illicit",
+  blocklisted: "illicit",
+  mixer: "mixer",
+  bridge: "bridge",
+  exchange: "exchange",
+  defi: "defi",
+};
+
 export interface GraphNode {
   /** lowercase 0x address */
   address: string;

@@ -11,22 +11,12 @@ import {
   type World,
 } from "../../scenarios/index.ts";
 import type { GraphEdge, GraphNode, NodeType, TxGraph } from "../graph/types.ts";
-import { NO_TRUNCATION } from "../graph/types.ts";
+import { NO_TRUNCATION, NODE_TYPE_OF_CATEGORY } from "../graph/types.ts";
 
 export const TOKEN_ADDRESSES: Record<TokenSymbol, string> = {
   ETH: "native",
   USDV: "0x00000000000000000000000000000000000000d1",
   TKN: "0x00000000000000000000000000000000000000d2",
-};
-
-const TYPE_OF_CATEGORY: Record<string, NodeType> = {
-  sanctioned: "sanctioned",
-  illicit: "illicit",
-  blocklisted: "illicit",
-  mixer: "mixer",
-  bridge: "bridge",
-  exchange: "exchange",
-  defi: "defi",
 };
 
 const TERMINAL: ReadonlySet<NodeType> = new Set([
@@ -114,7 +104,7 @@ export function worldGraph(w: WorldIndex, subject: string, opts: { depth?: numbe
 
 function typeOf(w: WorldIndex, address: string): NodeType {
   const category = w.labels.get(address)?.category;
-  return (category && TYPE_OF_CATEGORY[category]) || "eoa";
+  return (category && NODE_TYPE_OF_CATEGORY[category]) || "eoa";
 }
 
 function toEdge(t: PlannedTransfer, i: number): GraphEdge {

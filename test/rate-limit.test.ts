@@ -17,7 +17,8 @@ const get = (url: string, key?: string) =>
 
 describe("rate limiting", () => {
   it("answers 429 with Retry-After once a key passes its limit, and only for that key", async () => {
-    for (let i = 0; i < LIMIT; i++) expect((await get("/v1/chains", svc.project.keys.viewer)).statusCode).toBe(200);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await get("/v1/chains", svc.project.keys.viewer)).statusCode).toBe(200);
     const limited = await get("/v1/chains", svc.project.keys.viewer);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ success: false, error: "rate_limited" });

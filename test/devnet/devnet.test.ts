@@ -286,10 +286,19 @@ describe("devnet", () => {
     expect(await devnet.play()).toMatchObject({ outcome: "already" });
     // The chain goes on after the scenario: a new transaction is mined at once, later than the scenario.
     const someone = devnet.world.timeline()[0]!;
-    await devnet.rpc.request("eth_sendTransaction", [
+    const txHash = await devnet.rpc.request<string>("eth_sendTransaction", [
       { from: someone.to, to: someone.from, value: "0x0", gasPrice: "0x0" },
     ]);
-    const next = await devnet.rpc.request<RpcBlock>("eth_getBlockByNumber", ["latest", false]);
+    // The node answers with the hash before the block is surely mined: wait for the receipt (bounded).
+    let receipt: { blockNumber: string } | null = null;
+    for (let i = 0; i < 100 && !receipt; i++) {
+      receipt = await devnet.rpc.request<{ blockNumber: string } | null>("eth_getTransactionReceipt", [
+        txHash,
+      ]);
+      if (!receipt) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(receipt).not.toBeNull();
+    const next = await devnet.rpc.request<RpcBlock>("eth_getBlockByNumber", [receipt!.blockNumber, false]);
     expect(Number(BigInt(next.number))).toBe(devnet.plan.blocks.length + 1);
     expect(Number(BigInt(next.timestamp))).toBeGreaterThan(devnet.plan.blocks.at(-1)!.timestamp);
     expect(await devnet.play()).toMatchObject({ outcome: "already" });

@@ -1,7 +1,8 @@
 // `import etl`: an ethereum-etl export directory into the chain data store for one chain.
 //
 // The files are streamed in order (blocks, transactions, token_transfers, tokens, contracts), every row is
-// checked (read.ts) and written in batches (write-batch.ts); memory stays flat whatever the size of the export.
+// checked (read.ts; on PGlite in a worker thread: parallel-read.ts) and written in batches (write-batch.ts);
+// memory stays flat whatever the size of the export.
 // How batches are grouped into transactions depends on the database (session.ts): on PostgreSQL and on PGlite
 // owned by this process the whole import is one transaction, so a bad row (`file:line: reason`) or a killed
 // process leaves nothing behind; through the socket bridge of a running `vigia serve` every row is checked first,
@@ -15,6 +16,7 @@ import type { Database } from "../../platform/db/open.ts";
 import type { DB } from "../../schema.ts";
 import { BlockTimes } from "./block-times.ts";
 import { findEtlFiles } from "./files.ts";
+import { readExportInWorker } from "./parallel-read.ts";
 import { type EtlProgress, NO_PROGRESS } from "./progress.ts";
 import { checkHeaders, emptyCounts, type ReadCounts, readExport } from "./read.ts";
 import { cleanUpDeadRuns, finishRun, progressRun, releaseRun, startRun } from "./runs.ts";
@@ -76,13 +78,17 @@ export async function importEtl(
     runId = await startRun(session.book, database.kind, options.chainId, path.resolve(options.dir));
     const id = runId;
     const batchRows = options.batchRows ?? (session.atomic ? 50_000 : 5_000);
+    // PGlite in this process runs its WebAssembly on this thread: the rows are read and checked in a worker thread
+    // meanwhile. A database in another process (PostgreSQL, `vigia serve`) works in parallel with this thread
+    // already, and there the worker only cost time (copying batches between threads) and memory.
+    const read = database.pglite ? readExportInWorker : readExport;
     const report = (phase: "checking" | "importing") =>
       progress.reading({ phase, file: counts.file, rows: rowsRead(counts), transfers: totals.written });
 
     if (!session.atomic) {
       // Check everything before the first write: batches will commit one by one.
       const check = emptyCounts();
-      for await (const _ of readExport(files, { batchRows, counts: check })) {
+      for await (const _ of read(files, { batchRows, counts: check })) {
         progress.reading({ phase: "checking", file: check.file, rows: rowsRead(check), transfers: 0 });
       }
     }
@@ -96,10 +102,11 @@ export async function importEtl(
       await times.create(conn, session.atomic);
       await transfers.start(conn);
       let lastBook = Date.now();
-      // The next batch is read and checked while the database writes the previous one.
+      // The next batch is read and checked (on PGlite in the worker thread) while the database writes the previous
+      // one.
       let writing: Promise<void> = Promise.resolve();
       try {
-        for await (const batch of readExport(files, { batchRows, counts })) {
+        for await (const batch of read(files, { batchRows, counts })) {
           await writing;
           // Between two batches: through the socket bridge the one connection is free only now. The bookkeeping
           // connection is the PGlite instance itself when it is ours: busy until the commit.

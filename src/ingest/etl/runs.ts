@@ -8,8 +8,11 @@ import os from "node:os";
 import type { DatabaseKind } from "../../platform/db/open.ts";
 import type { Conn } from "./connection.ts";
 
-/** pg_advisory_lock(class, id): class "ETLI". */
-const LOCK_CLASS = 0x45544c49;
+/**
+ * The advisory lock key of a run. Advisory locks are database-wide while run ids are per schema, so the key
+ * includes the schema: two schemas (tenants, test files) never take each other's run for alive.
+ */
+const RUN_LOCK_KEY = "hashtextextended(current_schema() || '/vigia-etl-run/' || $1::text, 0)";
 
 export interface RunCounts {
   rowsRead: number;
@@ -32,11 +35,10 @@ async function isDead(
 ) {
   if (kind === "pglite") return true;
   if (kind === "postgres") {
-    const [row] = await conn.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2::integer) AS ok", [
-      LOCK_CLASS,
-      Number(run.id),
+    const [row] = await conn.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${RUN_LOCK_KEY}) AS ok`, [
+      run.id,
     ]);
-    if (row?.ok) await conn.query("SELECT pg_advisory_unlock($1, $2::integer)", [LOCK_CLASS, Number(run.id)]);
+    if (row?.ok) await conn.query(`SELECT pg_advisory_unlock(${RUN_LOCK_KEY})`, [run.id]);
     return Boolean(row?.ok);
   }
   return run.host === os.hostname() && run.pid !== null && !processAlive(run.pid);
@@ -81,8 +83,7 @@ export async function startRun(
     os.hostname(),
     process.pid,
   ]);
-  if (kind === "postgres")
-    await conn.query("SELECT pg_advisory_lock($1, $2::integer)", [LOCK_CLASS, Number(id)]);
+  if (kind === "postgres") await conn.query(`SELECT pg_advisory_lock(${RUN_LOCK_KEY})`, [id]);
   return id;
 }
 
@@ -109,6 +110,5 @@ export async function finishRun(
 
 /** Lets go of the run's advisory lock (PostgreSQL), on the connection that took it. */
 export async function releaseRun(conn: Conn, kind: DatabaseKind, id: string): Promise<void> {
-  if (kind === "postgres")
-    await conn.query("SELECT pg_advisory_unlock($1, $2::integer)", [LOCK_CLASS, Number(id)]);
+  if (kind === "postgres") await conn.query(`SELECT pg_advisory_unlock(${RUN_LOCK_KEY})`, [id]);
 }

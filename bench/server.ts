@@ -1,7 +1,7 @@
-// Bench-only entry of the real service: starts it from the environment (as `vigia serve --no-workers` does), in
-// the PostgreSQL schema named by BENCH_SCHEMA when given, creates a project, and prints one JSON line
-// `{"url", "key", "database"}` on stdout for the runner. SIGTERM closes the service and exits 0 (so that
-// `node --cpu-prof` can write its profile).
+// The real service as a child process for the benchmarks and `npm run eval`: starts it from the environment (as
+// `vigia serve --no-workers` does), in the PostgreSQL schema named by BENCH_SCHEMA when given, creates a project,
+// and prints one JSON line `{"url", "key", "projectId", "database"}` on stdout for the runner. SIGTERM closes the
+// service and exits 0 (so that `node --cpu-prof` can write its profile).
 import { createProject } from "../src/keys/index.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { startService } from "../src/service.ts";
@@ -11,7 +11,9 @@ const schema = process.env.BENCH_SCHEMA || undefined;
 const service = await startService(config, { http: true, workers: false, ...(schema ? { schema } : {}) });
 const url = await service.listen();
 const project = await createProject(service.keys, { name: "Bench project" }, { kind: "cli" });
-process.stdout.write(`${JSON.stringify({ url, key: project.key, database: service.database.kind })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url, key: project.key, projectId: project.projectId, database: service.database.kind })}\n`,
+);
 
 let stopping = false;
 const stop = () => {

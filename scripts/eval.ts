@@ -2,7 +2,7 @@
 //
 //  1. generates the benchmark world (src/scenarios benchmarkWorld) as an ethereum-etl export with labels, prices
 //     and cases.json (src/eval/etl-export.ts) into a temporary directory;
-//  2. starts the real service as a child process (scripts/eval/server.ts) on the embedded database of a fresh
+//  2. starts the real service as a child process (bench/server.ts) on the embedded database of a fresh
 //     data dir, with a chains file naming only the benchmark chain (no RPC, no explorer, no workers);
 //  3. runs the real CLI imports against that data dir, which reach the database through the running service's
 //     socket bridge: `vigia import etl --chain C DIR`, `vigia import tags labels.csv`,
@@ -121,7 +121,7 @@ for (const name of Object.keys(process.env)) {
 }
 
 const server = await phase("start service", () =>
-  startChild<{ url: string; key: string; projectId: number }>("scripts/eval/server.ts", {
+  startChild<{ url: string; key: string; projectId: number }>("bench/server.ts", {
     env,
     label: "service",
   }),

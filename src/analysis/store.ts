@@ -22,11 +22,14 @@ export interface AnalysisHeader {
   window?: { from?: Date | undefined; to?: Date | undefined } | undefined;
 }
 
+/** How an analysis ended: its result, or the reason it failed. */
+type Outcome = { result: StoredResult; durationMs: number } | { error: string; durationMs: number };
+
 /** Stores a finished analysis (completed or failed) in one statement. */
 export async function insertFinished(
   db: Kysely<DB>,
   header: AnalysisHeader,
-  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
+  outcome: Outcome,
 ): Promise<void> {
   const now = new Date();
   await db
@@ -63,11 +66,7 @@ export async function setJobId(db: Kysely<DB>, id: string, jobId: string): Promi
 }
 
 /** Completes (or fails) a queued analysis. Idempotent: a rerun after a crash overwrites the same row. */
-export async function finish(
-  db: Kysely<DB>,
-  id: string,
-  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
-): Promise<void> {
+export async function finish(db: Kysely<DB>, id: string, outcome: Outcome): Promise<void> {
   const now = new Date();
   await db
     .updateTable("analyses")
@@ -89,9 +88,7 @@ function headerColumns(h: AnalysisHeader) {
   };
 }
 
-function outcomeColumns(
-  outcome: { result: StoredResult; durationMs: number } | { error: string; durationMs: number },
-) {
+function outcomeColumns(outcome: Outcome) {
   if ("error" in outcome) {
     return {
       status: "failed" as AnalysisStatus,
@@ -216,8 +213,11 @@ export async function latestCompleted(
   q: { projectId: number; chainId?: number | undefined; addresses: string[]; maxDepth?: number | undefined },
 ): Promise<Map<string, StoredAnalysis>> {
   if (q.addresses.length === 0) return new Map();
+  // DISTINCT ON keeps one row (the latest) per address in the database, instead of reading every rescan's
+  // stored result and dropping all but the first here.
   let query = db
     .selectFrom("analyses")
+    .distinctOn("address")
     .select(COLUMNS)
     .where("project_id", "=", q.projectId)
     .where("address", "in", q.addresses)
@@ -225,10 +225,8 @@ export async function latestCompleted(
     .where("kind", "=", "scan");
   if (q.chainId !== undefined) query = query.where("chain_id", "=", q.chainId);
   if (q.maxDepth !== undefined) query = query.where("max_depth", "=", q.maxDepth);
-  const rows = await query.orderBy("completed_at", "desc").orderBy("id").execute();
-  const latest = new Map<string, StoredAnalysis>();
-  for (const row of rows) if (!latest.has(row.address)) latest.set(row.address, fromRow(row as Row));
-  return latest;
+  const rows = await query.orderBy("address").orderBy("completed_at", "desc").orderBy("id").execute();
+  return new Map(rows.map((row) => [row.address, fromRow(row as Row)]));
 }
 
 export type { ScanResult };

@@ -3,7 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
-import { type AnalysisContext, registerAnalysisRoutes, registerRiskJobs } from "./analysis/index.ts";
+import {
+  type AnalysisContext,
+  registerAnalysisRoutes,
+  registerLayeredRoutes,
+  registerLayerJobs,
+  registerRiskJobs,
+  sweepStalled,
+} from "./analysis/index.ts";
 import {
   type ChainRegistry,
   ChainStatsService,
@@ -12,6 +19,7 @@ import {
 } from "./chains/index.ts";
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
+import { registerInvestigationRoutes } from "./investigations/index.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -115,6 +123,7 @@ async function assemble(
 
   const analysis: AnalysisContext = { db: database.db, registry, jobs };
   await registerRiskJobs(analysis);
+  await registerLayerJobs(analysis);
 
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
@@ -132,11 +141,14 @@ async function assemble(
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);
+          registerLayeredRoutes(v1, analysis);
+          registerInvestigationRoutes(v1, analysis);
         },
       })
     : undefined;
 
   if (options.workers) await jobs.start();
+  const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
   // The devnet's node may not get port 8545: the indexer follows the chain at the node's actual URL.
@@ -187,6 +199,7 @@ async function assemble(
             clearInterval(sweep);
           }
         }
+        stopSweep?.();
         await jobs.stop();
         await indexers?.stop();
         await devnet?.stop();

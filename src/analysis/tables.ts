@@ -1,4 +1,4 @@
-// Row types of the analyses table (migrations/0006_analyses.sql).
+// Row types of the analyses tables (migrations/0006_analyses.sql, 0008_investigations.sql).
 import type { ColumnType } from "kysely";
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
@@ -28,11 +28,26 @@ export interface AnalysesTable {
   duration_ms: number | null;
   error: string | null;
   job_id: string | null;
+  /** layered analyses (kind 'investigation', migrations/0008_investigations.sql) */
+  incremental: ColumnType<boolean, boolean | undefined, boolean>;
+  completed_layers: ColumnType<number, number | undefined, number>;
+  patterns_detected: ColumnType<number, number | undefined, number>;
+  started_at: NullableTimestamp;
+  layer_state: string | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   completed_at: NullableTimestamp;
 }
 
+/** One completed layer of a layered analysis: `body` is the layer result's JSON text, served as stored. */
+export interface AnalysisLayersTable {
+  analysis_id: string;
+  layer: number;
+  body: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface AnalysisTables {
   analyses: AnalysesTable;
+  analysis_layers: AnalysisLayersTable;
 }

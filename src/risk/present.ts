@@ -29,6 +29,15 @@ export interface LayerPattern {
   confidence: number;
   severity: Severity;
   description: string;
+  /** beyond interface.md: the finding's identity across layers (findingKey), its subject and its evidence */
+  id: string;
+  subject: string;
+  evidence: {
+    wallets: string[];
+    txHashes: string[];
+    usdAmount: number;
+    thresholds: Record<string, number | string>;
+  };
 }
 
 /** The findings the address performs (it is among their actors), as quick-result patterns. */
@@ -52,18 +61,32 @@ export function toQuickRiskResult(analysis: RiskAnalysis): QuickRiskResult {
   };
 }
 
+/** Findings as layer patterns, each with its identity (a second finding with the same identity gets `#2`, ...). */
 export function toLayerPatterns(findings: readonly Finding[]): LayerPattern[] {
-  return findings.map((f) => ({
-    patternType: f.pattern,
-    confidence: f.confidence,
-    severity: f.severity,
-    description: f.message,
-  }));
+  const seen = new Map<string, number>();
+  return findings.map((f) => {
+    const key = findingKey(f);
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return {
+      patternType: f.pattern,
+      confidence: f.confidence,
+      severity: f.severity,
+      description: f.message,
+      id: n === 1 ? key : `${key}#${n}`,
+      subject: f.subject,
+      evidence: { wallets: f.wallets, txHashes: f.txs, usdAmount: f.usdAmount, thresholds: f.thresholds },
+    };
+  });
 }
 
-/** A stable identity for a finding across layers (newPatterns / removedPatterns of an incremental analysis). */
+/**
+ * The identity of a finding across the layers of an incremental analysis (newPatterns / removedPatterns): the
+ * pattern and its subject. Not the evidence: a peel chain that grows as a deeper layer is read is the same
+ * finding with more evidence, not one removed and another new.
+ */
 export function findingKey(f: Finding): string {
-  return `${f.pattern}:${f.subject}:${f.txs.join(",")}`;
+  return `${f.pattern}:${f.subject}`;
 }
 
 /**

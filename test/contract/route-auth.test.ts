@@ -2,7 +2,10 @@
 // (decisions.md, "Authentication and roles"). Routes are discovered from the service's own OpenAPI document
 // (operations with `security`; the lowest role from the `x-required-role` extension), so a route added later is
 // covered without editing this file. Every check loops over all routes and reports every failing route at once.
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertLayeredAnalysis } from "../../src/analysis/index.ts";
+import { insertInvestigation } from "../../src/investigations/store.ts";
 import { createKey } from "../../src/keys/index.ts";
 import { generateApiKey } from "../../src/keys/key-format.ts";
 import { ROLES, roleRank } from "../../src/platform/http/auth.ts";
@@ -192,7 +195,39 @@ describe("project scope", () => {
         .where("project_id", "=", svc.other.id)
         .executeTakeFirstOrThrow()
     ).id;
-    const cases = [{ method: "DELETE" as const, url: `/v1/projects/${svc.project.id}/keys/${otherKeyId}` }];
+    // The other project's layered analysis, investigation and risk job, written straight to the store.
+    const analysisId = randomUUID();
+    const investigationId = randomUUID();
+    const jobId = randomUUID();
+    const wallet = `0x${"ab".repeat(20)}`;
+    const owner = { projectId: svc.other.id, chainId: 1, address: wallet, maxDepth: 2 };
+    await insertLayeredAnalysis(svc.database.db, { id: analysisId, ...owner, incremental: true });
+    await insertInvestigation(svc.database.db, {
+      id: investigationId,
+      ...owner,
+      name: "theirs",
+      incremental: true,
+      analysisId,
+    });
+    await svc.database.db
+      .insertInto("analyses")
+      .values({
+        id: jobId,
+        project_id: svc.other.id,
+        chain_id: 1,
+        address: wallet,
+        kind: "job",
+        max_depth: 3,
+        status: "queued",
+      })
+      .execute();
+    const cases = [
+      { method: "DELETE" as const, url: `/v1/projects/${svc.project.id}/keys/${otherKeyId}` },
+      { method: "GET" as const, url: `/v1/projects/${svc.project.id}/investigations/${investigationId}` },
+      { method: "GET" as const, url: `/v1/analysis/${analysisId}/progress` },
+      { method: "GET" as const, url: `/v1/analysis/${analysisId}/layers/0` },
+      { method: "GET" as const, url: `/v1/risk/${jobId}` },
+    ];
     for (const c of cases) {
       const res = await svc.app!.inject({ ...c, headers: auth(svc.project.keys.admin) });
       expect(res.statusCode, `${c.method} ${c.url}`).toBe(404);

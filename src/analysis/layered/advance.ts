@@ -1,0 +1,94 @@
+// Processes the next unfinished layer of a layered analysis: read the expansion state the last layer left (or
+// the root alone), expand one hop (src/analysis/graph expandLayer, one statement), run the risk core over the
+// cumulative graph, and commit the layer result with the next state (store.ts commitLayer). Every caller — the
+// layer job, a standard investigation waiting for its graph — goes through here; a layer two callers computed at
+// once is stored once, and the loser's copy is dropped.
+import { analyseGraph, toLayerPatterns } from "../../risk/index.ts";
+import type { AnalysisContext } from "../context.ts";
+import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
+import { scanResultOf } from "../result.ts";
+import { buildLayer } from "./layer-result.ts";
+import { commitLayer, getLayeredAnalysis, type LayerState, markStarted, readState } from "./store.ts";
+
+export type AdvanceOutcome =
+  /**
+   * a layer was processed and more remain; `committed`: by this call (false when another caller stored the same
+   * layer first, and so is the one to carry on)
+   */
+  | { state: "more"; completedLayers: number; committed: boolean }
+  | { state: "done" }
+  /** the analysis does not exist, or failed */
+  | { state: "gone" };
+
+export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string): Promise<AdvanceOutcome> {
+  const analysis = await getLayeredAnalysis(ctx.db, undefined, analysisId);
+  if (!analysis || analysis.status === "failed") return { state: "gone" };
+  if (analysis.status === "completed" || analysis.completedLayers >= analysis.maxDepth)
+    return { state: "done" };
+  if (analysis.status === "queued") await markStarted(ctx.db, analysisId);
+
+  const layer = analysis.completedLayers;
+  const started = performance.now();
+  const chain = ctx.registry.get(analysis.chainId);
+  const previous: LayerState | undefined = layer === 0 ? undefined : await readState(ctx.db, analysisId);
+  if (layer > 0 && !previous) throw new Error(`the state after layer ${layer - 1} is missing`);
+  const graph = previous
+    ? graphFromJson(previous.graph)
+    : await createGraph(ctx.db, {
+        chainId: analysis.chainId,
+        roots: [analysis.address],
+        maxDepth: analysis.maxDepth,
+      });
+  const previousNodes = new Set(layer === 0 ? [] : graph.nodes.keys());
+  const previousEdges = new Set(layer === 0 ? [] : graph.edges.map((e) => e.id));
+
+  // Each layer has the whole time budget (a depth-7 analysis may take several); node and edge budgets hold for
+  // the whole graph. Once a budget ends the expansion, the remaining layers add nothing and are quick.
+  const report = await expandLayer(ctx.db, graph, {
+    ...ctx.expansion,
+    ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+  });
+
+  const detectionStarted = performance.now();
+  const risk = analyseGraph(graph, analysis.address, ctx.risk ?? {});
+  const patterns = toLayerPatterns(risk.findings);
+  const patternDetectionTimeMs = performance.now() - detectionStarted;
+
+  const nodes = [...graph.nodes.values()];
+  const final = layer === analysis.maxDepth - 1;
+  const result = buildLayer({
+    analysisId,
+    layer,
+    totalLayers: analysis.maxDepth,
+    root: analysis.address,
+    nodes,
+    edges: graph.edges,
+    truncated: graph.truncated,
+    previousNodes,
+    previousEdges,
+    previousPatterns: previous?.patterns ?? [],
+    analysis: risk,
+    patterns,
+    errorCount: report.history.failed.length,
+    processingTimeMs: performance.now() - started,
+    patternDetectionTimeMs,
+    timestamp: new Date(),
+  });
+  // The analysis as a whole, stored like any other (kind 'investigation'), when its last layer completes.
+  function finalResult() {
+    const durationMs = Date.now() - (analysis?.startedAt ?? analysis?.createdAt ?? new Date()).getTime();
+    const metrics = { nodes: nodes.length, edges: graph.edges.length, durationMs };
+    return { result: scanResultOf(analysisId, chainId, maxDepth, risk, metrics), durationMs };
+  }
+  const { chainId, maxDepth } = analysis;
+  const committed = await commitLayer(ctx.db, {
+    id: analysisId,
+    layer,
+    body: JSON.stringify(result),
+    state: { graph: graphToJson(graph), patterns },
+    riskScore: risk.score,
+    patternsDetected: patterns.length,
+    final: final ? finalResult() : undefined,
+  });
+  return final ? { state: "done" } : { state: "more", completedLayers: layer + 1, committed };
+}

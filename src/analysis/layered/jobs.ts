@@ -1,0 +1,90 @@
+// Layered analyses run as durable jobs (pg-boss, src/platform/jobs): one job per layer. A job processes the first
+// unfinished layer (advance.ts) and, having stored it, queues the next; a job killed with its process is run again after the
+// restart (or when its heartbeat stops, on PostgreSQL) and so the analysis resumes at its first unfinished layer.
+// A layer that keeps failing fails the analysis, with the reason kept on its row.
+import type { AnalysisContext } from "../context.ts";
+import { advanceAnalysis } from "./advance.ts";
+import { getLayeredAnalysis, markFailed } from "./store.ts";
+
+export const LAYER_QUEUE = "analysis-layer";
+const RETRY_LIMIT = 2;
+
+export interface LayerJob {
+  analysisId: string;
+}
+
+/**
+ * Queues the job of an analysis's next layer. Only the caller that committed a layer queues the next, so an
+ * analysis has one job at a time (a second one, e.g. the safety net of a standard investigation, is harmless:
+ * it finds its layer stored, or stores it first).
+ */
+export async function queueNextLayer(
+  ctx: AnalysisContext,
+  analysisId: string,
+  startAfterSeconds?: number,
+): Promise<void> {
+  await ctx.jobs.send<LayerJob>(
+    LAYER_QUEUE,
+    { analysisId },
+    startAfterSeconds !== undefined ? { startAfterSeconds } : {},
+  );
+}
+
+export async function registerLayerJobs(ctx: AnalysisContext): Promise<void> {
+  await ctx.jobs.define(LAYER_QUEUE, { retryLimit: RETRY_LIMIT, retryDelaySeconds: 1, retryBackoff: false });
+  await ctx.jobs.work<LayerJob, { completedLayers: number | null }>(LAYER_QUEUE, async (job) => {
+    const { analysisId } = job.data;
+    try {
+      const outcome = await advanceAnalysis(ctx, analysisId);
+      if (outcome.state !== "more") return { completedLayers: null };
+      if (outcome.committed) await queueNextLayer(ctx, analysisId);
+      return { completedLayers: outcome.completedLayers };
+    } catch (error) {
+      if (job.retryCount < RETRY_LIMIT) throw error;
+      const analysis = await getLayeredAnalysis(ctx.db, undefined, analysisId);
+      await markFailed(ctx.db, analysisId, failureReason(analysis?.completedLayers ?? 0, error));
+      return { completedLayers: null };
+    }
+  });
+}
+
+/** The reason kept on a failed analysis: which layer, and what went wrong (one line, bounded). */
+export function failureReason(layer: number, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `Layer ${layer} failed: ${message.split("\n")[0]}`.slice(0, 500);
+}
+
+/** An unfinished analysis not advanced for this long has most likely lost its job (see requeueStalled). */
+const STALLED_AFTER_MS = 15 * 60_000;
+const SWEEP_EVERY_MS = 5 * 60_000;
+
+/**
+ * Queues a job for every unfinished layered analysis that has not moved for STALLED_AFTER_MS: one whose first
+ * job was never queued (its process died between committing the analysis and queueing the job) or whose job
+ * pg-boss gave up on. A job too many is harmless (advance.ts stores each layer once). Runs in processes with
+ * workers, at start and then every few minutes; returns a stop function.
+ */
+export function sweepStalled(ctx: AnalysisContext): () => void {
+  const sweep = async () => {
+    const stalled = await ctx.db
+      .selectFrom("analyses")
+      .select("id")
+      .where("kind", "=", "investigation")
+      .where("status", "in", ["queued", "running"])
+      .where("updated_at", "<", new Date(Date.now() - STALLED_AFTER_MS))
+      .limit(100)
+      .execute();
+    for (const { id } of stalled) {
+      // Marked as looked at, so the next sweep leaves it alone unless it stalls again.
+      await ctx.db.updateTable("analyses").set({ updated_at: new Date() }).where("id", "=", id).execute();
+      await queueNextLayer(ctx, id);
+    }
+  };
+  const run = () => {
+    sweep().catch(() => {}); // the next sweep tries again
+  };
+  run();
+  const timer = setInterval(run, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

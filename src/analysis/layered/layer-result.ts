@@ -1,0 +1,182 @@
+// The layer result of interface.md ("Layer result") built from the graph after a layer and the state before it.
+// Pure: the same graphs and analysis give the same JSON, so a layer recomputed after a crash equals the one an
+// uninterrupted run would have stored (except its timings).
+//
+// Layer k is the expansion of the addresses k hops from the root: layer 0 reads the root's own transfers and
+// finds its direct counterparties, layer 1 theirs, and so on; an analysis of maxDepth N has layers 0..N-1 and its
+// final graph reaches N hops, like a scan of the same depth (docs/decisions/0004-analysis-layers.md).
+import type { GraphEdge, GraphNode, LayerPattern, RiskAnalysis, RiskLevel } from "../../risk/index.ts";
+
+export interface LayerNode {
+  address: string;
+  type: GraphNode["type"];
+  /** hops from the root */
+  depth: number;
+  label?: string;
+  category?: string;
+}
+
+export interface LayerEdge {
+  /** `${txHash}:${logIndex}` (log index -1 for a transaction's native value): unique in a graph */
+  id: string;
+  from: string;
+  to: string;
+  /** raw amount in the token's smallest unit, decimal string */
+  value: string;
+  token: string;
+  symbol: string;
+  decimals: number;
+  /** USD at the day's price, when known */
+  usd: number | null;
+  txHash: string;
+  /** ISO 8601 */
+  timestamp: string;
+}
+
+export interface LayerGraph {
+  rootAddress: string;
+  nodes: Record<string, LayerNode>;
+  edges: LayerEdge[];
+  metadata: {
+    totalNodes: number;
+    totalEdges: number;
+    /** beyond interface.md: which budgets cut the expansion short so far */
+    truncated: { nodes: boolean; edges: boolean; time: boolean; degree: boolean };
+  };
+}
+
+export interface CompletedLayer {
+  analysisId: string;
+  layer: number;
+  status: "completed";
+  totalLayers: number;
+  riskScore: number;
+  /** beyond interface.md: the provisional level and its reason */
+  riskLevel: RiskLevel;
+  riskReason: string;
+  isProvisional: boolean;
+  detectedPatterns: LayerPattern[];
+  newPatterns: LayerPattern[];
+  removedPatterns: LayerPattern[];
+  cumulativeGraph: LayerGraph;
+  newNodes: Record<string, LayerNode>;
+  newEdges: LayerEdge[];
+  layerMetadata: {
+    processingTimeMs: number;
+    nodeCount: number;
+    edgeCount: number;
+    newNodeCount: number;
+    newEdgeCount: number;
+    errorCount: number;
+    patternDetectionTimeMs: number;
+    timestamp: string;
+  };
+}
+
+/** A layer not processed yet (or never to be, once its analysis failed): interface.md's short form. */
+export interface ShortLayer {
+  analysisId: string;
+  layer: number;
+  status: "pending" | "failed";
+  totalLayers: number;
+  /** beyond interface.md: why the analysis failed */
+  error?: string;
+}
+
+export function layerNode(node: GraphNode): LayerNode {
+  const out: LayerNode = { address: node.address, type: node.type, depth: node.depth };
+  if (node.label !== undefined) out.label = node.label;
+  if (node.category !== undefined) out.category = node.category;
+  return out;
+}
+
+export function layerEdge(edge: GraphEdge): LayerEdge {
+  return {
+    id: edge.id,
+    from: edge.from,
+    to: edge.to,
+    value: edge.value.toString(),
+    token: edge.token,
+    symbol: edge.symbol,
+    decimals: edge.decimals,
+    usd: edge.usd,
+    txHash: edge.txHash,
+    timestamp: new Date(edge.at * 1000).toISOString(),
+  };
+}
+
+export interface LayerInput {
+  analysisId: string;
+  layer: number;
+  totalLayers: number;
+  root: string;
+  /** the graph after this layer (nodes and edges in their canonical order) */
+  nodes: readonly GraphNode[];
+  edges: readonly GraphEdge[];
+  truncated: LayerGraph["metadata"]["truncated"];
+  /** node addresses and edge ids of the previous layer's graph (empty for layer 0) */
+  previousNodes: ReadonlySet<string>;
+  previousEdges: ReadonlySet<string>;
+  previousPatterns: readonly LayerPattern[];
+  analysis: Pick<RiskAnalysis, "score" | "level" | "reason">;
+  patterns: LayerPattern[];
+  errorCount: number;
+  processingTimeMs: number;
+  patternDetectionTimeMs: number;
+  timestamp: Date;
+}
+
+export function buildLayer(input: LayerInput): CompletedLayer {
+  const nodes: Record<string, LayerNode> = {};
+  const newNodes: Record<string, LayerNode> = {};
+  for (const node of input.nodes) {
+    const view = layerNode(node);
+    nodes[node.address] = view;
+    if (!input.previousNodes.has(node.address)) newNodes[node.address] = view;
+  }
+  const edges: LayerEdge[] = [];
+  const newEdges: LayerEdge[] = [];
+  for (const edge of input.edges) {
+    const view = layerEdge(edge);
+    edges.push(view);
+    if (!input.previousEdges.has(edge.id)) newEdges.push(view);
+  }
+  const before = new Set(input.previousPatterns.map((p) => p.id));
+  const now = new Set(input.patterns.map((p) => p.id));
+  const newNodeCount = Object.keys(newNodes).length;
+  return {
+    analysisId: input.analysisId,
+    layer: input.layer,
+    status: "completed",
+    totalLayers: input.totalLayers,
+    riskScore: input.analysis.score,
+    riskLevel: input.analysis.level,
+    riskReason: input.analysis.reason,
+    isProvisional: input.layer < input.totalLayers - 1,
+    detectedPatterns: input.patterns,
+    newPatterns: input.patterns.filter((p) => !before.has(p.id)),
+    removedPatterns: input.previousPatterns.filter((p) => !now.has(p.id)),
+    cumulativeGraph: {
+      rootAddress: input.root,
+      nodes,
+      edges,
+      metadata: {
+        totalNodes: input.nodes.length,
+        totalEdges: edges.length,
+        truncated: { ...input.truncated },
+      },
+    },
+    newNodes,
+    newEdges,
+    layerMetadata: {
+      processingTimeMs: Math.round(input.processingTimeMs),
+      nodeCount: input.nodes.length,
+      edgeCount: edges.length,
+      newNodeCount,
+      newEdgeCount: newEdges.length,
+      errorCount: input.errorCount,
+      patternDetectionTimeMs: Math.round(input.patternDetectionTimeMs),
+      timestamp: input.timestamp.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// GET /analysis/{analysisId}/progress and GET /analysis/{analysisId}/layers/{layer} (interface.md; decisions.md
+// "Investigations and incremental analysis"). Thin: parse, authorise (route config), call a view, shape.
+import type { HttpApp } from "../../platform/http/app.ts";
+import { principalOf } from "../../platform/http/auth.ts";
+import { Ok, ok } from "../../platform/http/schemas.ts";
+import type { AnalysisContext } from "../context.ts";
+import { AnalysisParams, LayerParams, LayerResultSchema, ProgressSchema } from "./schemas.ts";
+import { readLayer, readProgress } from "./views.ts";
+
+export const COMPLETED_LAYER_CACHE = "public, max-age=3600";
+
+export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void {
+  const tags = ["Investigations"];
+
+  app.get(
+    "/analysis/:analysisId/progress",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Progress of a layered analysis",
+        description:
+          "Poll every 2 seconds while `status` is `pending` or `running`; when `completedLayers` grows, fetch " +
+          "layer `completedLayers - 1` (and any skipped); stop at `completed` or `failed`.",
+        params: AnalysisParams,
+        response: { 200: Ok(ProgressSchema) },
+      },
+    },
+    async (req, reply) => {
+      reply.header("cache-control", "no-cache");
+      return ok(await readProgress(ctx.db, principalOf(req).projectId, req.params.analysisId));
+    },
+  );
+
+  app.get(
+    "/analysis/:analysisId/layers/:layer",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "One layer of a layered analysis",
+        description:
+          "Layer 0 is the root's own transfers and its direct counterparties, layer k the addresses k hops away " +
+          "and their counterparties. A completed layer never changes (`Cache-Control: public, max-age=3600`); " +
+          "a layer not processed yet answers its short form, `pending` (`Cache-Control: no-cache`).",
+        params: LayerParams,
+        response: { 200: Ok(LayerResultSchema) },
+      },
+    },
+    async (req, reply) => {
+      const answer = await readLayer(
+        ctx.db,
+        principalOf(req).projectId,
+        req.params.analysisId,
+        req.params.layer,
+      );
+      if (!answer.completed) {
+        reply.header("cache-control", "no-cache");
+        return ok(answer.layer);
+      }
+      // The stored text as is: every read of a completed layer is the same bytes.
+      return reply
+        .header("cache-control", COMPLETED_LAYER_CACHE)
+        .type("application/json; charset=utf-8")
+        .serializer((payload: unknown) => payload as string)
+        .send(`{"success":true,"data":${answer.body}}` as never);
+    },
+  );
+}

@@ -1,0 +1,117 @@
+// TypeBox schemas of the layered-analysis routes (interface.md "Layer pattern", "Layer result", "Analysis
+// progress"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
+import { Type } from "@sinclair/typebox";
+import { PATTERNS } from "../../risk/index.ts";
+
+const Severity = Type.Union(["critical", "high", "medium", "low"].map((s) => Type.Literal(s)));
+
+export const LayerPatternSchema = Type.Object({
+  patternType: Type.Union(PATTERNS.map((p) => Type.Literal(p))),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  severity: Severity,
+  description: Type.String(),
+  id: Type.String({ description: "identity across layers: pattern and subject" }),
+  subject: Type.String(),
+  evidence: Type.Object({
+    wallets: Type.Array(Type.String()),
+    txHashes: Type.Array(Type.String()),
+    usdAmount: Type.Number(),
+    thresholds: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])),
+  }),
+});
+
+const NodeSchema = Type.Object({
+  address: Type.String(),
+  type: Type.String({
+    description: "eoa, contract, exchange, mixer, bridge, defi, sanctioned, illicit or unknown",
+  }),
+  depth: Type.Integer({ description: "hops from the root" }),
+  label: Type.Optional(Type.String()),
+  category: Type.Optional(Type.String()),
+});
+
+const EdgeSchema = Type.Object({
+  id: Type.String({ description: "txHash:logIndex (-1 for a transaction's native value)" }),
+  from: Type.String(),
+  to: Type.String(),
+  value: Type.String({ description: "raw amount in the token's smallest unit" }),
+  token: Type.String({ description: "'native' or the token contract" }),
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  usd: Type.Union([Type.Number(), Type.Null()]),
+  txHash: Type.String(),
+  timestamp: Type.String({ format: "date-time" }),
+});
+
+const Nodes = Type.Record(Type.String(), NodeSchema);
+
+export const GraphSchema = Type.Object({
+  rootAddress: Type.String(),
+  nodes: Nodes,
+  edges: Type.Array(EdgeSchema),
+  metadata: Type.Object({
+    totalNodes: Type.Integer(),
+    totalEdges: Type.Integer(),
+    truncated: Type.Object({
+      nodes: Type.Boolean(),
+      edges: Type.Boolean(),
+      time: Type.Boolean(),
+      degree: Type.Boolean(),
+    }),
+  }),
+});
+
+const CompletedLayerSchema = Type.Object({
+  analysisId: Type.String({ format: "uuid" }),
+  layer: Type.Integer(),
+  status: Type.Literal("completed"),
+  totalLayers: Type.Integer(),
+  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
+  riskLevel: Type.String(),
+  riskReason: Type.String(),
+  isProvisional: Type.Boolean(),
+  detectedPatterns: Type.Array(LayerPatternSchema),
+  newPatterns: Type.Array(LayerPatternSchema),
+  removedPatterns: Type.Array(LayerPatternSchema),
+  cumulativeGraph: GraphSchema,
+  newNodes: Nodes,
+  newEdges: Type.Array(EdgeSchema),
+  layerMetadata: Type.Object({
+    processingTimeMs: Type.Number(),
+    nodeCount: Type.Integer(),
+    edgeCount: Type.Integer(),
+    newNodeCount: Type.Integer(),
+    newEdgeCount: Type.Integer(),
+    errorCount: Type.Integer(),
+    patternDetectionTimeMs: Type.Number(),
+    timestamp: Type.String({ format: "date-time" }),
+  }),
+});
+
+const ShortLayerSchema = Type.Object({
+  analysisId: Type.String({ format: "uuid" }),
+  layer: Type.Integer(),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("failed")]),
+  totalLayers: Type.Integer(),
+  error: Type.Optional(Type.String()),
+});
+
+export const LayerResultSchema = Type.Union([CompletedLayerSchema, ShortLayerSchema]);
+
+export const ProgressSchema = Type.Object({
+  analysisId: Type.String({ format: "uuid" }),
+  status: Type.Union(["pending", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  completedLayers: Type.Integer(),
+  maxDepth: Type.Integer(),
+  incremental: Type.Boolean(),
+  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
+  patternsDetected: Type.Integer(),
+  startedAt: Type.String({ format: "date-time" }),
+  error: Type.Optional(Type.String()),
+});
+
+export const AnalysisParams = Type.Object({ analysisId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const LayerParams = Type.Object({
+  analysisId: Type.String({ minLength: 1, maxLength: 100 }),
+  layer: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+});

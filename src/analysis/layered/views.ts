@@ -1,0 +1,80 @@
+// What GET /analysis/{id}/progress and GET /analysis/{id}/layers/{layer} answer (interface.md "Analysis
+// progress", "Layer result"; decisions.md "Investigations and incremental analysis"). A completed layer is the
+// JSON text stored when it was committed, so every read of it is byte-identical; a layer not processed yet has
+// interface.md's short form, `pending` (or `failed` once its analysis failed).
+import type { Kysely } from "kysely";
+import { invalid, MESSAGES, notFound } from "../../platform/http/errors.ts";
+import type { DB } from "../../schema.ts";
+import type { ShortLayer } from "./layer-result.ts";
+import { getLayeredAnalysis, type LayeredAnalysis, readLayerBody } from "./store.ts";
+
+export type ProgressStatus = "pending" | "running" | "completed" | "failed";
+
+export interface AnalysisProgress {
+  analysisId: string;
+  status: ProgressStatus;
+  completedLayers: number;
+  maxDepth: number;
+  incremental: boolean;
+  /** the latest provisional score (0 until the first layer completes), final once completed */
+  riskScore: number;
+  patternsDetected: number;
+  startedAt: string;
+  /** beyond interface.md: why the analysis failed */
+  error?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const progressStatus = (status: LayeredAnalysis["status"]): ProgressStatus =>
+  status === "queued" ? "pending" : status;
+
+async function find(db: Kysely<DB>, projectId: number, id: string): Promise<LayeredAnalysis> {
+  const analysis = UUID.test(id) ? await getLayeredAnalysis(db, projectId, id.toLowerCase()) : undefined;
+  if (!analysis) throw notFound("Analysis");
+  return analysis;
+}
+
+export async function readProgress(db: Kysely<DB>, projectId: number, id: string): Promise<AnalysisProgress> {
+  const a = await find(db, projectId, id);
+  const progress: AnalysisProgress = {
+    analysisId: a.id,
+    status: progressStatus(a.status),
+    completedLayers: a.completedLayers,
+    maxDepth: a.maxDepth,
+    incremental: a.incremental,
+    riskScore: a.riskScore ?? 0,
+    patternsDetected: a.patternsDetected,
+    startedAt: (a.startedAt ?? a.createdAt).toISOString(),
+  };
+  if (a.status === "failed" && a.error) progress.error = a.error;
+  return progress;
+}
+
+export type LayerAnswer = { completed: true; body: string } | { completed: false; layer: ShortLayer };
+
+export async function readLayer(
+  db: Kysely<DB>,
+  projectId: number,
+  id: string,
+  layer: number,
+): Promise<LayerAnswer> {
+  const a = await find(db, projectId, id);
+  if (!Number.isInteger(layer) || layer < 0 || layer >= a.maxDepth) {
+    throw invalid(MESSAGES.invalidPath, [
+      { path: "/layer", message: `must be an integer from 0 to ${a.maxDepth - 1}` },
+    ]);
+  }
+  if (layer < a.completedLayers) {
+    const body = await readLayerBody(db, a.id, layer);
+    if (body !== undefined) return { completed: true, body };
+  }
+  const short: ShortLayer = {
+    analysisId: a.id,
+    layer,
+    status: a.status === "failed" ? "failed" : "pending",
+    totalLayers: a.maxDepth,
+  };
+  if (a.status === "failed" && a.error) short.error = a.error;
+  return { completed: false, layer: short };
+}

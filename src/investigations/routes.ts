@@ -1,0 +1,97 @@
+// POST/GET /projects/{projectId}/investigations[/{id}] (decisions.md "Investigations and incremental analysis").
+// Thin: parse, authorise (route config), call a verb, shape the answer.
+
+import { Type } from "@sinclair/typebox";
+import type { AnalysisContext } from "../analysis/index.ts";
+import { normalizeEvmAddress } from "../chains/address.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { invalid, MESSAGES, notFound } from "../platform/http/errors.ts";
+import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import { createInvestigation } from "./create.ts";
+import { CreateBody, CreatedSchema, InvestigationParams, InvestigationSchema } from "./schemas.ts";
+import { getInvestigation, listInvestigations } from "./store.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext): void {
+  const tags = ["Investigations"];
+
+  app.post(
+    "/projects/:projectId/investigations",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Start an investigation of a wallet",
+        description:
+          "`wallet` (or its alias `address`) on `chainId` (default 1), analysed layer by layer to `maxDepth` hops " +
+          "(1-7, default 3). An earlier analysis of the same wallet, chain and depth in this project is reused. " +
+          "`incremental: true` answers at once; follow GET /analysis/{analysis_id}/progress and its layers. " +
+          "Standard mode (default) answers when the analysis is complete, with its `graph`.",
+        params: ProjectParams,
+        body: CreateBody,
+        response: { 201: Ok(CreatedSchema) },
+      },
+    },
+    async (req, reply) => {
+      const { name, wallet, address, chainId, incremental, maxDepth } = req.body;
+      const given = wallet ?? address;
+      const normalized = given === undefined ? undefined : normalizeEvmAddress(given);
+      if (
+        !normalized ||
+        (wallet !== undefined && address !== undefined && normalizeEvmAddress(address) !== normalized)
+      )
+        throw invalid(MESSAGES.invalidBody, [{ path: "/wallet", message: "must be an EVM address" }]);
+      if (name.trim().length === 0)
+        throw invalid(MESSAGES.invalidBody, [{ path: "/name", message: "is empty" }]);
+      const chain = Number(chainId ?? 1);
+      if (!ctx.registry.get(chain)) throw notFound("Chain");
+      const created = await createInvestigation(ctx, {
+        projectId: req.params.projectId,
+        name: name.trim(),
+        address: normalized,
+        chainId: chain,
+        incremental: incremental ?? false,
+        maxDepth: maxDepth ?? 3,
+      });
+      return reply.status(201).send(ok(created));
+    },
+  );
+
+  app.get(
+    "/projects/:projectId/investigations",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "List investigations, newest first",
+        params: ProjectParams,
+        querystring: Pagination,
+        response: { 200: Ok(Type.Array(InvestigationSchema)) },
+      },
+    },
+    async (req) => ok(await listInvestigations(ctx.db, req.params.projectId, page(req.query))),
+  );
+
+  app.get(
+    "/projects/:projectId/investigations/:id",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Read an investigation",
+        description: "Read it again until `analysis_id` is set; its status and score are its analysis's.",
+        params: InvestigationParams,
+        response: { 200: Ok(InvestigationSchema) },
+      },
+    },
+    async (req) => {
+      const found = UUID.test(req.params.id)
+        ? await getInvestigation(ctx.db, req.params.projectId, req.params.id.toLowerCase())
+        : undefined;
+      if (!found) throw notFound("Investigation");
+      return ok(found);
+    },
+  );
+}

@@ -1,0 +1,49 @@
+// TypeBox schemas of the investigation routes (decisions.md "Investigations and incremental analysis").
+import { Type } from "@sinclair/typebox";
+import { GraphSchema } from "../analysis/index.ts";
+
+const Address = Type.String({ minLength: 10, maxLength: 200, description: "EVM address of the wallet" });
+
+export const CreateBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  wallet: Type.Optional(Address),
+  address: Type.Optional({ ...Address, description: "alias of `wallet`" }),
+  chainId: Type.Optional(
+    Type.Union(
+      [Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ pattern: "^[1-9][0-9]{0,9}$" })],
+      {
+        description: "chain id, a number or a decimal string; default 1",
+      },
+    ),
+  ),
+  incremental: Type.Optional(Type.Boolean({ default: false })),
+  maxDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 3 })),
+});
+
+export const InvestigationSchema = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  name: Type.String(),
+  address: Type.String(),
+  chain_id: Type.Integer(),
+  incremental: Type.Boolean(),
+  max_depth: Type.Integer(),
+  analysis_id: Type.String({ description: 'the layered analysis it follows; "" until it exists' }),
+  status: Type.Union(["pending", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  risk_score: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: "the analysis's latest score, provisional until it completes; null before its first layer",
+  }),
+  created_at: Type.String({ format: "date-time" }),
+  updated_at: Type.String({ format: "date-time" }),
+});
+
+export const CreatedSchema = Type.Intersect([
+  InvestigationSchema,
+  Type.Object({
+    graph: Type.Optional({ ...GraphSchema, description: "standard mode: the complete cumulative graph" }),
+  }),
+]);
+
+export const InvestigationParams = Type.Object({
+  projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+});

@@ -49,13 +49,18 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
     ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
   });
 
+  const final = layer === analysis.maxDepth - 1;
+  // A layer that added nothing (the expansion ended at an earlier layer, by depth or budget) has the previous
+  // layer's findings and score: the risk core is pure, and its graph is the same. The final layer always runs it,
+  // for the analysis's stored result.
+  const unchanged = previous !== undefined && report.newNodes === 0 && report.newEdges === 0;
   const detectionStarted = performance.now();
-  const risk = analyseGraph(graph, analysis.address, ctx.risk ?? {});
-  const patterns = toLayerPatterns(risk.findings);
+  const risk = unchanged && !final ? undefined : analyseGraph(graph, analysis.address, ctx.risk ?? {});
+  const patterns = risk ? toLayerPatterns(risk.findings) : (previous?.patterns ?? []);
+  const summary = risk ? { score: risk.score, level: risk.level, reason: risk.reason } : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;
 
   const nodes = [...graph.nodes.values()];
-  const final = layer === analysis.maxDepth - 1;
   const result = buildLayer({
     analysisId,
     layer,
@@ -67,7 +72,7 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
     previousNodes,
     previousEdges,
     previousPatterns: previous?.patterns ?? [],
-    analysis: risk,
+    analysis: summary,
     patterns,
     errorCount: report.history.failed.length,
     processingTimeMs: performance.now() - started,
@@ -76,6 +81,7 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
   });
   // The analysis as a whole, stored like any other (kind 'investigation'), when its last layer completes.
   function finalResult() {
+    if (!risk) throw new Error("the final layer runs the risk core");
     const durationMs = Date.now() - (analysis?.startedAt ?? analysis?.createdAt ?? new Date()).getTime();
     const metrics = { nodes: nodes.length, edges: graph.edges.length, durationMs };
     return { result: scanResultOf(analysisId, chainId, maxDepth, risk, metrics), durationMs };
@@ -85,8 +91,8 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
     id: analysisId,
     layer,
     body: JSON.stringify(result),
-    state: { graph: graphToJson(graph), patterns },
-    riskScore: risk.score,
+    state: { graph: graphToJson(graph), patterns, risk: summary },
+    riskScore: summary.score,
     patternsDetected: patterns.length,
     final: final ? finalResult() : undefined,
   });

@@ -3,7 +3,7 @@
 // with the row's progress and state, and only once: a second run of the same layer (a retried job, a standard
 // investigation driving its analysis while the safety-net job does too) finds it stored and changes nothing.
 import type { Kysely } from "kysely";
-import type { LayerPattern } from "../../risk/index.ts";
+import type { LayerPattern, RiskLevel } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import type { GraphJson } from "../graph/index.ts";
 import type { StoredResult } from "../result.ts";
@@ -11,10 +11,11 @@ import { toJson } from "../store.ts";
 import type { AnalysisStatus } from "../tables.ts";
 import type { CompletedLayer, LayerGraph } from "./layer-result.ts";
 
-/** What the next layer starts from: the graph after the last completed layer, and that layer's patterns. */
+/** What the next layer starts from: the graph after the last completed layer, that layer's patterns and score. */
 export interface LayerState {
   graph: GraphJson;
   patterns: LayerPattern[];
+  risk: { score: number; level: RiskLevel; reason: string };
 }
 
 export interface LayeredAnalysis {

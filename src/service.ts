@@ -29,6 +29,7 @@ import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
 import type { DB } from "./schema.ts";
+import { registerViewerRoutes } from "./viewer/index.ts";
 
 export interface ServiceOptions {
   /** Serve HTTP (false for `vigia worker`). */
@@ -144,6 +145,7 @@ async function assemble(
           registerLayeredRoutes(v1, analysis);
           registerInvestigationRoutes(v1, analysis);
         },
+        pages: (root) => registerViewerRoutes(root),
       })
     : undefined;
 

@@ -44,6 +44,11 @@ export interface HttpAppOptions {
   checkReady: () => Promise<void>;
   /** Registers the feature routes; paths are relative to /v1. */
   routes: (app: HttpApp) => void | Promise<void>;
+  /**
+   * Registers routes outside /v1 (browser pages and their assets); paths are absolute. They are left out of the
+   * OpenAPI description, which documents the API only, and say their own `config.access` like any route.
+   */
+  pages?: (app: HttpApp) => void | Promise<void>;
 }
 
 const CONTEXT_MESSAGE: Record<string, string> = {
@@ -318,5 +323,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
     { prefix: "/v1" },
   );
+  const pages = options.pages;
+  if (pages) {
+    await app.register(async (root) => {
+      root.addHook("onRoute", (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
+      await pages(root as HttpApp);
+    });
+  }
   return app;
 }

@@ -1,0 +1,355 @@
+// The investigation viewer's entry point (bundled with cytoscape into /app/assets/viewer.js by
+// src/viewer/bundle.ts). It asks for the API key (kept only in this tab's sessionStorage) and the project id
+// (or takes `?project=`), reads the investigation, polls its analysis' progress every 2 s as interface.md
+// advises, fetches every completed layer it has not drawn yet, and grows the graph, the score chart and the
+// pattern log layer by layer.
+//
+// The graph container carries the state machines read (the browser test, the benchmark): `data-status`
+// (loading, waiting, pending, running, completed, failed, error), `data-completed-layers` (layers drawn),
+// `data-node-count` and `data-edge-count`. Each drawn layer also leaves a `vigia:layer-N` performance measure,
+// from the layer's response to the frame that shows it.
+import { ApiClient, ApiError, explain } from "./api.ts";
+import { byId } from "./dom.ts";
+import { GraphView, type Selection } from "./graph-view.ts";
+import { InvestigationGraph } from "./model.ts";
+import {
+  renderEdgeDetails,
+  renderLegend,
+  renderNodeDetails,
+  renderNotable,
+  renderPatterns,
+} from "./panels.ts";
+import { formatScore, renderScoreChart, riskLevel } from "./score-chart.ts";
+import type { CompletedLayer, Investigation, Progress } from "./types.ts";
+
+const POLL_MS = 2_000;
+const KEY_STORAGE = "vigia.viewer.apiKey";
+const PROJECT_STORAGE = "vigia.viewer.projectId";
+
+type ViewerStatus = "loading" | "waiting" | "pending" | "running" | "completed" | "failed" | "error";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+
+const investigationId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+
+const els = {
+  form: byId<HTMLFormElement>("key-form"),
+  keyInput: byId<HTMLInputElement>("key-input"),
+  projectInput: byId<HTMLInputElement>("project-input"),
+  formError: byId("form-error"),
+  viewer: byId("viewer"),
+  message: byId("message"),
+  forget: byId<HTMLButtonElement>("forget-key"),
+  title: byId("investigation-name"),
+  facts: byId("investigation-facts"),
+  statusBadge: byId("status-badge"),
+  progressBar: byId<HTMLProgressElement>("progress-bar"),
+  progressText: byId("progress-text"),
+  scoreNow: byId("score-now"),
+  graph: byId("graph"),
+  fit: byId<HTMLButtonElement>("fit"),
+  details: byId("details"),
+  legend: byId("legend"),
+  chart: byId("score-chart"),
+  scoreList: byId<HTMLOListElement>("score-list"),
+  patternsNow: byId("patterns-now"),
+  patternLog: byId("pattern-log"),
+  notable: byId("notable"),
+};
+
+let session = 0; // bumped on every (re)start, so an old polling loop stops on its own
+let currentView: GraphView | undefined;
+
+function setStatus(status: ViewerStatus): void {
+  els.graph.dataset.status = status;
+  els.statusBadge.dataset.status = status;
+  els.statusBadge.textContent =
+    {
+      loading: "Loading",
+      waiting: "Waiting for the analysis",
+      pending: "Queued",
+      running: "Running",
+      completed: "Completed",
+      failed: "Failed",
+      error: "Error",
+    }[status] ?? status;
+}
+
+function showMessage(text: string | undefined, kind: "error" | "info" = "error"): void {
+  els.message.hidden = !text;
+  els.message.textContent = text ?? "";
+  els.message.className = `message ${kind}`;
+}
+
+function askForKey(error?: string): void {
+  session++;
+  sessionStorage.removeItem(KEY_STORAGE);
+  els.viewer.hidden = true;
+  els.forget.hidden = true;
+  els.form.hidden = false;
+  els.formError.textContent = error ?? "";
+  els.formError.hidden = !error;
+  els.projectInput.value = projectFromUrl() ?? sessionStorage.getItem(PROJECT_STORAGE) ?? "";
+  els.keyInput.value = "";
+  (els.projectInput.value ? els.keyInput : els.projectInput).focus();
+}
+
+const projectFromUrl = () => new URLSearchParams(location.search).get("project") || undefined;
+
+function start(key: string, projectId: string): void {
+  const mine = ++session;
+  els.form.hidden = true;
+  els.viewer.hidden = false;
+  els.forget.hidden = false;
+  showMessage(undefined);
+  void follow(new ApiClient(key, projectId), mine).catch((error: unknown) => {
+    if (mine !== session) return;
+    // A wrong key or a key of another project: back to the form, saying which.
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      askForKey(explain(error, "Reading the investigation"));
+      return;
+    }
+    setStatus("error");
+    showMessage(explain(error, "The viewer stopped"));
+  });
+}
+
+/** Retries a call while its failure is retryable (network, 429, 5xx), showing why; rethrows the others. */
+async function withRetry<T>(mine: number, what: string, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const value = await call();
+      if (attempt > 0) showMessage(undefined);
+      return value;
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.retryable || mine !== session) throw error;
+      showMessage(explain(error, what));
+      await sleep(Math.min(POLL_MS * 2 ** attempt, 30_000));
+    }
+  }
+}
+
+async function follow(client: ApiClient, mine: number): Promise<void> {
+  setStatus("loading");
+  const model = new InvestigationGraph();
+  // A new key starts over on a clean graph: the previous cytoscape instance lets go of the container.
+  currentView?.destroy();
+  const view = new GraphView(els.graph, (selection) => select(selection, model));
+  currentView = view;
+  els.graph.dataset.completedLayers = "0";
+  select(undefined, model);
+  els.fit.onclick = () => view.fit();
+  const actions = {
+    highlight: (w: string[] | undefined) => view.highlight(w),
+    focus: (a: string) => view.focus(a),
+  };
+  renderAll(model, actions, 0);
+
+  let investigation = await withRetry(mine, "Reading the investigation", () =>
+    client.investigation(investigationId),
+  );
+  // The key worked for this project: remember which one for a reload of this tab.
+  sessionStorage.setItem(PROJECT_STORAGE, client.projectId);
+  renderInvestigation(investigation);
+
+  // Incremental mode answers before the analysis record exists: read the investigation again until it does.
+  while (!investigation.analysis_id) {
+    if (mine !== session) return;
+    if (investigation.graph) {
+      drawWhole(model, view, actions, investigation);
+      return;
+    }
+    if (investigation.status === "failed") return failed(investigation.error ?? undefined);
+    setStatus("waiting");
+    await sleep(POLL_MS);
+    investigation = await withRetry(mine, "Reading the investigation", () =>
+      client.investigation(investigationId),
+    );
+    renderInvestigation(investigation);
+  }
+  const analysisId = investigation.analysis_id;
+
+  for (;;) {
+    if (mine !== session) return;
+    const progress = await withRetry(mine, "Reading the analysis progress", () =>
+      client.progress(analysisId),
+    );
+    if (mine !== session) return;
+    renderProgress(progress, model);
+
+    for (const index of model.missingLayers(progress.completedLayers)) {
+      let result: Awaited<ReturnType<ApiClient["layer"]>>;
+      try {
+        result = await withRetry(mine, `Reading layer ${index}`, () => client.layer(analysisId, index));
+      } catch (error) {
+        // A standard-mode analysis may have no layers to read: draw its complete graph instead.
+        if (error instanceof ApiError && [400, 404].includes(error.status) && !progress.incremental) {
+          const latest = await client.investigation(investigationId);
+          if (latest.graph) return drawWhole(model, view, actions, latest);
+        }
+        throw error;
+      }
+      if (mine !== session) return;
+      if (result.status !== "completed") break; // not stored yet: the next poll asks again
+      const received = performance.now();
+      drawLayer(model, view, actions, result, progress.maxDepth);
+      const drawn = performance.now();
+      await nextFrame();
+      await nextFrame(); // the frame after the one that painted it
+      performance.measure(`vigia:layer-${result.layer}:paint`, { start: drawn, end: performance.now() });
+      performance.measure(`vigia:layer-${result.layer}`, { start: received, end: performance.now() });
+      els.graph.dataset.completedLayers = String(model.layers.length);
+    }
+
+    const allDrawn = model.missingLayers(progress.completedLayers).length === 0;
+    if (progress.status === "completed" && allDrawn) {
+      renderProgress(progress, model);
+      setStatus("completed");
+      return;
+    }
+    if (progress.status === "failed" && allDrawn) {
+      const latest = await client.investigation(investigationId).catch(() => undefined);
+      return failed(progress.error ?? latest?.error ?? undefined);
+    }
+    setStatus(progress.status === "pending" ? "pending" : "running");
+    await sleep(POLL_MS);
+  }
+}
+
+function failed(reason: string | undefined): void {
+  setStatus("failed");
+  showMessage(`The analysis failed${reason ? `: ${reason}` : "."} The layers drawn so far are kept.`);
+}
+
+interface Actions {
+  highlight(wallets: string[] | undefined): number;
+  focus(address: string): boolean;
+}
+
+function drawLayer(
+  model: InvestigationGraph,
+  view: GraphView,
+  actions: Actions,
+  layer: CompletedLayer,
+  maxDepth: number,
+): void {
+  // Each step leaves a measure, so a slow layer says where its time went (bench/viewer-render.ts reports them).
+  const step = (name: string, run: () => void) => {
+    const start = performance.now();
+    run();
+    performance.measure(`vigia:layer-${layer.layer}:${name}`, { start, end: performance.now() });
+  };
+  let change: ReturnType<InvestigationGraph["applyLayer"]> | undefined;
+  step("model", () => {
+    change = model.applyLayer(layer);
+  });
+  step("graph", () => view.apply(change!, model.edges.values(), model.nodes));
+  step("panels", () => renderAll(model, actions, Math.max(maxDepth, layer.totalLayers ?? 0)));
+}
+
+function drawWhole(
+  model: InvestigationGraph,
+  view: GraphView,
+  actions: Actions,
+  investigation: Investigation,
+): void {
+  const change = model.applyWholeGraph(investigation.graph!);
+  view.apply(change, model.edges.values(), model.nodes);
+  renderAll(model, actions, investigation.max_depth);
+  els.progressText.textContent = "Standard analysis: the complete graph at once.";
+  els.graph.dataset.completedLayers = "1";
+  setStatus(investigation.status === "failed" ? "failed" : "completed");
+}
+
+function renderAll(model: InvestigationGraph, actions: Actions, totalLayers: number): void {
+  renderLegend(els.legend, model.nodes);
+  renderScoreChart(els.chart, els.scoreList, model.layers, totalLayers);
+  renderPatterns(els.patternsNow, els.patternLog, model.layers, actions);
+  renderNotable(els.notable, model.nodes, actions);
+  els.graph.setAttribute(
+    "aria-label",
+    `Transaction graph: ${model.nodes.size} addresses and ${model.edges.size} connections (${model.transferCount} transfers). The legend and the notable addresses list describe it in text.`,
+  );
+}
+
+function renderInvestigation(inv: Investigation): void {
+  els.title.textContent = inv.name || `Investigation ${inv.id}`;
+  document.title = `${inv.name || "Investigation"} · Vigía`;
+  els.facts.replaceChildren(
+    fact("Address", inv.address, true),
+    fact("Chain", String(inv.chain_id)),
+    fact("Mode", inv.incremental ? "incremental (layer by layer)" : "standard"),
+    fact("Max depth", String(inv.max_depth)),
+  );
+}
+
+function fact(name: string, value: string, code = false): HTMLElement {
+  const wrap = document.createElement("div");
+  const dt = document.createElement("dt");
+  dt.textContent = name;
+  const dd = document.createElement("dd");
+  const inner = document.createElement(code ? "code" : "span");
+  inner.textContent = value;
+  if (code) inner.title = value;
+  dd.append(inner);
+  wrap.append(dt, dd);
+  return wrap;
+}
+
+function renderProgress(progress: Progress, model: InvestigationGraph): void {
+  const total = Math.max(1, progress.maxDepth);
+  els.progressBar.max = total;
+  els.progressBar.value = Math.min(total, progress.completedLayers);
+  els.progressText.textContent = `${progress.completedLayers} of ${progress.maxDepth} layers analysed, ${model.layers.length} drawn`;
+  const latest = model.latest;
+  const score =
+    progress.status === "completed" && latest ? latest.riskScore : (progress.riskScore ?? latest?.riskScore);
+  if (typeof score === "number") {
+    const provisional = progress.status !== "completed";
+    els.scoreNow.textContent = `${formatScore(score)} / 100, ${riskLevel(score)}${provisional ? " (provisional)" : ""}`;
+    els.scoreNow.dataset.level = riskLevel(score);
+  } else {
+    els.scoreNow.textContent = "not yet known";
+  }
+}
+
+function select(selection: Selection | undefined, model: InvestigationGraph): void {
+  if (!selection) {
+    els.details.replaceChildren();
+    els.details.hidden = true;
+    return;
+  }
+  els.details.hidden = false;
+  if (selection.kind === "node") {
+    const node = model.nodes.get(selection.id);
+    if (node) renderNodeDetails(els.details, node, model);
+  } else {
+    const edge = model.edges.get(selection.id);
+    if (edge) renderEdgeDetails(els.details, edge, model);
+  }
+}
+
+els.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const key = els.keyInput.value.trim().replace(/^ApiKey\s+/i, "");
+  const projectId = els.projectInput.value.trim();
+  if (!key || !projectId) return;
+  sessionStorage.setItem(KEY_STORAGE, key);
+  sessionStorage.setItem(PROJECT_STORAGE, projectId);
+  start(key, projectId);
+});
+
+els.forget.addEventListener("click", () => askForKey());
+
+if (!investigationId) {
+  setStatus("error");
+  els.form.hidden = true;
+  showMessage("No investigation id in the address: open /app/investigations/<id>?project=<projectId>.");
+} else {
+  els.title.textContent = `Investigation ${investigationId}`;
+  const key = sessionStorage.getItem(KEY_STORAGE);
+  const project = projectFromUrl() ?? sessionStorage.getItem(PROJECT_STORAGE);
+  if (key && project) start(key, project);
+  else askForKey();
+}

@@ -1,0 +1,270 @@
+// What the viewer knows of an investigation's analysis, built up one layer result at a time: the nodes, the
+// transfers aggregated per direction between two addresses (one drawn edge per pair, weighted by the sum of their
+// value), and per layer the provisional score and the pattern changes. No DOM here, so it is unit-tested in Node
+// (test/viewer/model.test.ts).
+//
+// Each completed layer is synced from its `cumulativeGraph`, not by appending `newNodes`/`newEdges`: a layer that
+// was skipped (the page opened mid-analysis, a poll missed) or fetched out of order then still leaves the drawn
+// graph equal to the server's, which is what the officer must be able to trust.
+import {
+  type CompletedLayer,
+  type LayerPattern,
+  NODE_TYPES,
+  type NodeType,
+  type WireGraph,
+} from "./types.ts";
+
+export interface NodeState {
+  address: string;
+  type: NodeType;
+  label: string | undefined;
+  category: string | undefined;
+  /** hop distance from the root (the layer that found it when the server gives no depth) */
+  depth: number;
+  /** the layer at which the viewer first saw it */
+  layer: number;
+  isRoot: boolean;
+}
+
+export interface EdgeState {
+  /** `${from}->${to}` */
+  id: string;
+  from: string;
+  to: string;
+  /** transfers aggregated into this edge */
+  count: number;
+  /** sum of the transfers' USD values that have one */
+  usd: number;
+  /** transfers with a USD value */
+  pricedCount: number;
+  /** raw amounts summed per token symbol, for transfers without a USD value */
+  rawBySymbol: Map<string, bigint>;
+  /** a few transaction hashes, for the details panel */
+  txHashes: string[];
+  layer: number;
+}
+
+export interface LayerSummary {
+  layer: number;
+  riskScore: number;
+  isProvisional: boolean;
+  detectedPatterns: LayerPattern[];
+  newPatterns: LayerPattern[];
+  removedPatterns: LayerPattern[];
+  totalNodes: number;
+  totalEdges: number;
+}
+
+export interface LayerChange {
+  addedNodes: NodeState[];
+  /** earlier nodes whose type or label changed (a service recognised at a later layer) */
+  updatedNodes: NodeState[];
+  addedEdges: EdgeState[];
+  /** edges that existed and gained transfers */
+  changedEdges: EdgeState[];
+}
+
+const MAX_TX_HASHES = 5;
+
+export const normaliseType = (type: unknown): NodeType =>
+  NODE_TYPES.includes(type as NodeType) ? (type as NodeType) : "unknown";
+
+const parseRaw = (value: unknown): bigint => {
+  try {
+    return typeof value === "string" && /^\d+$/.test(value) ? BigInt(value) : 0n;
+  } catch {
+    return 0n;
+  }
+};
+
+export class InvestigationGraph {
+  readonly nodes = new Map<string, NodeState>();
+  readonly edges = new Map<string, EdgeState>();
+  readonly layers: LayerSummary[] = [];
+  rootAddress: string | undefined;
+  /** the transfers behind the drawn edges (the cumulative graph's edge count) */
+  transferCount = 0;
+
+  /** Layer indices below `completedLayers` not applied yet, lowest first. */
+  missingLayers(completedLayers: number): number[] {
+    const have = new Set(this.layers.map((l) => l.layer));
+    const missing: number[] = [];
+    for (let i = 0; i < completedLayers; i++) if (!have.has(i)) missing.push(i);
+    return missing;
+  }
+
+  hasLayer(layer: number): boolean {
+    return this.layers.some((l) => l.layer === layer);
+  }
+
+  /** The latest applied layer (highest index). */
+  get latest(): LayerSummary | undefined {
+    return this.layers[this.layers.length - 1];
+  }
+
+  /** Applies a completed layer; returns what it added to the drawing. */
+  applyLayer(result: CompletedLayer): LayerChange {
+    const graph = result.cumulativeGraph;
+    if (!graph?.nodes) throw new Error(`Layer ${result.layer} has no cumulative graph`);
+    const change = this.sync(graph, result.layer);
+    if (!this.hasLayer(result.layer)) {
+      this.layers.push({
+        layer: result.layer,
+        riskScore: result.riskScore,
+        isProvisional: result.isProvisional,
+        detectedPatterns: result.detectedPatterns ?? [],
+        newPatterns: result.newPatterns ?? [],
+        removedPatterns: result.removedPatterns ?? [],
+        totalNodes: graph.metadata?.totalNodes ?? Object.keys(graph.nodes).length,
+        totalEdges: graph.metadata?.totalEdges ?? graph.edges.length,
+      });
+      this.layers.sort((a, b) => a.layer - b.layer);
+    }
+    return change;
+  }
+
+  /** A complete graph without layers (a standard-mode investigation): drawn as one layer. */
+  applyWholeGraph(graph: WireGraph): LayerChange {
+    return this.sync(graph, 0);
+  }
+
+  private sync(graph: WireGraph, layer: number): LayerChange {
+    if (graph.rootAddress) this.rootAddress = graph.rootAddress.toLowerCase();
+    const addedNodes: NodeState[] = [];
+    const updatedNodes: NodeState[] = [];
+    for (const [key, wire] of Object.entries(graph.nodes ?? {})) {
+      const address = (wire?.address ?? key).toLowerCase();
+      const known = this.nodes.get(address);
+      if (known) {
+        // A label can arrive later (e.g. a service recognised at a deeper layer): keep the freshest facts.
+        const type = normaliseType(wire.type);
+        const label = wire.label ?? known.label;
+        if (type !== known.type || label !== known.label) updatedNodes.push(known);
+        known.type = type;
+        known.label = label;
+        known.category = wire.category ?? known.category;
+        continue;
+      }
+      const node: NodeState = {
+        address,
+        type: normaliseType(wire.type),
+        label: wire.label ?? undefined,
+        category: wire.category ?? undefined,
+        depth: typeof wire.depth === "number" ? wire.depth : layer,
+        layer,
+        isRoot: address === this.rootAddress,
+      };
+      this.nodes.set(address, node);
+      addedNodes.push(node);
+    }
+
+    // Rebuilt from the whole cumulative edge list (linear, a few ms for 10,000 transfers), then compared with
+    // what is drawn: a transfer is never counted twice, whatever order the layers came in.
+    const fresh = new Map<string, EdgeState>();
+    for (const wire of graph.edges ?? []) {
+      const from = wire.from.toLowerCase();
+      const to = wire.to.toLowerCase();
+      const id = `${from}->${to}`;
+      let edge = fresh.get(id);
+      if (!edge) {
+        edge = {
+          id,
+          from,
+          to,
+          count: 0,
+          usd: 0,
+          pricedCount: 0,
+          rawBySymbol: new Map(),
+          txHashes: [],
+          layer: this.edges.get(id)?.layer ?? layer,
+        };
+        fresh.set(id, edge);
+      }
+      edge.count++;
+      if (typeof wire.usd === "number" && Number.isFinite(wire.usd)) {
+        edge.usd += wire.usd;
+        edge.pricedCount++;
+      } else {
+        const symbol = wire.symbol || "?";
+        edge.rawBySymbol.set(symbol, (edge.rawBySymbol.get(symbol) ?? 0n) + parseRaw(wire.value));
+      }
+      if (wire.txHash && edge.txHashes.length < MAX_TX_HASHES && !edge.txHashes.includes(wire.txHash)) {
+        edge.txHashes.push(wire.txHash);
+      }
+    }
+    const addedEdges: EdgeState[] = [];
+    const changedEdges: EdgeState[] = [];
+    for (const [id, edge] of fresh) {
+      // An edge needs both ends drawn; a server sending a dangling edge gets its missing end as `unknown`.
+      for (const end of [edge.from, edge.to]) {
+        if (!this.nodes.has(end)) {
+          const node: NodeState = {
+            address: end,
+            type: "unknown",
+            label: undefined,
+            category: undefined,
+            depth: layer,
+            layer,
+            isRoot: end === this.rootAddress,
+          };
+          this.nodes.set(end, node);
+          addedNodes.push(node);
+        }
+      }
+      const old = this.edges.get(id);
+      if (!old) addedEdges.push(edge);
+      else if (old.count !== edge.count) changedEdges.push(edge);
+      this.edges.set(id, edge);
+    }
+    this.transferCount = graph.edges?.length ?? 0;
+    return { addedNodes, updatedNodes, addedEdges, changedEdges };
+  }
+}
+
+/** Edge widths: log-scaled USD where transfers have a price, log-scaled raw amount otherwise. */
+export function edgeWeights(edges: Iterable<EdgeState>): Map<string, number> {
+  const list = [...edges];
+  let maxUsd = 0;
+  let maxRaw = 0;
+  const rawLog = new Map<string, number>();
+  for (const e of list) {
+    if (e.pricedCount > 0) maxUsd = Math.max(maxUsd, e.usd);
+    else {
+      let largest = 0n;
+      for (const v of e.rawBySymbol.values()) if (v > largest) largest = v;
+      const digits = largest > 0n ? largest.toString().length : 0;
+      rawLog.set(e.id, digits);
+      maxRaw = Math.max(maxRaw, digits);
+    }
+  }
+  const weights = new Map<string, number>();
+  const usdScale = Math.log10(1 + maxUsd);
+  for (const e of list) {
+    let w: number;
+    if (e.pricedCount > 0) w = usdScale > 0 ? Math.log10(1 + e.usd) / usdScale : 0;
+    else w = maxRaw > 0 ? (rawLog.get(e.id) ?? 0) / maxRaw : 0;
+    weights.set(e.id, Math.min(1, Math.max(0, w)));
+  }
+  return weights;
+}
+
+const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+export function formatUsd(value: number): string {
+  return usdFormat.format(value);
+}
+
+/** A raw amount in scientific notation past 12 digits: the token's decimals are not in the layer result. */
+export function formatRaw(value: bigint): string {
+  const s = value.toString();
+  if (s.length <= 12) return s;
+  return `${s[0]}.${s.slice(1, 4)}e${s.length - 1}`;
+}
+
+/** "$1,234.56 in 3 transfers" / "4.500e20 raw TKN in 1 transfer". */
+export function describeEdge(edge: EdgeState): string {
+  const parts: string[] = [];
+  if (edge.pricedCount > 0) parts.push(formatUsd(edge.usd));
+  for (const [symbol, raw] of edge.rawBySymbol) parts.push(`${formatRaw(raw)} ${symbol} (raw units)`);
+  return `${parts.join(" + ") || "no value"} in ${edge.count} transfer${edge.count === 1 ? "" : "s"}`;
+}

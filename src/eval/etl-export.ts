@@ -14,15 +14,17 @@
 //   blocks.csv           one block per distinct time of the world (numbers 1, 2, ... in time order; the hashes
 //                        chain through parent_hash); transactions of the same second share a block.
 //   tokens.csv           USDV and TKN (addresses as src/risk/testing/world-graph.ts: 0x…d1, 0x…d2).
-//   contracts.csv        the token contracts and the mixer pool.
-//   labels.csv           every labelled service (exchanges' hot wallets and deposit addresses, the mixer, the
-//                        sanctioned address, the bridge): `address,chain_id,label,category,source`, source
-//                        `scenario:<namespace>`.
+//   contracts.csv        the token contracts, the mixer pools and router, and the world's other contracts (the DEX
+//                        router, the bridge, the unlabelled staking, game and payroll contracts).
+//   labels.csv           every labelled address (exchanges' hot wallets and deposit addresses, the mixer pools and
+//                        router, the sanctioned address, the bridge, the DEX router, the faucet):
+//                        `address,chain_id,label,category,source`, source `scenario:<namespace>`.
 //   prices.csv           the daily USD price of ETH (`native`), USDV and TKN from the first to the last day of
 //                        the world (the scenario's priceOn): `chain_id,token,date,price_usd`.
-//   cases.json           { seed, perPattern, users, transfers, chainId, namespace, counts, cases: [{ id, pattern,
-//                        positive, subject, note }] }: every injected case (positives and their false friends,
-//                        and the sanctions-exposure chains at 1, 2 and 3 hops).
+//   cases.json           { seed, perPattern, users, transfers, background, chainId, namespace, counts, cases: [{ id,
+//                        pattern, positive, subject, variant, note }] }: every case to scan (src/scenarios/benchmark:
+//                        positives, near misses, the background sample under pattern "background", and the
+//                        sanctions-exposure chains at 1, 2 and 3 hops).
 //
 // Transaction hashes are sha256(`<namespace>:<position in the timeline>`), as writeWorldToStore
 // (src/analysis/world-store.ts) makes them, so a store filled by this export and one filled by writeWorldToStore
@@ -35,6 +37,7 @@ import { TOKEN_ADDRESSES } from "../risk/testing/world-graph.ts";
 import {
   benchmarkWorld,
   DAY,
+  defaultBackground,
   type PlannedTransfer,
   priceOn,
   TOKENS,
@@ -48,19 +51,25 @@ export interface BenchmarkOptions {
   perPattern: number;
   /** ordinary users of the background traffic */
   users: number;
-  /** background transfers */
+  /** everyday background transfers */
   transfers: number;
+  /** plain background users scanned as negatives for every pattern (default: src/scenarios defaultBackground) */
+  background?: number;
 }
 
 export interface ExportCase {
   id: string;
+  /** a pattern of PATTERNS, "background" (a plain user: negative for every pattern) or "sanctions_exposure" */
   pattern: string;
   positive: boolean;
   subject: string;
+  /** the generator's variant (e.g. "two-hops", "received-3000", "neighbour") */
+  variant: string;
   note: string;
 }
 
 export interface CasesFile extends BenchmarkOptions {
+  background: number;
   chainId: number;
   namespace: string;
   counts: {
@@ -114,8 +123,9 @@ export function writeBenchmarkExport(
   options: BenchmarkOptions,
   chainId = BENCHMARK_CHAIN_ID,
 ): CasesFile {
-  const world = benchmarkWorld(options);
-  return writeWorldExport(dir, world, { ...options, chainId });
+  const resolved = { ...options, background: options.background ?? defaultBackground(options.users) };
+  const world = benchmarkWorld(resolved);
+  return writeWorldExport(dir, world, { ...resolved, chainId });
 }
 
 /** Writes any scenario World as an export into `dir`; `meta` is recorded in cases.json. */
@@ -193,8 +203,16 @@ export function writeWorldExport(
     ...tokenSymbols.map((s) => line([TOKEN_ADDRESSES[s], s, TOKENS[s].name, TOKENS[s].decimals, ""])),
   ];
   const labelled = world.labelled();
-  const mixers = labelled.filter((a) => a.label?.category === "mixer").map((a) => a.address);
-  const contracts = ["address", ...tokenSymbols.map((s) => TOKEN_ADDRESSES[s]), ...mixers];
+  // Mixers are contracts even in worlds that don't say so (the devnet's); every account marked a contract too.
+  const contractAddresses = new Set([
+    ...labelled.filter((a) => a.label?.category === "mixer").map((a) => a.address),
+    ...world.contracts().map((a) => a.address),
+  ]);
+  const contracts = [
+    "address",
+    ...tokenSymbols.map((s) => TOKEN_ADDRESSES[s]),
+    ...[...contractAddresses].sort(),
+  ];
 
   const source = `scenario:${world.namespace}`;
   const labels = [
@@ -219,6 +237,7 @@ export function writeWorldExport(
     perPattern: meta.perPattern,
     users: meta.users,
     transfers: meta.transfers,
+    background: meta.background ?? world.cases.filter((c) => c.pattern === "background").length,
     chainId,
     namespace: world.namespace,
     counts: {
@@ -234,6 +253,7 @@ export function writeWorldExport(
       pattern: c.pattern,
       positive: c.positive,
       subject: c.subject,
+      variant: c.variant ?? "",
       note: c.note,
     })),
   };

@@ -30,6 +30,38 @@ export class Rng {
     return item;
   }
 
+  /** Standard normal (Box-Muller; two uniforms per draw, so sequences stay simple to reason about). */
+  normal(): number {
+    const u = 1 - this.next(); // (0, 1]: log(0) never happens
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  /** Log-normal with the given median and sigma (of the underlying normal): payment sizes, balances. */
+  logNormal(median: number, sigma: number): number {
+    return median * Math.exp(sigma * this.normal());
+  }
+
+  /** Pareto (type I) with minimum `min` and shape `alpha`: heavy-tailed activity levels. */
+  pareto(min: number, alpha: number): number {
+    return min / (1 - this.next()) ** (1 / alpha);
+  }
+
+  /** True with probability p. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** A new array with the items in a random order (Fisher-Yates). */
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      [out[i], out[j]] = [out[j] as T, out[i] as T];
+    }
+    return out;
+  }
+
   /** A 32-bit seed for a child generator, so that sub-scenarios don't shift when others change. */
   fork(): Rng {
     return new Rng(Math.floor(this.next() * 2 ** 32));

@@ -24,6 +24,8 @@ export interface Account {
   address: string;
   /** Present for labelled services and listed addresses. */
   label?: { label: string; category: string };
+  /** A contract (written to the export's contracts.csv): pools, routers, payroll and game contracts. */
+  contract?: true;
 }
 
 export interface PlannedTransfer {
@@ -43,6 +45,8 @@ export interface Case {
   subject: string;
   involved: string[];
   note: string;
+  /** Which variant of the generator made it (the benchmark reports recall and false alarms per variant). */
+  variant?: string;
 }
 
 export const DAY = 86_400;
@@ -80,6 +84,13 @@ export class World {
     return account;
   }
 
+  /** Like account(), for a contract address. */
+  contract(name: string, label?: { label: string; category: string }): Account {
+    const account = this.account(name, label);
+    account.contract = true;
+    return account;
+  }
+
   send(from: Account, to: Account, token: TokenSymbol, amount: bigint, at: number): void {
     if (amount <= 0n) throw new Error(`non-positive amount from ${from.name} to ${to.name}`);
     this.transfers.push({ from: from.address, to: to.address, token, amount, at: Math.floor(at) });
@@ -95,6 +106,10 @@ export class World {
 
   labelled(): Account[] {
     return [...this.accounts.values()].filter((a) => a.label);
+  }
+
+  contracts(): Account[] {
+    return [...this.accounts.values()].filter((a) => a.contract);
   }
 
   /** Transfers in time order (ties keep insertion order), as a chain would carry them. */

@@ -1,7 +1,8 @@
 // The detection benchmark's export generator (src/eval/etl-export.ts): the same seed gives byte-identical files
 // and another seed other files; the export is a valid ethereum-etl export that the importer's own functions
 // (importEtl, importLabels, importPrices; not the CLI) accept and store exactly the world's transfers; cases.json
-// agrees with the files. In-memory PGlite, or PostgreSQL with DATABASE_URL.
+// agrees with the files (positives, near misses, the background sample, the sanctions chains, each with its
+// variant). In-memory PGlite, or PostgreSQL with DATABASE_URL.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -19,6 +20,8 @@ import { benchmarkWorld } from "../../src/scenarios/index.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
 const OPTIONS = { seed: 11, perPattern: 3, users: 40, transfers: 400 };
+const BACKGROUND = 8; // src/scenarios defaultBackground(40)
+const CHAINS = 1; // half of perPattern, at least one
 const CHAIN = 8_453_001;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-eval-export-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -100,17 +103,24 @@ describe("benchmark export generator", () => {
 
   it("lists every case in cases.json, consistent with the world and the export", () => {
     expect(readCases(dir)).toEqual(cases);
-    expect(cases).toMatchObject({ ...OPTIONS, chainId: CHAIN, namespace: `vigia-benchmark-${OPTIONS.seed}` });
-    const world = benchmarkWorld(OPTIONS);
+    expect(cases).toMatchObject({
+      ...OPTIONS,
+      background: BACKGROUND,
+      chainId: CHAIN,
+      namespace: `vigia-benchmark-${OPTIONS.seed}`,
+    });
+    const world = benchmarkWorld({ ...OPTIONS, background: BACKGROUND });
     expect(cases.cases).toEqual(
       world.cases.map((c) => ({
         id: c.id,
         pattern: c.pattern,
         positive: c.positive,
         subject: c.subject,
+        variant: c.variant,
         note: c.note,
       })),
     );
+    expect(cases.cases.every((c) => c.variant !== "")).toBe(true);
     expect(new Set(cases.cases.map((c) => c.id)).size).toBe(cases.cases.length);
     for (const p of PATTERNS) {
       const of = cases.cases.filter((c) => c.pattern === p);
@@ -124,8 +134,12 @@ describe("benchmark export generator", () => {
       ).toHaveLength(OPTIONS.perPattern);
     }
     const sanctions = cases.cases.filter((c) => c.pattern === "sanctions_exposure");
-    expect(sanctions).toHaveLength(3 * OPTIONS.perPattern);
+    expect(sanctions).toHaveLength(3 * CHAINS);
     expect(sanctions.every((c) => c.positive && /-d[123]$/.test(c.id))).toBe(true);
+    const background = cases.cases.filter((c) => c.pattern === "background");
+    expect(background).toHaveLength(BACKGROUND);
+    expect(background.every((c) => !c.positive && ["neighbour", "random"].includes(c.variant))).toBe(true);
+    expect(cases.cases).toHaveLength(PATTERNS.length * 2 * OPTIONS.perPattern + 3 * CHAINS + BACKGROUND);
 
     // every subject moves funds in the export; the sanctions chains start at a labelled sanctioned address
     const touched = new Set<string>();
@@ -181,7 +195,7 @@ describe("the importer on the generated export", () => {
   });
 
   it("stores exactly the world's transfers (hashes as writeWorldToStore makes them)", async () => {
-    const world = benchmarkWorld(OPTIONS);
+    const world = benchmarkWorld({ ...OPTIONS, background: BACKGROUND });
     const expected = world
       .timeline()
       .map((t, i) =>
@@ -229,6 +243,8 @@ describe("the importer on the generated export", () => {
         (SELECT count(*) FROM labels WHERE chain_id = ${CHAIN} AND category = 'sanctioned')::text AS sanctioned`.execute(
       database.db,
     );
-    expect(rows[0]).toEqual({ tokens: "2", contracts: "3", sanctioned: "1" });
+    const contracts = readCsv(dir, "contracts.csv").length; // tokens, mixer pools and router, other contracts
+    expect(contracts).toBeGreaterThanOrEqual(2 + 4);
+    expect(rows[0]).toEqual({ tokens: "2", contracts: String(contracts), sanctioned: "1" });
   });
 });

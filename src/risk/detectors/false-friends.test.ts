@@ -63,6 +63,25 @@ describe("round_tripping false friends and bounds", () => {
     expect(detectRoundTripping(b.build(["supplier"]), DEFAULT_ROUND_TRIPPING_PARAMS)).toEqual([]);
   });
 
+  // Found by the eval's benchmark: a user swaps on a DEX, the router pays another user the output of that user's
+  // own swap, and that user later pays the first one a similar amount. Two swaps and a payment, not a loop.
+  const throughRouter = (router: "dex" | "wallet") => {
+    const b = new GraphBuilder();
+    if (router === "dex") b.node("router", { type: "defi", category: "defi", label: "Uniswap: router" });
+    b.send("alice", "router", 98, T0);
+    b.send("router", "bob", 78, T0 + DAY);
+    b.send("bob", "alice", 82, T0 + 5 * DAY);
+    return b.build(["bob"]);
+  };
+
+  it("does not close a loop through a DEX router (its payouts are other people's swaps)", () => {
+    expect(detectRoundTripping(throughRouter("dex"), DEFAULT_ROUND_TRIPPING_PARAMS)).toEqual([]);
+    // the same shape through an ordinary wallet is a loop
+    const [f] = detectRoundTripping(throughRouter("wallet"), DEFAULT_ROUND_TRIPPING_PARAMS);
+    expect(f?.subject).toBe(addr("alice"));
+    expect(f?.actors).toEqual([addr("alice"), ...[addr("bob"), addr("router")].sort()]);
+  });
+
   it("does not take longer than 30 days", () => {
     const b = new GraphBuilder();
     b.send("origin", "a", 10_000, T0);
@@ -89,6 +108,53 @@ describe("round_tripping false friends and bounds", () => {
     });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(findings.length).toBeGreaterThan(0);
+  });
+
+  // Found by the eval's benchmark (multi-root scans of 50 addresses over a dense world): hubs of the graph that
+  // come first by address spent the whole step budget, and the scanned addresses' own loops were never searched.
+  /** A dense clique of busy wallets (every search in it runs long), and a 2-hop loop of `root`'s own. */
+  const busyGraph = (b: GraphBuilder, clique: string[], root: string) => {
+    let t = T0;
+    for (let round = 0; round < 3; round++) {
+      for (const x of clique) {
+        for (const y of clique) {
+          t += 60;
+          if (x !== y) b.send(x, y, 1_000, t);
+        }
+      }
+    }
+    b.send(clique[0] as string, root, 50, T0); // the root is a counterparty of the clique
+    b.send(root, "partner", 8_000, T0 + DAY);
+    b.send("partner", root, 7_600, T0 + 3 * DAY);
+  };
+  const tight = { ...DEFAULT_ROUND_TRIPPING_PARAMS, maxStepsTotal: 30_000, maxStepsPerOrigin: 5_000 };
+
+  it("searches the roots' loops first, whatever hubs come before them by address", () => {
+    const clique = Array.from({ length: 30 }, (_, i) => `busy${i}`);
+    const b = new GraphBuilder();
+    busyGraph(b, clique, "scanned");
+    // precondition: some busy wallets sort before the root (the old order searched them first)
+    expect(clique.filter((x) => addr(x) < addr("scanned")).length).toBeGreaterThan(5);
+    const findings = detectRoundTripping(b.build(["scanned"]), tight);
+    const mine = findings.find((f) => f.subject === addr("scanned"));
+    expect(mine?.actors).toEqual([addr("scanned"), addr("partner")]);
+    expect(mine?.thresholds.hops).toBe(2);
+  });
+
+  it("gives every root its own share: a busy root does not starve another", () => {
+    const clique = Array.from({ length: 30 }, (_, i) => `busy${i}`);
+    const busyRoot = clique
+      .filter((x) => addr(x) < addr("quiet"))
+      .sort((x, y) => (addr(x) < addr(y) ? -1 : 1))[0];
+    expect(busyRoot).toBeDefined();
+    const b = new GraphBuilder();
+    busyGraph(b, clique, "quiet");
+    const findings = detectRoundTripping(b.build([busyRoot as string, "quiet"]), tight);
+    expect(findings.find((f) => f.subject === addr("quiet"))?.actors).toEqual([
+      addr("quiet"),
+      addr("partner"),
+    ]);
+    expect(findings.some((f) => f.subject === addr(busyRoot as string))).toBe(true);
   });
 });
 

@@ -69,6 +69,10 @@ export function indexGraph(graph: TxGraph): GraphIndex {
   }
   const nodes = [...nodeMap.values()].sort((a, b) => cmp(a.address, b.address));
   const distanceCache = new Map<string, ReadonlyMap<string, number>>();
+  // The undirected adjacency as integer arrays, built on the first distance query: a multi-root scan asks for the
+  // distances of every root over the same graph (tens of thousands of edges), and a BFS over typed arrays does
+  // not hash an address per edge.
+  let adjacency: Adjacency | undefined;
 
   return {
     graph,
@@ -86,7 +90,8 @@ export function indexGraph(graph: TxGraph): GraphIndex {
     distancesFrom(address) {
       let d = distanceCache.get(address);
       if (!d) {
-        d = bfs(address, out, inc);
+        adjacency ??= undirected(edges);
+        d = bfs(address, adjacency);
         distanceCache.set(address, d);
       }
       return d;
@@ -104,24 +109,66 @@ function placeholder(address: string): GraphNode {
   return { address, depth: Number.POSITIVE_INFINITY, type: "unknown", isContract: false, expanded: false };
 }
 
-function bfs(
-  start: string,
-  out: ReadonlyMap<string, GraphEdge[]>,
-  inc: ReadonlyMap<string, GraphEdge[]>,
-): Map<string, number> {
-  const dist = new Map<string, number>([[start, 0]]);
-  let frontier = [start];
+/** Compressed sparse rows: the neighbours of address ids[i] are ids[to[k]] for start[i] <= k < start[i + 1]. */
+interface Adjacency {
+  ids: string[];
+  idOf: Map<string, number>;
+  start: Int32Array;
+  to: Int32Array;
+}
+
+function undirected(edges: readonly GraphEdge[]): Adjacency {
+  const idOf = new Map<string, number>();
+  const ids: string[] = [];
+  const id = (a: string) => {
+    let i = idOf.get(a);
+    if (i === undefined) {
+      i = ids.length;
+      idOf.set(a, i);
+      ids.push(a);
+    }
+    return i;
+  };
+  const from = new Int32Array(edges.length);
+  const to = new Int32Array(edges.length);
+  const degree: number[] = [];
+  edges.forEach((e, k) => {
+    const a = id(e.from);
+    const b = id(e.to);
+    from[k] = a;
+    to[k] = b;
+    degree[a] = (degree[a] ?? 0) + 1;
+    degree[b] = (degree[b] ?? 0) + 1;
+  });
+  const start = new Int32Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i++) start[i + 1] = (start[i] as number) + (degree[i] ?? 0);
+  const fill = start.slice(0, ids.length);
+  const list = new Int32Array(start[ids.length] as number);
+  for (let k = 0; k < edges.length; k++) {
+    const a = from[k] as number;
+    const b = to[k] as number;
+    list[(fill[a] as number)++] = b;
+    list[(fill[b] as number)++] = a;
+  }
+  return { ids, idOf, start, to: list };
+}
+
+function bfs(startAddress: string, g: Adjacency): Map<string, number> {
+  const dist = new Map<string, number>([[startAddress, 0]]);
+  const s = g.idOf.get(startAddress);
+  if (s === undefined) return dist;
+  const seen = new Int32Array(g.ids.length).fill(-1);
+  seen[s] = 0;
+  let frontier = [s];
   for (let d = 1; frontier.length > 0; d++) {
-    const next: string[] = [];
+    const next: number[] = [];
     for (const a of frontier) {
-      const neighbours = [
-        ...(out.get(a) ?? EMPTY).map((e) => e.to),
-        ...(inc.get(a) ?? EMPTY).map((e) => e.from),
-      ];
-      for (const b of neighbours) {
-        if (dist.has(b)) continue;
-        dist.set(b, d);
+      for (let k = g.start[a] as number, end = g.start[a + 1] as number; k < end; k++) {
+        const b = g.to[k] as number;
+        if (seen[b] !== -1) continue;
+        seen[b] = d;
         next.push(b);
+        dist.set(g.ids[b] as string, d);
       }
     }
     frontier = next;

@@ -3,8 +3,9 @@
 //   illicit: directFloor + (100 - directFloor) * share, i.e. at least 80; any other exposure: category weight
 //   * hopDecay^(hops - 1) * (minShareFactor + (1 - minShareFactor) * share). Only the strongest exposure counts.
 // - patterns: severity points * confidence, per pattern its strongest finding, times indirectPatternFactor when the
-//   address is only a counterparty in the finding and indirectPatternFactor^d when the finding's nearest actor is
-//   d hops away (full weight when the address is an actor); patterns add up, the strongest
+//   address is only a counterparty in the finding (full weight when the address is an actor), and
+//   nearbyPatternFactor^d for a finding it has no part in whose nearest actor is d hops away (0 by default: see
+//   params.ts); patterns add up, the strongest
 //   fully and each next one at nextPatternWeight times the previous one's weight (1, 0.5, 0.25...). An address
 //   labelled exchange has its pattern points discounted by exchangeDiscount (80%), never its exposure.
 import type { ExposureEntry } from "../exposure.ts";
@@ -99,7 +100,7 @@ export function roleOf(f: Finding, root: string, distances: ReadonlyMap<string, 
 /**
  * Per pattern, the strongest finding's points for this address, strongest pattern first: full weight when the
  * address is an actor of the finding, indirectPatternFactor when it is only a counterparty in it (the payee of
- * a structurer), indirectPatternFactor^d for a finding whose nearest actor is d hops away.
+ * a structurer), nearbyPatternFactor^d for a finding whose nearest actor is d hops away.
  */
 export function patternContributions(
   findings: readonly Finding[],
@@ -117,7 +118,7 @@ export function patternContributions(
         ? 1
         : role.kind === "counterparty"
           ? p.indirectPatternFactor
-          : p.indirectPatternFactor ** role.distance;
+          : p.nearbyPatternFactor ** role.distance;
     const raw = p.severityPoints[f.severity] * f.confidence * proximity;
     const points = isExchange ? raw * (1 - p.exchangeDiscount) : raw;
     const seen = best.get(f.pattern);

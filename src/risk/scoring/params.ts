@@ -2,8 +2,12 @@
 // configuration it was computed with, so that a stored score can always be explained and reproduced.
 import type { Severity } from "../findings.ts";
 
-/** Bump when a rule, a default or a weight changes. */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.0.0";
+/**
+ * Bump when a rule, a default or a weight changes. 1.1.0 (found by the detection benchmark, docs/eval.md): no
+ * points for a finding the address has no part in (nearbyPatternFactor 0); round tripping searches the roots' loops
+ * first with a per-origin budget, and never through DeFi addresses.
+ */
+export const SCORING_MODEL_VERSION = "vigia-risk-1.1.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */
@@ -26,11 +30,16 @@ export interface ScoringParams {
    * critical
    */
   nextPatternWeight: number;
-  /**
-   * a finding the address is not an actor of counts this much per hop to its nearest actor (0.3 at 1 hop, 0.09 at
-   * 2); as a mere counterparty in the finding (the payee of a structurer), as at 1 hop
-   */
+  /** a finding the address is only a counterparty in (the payee of a structurer, a peel's recipient) counts this much */
   indirectPatternFactor: number;
+  /**
+   * a finding the address has no part in counts this much per hop to its nearest actor (0.3 would be 0.3 at 1 hop,
+   * 0.09 at 2). 0 since vigia-risk-1.1.0: the detection benchmark (docs/eval.md) showed that with it every customer
+   * of a busy merchant, every employee of a payroll, got the points of the hub's own findings (a merchant receiving
+   * three payments of 85-100% of a threshold in a week meets the structuring definition), which raised plain users
+   * to "low" and blurred the distance ordering of sanctions exposure; association is what exposure measures
+   */
+  nearbyPatternFactor: number;
   /** behavioural (pattern) points of an address labelled exchange are reduced by this fraction; exposure never */
   exchangeDiscount: number;
   /** suspiciousActivity from this score on (medium: "requires manual review") */
@@ -54,6 +63,7 @@ export const DEFAULT_SCORING_PARAMS: ScoringParams = {
   severityPoints: { critical: 85, high: 65, medium: 50, low: 30 },
   nextPatternWeight: 0.5,
   indirectPatternFactor: 0.3,
+  nearbyPatternFactor: 0,
   exchangeDiscount: 0.8,
   suspiciousFrom: 40,
 };

@@ -15,7 +15,7 @@ export function riskReason(input: {
     return (
       `No risk indicators: ${e.incomingTransfers + e.outgoingTransfers} transfers (${usd(e.incomingUsd)} in, ` +
       `${usd(e.outgoingUsd)} out) with ${e.counterparties} counterparties, no exposure to sanctioned, illicit ` +
-      `or mixer addresses and no suspicious pattern within ${hops(e.maxHops)}.`
+      `or mixer addresses and no suspicious pattern it takes part in within ${hops(e.maxHops)}.`
     );
   }
   const [first, second] = drivers;

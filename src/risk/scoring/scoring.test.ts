@@ -208,7 +208,7 @@ describe("riskReason", () => {
     expect(a.level).toBe("minimal");
     expect(a.suspiciousActivity).toBe(false);
     expect(a.reason).toBe(
-      "No risk indicators: 2 transfers (USD 2,000 in, USD 150 out) with 2 counterparties, no exposure to sanctioned, illicit or mixer addresses and no suspicious pattern within 3 hops.",
+      "No risk indicators: 2 transfers (USD 2,000 in, USD 150 out) with 2 counterparties, no exposure to sanctioned, illicit or mixer addresses and no suspicious pattern it takes part in within 3 hops.",
     );
   });
 
@@ -219,6 +219,30 @@ describe("riskReason", () => {
     expect(payee.patterns).toEqual([]);
     expect(payee.reason).toContain(`Counterparty of ${addr("user").slice(0, 6)}`);
     expect(payee.score).toBeLessThan(analyseGraph(graph, addr("user")).score);
+  });
+
+  // Found by the eval's benchmark (vigia-risk-1.1.0): a busy merchant that receives three payments of 85-100% of a
+  // threshold within a week meets the structuring definition; its other customers have no part in that finding and
+  // used to get points for it at 1 hop, raising plain users to "low" and blurring the sanctions distance ordering.
+  it("gives no points for a finding the address has no part in, however near (a hub's own finding)", () => {
+    const b = new GraphBuilder();
+    for (const [i, usd] of [920, 955, 980].entries())
+      b.send(`big-spender${i}`, "merchant", usd, T0 + i * DAY);
+    b.send("employer", "customer", 1_500, T0 - DAY);
+    b.send("customer", "merchant", 40, T0 + HOUR);
+    const graph = b.build(["customer", "merchant"]);
+    const merchant = analyseGraph(graph, addr("merchant"));
+    expect(merchant.patterns).toEqual(["structuring"]);
+    const customer = analyseGraph(graph, addr("customer"));
+    expect(customer.findings.map((f) => f.pattern)).toEqual(["structuring"]);
+    expect(customer.patterns).toEqual([]);
+    expect(customer.contributions).toEqual([]);
+    expect(customer.score).toBe(0);
+    expect(customer.level).toBe("minimal");
+    expect(customer.reason).toContain("no suspicious pattern it takes part in within 3 hops");
+    // configurable: with a factor for nearby findings, the old behaviour
+    const near = analyseGraph(graph, addr("customer"), { scoring: { nearbyPatternFactor: 0.3 } });
+    expect(near.score).toBeGreaterThan(0);
   });
 });
 

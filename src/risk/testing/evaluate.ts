@@ -4,8 +4,9 @@
 // Attribution rule: a case counts as found when a finding of the case's pattern has the case's subject among
 // its actors (the wallets that perform the pattern: the structurer, every hop of a peel chain, both wash
 // traders, the funder and its new wallets, ...). A positive found is a true positive, a positive missed a false
-// negative, a false friend found a false positive, one left alone a true negative. The looser rule "among its
-// wallets" (which also counts payees, exchanges and mixers involved) is computed too.
+// negative, a false friend found a false positive, one left alone a true negative. A background case (pattern
+// "background": a plain user of the benchmark's population) is a negative for every pattern. The looser rule
+// "among its wallets" (which also counts payees, exchanges and mixers involved) is computed too.
 // Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are scored, not counted.
 import type { Case, World } from "../../scenarios/index.ts";
 import { PATTERNS, type PatternName } from "../findings.ts";
@@ -56,15 +57,17 @@ export function evaluateWorld(world: World, config: RiskConfig = {}, depth = 3):
       chains.set(chainId, chain);
       continue;
     }
-    if (!(PATTERNS as readonly string[]).includes(c.pattern)) continue;
-    const pattern = c.pattern as PatternName;
-    const ofPattern = analysis.findings.filter((f) => f.pattern === pattern);
-    const byActors = ofPattern.some((f) => f.actors.includes(c.subject));
-    const byWallets = ofPattern.some((f) => f.wallets.includes(c.subject));
-    count(counts.actors[pattern], c.positive, byActors);
-    count(counts.wallets[pattern], c.positive, byWallets);
-    if (c.positive && !byActors) missed.push(c);
-    if (!c.positive && byActors) falseAlarms.push(c);
+    const background = c.pattern === "background";
+    if (!background && !(PATTERNS as readonly string[]).includes(c.pattern)) continue;
+    for (const pattern of background ? PATTERNS : [c.pattern as PatternName]) {
+      const ofPattern = analysis.findings.filter((f) => f.pattern === pattern);
+      const byActors = ofPattern.some((f) => f.actors.includes(c.subject));
+      const byWallets = ofPattern.some((f) => f.wallets.includes(c.subject));
+      count(counts.actors[pattern], c.positive, byActors);
+      count(counts.wallets[pattern], c.positive, byWallets);
+      if (c.positive && !byActors) missed.push(c);
+      if (!c.positive && byActors) falseAlarms.push(background ? { ...c, note: `${c.note}: ${pattern}` } : c);
+    }
   }
   return {
     byActors: finish(counts.actors),

@@ -1,9 +1,11 @@
-// Detection quality on the scenario library's benchmark world (seed 7, 30 cases and 30 false friends per
-// pattern, 300 users, 3,000 background transfers): precision >= 0.90 and recall >= 0.85 for every pattern
-// (attribution rule in evaluate.ts), and strictly falling scores and levels at 1, 2 and 3 hops from a sanctioned
-// address. The devnet's demo world: every injected pattern found.
+// Detection quality on a small version of the benchmark world of `npm run eval` (src/scenarios/benchmark: seed 7,
+// 14 positives and 14 near misses per pattern woven into the traffic of 200 users, 40 background users as
+// negatives for every pattern), analysed in memory (world-graph.ts: depth 3, the service's degree limit, no
+// budgets): precision >= 0.90 and recall >= 0.85 for every pattern (attribution rule in evaluate.ts), every
+// generator variant present, and strictly falling scores and levels at 1, 2 and 3 hops from a sanctioned address.
+// The devnet's demo world: every injected pattern found. (`npm run eval` measures the same through the service.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { benchmarkWorld, devnetWorld } from "../../scenarios/index.ts";
+import { BENCHMARK_GENERATORS, benchmarkWorld, devnetWorld } from "../../scenarios/index.ts";
 import { PATTERNS } from "../findings.ts";
 import { compareLevels } from "../scoring/levels.ts";
 import { type Evaluation, evaluateWorld } from "./evaluate.ts";
@@ -19,28 +21,42 @@ function table(e: Evaluation): string {
 describe("scenario benchmark", () => {
   let evaluation: Evaluation;
   let ms = 0;
+  const world = benchmarkWorld({ seed: 7, perPattern: 14, users: 200, transfers: 2_000, background: 40 });
   beforeAll(() => {
     const started = performance.now();
-    evaluation = evaluateWorld(benchmarkWorld({ seed: 7, perPattern: 30, users: 300, transfers: 3000 }));
+    evaluation = evaluateWorld(world);
     ms = performance.now() - started;
+  }, 180_000);
+
+  it("covers every variant of every generator, positives and near misses", () => {
+    for (const pattern of Object.keys(BENCHMARK_GENERATORS)) {
+      for (const positive of [true, false]) {
+        const variants = new Set(
+          world.cases.filter((c) => c.pattern === pattern && c.positive === positive).map((c) => c.variant),
+        );
+        expect(variants.size, `${pattern} ${positive}`).toBeGreaterThanOrEqual(3);
+      }
+    }
+    expect(world.cases.filter((c) => c.pattern === "background")).toHaveLength(40);
   });
 
   it("finds every pattern with precision >= 0.90 and recall >= 0.85", () => {
-    console.info(`scenario benchmark (seed 7) in ${ms.toFixed(0)} ms\n${table(evaluation)}`);
-    expect(evaluation.missed.map((c) => c.id)).toEqual([]);
-    expect(evaluation.falseAlarms.map((c) => c.id)).toEqual([]);
+    console.info(
+      `scenario benchmark (seed 7) in ${ms.toFixed(0)} ms\n${table(evaluation)}\n` +
+        `missed: ${evaluation.missed.map((c) => c.id).join(", ") || "none"}; ` +
+        `false alarms: ${evaluation.falseAlarms.map((c) => `${c.id} (${c.note})`).join(", ") || "none"}`,
+    );
     for (const p of PATTERNS) {
-      for (const rule of [evaluation.byActors, evaluation.byWallets]) {
-        expect(rule[p].tp + rule[p].fn, p).toBe(30);
-        expect(rule[p].fp + rule[p].tn, p).toBe(30);
-        expect(rule[p].precision, p).toBeGreaterThanOrEqual(0.9);
-        expect(rule[p].recall, p).toBeGreaterThanOrEqual(0.85);
-      }
+      const q = evaluation.byActors[p];
+      expect(q.tp + q.fn, p).toBe(14);
+      expect(q.fp + q.tn, p).toBe(14 + 40); // its near misses, and every background user
+      expect(q.precision, p).toBeGreaterThanOrEqual(0.9);
+      expect(q.recall, p).toBeGreaterThanOrEqual(0.85);
     }
   });
 
   it("gives strictly lower scores and levels at 1, 2 and 3 hops from a sanctioned address", () => {
-    expect(evaluation.sanctions).toHaveLength(30);
+    expect(evaluation.sanctions).toHaveLength(7);
     for (const chain of evaluation.sanctions) {
       const [d1 = 0, d2 = 0, d3 = 0] = chain.scores;
       const [l1, l2, l3] = chain.levels;

@@ -1,8 +1,11 @@
 // Turns a scenario World (src/scenarios) into the TxGraph the analysis layer would build around an address:
 // breadth-first from the subject up to `depth` hops, every transfer of every expanded address, labelled services
 // and tainted addresses (exchange, mixer, bridge, defi, sanctioned, illicit) ending paths instead of being
-// expanded (the root is always expanded), USD from the scenario's daily prices (priceOn), and each address's
-// first-seen time from the whole world, as the store would know it. Pure: the same world gives the same graphs.
+// expanded (the root is always expanded), and, as the service's expansion does (src/analysis/graph, "Degree
+// limit"), a node with more new counterparties to follow than `degreeLimit` has only the top ones by USD followed
+// (the others stay in the graph, unexpanded); USD from the scenario's daily prices (priceOn), and each address's
+// first-seen time from the whole world, as the store would know it. No node, edge or time budgets. Pure: the
+// same world gives the same graphs.
 import {
   type PlannedTransfer,
   priceOn,
@@ -37,6 +40,8 @@ export interface WorldIndex {
   byAddress: Map<string, { t: PlannedTransfer; i: number }[]>;
   firstSeen: Map<string, number>;
   labels: Map<string, { label: string; category: string }>;
+  /** accounts the world marks as contracts (the export's contracts.csv) */
+  contracts: Set<string>;
 }
 
 export function indexWorld(world: World): WorldIndex {
@@ -51,28 +56,46 @@ export function indexWorld(world: World): WorldIndex {
     }
   });
   const labels = new Map<string, { label: string; category: string }>();
-  for (const a of world.accounts.values()) if (a.label) labels.set(a.address, a.label);
-  return { world, byAddress, firstSeen, labels };
+  const contracts = new Set<string>();
+  for (const a of world.accounts.values()) {
+    if (a.label) labels.set(a.address, a.label);
+    if (a.contract) contracts.add(a.address);
+  }
+  return { world, byAddress, firstSeen, labels, contracts };
 }
 
-export function worldGraph(w: WorldIndex, subject: string, opts: { depth?: number } = {}): TxGraph {
+export function worldGraph(
+  w: WorldIndex,
+  subject: string,
+  opts: { depth?: number; degreeLimit?: number } = {},
+): TxGraph {
   const maxDepth = opts.depth ?? 3;
+  const degreeLimit = opts.degreeLimit ?? 50;
   const depth = new Map<string, number>([[subject, 0]]);
   const edges = new Map<string, GraphEdge>();
+  const expanded = new Set<string>();
   let frontier = [subject];
   for (let d = 0; d < maxDepth && frontier.length > 0; d++) {
     const next: string[] = [];
+    const queued = new Set<string>();
     for (const a of frontier) {
       if (d > 0 && TERMINAL.has(typeOf(w, a))) continue;
+      expanded.add(a);
+      const fresh = new Map<string, number>(); // new counterparties -> USD with them
       for (const { t, i } of w.byAddress.get(a) ?? []) {
         const e = toEdge(t, i);
         edges.set(e.id, e);
         for (const b of [t.from, t.to]) {
-          if (!depth.has(b)) {
-            depth.set(b, d + 1);
-            next.push(b);
-          }
+          if (b === a) continue;
+          if (!depth.has(b)) depth.set(b, d + 1);
+          if (depth.get(b) === d + 1 && !queued.has(b)) fresh.set(b, (fresh.get(b) ?? 0) + (e.usd ?? 0));
         }
+      }
+      const followable = [...fresh].filter(([b]) => !TERMINAL.has(typeOf(w, b)));
+      followable.sort(([x, ux], [y, uy]) => uy - ux || (x < y ? -1 : x > y ? 1 : 0));
+      for (const [b] of followable.slice(0, degreeLimit)) {
+        queued.add(b);
+        next.push(b);
       }
     }
     frontier = next;
@@ -87,9 +110,9 @@ export function worldGraph(w: WorldIndex, subject: string, opts: { depth?: numbe
       depth: d,
       type,
       ...(label ? { label: label.label, category: label.category } : {}),
-      isContract: type === "mixer",
+      isContract: type === "mixer" || w.contracts.has(address),
       ...(firstSeenAt !== undefined ? { firstSeenAt } : {}),
-      expanded: d < maxDepth && (d === 0 || !TERMINAL.has(type)),
+      expanded: expanded.has(address),
     });
   }
   return {

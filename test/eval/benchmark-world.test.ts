@@ -1,0 +1,128 @@
+// The ground truth of the detection benchmark's world (src/scenarios/benchmark), checked on the world itself and
+// without the risk core, so that a false positive the eval counts is the detector's and not the generator's:
+// the same seed gives the same world; the background sample holds plain users only (half of them neighbours of
+// case wallets); no plain user pays another one back (payments between people only go up in rank, so ordinary
+// traffic closes no loop and trades nothing back and forth); no sampled user is within 3 hops of a mixer along
+// funds that move forward in time (not through services); each plain user uses one exchange; case wallets'
+// everyday payments stay under USD 800.
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { benchmarkWorld, priceOn, TOKENS, type World } from "../../src/scenarios/index.ts";
+
+const OPTIONS = { seed: 5, perPattern: 7, users: 250, transfers: 3_000, background: 50 };
+
+function fingerprint(world: World): string {
+  const h = createHash("sha256");
+  for (const t of world.timeline()) h.update(`${t.from}${t.to}${t.token}${t.amount}${t.at}\n`);
+  h.update(JSON.stringify(world.cases));
+  return h.digest("hex");
+}
+
+const world = benchmarkWorld(OPTIONS);
+const byAddress = new Map([...world.accounts.values()].map((a) => [a.address, a]));
+const nameOf = (address: string) => byAddress.get(address)?.name ?? "";
+const isPlainUser = (address: string) => /^user\d+$/.test(nameOf(address));
+const isService = (address: string) => {
+  const category = byAddress.get(address)?.label?.category;
+  return category !== undefined && ["exchange", "mixer", "bridge", "defi", "sanctioned"].includes(category);
+};
+const usd = (t: { token: keyof typeof TOKENS; amount: bigint; at: number }) =>
+  (Number(t.amount) / 10 ** TOKENS[t.token].decimals) * priceOn(t.token, t.at);
+
+describe("benchmark world", () => {
+  it("is the same for the same seed, and another for another seed", () => {
+    expect(fingerprint(benchmarkWorld(OPTIONS))).toBe(fingerprint(world));
+    expect(fingerprint(benchmarkWorld({ ...OPTIONS, seed: 6 }))).not.toBe(fingerprint(world));
+  });
+
+  it("samples plain users as background, half of them neighbours of case wallets", () => {
+    const sample = world.cases.filter((c) => c.pattern === "background");
+    expect(sample).toHaveLength(OPTIONS.background);
+    const subjects = new Set(world.cases.filter((c) => c.pattern !== "background").map((c) => c.subject));
+    const involved = new Set(
+      world.cases.filter((c) => c.pattern !== "background").flatMap((c) => c.involved),
+    );
+    for (const c of sample) {
+      expect(isPlainUser(c.subject), c.id).toBe(true);
+      expect(subjects.has(c.subject) || involved.has(c.subject), c.id).toBe(false);
+    }
+    expect(sample.filter((c) => c.variant === "neighbour")).toHaveLength(OPTIONS.background / 2);
+  });
+
+  it("has no payments back and forth between plain users, and one exchange per plain user", () => {
+    const pairs = new Set<string>();
+    const exchanges = new Map<string, Set<string>>();
+    for (const t of world.transfers) {
+      if (isPlainUser(t.from) && isPlainUser(t.to)) pairs.add(`${t.from}>${t.to}`);
+      for (const [user, other] of [
+        [t.from, t.to],
+        [t.to, t.from],
+      ] as const) {
+        const label = byAddress.get(other)?.label;
+        if (!isPlainUser(user) || label?.category !== "exchange") continue;
+        const set = exchanges.get(user) ?? new Set<string>();
+        set.add(label.label.split(":")[0] ?? "");
+        exchanges.set(user, set);
+      }
+    }
+    expect(pairs.size).toBeGreaterThan(100);
+    const involved = new Set(world.cases.flatMap((c) => (c.pattern === "background" ? [] : c.involved)));
+    for (const pair of pairs) {
+      const [a = "", b = ""] = pair.split(">");
+      if (involved.has(a) || involved.has(b)) continue; // accomplices in a case's structure
+      expect(pairs.has(`${b}>${a}`), `${nameOf(a)} and ${nameOf(b)}`).toBe(false);
+    }
+    const sampled = world.cases.filter((c) => c.pattern === "background").map((c) => c.subject);
+    for (const user of sampled) expect(exchanges.get(user)?.size ?? 0, nameOf(user)).toBeLessThanOrEqual(1);
+  });
+
+  it("keeps every sampled user more than 3 hops from a mixer along funds that move forward in time", () => {
+    const mixers = new Set(
+      [...world.accounts.values()].filter((a) => a.label?.category === "mixer").map((a) => a.address),
+    );
+    const timeline = world.timeline();
+    const outOf = new Map<string, typeof timeline>();
+    const inOf = new Map<string, typeof timeline>();
+    for (const t of timeline) {
+      outOf.set(t.from, [...(outOf.get(t.from) ?? []), t]);
+      inOf.set(t.to, [...(inOf.get(t.to) ?? []), t]);
+    }
+    // Breadth-first over (address, earliest time funds can be there), not through services.
+    const reachesMixer = (start: string, forward: boolean): boolean => {
+      let frontier = new Map<string, number>([[start, forward ? -Infinity : Infinity]]);
+      for (let hop = 1; hop <= 3; hop++) {
+        const next = new Map<string, number>();
+        for (const [a, time] of frontier) {
+          if (hop > 1 && isService(a)) continue;
+          for (const t of (forward ? outOf : inOf).get(a) ?? []) {
+            if (forward ? t.at < time : t.at > time) continue;
+            const b = forward ? t.to : t.from;
+            if (mixers.has(b)) return true;
+            const seen = next.get(b);
+            if (seen === undefined || (forward ? t.at < seen : t.at > seen)) next.set(b, t.at);
+          }
+        }
+        frontier = next;
+      }
+      return false;
+    };
+    for (const c of world.cases.filter((x) => x.pattern === "background")) {
+      expect(reachesMixer(c.subject, true), `${c.id} outgoing`).toBe(false);
+      expect(reachesMixer(c.subject, false), `${c.id} incoming`).toBe(false);
+    }
+    // and the check finds the positives' mixers
+    for (const c of world.cases.filter((x) => x.pattern === "mixing" && x.positive)) {
+      expect(reachesMixer(c.subject, true) || reachesMixer(c.subject, false), c.id).toBe(true);
+    }
+  });
+
+  it("keeps case wallets' everyday payments to merchants and the game under USD 800", () => {
+    // the wallets that live an ordinary life besides their case (population.ts newMember / live)
+    const living =
+      /\.(user|owner|subject|origin|funder|trader-[ab]|hopper|depositor|friend|customer)$|^sanctions-\d+\.hop\d$/;
+    const everyday = world.transfers.filter((t) => /^merchant\d+$|^contract\.game$/.test(nameOf(t.to)));
+    const caseWallets = everyday.filter((t) => living.test(nameOf(t.from)));
+    expect(caseWallets.length).toBeGreaterThan(50);
+    for (const t of caseWallets) expect(usd(t), nameOf(t.from)).toBeLessThan(800);
+  });
+});

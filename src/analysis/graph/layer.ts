@@ -11,13 +11,18 @@
 //     category first, then those to be followed, then by USD value;
 //  5. follows to the next layer only new counterparties whose type does not end a path, and of a node with more
 //     of them than the degree limit only the top ones by USD value.
+//
+// Written for layers of 10,000s of rows: each row is looked at once; a row becomes a graph edge (with its BigInt
+// amount) only when its edge is admitted, and a counterparty a node only when it is admitted; sorting is done only
+// where a budget makes the order matter; and the graph, sorted on entry, is kept sorted by merging the layer's
+// sorted nodes and edges into it instead of sorting everything again.
 import type { Kysely } from "kysely";
 import type { GraphEdge, GraphNode, NodeType } from "../../risk/graph/types.ts";
 import type { DB } from "../../schema.ts";
 import { emptyHistoryReport, ensureHistories, type HistoryReport } from "./history.ts";
 import { type AddressFacts, isRiskRelevant, nodeTypeOf } from "./node-types.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
-import { type LayerRow, readLayer } from "./store.ts";
+import { type LayerRow, readLayer, toFacts } from "./store.ts";
 
 /** The per-address cap never shrinks below this many transfers per direction. */
 const MIN_TRANSFERS_PER_ADDRESS = 25;
@@ -78,6 +83,55 @@ export function sortGraph(graph: ExpandingGraph): void {
   graph.frontier = [...new Set(graph.frontier)].sort(byAddress);
 }
 
+function isSorted<T>(list: readonly T[], compare: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < list.length; i++) if (compare(list[i - 1] as T, list[i] as T) > 0) return false;
+  return true;
+}
+
+/** Merges two sorted lists into a new sorted one (stable: `a` first on ties). */
+function merge<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): T[] {
+  const out: T[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    if (compare(b[j] as T, a[i] as T) < 0) out[k++] = b[j++] as T;
+    else out[k++] = a[i++] as T;
+  }
+  while (i < a.length) out[k++] = a[i++] as T;
+  while (j < b.length) out[k++] = b[j++] as T;
+  return out;
+}
+
+/**
+ * Adds a layer's nodes and edges to the graph and leaves it sorted as sortGraph would: the graph's own lists are
+ * sorted already (sortGraph ran after the previous layer, or here they are sorted first), so the layer's sorted
+ * lists are merged in.
+ */
+function addSorted(graph: ExpandingGraph, nodes: GraphNode[], edges: GraphEdge[], frontier: string[]): void {
+  if (!isSorted(graph.edges, compareEdges)) graph.edges.sort(compareEdges);
+  edges.sort(compareEdges);
+  const lastEdge = graph.edges[graph.edges.length - 1];
+  if (lastEdge === undefined || edges.length === 0 || compareEdges(lastEdge, edges[0] as GraphEdge) <= 0) {
+    for (const edge of edges) graph.edges.push(edge); // (not push(...): a layer may hold 100,000s of edges)
+  } else {
+    graph.edges = merge(graph.edges, edges, compareEdges);
+  }
+  const existing = [...graph.nodes.values()];
+  const inOrder = isSorted(existing, compareNodes);
+  if (!inOrder) existing.sort(compareNodes);
+  nodes.sort(compareNodes);
+  const lastNode = existing[existing.length - 1];
+  if (lastNode === undefined || nodes.length === 0 || compareNodes(lastNode, nodes[0] as GraphNode) <= 0) {
+    // A BFS layer's nodes are one deeper than every node before them: appended to the map, they stay in order.
+    if (!inOrder) graph.nodes = new Map(existing.map((n) => [n.address, n]));
+    for (const node of nodes) graph.nodes.set(node.address, node);
+  } else {
+    graph.nodes = new Map(merge(existing, nodes, compareNodes).map((n) => [n.address, n]));
+  }
+  graph.frontier = [...new Set(frontier)].sort(byAddress);
+}
+
 export function newNode(address: string, depth: number, facts: AddressFacts): GraphNode {
   const node: GraphNode = {
     address,
@@ -92,28 +146,65 @@ export function newNode(address: string, depth: number, facts: AddressFacts): Gr
   return node;
 }
 
-function toEdge(row: LayerRow, native: { symbol: string; decimals: number }): GraphEdge {
+/**
+ * What the layer learns of a counterparty the graph does not hold yet. Most are seen on one row with one frontier
+ * address, so the common case allocates nothing beyond this record.
+ */
+interface NewCounterparty {
+  /** its first row: its facts, and its first transfer */
+  first: LayerRow;
+  /** its other transfers, when it has more than one */
+  more: LayerRow[] | undefined;
+  type: NodeType;
+  depth: number;
+  /** USD of its transfers with the frontier */
+  usd: number;
+  /** the frontier address (index) of its first row, and the USD of its transfers with that one */
+  fi: number;
+  fiUsd: number;
+  /** frontier address (index) -> USD, for the other frontier addresses it transferred with */
+  otherFlows: Map<number, number> | undefined;
+  /** followed to the next layer (if admitted) */
+  followed: boolean;
+}
+
+/** amount / 10^decimals x the day's price, to the cent; null without a price or without decimals. */
+function usdOf(row: LayerRow, native: { decimals: number }): number | null {
+  const decimals = row.token === "native" ? native.decimals : row.decimals;
+  if (decimals === null || row.price_usd === null) return null;
+  // Number(decimal string) is the correctly rounded double, as Number(BigInt(...)) is: no BigInt per row.
+  return Math.round((Number(row.value) / 10 ** decimals) * Number(row.price_usd) * 100) / 100;
+}
+
+const edgeId = (row: LayerRow) => `${row.tx_hash}:${row.log_index}`;
+
+function toEdge(row: LayerRow, frontier: string, native: { symbol: string; decimals: number }): GraphEdge {
   const isNative = row.token === "native";
   const decimals = isNative ? native.decimals : row.decimals;
-  const usd =
-    decimals === null || row.priceUsd === null
-      ? null
-      : Math.round((Number(row.value) / 10 ** decimals) * row.priceUsd * 100) / 100;
   return {
-    id: `${row.txHash}:${row.logIndex}`,
-    txHash: row.txHash,
-    logIndex: row.logIndex,
-    from: row.from,
-    to: row.to,
+    id: edgeId(row),
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    from: row.out ? frontier : row.cp,
+    to: row.out ? row.cp : frontier,
     token: row.token,
     symbol: isNative ? native.symbol : (row.symbol ?? "UNKNOWN"),
     decimals: decimals ?? 0,
-    value: row.value,
-    usd,
-    at: row.at,
-    blockNumber: row.blockNumber,
+    value: BigInt(row.value),
+    usd: usdOf(row, native),
+    at: Number(row.at),
+    blockNumber: Number(row.block_number),
   };
 }
+
+const factsOf = (row: LayerRow): AddressFacts =>
+  toFacts({
+    known: row.cp_known,
+    is_contract: row.cp_is_contract,
+    first_seen_at: row.cp_first_seen_at,
+    label: row.cp_label,
+    category: row.cp_category,
+  });
 
 /** Expands `graph.frontier` by one hop, in place. */
 export async function expandLayer(
@@ -184,125 +275,156 @@ export async function expandLayer(
     options.maxTransfersPerAddress,
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
   );
-  const rows = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap);
+  const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap);
   report.statements = 1;
   report.transfersRead = rows.length;
 
-  // 4. What the rows say, per frontier address and per counterparty.
-  const perDirection = new Map<string, number>();
-  const existing = new Set(graph.edges.map((e) => e.id));
-  const candidates = new Map<string, GraphEdge>();
-  const newFacts = new Map<string, AddressFacts>();
-  const newDepth = new Map<string, number>();
-  const newUsd = new Map<string, number>();
-  /** frontier address -> counterparty -> USD of their transfers */
-  const flows = new Map<string, Map<string, number>>();
+  // 4. What the rows say, per frontier address and per counterparty, in one pass. (readLayer keeps the order of
+  //    the frontier it is given, deduplicated and sorted here: row.i - 1 indexes `frontier`.)
+  const { native } = options;
+  const outCount = new Array<number>(frontier.length).fill(0);
+  const inCount = new Array<number>(frontier.length).fill(0);
+  /** transfers between nodes the graph holds already (a self-transfer, or with a node of an earlier layer) */
+  const knownRows: LayerRow[] = [];
+  // Only those can be in the graph already, or come back twice (once per side): a transfer with a new
+  // counterparty is neither, so only these rows need their id.
+  let existing: Set<string> | undefined;
+  const seen = new Set<string>();
+  const fresh = new Map<string, NewCounterparty>();
   for (const row of rows) {
-    const key = `${row.frontier} ${row.dir}`;
-    perDirection.set(key, (perDirection.get(key) ?? 0) + 1);
-    const edge = toEdge(row, options.native);
-    if (!existing.has(edge.id)) candidates.set(edge.id, edge);
-    const cp = row.counterparty;
-    if (cp === row.frontier) continue;
-    let perCp = flows.get(row.frontier);
-    if (!perCp) {
-      perCp = new Map();
-      flows.set(row.frontier, perCp);
+    const fi = row.i - 1;
+    if (row.out) outCount[fi] = (outCount[fi] as number) + 1;
+    else inCount[fi] = (inCount[fi] as number) + 1;
+    const cp = row.cp;
+    if (graph.nodes.has(cp)) {
+      if (!existing) {
+        existing = new Set();
+        const inFrontier = new Set(frontier);
+        for (const e of graph.edges) if (inFrontier.has(e.from) || inFrontier.has(e.to)) existing.add(e.id);
+      }
+      const id = edgeId(row);
+      if (!existing.has(id) && !seen.has(id)) {
+        seen.add(id);
+        knownRows.push(row);
+      }
+      continue;
     }
-    perCp.set(cp, (perCp.get(cp) ?? 0) + (edge.usd ?? 0));
-    if (!graph.nodes.has(cp)) {
-      newFacts.set(cp, row.facts);
-      const d = (graph.nodes.get(row.frontier)?.depth ?? 0) + 1;
-      newDepth.set(cp, Math.min(newDepth.get(cp) ?? d, d));
-      newUsd.set(cp, (newUsd.get(cp) ?? 0) + (edge.usd ?? 0));
+    const usd = usdOf(row, native) ?? 0;
+    const entry = fresh.get(cp);
+    if (!entry) {
+      const type = nodeTypeOf({
+        known: row.cp_known,
+        isContract: row.cp_is_contract,
+        firstSeenAt: undefined,
+        label: undefined,
+        category: row.cp_category ?? undefined,
+      });
+      fresh.set(cp, {
+        first: row,
+        more: undefined,
+        type,
+        depth: (frontierNodes[fi] as GraphNode).depth + 1,
+        usd,
+        fi,
+        fiUsd: usd,
+        otherFlows: undefined,
+        followed: false,
+      });
+      continue;
+    }
+    if (entry.more) entry.more.push(row);
+    else entry.more = [row];
+    entry.usd += usd;
+    if (entry.fi === fi) entry.fiUsd += usd;
+    else {
+      entry.otherFlows ??= new Map();
+      entry.otherFlows.set(fi, (entry.otherFlows.get(fi) ?? 0) + usd);
+      entry.depth = Math.min(entry.depth, (frontierNodes[fi] as GraphNode).depth + 1);
     }
   }
-  for (const [key, count] of perDirection) {
-    if (count < cap) continue;
-    const address = key.slice(0, key.indexOf(" "));
-    if (!report.capped.includes(address)) report.capped.push(address);
+  for (const [fi, address] of frontier.entries()) {
+    if ((outCount[fi] as number) < cap && (inCount[fi] as number) < cap) continue;
+    report.capped.push(address);
     if (cap < options.maxTransfersPerAddress) graph.truncated.edges = true;
     else graph.truncated.degree = true;
   }
   report.capped.sort(byAddress);
 
-  // 5. Which new counterparties are followed to the next layer.
-  const typeOf = new Map<string, NodeType>();
-  for (const [address, facts] of newFacts) typeOf.set(address, nodeTypeOf(facts));
-  const followed = new Set<string>();
-  for (const address of frontier) {
-    const perCp = flows.get(address);
-    if (!perCp) continue;
-    const expandable = [...perCp.entries()].filter(
-      ([cp]) => newFacts.has(cp) && !options.terminalTypes.has(typeOf.get(cp) as NodeType),
-    );
-    if (expandable.length > options.degreeLimit) {
-      expandable.sort(([a, usdA], [b, usdB]) => usdB - usdA || byAddress(a, b));
-      expandable.length = options.degreeLimit;
+  // 5. Which new counterparties are followed to the next layer: per frontier address, those whose type does not
+  //    end a path, and beyond the degree limit only the top ones by the USD of their transfers with it.
+  const expandable: ([NewCounterparty, string, number][] | undefined)[] = new Array(frontier.length);
+  const offer = (fi: number, entry: NewCounterparty, cp: string, usd: number) => {
+    const list = expandable[fi];
+    if (list) list.push([entry, cp, usd]);
+    else expandable[fi] = [[entry, cp, usd]];
+  };
+  for (const [cp, entry] of fresh) {
+    if (options.terminalTypes.has(entry.type)) continue;
+    offer(entry.fi, entry, cp, entry.fiUsd);
+    if (entry.otherFlows) for (const [fi, usd] of entry.otherFlows) offer(fi, entry, cp, usd);
+  }
+  for (const [fi, address] of frontier.entries()) {
+    const list = expandable[fi];
+    if (!list) continue;
+    if (list.length > options.degreeLimit) {
+      list.sort(([, a, usdA], [, b, usdB]) => usdB - usdA || byAddress(a, b));
+      list.length = options.degreeLimit;
       report.degreeLimited.push(address);
       graph.truncated.degree = true;
     }
-    for (const [cp] of expandable) followed.add(cp);
+    for (const [entry] of list) entry.followed = true;
   }
 
   // 4 (cont.). Within the budgets: edges between known nodes first, then new nodes in priority order, each
   // with all its edges, until the next one no longer fits.
-  const knownEdges: GraphEdge[] = [];
-  const edgesOfNew = new Map<string, GraphEdge[]>();
-  for (const edge of candidates.values()) {
-    const unknown = !graph.nodes.has(edge.from) ? edge.from : !graph.nodes.has(edge.to) ? edge.to : undefined;
-    if (unknown === undefined) knownEdges.push(edge);
-    else {
-      let list = edgesOfNew.get(unknown);
-      if (!list) {
-        list = [];
-        edgesOfNew.set(unknown, list);
-      }
-      list.push(edge);
-    }
-  }
-  knownEdges.sort(compareEdges);
-  const ordered = [...newFacts.entries()]
-    .map(([address, facts]) => ({
-      address,
-      rank: (isRiskRelevant(facts.category) ? 0 : 2) + (followed.has(address) ? 0 : 1),
-      usd: newUsd.get(address) ?? 0,
-    }))
-    .sort((a, b) => a.rank - b.rank || b.usd - a.usd || byAddress(a.address, b.address))
-    .map((entry) => entry.address);
-
+  const edgeOf = (row: LayerRow) => toEdge(row, frontier[row.i - 1] as string, native);
   let nodeRoom = Math.max(0, budget.maxNodes - graph.nodes.size);
   let room = edgeRoom;
-  const added: string[] = [];
+  const addedEdges: GraphEdge[] = [];
+  const addedNodes: GraphNode[] = [];
+  const added: NewCounterparty[] = [];
   let budgetCut = false;
-  if (knownEdges.length > room) {
-    knownEdges.length = room;
+  let known = knownRows.map(edgeOf);
+  if (known.length > room) {
+    known = known.sort(compareEdges).slice(0, room);
     graph.truncated.edges = true;
     budgetCut = true;
   }
-  for (const edge of knownEdges) graph.edges.push(edge); // (not push(...): a layer may hold 100,000s of edges)
-  room -= knownEdges.length;
-  report.newEdges += knownEdges.length;
+  for (const edge of known) addedEdges.push(edge);
+  room -= known.length;
+  report.newEdges += known.length;
   if (!budgetCut) {
-    for (const address of ordered) {
-      const edges = edgesOfNew.get(address) ?? [];
+    let freshEdges = 0;
+    for (const entry of fresh.values()) freshEdges += 1 + (entry.more?.length ?? 0);
+    // The order only matters when not every new node fits.
+    let ordered = [...fresh];
+    if (fresh.size > nodeRoom || freshEdges > room) {
+      const rank = ([, entry]: [string, NewCounterparty]) =>
+        (isRiskRelevant(entry.first.cp_category ?? undefined) ? 0 : 2) + (entry.followed ? 0 : 1);
+      ordered = ordered
+        .map((item) => ({ item, rank: rank(item) }))
+        .sort((a, b) => a.rank - b.rank || b.item[1].usd - a.item[1].usd || byAddress(a.item[0], b.item[0]))
+        .map(({ item }) => item);
+    }
+    for (const [address, entry] of ordered) {
+      const edges = 1 + (entry.more?.length ?? 0);
       if (nodeRoom === 0) {
         graph.truncated.nodes = true;
         budgetCut = true;
         break;
       }
-      if (edges.length > room) {
+      if (edges > room) {
         graph.truncated.edges = true;
         budgetCut = true;
         break;
       }
-      const facts = newFacts.get(address) as AddressFacts;
-      graph.nodes.set(address, newNode(address, newDepth.get(address) as number, facts));
-      for (const edge of edges) graph.edges.push(edge);
+      addedNodes.push(newNode(address, entry.depth, factsOf(entry.first)));
+      addedEdges.push(edgeOf(entry.first));
+      if (entry.more) for (const row of entry.more) addedEdges.push(edgeOf(row));
       nodeRoom--;
-      room -= edges.length;
-      report.newEdges += edges.length;
-      added.push(address);
+      room -= edges;
+      report.newEdges += edges;
+      added.push(entry);
     }
   }
   report.newNodes = added.length;
@@ -310,20 +432,20 @@ export async function expandLayer(
 
   // The next frontier.
   let stop: StopReason | undefined;
+  let next: string[];
   if (budgetCut) {
-    graph.frontier = [];
+    next = [];
     stop = graph.truncated.nodes ? "nodes" : "edges";
   } else {
-    graph.frontier = added.filter(
-      (address) => followed.has(address) && (newDepth.get(address) as number) < graph.maxDepth,
-    );
-    if (graph.frontier.length === 0) stop = added.some((a) => followed.has(a)) ? "depth" : "done";
+    next = [];
+    for (const entry of added) if (entry.followed && entry.depth < graph.maxDepth) next.push(entry.first.cp);
+    if (next.length === 0) stop = added.some((entry) => entry.followed) ? "depth" : "done";
   }
   if (timeCut) {
     graph.truncated.time = true;
     stop ??= "time";
   }
+  addSorted(graph, addedNodes, addedEdges, next);
   report.next = graph.frontier.length;
-  sortGraph(graph);
   return finish(stop);
 }

@@ -6,9 +6,20 @@ import { expansionBenchmark } from "./expansion.ts";
 import { httpChainDetail } from "./http-chain-detail.ts";
 import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark } from "./indexer.ts";
+import { layersBenchmark } from "./layers.ts";
+import { riskEndpointsBenchmark } from "./risk-endpoints.ts";
 import { type Benchmark, machine, ROOT, writeReport } from "./support.ts";
+import { viewerRenderBenchmark } from "./viewer-render.ts";
 
-const BENCHMARKS: Benchmark[] = [httpChainDetail, indexerBenchmark, importEtlBenchmark, expansionBenchmark];
+const BENCHMARKS: Benchmark[] = [
+  httpChainDetail,
+  indexerBenchmark,
+  importEtlBenchmark,
+  expansionBenchmark,
+  riskEndpointsBenchmark,
+  layersBenchmark,
+  viewerRenderBenchmark,
+];
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 
 const started = Date.now();

@@ -303,6 +303,12 @@ describe("stats cache", () => {
     );
     expect(fake.requests).toBe(2);
 
+    // The refreshed figures are served from memory as soon as they arrive; the snapshot row is written beside
+    // them and may land a moment later on a loaded machine.
+    await until(
+      "the stored snapshot",
+      async () => (await storedSnapshot(ID.cache))?.data.total_blocks === "302659999",
+    );
     const row = await storedSnapshot(ID.cache);
     expect(row?.data).toMatchObject({ total_blocks: "302659999", coin_price: "2801.10" });
     expect(row?.fetched_at.toISOString()).toBe(fourth.body.data.stats_updated_at);

@@ -4,6 +4,7 @@
 // so a run killed with its process is run again after the restart and completes the same row.
 
 import { notFound } from "../platform/http/errors.ts";
+import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { publicResult, type ScanResult, scanResultOf } from "./result.ts";
@@ -110,9 +111,7 @@ export async function readRiskJob(
   projectId: number,
   jobId: string,
 ): Promise<RiskJobView> {
-  const analysis = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)
-    ? await getAnalysis(ctx.db, projectId, jobId.toLowerCase())
-    : undefined;
+  const analysis = isUuid(jobId) ? await getAnalysis(ctx.db, projectId, jobId.toLowerCase()) : undefined;
   if (analysis?.kind !== "job") throw notFound("Job");
   return view(analysis, await queueFailure(ctx.jobs, analysis));
 }

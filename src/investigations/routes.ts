@@ -6,13 +6,11 @@ import type { AnalysisContext } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { invalid, MESSAGES, notFound } from "../platform/http/errors.ts";
-import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
+import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { createInvestigation } from "./create.ts";
 import { CreateBody, CreatedSchema, InvestigationParams, InvestigationSchema } from "./schemas.ts";
 import { getInvestigation, listInvestigations } from "./store.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext): void {
   const tags = ["Investigations"];
@@ -87,7 +85,7 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
       },
     },
     async (req) => {
-      const found = UUID.test(req.params.id)
+      const found = isUuid(req.params.id)
         ? await getInvestigation(ctx.db, req.params.projectId, req.params.id.toLowerCase())
         : undefined;
       if (!found) throw notFound("Investigation");

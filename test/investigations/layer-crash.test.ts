@@ -2,75 +2,35 @@
 // layer after a worker restarts and produces the same layers as an uninterrupted run (issue 5 "Durability"): on
 // the embedded database the restarted owner retries the job left running; on PostgreSQL the job's heartbeat
 // stops and it is retried. The layers stored before the kill are not rewritten.
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompletedLayer } from "../../src/analysis/index.ts";
+import { childDatabaseEnv, killChildProcesses, startChildProcess } from "../support/child-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
 import { writeChainsFile } from "../support/service.ts";
 import { comparable, expectLayerInvariants } from "./layers.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const DEPTH = 6;
 const target = testDatabase();
 const chains = writeChainsFile([{ id: 1, name: "Ethereum", currency_symbol: "ETH" }]);
 let dataDir: string | undefined;
-const children = new Set<ChildProcess>();
 
 type Line = { event: string; [key: string]: unknown };
 
-function startChild(env: Record<string, string>) {
-  const proc = spawn(
-    process.execPath,
-    [path.join(ROOT, "bin", "run-ts.js"), "test/investigations/support/layer-child.ts"],
-    {
-      cwd: ROOT,
-      env: {
-        ...(process.env as Record<string, string>),
-        CHILD_CHAINS: chains,
-        ...(onPostgres
-          ? { CHILD_DATABASE_URL: target.databaseUrl as string, CHILD_SCHEMA: target.schema as string }
-          : { CHILD_DATA_DIR: dataDir as string }),
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  children.add(proc);
-  const lines: Line[] = [];
-  readline.createInterface({ input: proc.stdout as NodeJS.ReadableStream }).on("line", (text) => {
-    try {
-      lines.push(JSON.parse(text) as Line);
-    } catch {}
+const startChild = (env: Record<string, string>) =>
+  startChildProcess<Line>("test/investigations/support/layer-child.ts", {
+    CHILD_CHAINS: chains,
+    ...childDatabaseEnv(target, dataDir),
+    ...env,
   });
-  const exited = new Promise<void>((resolve) =>
-    proc.once("exit", () => {
-      children.delete(proc);
-      resolve();
-    }),
-  );
-  const next = async (event: string, timeoutMs = 90_000): Promise<Line> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = lines.find((l) => l.event === event);
-      if (found) return found;
-      if (proc.exitCode !== null || proc.signalCode !== null)
-        throw new Error(`child exited before "${event}"`);
-      if (Date.now() > deadline) throw new Error(`no "${event}" from the child in ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return { proc, next, exited };
-}
 
 beforeAll(() => {
   if (!onPostgres) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-layer-crash-"));
 });
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  killChildProcesses();
   await target.drop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });

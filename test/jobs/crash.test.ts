@@ -1,89 +1,48 @@
 // A job whose worker process is killed (SIGKILL) in the middle of the job completes after the worker restarts:
 // on the embedded database (a PGlite data dir in a temp dir) the restarted owner retries the jobs the dead one
 // left running; on PostgreSQL the job expires and is retried by the worker that is running then.
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { openDatabase } from "../../src/platform/db/open.ts";
 import { JobQueue } from "../../src/platform/jobs/index.ts";
 import type { DB } from "../../src/schema.ts";
+import {
+  type ChildLine,
+  childDatabaseEnv,
+  killChildProcesses,
+  startChildProcess,
+} from "../support/child-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
 import { writeChainsFile } from "../support/service.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const QUEUE = "test.crash";
 const target = testDatabase();
 const chains = writeChainsFile([{ id: 1, name: "Ethereum", currency_symbol: "ETH" }]);
 let dataDir: string | undefined;
-const children = new Set<ChildProcess>();
 
-interface Line {
+interface Line extends ChildLine {
   event: string;
   id?: string;
   retryCount?: number;
   pid?: number;
 }
 
-function startChild(env: Record<string, string>) {
-  const proc = spawn(
-    process.execPath,
-    [path.join(ROOT, "bin", "run-ts.js"), "test/jobs/support/job-child.ts"],
-    {
-      cwd: ROOT,
-      env: {
-        ...(process.env as Record<string, string>),
-        CHILD_CHAINS: chains,
-        ...(onPostgres
-          ? { CHILD_DATABASE_URL: target.databaseUrl as string, CHILD_SCHEMA: target.schema as string }
-          : { CHILD_DATA_DIR: dataDir as string }),
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  children.add(proc);
-  const lines: Line[] = [];
-  const waiters: (() => void)[] = [];
-  readline.createInterface({ input: proc.stdout as NodeJS.ReadableStream }).on("line", (text) => {
-    try {
-      lines.push(JSON.parse(text) as Line);
-      for (const wake of waiters.splice(0)) wake();
-    } catch {}
+const startChild = (env: Record<string, string>) =>
+  startChildProcess<Line>("test/jobs/support/job-child.ts", {
+    CHILD_CHAINS: chains,
+    ...childDatabaseEnv(target, dataDir),
+    ...env,
   });
-  const exited = new Promise<number | null>((resolve) =>
-    proc.once("exit", (code) => {
-      children.delete(proc);
-      resolve(code);
-      for (const wake of waiters.splice(0)) wake();
-    }),
-  );
-  const next = async (event: string, timeoutMs = 60_000): Promise<Line> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = lines.find((l) => l.event === event);
-      if (found) return found;
-      if (proc.exitCode !== null || proc.signalCode !== null)
-        throw new Error(`child exited before "${event}"`);
-      if (Date.now() > deadline) throw new Error(`no "${event}" from the child in ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 250);
-      });
-    }
-  };
-  return { proc, lines, next, exited };
-}
 
 beforeAll(() => {
   if (!onPostgres) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-jobs-"));
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  killChildProcesses();
   await target.drop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -4,6 +4,7 @@
 // interface.md's short form, `pending` (or `failed` once its analysis failed).
 import type { Kysely } from "kysely";
 import { invalid, MESSAGES, notFound } from "../../platform/http/errors.ts";
+import { isUuid } from "../../platform/http/params.ts";
 import type { DB } from "../../schema.ts";
 import type { ShortLayer } from "./layer-result.ts";
 import { getLayeredAnalysis, type LayeredAnalysis, readLayerBody } from "./store.ts";
@@ -24,13 +25,11 @@ export interface AnalysisProgress {
   error?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const progressStatus = (status: LayeredAnalysis["status"]): ProgressStatus =>
   status === "queued" ? "pending" : status;
 
 async function find(db: Kysely<DB>, projectId: number, id: string): Promise<LayeredAnalysis> {
-  const analysis = UUID.test(id) ? await getLayeredAnalysis(db, projectId, id.toLowerCase()) : undefined;
+  const analysis = isUuid(id) ? await getLayeredAnalysis(db, projectId, id.toLowerCase()) : undefined;
   if (!analysis) throw notFound("Analysis");
   return analysis;
 }

@@ -15,3 +15,8 @@ export const page = (query: { limit?: number; offset?: number }) => ({
   limit: query.limit ?? DEFAULT_PAGE.limit,
   offset: query.offset ?? DEFAULT_PAGE.offset,
 });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Resource ids that are UUIDs: a path value that is not one names nothing (404), whatever it is. */
+export const isUuid = (value: string) => UUID.test(value);

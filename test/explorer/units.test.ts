@@ -130,22 +130,40 @@ describe("HTTP helpers", () => {
   });
 
   it("spaces a token bucket's grants at its rate, after a pause, and lets a burst through", async () => {
-    const bucket = new TokenBucket(20);
+    // Virtual time: sleeping moves the clock, so the spacing checked is the bucket's own, not the machine's load.
+    let clockMs = 1_000;
+    const clock = {
+      now: () => clockMs,
+      sleep: async (ms: number) => {
+        clockMs += ms;
+      },
+    };
+    const bucket = new TokenBucket(20, 1, clock);
     const times: number[] = [];
     for (let i = 0; i < 4; i += 1) {
       await bucket.take();
-      times.push(performance.now());
+      times.push(clockMs);
     }
-    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(49);
+    expect(times).toEqual([1_000, 1_050, 1_100, 1_150]);
     bucket.pause(200);
-    const paused = performance.now();
+    const paused = clockMs;
     await bucket.take();
-    expect(performance.now() - paused).toBeGreaterThanOrEqual(199);
+    expect(clockMs - paused).toBe(200);
 
-    const burst = new TokenBucket(1, 3);
-    const start = performance.now();
+    const burst = new TokenBucket(1, 3, clock);
+    const start = clockMs;
     await Promise.all([burst.take(), burst.take(), burst.take()]);
-    expect(performance.now() - start).toBeLessThan(50);
+    expect(clockMs).toBe(start);
+    await burst.take();
+    expect(clockMs - start).toBe(1_000);
+  });
+
+  it("spaces grants on the real clock too", async () => {
+    const bucket = new TokenBucket(50);
+    const start = performance.now();
+    for (let i = 0; i < 4; i += 1) await bucket.take();
+    // Three waits of 20 ms each at least; a loaded machine can only make it later.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(59);
   });
 });
 

@@ -2,6 +2,12 @@
 // in order. A 429's Retry-After pauses the whole host, so no other request to it goes out before then.
 import { performance } from "node:perf_hooks";
 
+/** Where the bucket reads the time and waits; tests pass a virtual clock so spacing is exact under any load. */
+export interface BucketClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -17,17 +23,21 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const realClock: BucketClock = { now: () => performance.now(), sleep };
+
 export class TokenBucket {
   #tokens: number;
-  #refilledAt = performance.now();
+  #refilledAt: number;
   #pausedUntil = 0;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(
     public ratePerSecond: number,
     readonly burst = 1,
+    private readonly clock: BucketClock = realClock,
   ) {
     this.#tokens = burst;
+    this.#refilledAt = clock.now();
   }
 
   /** Resolves when the caller may send one request. */
@@ -39,14 +49,14 @@ export class TokenBucket {
 
   /** No request leaves before `ms` from now (a Retry-After). */
   pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.clock.now() + ms);
   }
 
   async #wait(signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const now = performance.now();
+      const now = this.clock.now();
       if (now < this.#pausedUntil) {
-        await sleep(this.#pausedUntil - now, signal);
+        await this.clock.sleep(this.#pausedUntil - now, signal);
         continue;
       }
       this.#tokens = Math.min(
@@ -58,7 +68,7 @@ export class TokenBucket {
         this.#tokens -= 1;
         return;
       }
-      await sleep(Math.ceil(((1 - this.#tokens) / this.ratePerSecond) * 1000), signal);
+      await this.clock.sleep(Math.ceil(((1 - this.#tokens) / this.ratePerSecond) * 1000), signal);
     }
   }
 }

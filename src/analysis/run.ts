@@ -1,7 +1,7 @@
 // The analysis verb every entry point shares: expand the graph around one or many roots of one chain (one
 // statement per layer, src/analysis/graph), run the risk core once (analyseRoots), and give each root its
 // scan result with per-root graph figures. Pure of HTTP; the callers store and shape the results.
-import { analyseRoots, indexGraph, type RiskAnalysis } from "../risk/index.ts";
+import { analyseRootsIndexed, type RiskAnalysis } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { expandGraph } from "./graph/index.ts";
 import type { RootMetrics } from "./result.ts";
@@ -49,20 +49,15 @@ export async function runAnalysis(
       },
     },
   );
-  const analyses = analyseRoots(graph, ctx.risk ?? {});
+  const { index, analyses } = analyseRootsIndexed(graph, ctx.risk ?? {});
   const durationMs = Math.round(performance.now() - started);
-  const index = analyses.length > 1 ? indexGraph(graph) : undefined;
   const out = new Map<string, RootOutcome>();
   for (const analysis of analyses) {
     // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
-    let metrics: RootMetrics = { nodes: graph.nodes.size, edges: graph.edges.length, durationMs };
-    if (index) {
-      const near = new Set<string>();
-      for (const [address, d] of index.distancesFrom(analysis.root))
-        if (d <= request.maxDepth) near.add(address);
-      const edges = index.edges.filter((e) => near.has(e.from) && near.has(e.to)).length;
-      metrics = { nodes: near.size, edges, durationMs };
-    }
+    const metrics: RootMetrics =
+      analyses.length > 1
+        ? { ...index.reach(analysis.root, request.maxDepth), durationMs }
+        : { nodes: graph.nodes.size, edges: graph.edges.length, durationMs };
     out.set(analysis.root, { analysis, metrics });
   }
   return out;

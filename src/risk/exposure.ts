@@ -9,7 +9,7 @@ import { round } from "./format.ts";
 import { sumUsd } from "./graph/amounts.ts";
 import { categoryOf, categoryRank, endsTrace } from "./graph/classify.ts";
 import { cmp, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
-import { trace } from "./graph/trace.ts";
+import { type ReachLayers, reachLayers, trace } from "./graph/trace.ts";
 import type { TxGraph } from "./graph/types.ts";
 
 export type ExposureDirection = "incoming" | "outgoing" | "self";
@@ -113,13 +113,22 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
     });
   }
   const passable = (a: string) => !endsTrace(index.node(a));
+  const options = { maxHops, timeRespecting: params.timeRespecting, passable };
+  // Labelled addresses almost always end traces themselves; then every category's trace walks the same layers,
+  // computed once per direction (a 50-root scan traces ~10 categories x 2 directions per root).
+  const shared = new Map<string, ReachLayers>();
+  const layersFor = (targets: ReadonlySet<string>, direction: "incoming" | "outgoing") => {
+    for (const t of targets) if (passable(t)) return undefined;
+    let layers = shared.get(direction);
+    if (!layers) {
+      layers = reachLayers(index, root, direction, options);
+      shared.set(direction, layers);
+    }
+    return layers;
+  };
   for (const [category, targets] of byCategory) {
     for (const direction of ["incoming", "outgoing"] as const) {
-      for (const g of trace(index, root, targets, direction, {
-        maxHops,
-        timeRespecting: params.timeRespecting,
-        passable,
-      })) {
+      for (const g of trace(index, root, targets, direction, options, layersFor(targets, direction))) {
         const rootUsd = sumUsd(g.rootEdges);
         const counterpartyUsd = sumUsd(g.targetEdges);
         const usd = g.hops === 1 ? rootUsd : Math.min(rootUsd, counterpartyUsd);

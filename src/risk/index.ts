@@ -109,6 +109,7 @@ export {
 export {
   analyseGraph,
   analyseRoots,
+  analyseRootsIndexed,
   type ResolvedRiskConfig,
   type RiskAnalysis,
   type RiskConfig,

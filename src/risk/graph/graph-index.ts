@@ -20,6 +20,8 @@ export interface GraphIndex {
   isFreshAt(address: string, edge: GraphEdge): boolean;
   /** undirected hop distance from an address to every address it connects to in the graph */
   distancesFrom(address: string): ReadonlyMap<string, number>;
+  /** the nodes within `maxHops` undirected hops of an address (itself included), and the edges between them */
+  reach(address: string, maxHops: number): { nodes: number; edges: number };
 }
 
 /** Chronological order with a total tie-break, so that sorting never depends on the input order. */
@@ -68,7 +70,7 @@ export function indexGraph(graph: TxGraph): GraphIndex {
     }
   }
   const nodes = [...nodeMap.values()].sort((a, b) => cmp(a.address, b.address));
-  const distanceCache = new Map<string, ReadonlyMap<string, number>>();
+  const distanceCache = new Map<string, Distances>();
   // The undirected adjacency as integer arrays, built on the first distance query: a multi-root scan asks for the
   // distances of every root over the same graph (tens of thousands of edges), and a BFS over typed arrays does
   // not hash an address per edge.
@@ -91,10 +93,14 @@ export function indexGraph(graph: TxGraph): GraphIndex {
       let d = distanceCache.get(address);
       if (!d) {
         adjacency ??= undirected(edges);
-        d = bfs(address, adjacency);
+        d = new Distances(address, adjacency);
         distanceCache.set(address, d);
       }
       return d;
+    },
+    reach(address, maxHops) {
+      const d = this.distancesFrom(address) as Distances;
+      return d.reach(maxHops);
     },
   };
 }
@@ -109,12 +115,17 @@ function placeholder(address: string): GraphNode {
   return { address, depth: Number.POSITIVE_INFINITY, type: "unknown", isContract: false, expanded: false };
 }
 
-/** Compressed sparse rows: the neighbours of address ids[i] are ids[to[k]] for start[i] <= k < start[i + 1]. */
+/**
+ * Compressed sparse rows: the neighbours of address ids[i] are ids[to[k]] for start[i] <= k < start[i + 1]; and
+ * each edge's endpoints as ids (edgeFrom, edgeTo), for counting the edges inside a neighbourhood.
+ */
 interface Adjacency {
   ids: string[];
   idOf: Map<string, number>;
   start: Int32Array;
   to: Int32Array;
+  edgeFrom: Int32Array;
+  edgeTo: Int32Array;
 }
 
 function undirected(edges: readonly GraphEdge[]): Adjacency {
@@ -150,30 +161,102 @@ function undirected(edges: readonly GraphEdge[]): Adjacency {
     list[(fill[a] as number)++] = b;
     list[(fill[b] as number)++] = a;
   }
-  return { ids, idOf, start, to: list };
+  return { ids, idOf, start, to: list, edgeFrom: from, edgeTo: to };
 }
 
-function bfs(startAddress: string, g: Adjacency): Map<string, number> {
-  const dist = new Map<string, number>([[startAddress, 0]]);
-  const s = g.idOf.get(startAddress);
-  if (s === undefined) return dist;
-  const seen = new Int32Array(g.ids.length).fill(-1);
-  seen[s] = 0;
-  let frontier = [s];
-  for (let d = 1; frontier.length > 0; d++) {
-    const next: number[] = [];
-    for (const a of frontier) {
-      for (let k = g.start[a] as number, end = g.start[a + 1] as number; k < end; k++) {
-        const b = g.to[k] as number;
-        if (seen[b] !== -1) continue;
-        seen[b] = d;
-        next.push(b);
-        dist.set(g.ids[b] as string, d);
-      }
+/**
+ * The hop distances from one address, as a read-only map over a typed array: a 50-root scan asks for the
+ * distances of every root over a graph of 10,000s of nodes, and a Map entry per reached node per root cost more
+ * than the breadth-first search itself.
+ */
+class Distances implements ReadonlyMap<string, number> {
+  /** hop distance by address id; -1 where the address is not reached */
+  readonly #hops: Int32Array;
+  readonly #g: Adjacency;
+  readonly #start: string;
+  readonly size: number;
+
+  constructor(startAddress: string, g: Adjacency) {
+    this.#g = g;
+    this.#start = startAddress;
+    const hops = new Int32Array(g.ids.length).fill(-1);
+    this.#hops = hops;
+    const s = g.idOf.get(startAddress);
+    if (s === undefined) {
+      this.size = 1;
+      return;
     }
-    frontier = next;
+    hops[s] = 0;
+    let reached = 1;
+    let frontier = [s];
+    for (let d = 1; frontier.length > 0; d++) {
+      const next: number[] = [];
+      for (const a of frontier) {
+        for (let k = g.start[a] as number, end = g.start[a + 1] as number; k < end; k++) {
+          const b = g.to[k] as number;
+          if (hops[b] !== -1) continue;
+          hops[b] = d;
+          next.push(b);
+          reached++;
+        }
+      }
+      frontier = next;
+    }
+    this.size = reached;
   }
-  return dist;
+
+  get(address: string): number | undefined {
+    const i = this.#g.idOf.get(address);
+    if (i === undefined) return address === this.#start ? 0 : undefined;
+    const d = this.#hops[i] as number;
+    return d === -1 ? undefined : d;
+  }
+
+  has(address: string): boolean {
+    return this.get(address) !== undefined;
+  }
+
+  reach(maxHops: number): { nodes: number; edges: number } {
+    const hops = this.#hops;
+    const within = (i: number) => {
+      const d = hops[i] as number;
+      return d !== -1 && d <= maxHops;
+    };
+    let nodes = 0;
+    for (let i = 0; i < hops.length; i++) if (within(i)) nodes++;
+    let edges = 0;
+    const { edgeFrom, edgeTo } = this.#g;
+    for (let k = 0; k < edgeFrom.length; k++)
+      if (within(edgeFrom[k] as number) && within(edgeTo[k] as number)) edges++;
+    return { nodes: Math.max(1, nodes), edges };
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    if (!this.#g.idOf.has(this.#start)) {
+      yield [this.#start, 0];
+      return;
+    }
+    for (let i = 0; i < this.#hops.length; i++) {
+      const d = this.#hops[i] as number;
+      if (d !== -1) yield [this.#g.ids[i] as string, d];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<number> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: number, key: string, map: ReadonlyMap<string, number>) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k, this);
+  }
 }
 
 /** Binary search: index of the first edge of a chronologically sorted list with `at >= t`. */

@@ -48,20 +48,22 @@ function walk(index: GraphIndex, direction: Direction, timeRespecting: boolean):
     : { steps: index.inOf, next: (e) => e.from, back: index.outOf, prev: (e) => e.to, key };
 }
 
-export function trace(
+/**
+ * The addresses reachable from the root in exactly k steps (k = 0..), each with the earliest key of arrival,
+ * passing only through addresses `through` allows. Exported so that a caller tracing many target sets that all end
+ * traces anyway (every labelled category of an exposure) computes them once per direction, not once per set.
+ */
+export type ReachLayers = Map<string, number>[];
+
+export function reachLayers(
   index: GraphIndex,
   root: string,
-  targets: ReadonlySet<string>,
   direction: Direction,
   options: TraceOptions,
-): TraceGroup[] {
-  if (targets.size === 0 || options.maxHops < 1) return [];
+  through: (a: string) => boolean = (a) => a !== root && options.passable(a),
+): ReachLayers {
   const w = walk(index, direction, options.timeRespecting);
-  const through = (a: string) => a !== root && !targets.has(a) && options.passable(a);
-
-  // A[k]: addresses reachable from the root in exactly k steps, with the earliest key of arrival.
-  const A: Map<string, number>[] = [new Map([[root, Number.NEGATIVE_INFINITY]])];
-  const minHops = new Map<string, number>();
+  const A: ReachLayers = [new Map([[root, Number.NEGATIVE_INFINITY]])];
   for (let k = 1; k <= options.maxHops; k++) {
     const layer = new Map<string, number>();
     for (const [u, t] of A[k - 1] as Map<string, number>) {
@@ -74,8 +76,31 @@ export function trace(
       }
     }
     A.push(layer);
-    for (const v of layer.keys()) if (targets.has(v) && !minHops.has(v)) minHops.set(v, k);
     if (layer.size === 0) break;
+  }
+  return A;
+}
+
+/**
+ * `shared`: layers from reachLayers with the default `through`, valid here only when no target may be passed
+ * through (then excluding the targets changes nothing); the caller checks that.
+ */
+export function trace(
+  index: GraphIndex,
+  root: string,
+  targets: ReadonlySet<string>,
+  direction: Direction,
+  options: TraceOptions,
+  shared?: ReachLayers,
+): TraceGroup[] {
+  if (targets.size === 0 || options.maxHops < 1) return [];
+  const w = walk(index, direction, options.timeRespecting);
+  const through = (a: string) => a !== root && !targets.has(a) && options.passable(a);
+  const A = shared ?? reachLayers(index, root, direction, options, through);
+  const minHops = new Map<string, number>();
+  for (let k = 1; k < A.length; k++) {
+    for (const v of (A[k] as Map<string, number>).keys())
+      if (targets.has(v) && !minHops.has(v)) minHops.set(v, k);
   }
 
   const groups: TraceGroup[] = [];

@@ -90,10 +90,18 @@ export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = 
 
 /** Analyses every root of a multi-root graph, running the detectors once. Roots in sorted order. */
 export function analyseRoots(graph: TxGraph, config: RiskConfig = {}): RiskAnalysis[] {
+  return analyseRootsIndexed(graph, config).analyses;
+}
+
+/** analyseRoots, with the index it built (for per-root figures over the same graph without indexing it again). */
+export function analyseRootsIndexed(
+  graph: TxGraph,
+  config: RiskConfig = {},
+): { index: GraphIndex; analyses: RiskAnalysis[] } {
   const resolved = resolveRiskConfig(config);
   const index = indexGraph(graph);
   const findings = runDetectors(index, resolved.detectors, resolved.patterns);
-  return index.roots.map((root) => scoreRoot(index, root, findings, resolved));
+  return { index, analyses: index.roots.map((root) => scoreRoot(index, root, findings, resolved)) };
 }
 
 /** Scores one address from already computed findings (e.g. per layer of an incremental analysis). */

@@ -77,6 +77,53 @@ export function exposureOf(
   return computeExposure(indexGraph(graph), root.toLowerCase(), params);
 }
 
+/**
+ * Per graph index (a multi-root scan computes the exposure of every root over the same index): the labelled
+ * addresses by category, and whether funds may be traced through an address.
+ */
+const labelledMemo = new WeakMap<GraphIndex, Map<string, Map<string, Set<string>>>>();
+const passableMemo = new WeakMap<GraphIndex, (address: string) => boolean>();
+
+function labelledByCategory(index: GraphIndex, categories: string[] | null): Map<string, Set<string>> {
+  const key = categories === null ? "" : JSON.stringify(categories);
+  let perKey = labelledMemo.get(index);
+  if (!perKey) {
+    perKey = new Map();
+    labelledMemo.set(index, perKey);
+  }
+  let byCategory = perKey.get(key);
+  if (!byCategory) {
+    byCategory = new Map();
+    const wanted = (c: string) => (categories ? categories.includes(c) : c !== "other");
+    for (const n of index.nodes) {
+      const c = categoryOf(n);
+      if (c === undefined || !wanted(c)) continue;
+      const set = byCategory.get(c) ?? new Set<string>();
+      set.add(n.address);
+      byCategory.set(c, set);
+    }
+    perKey.set(key, byCategory);
+  }
+  return byCategory;
+}
+
+function passableIn(index: GraphIndex): (address: string) => boolean {
+  let passable = passableMemo.get(index);
+  if (!passable) {
+    const known = new Map<string, boolean>();
+    passable = (a: string) => {
+      let p = known.get(a);
+      if (p === undefined) {
+        p = !endsTrace(index.node(a));
+        known.set(a, p);
+      }
+      return p;
+    };
+    passableMemo.set(index, passable);
+  }
+  return passable;
+}
+
 export function computeExposure(index: GraphIndex, root: string, params: ExposureParams): Exposure {
   const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
   const ins = index.inOf(root).filter((e) => e.from !== root);
@@ -85,14 +132,8 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
   const counts = { incoming: ins.length, outgoing: outs.length };
   const wanted = (c: string) => (params.categories ? params.categories.includes(c) : c !== "other");
 
-  const byCategory = new Map<string, Set<string>>();
-  for (const n of index.nodes) {
-    const c = categoryOf(n);
-    if (n.address === root || c === undefined || !wanted(c)) continue;
-    const set = byCategory.get(c) ?? new Set<string>();
-    set.add(n.address);
-    byCategory.set(c, set);
-  }
+  // The root is never a target: tracing never arrives back at it (trace.ts), so it may stay in the shared sets.
+  const byCategory = labelledByCategory(index, params.categories);
 
   const entries: ExposureEntry[] = [];
   const self = categoryOf(index.node(root));
@@ -112,7 +153,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
       transfers: ins.length + outs.length,
     });
   }
-  const passable = (a: string) => !endsTrace(index.node(a));
+  const passable = passableIn(index);
   const options = { maxHops, timeRespecting: params.timeRespecting, passable };
   // Labelled addresses almost always end traces themselves; then every category's trace walks the same layers,
   // computed once per direction (a 50-root scan traces ~10 categories x 2 directions per root).

@@ -98,9 +98,23 @@ export function trace(
   const through = (a: string) => a !== root && !targets.has(a) && options.passable(a);
   const A = shared ?? reachLayers(index, root, direction, options, through);
   const minHops = new Map<string, number>();
-  for (let k = 1; k < A.length; k++) {
-    for (const v of (A[k] as Map<string, number>).keys())
-      if (targets.has(v) && !minHops.has(v)) minHops.set(v, k);
+  // From whichever side is smaller: the shared layers of a big graph hold 10,000s of addresses, a category a few.
+  let reached = 0;
+  for (let k = 1; k < A.length; k++) reached += (A[k] as Map<string, number>).size;
+  if (targets.size < reached) {
+    for (const t of targets) {
+      for (let k = 1; k < A.length; k++) {
+        if ((A[k] as Map<string, number>).has(t)) {
+          minHops.set(t, k);
+          break;
+        }
+      }
+    }
+  } else {
+    for (let k = 1; k < A.length; k++) {
+      for (const v of (A[k] as Map<string, number>).keys())
+        if (targets.has(v) && !minHops.has(v)) minHops.set(v, k);
+    }
   }
 
   const groups: TraceGroup[] = [];

@@ -1,9 +1,14 @@
 // GET /risk/quick (decisions.md "Risk"): one EVM address on one chain, a depth-1 expansion (the address and its
 // direct counterparties) and the risk core's quickCheck: direct exposure and the patterns visible within one
-// hop. Not stored: it is the cheap, high-rate check.
+// hop. Not stored: it is the cheap, high-rate check. Of a busy address it reads the newest
+// QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further
+// (docs/decisions/0006).
 import { type QuickRiskResult, quickCheck } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { expandGraph } from "./graph/index.ts";
+
+/** Transfers read per direction (the newest first); a scan reads up to 10,000. */
+export const QUICK_TRANSFERS_PER_DIRECTION = 1_000;
 
 export async function quickRisk(
   ctx: AnalysisContext,
@@ -11,13 +16,23 @@ export async function quickRisk(
   chainId: number,
 ): Promise<QuickRiskResult> {
   const chain = ctx.registry.get(chainId);
-  const { graph } = await expandGraph(
+  const perDirection = Math.min(
+    QUICK_TRANSFERS_PER_DIRECTION,
+    ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
+  );
+  const { graph, layers } = await expandGraph(
     ctx.db,
     { chainId, roots: [address], maxDepth: 1 },
     {
       ...ctx.expansion,
+      maxTransfersPerAddress: perDirection,
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
     },
   );
-  return quickCheck(graph, address, ctx.risk ?? {});
+  const result = quickCheck(graph, address, ctx.risk ?? {});
+  if (layers[0]?.capped.length) {
+    const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
+    result.reason = result.reason ? `${result.reason} ${note}` : note;
+  }
+  return result;
 }

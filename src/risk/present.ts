@@ -98,7 +98,20 @@ export function quickCheck(graph: TxGraph, root: string, config: RiskConfig = {}
     analyseGraph(graph, root, {
       ...config,
       exposure: { ...config.exposure, maxHops: 1 },
-      detectors: { ...config.detectors, mixing: { ...config.detectors?.mixing, maxHops: 1 } },
+      detectors: {
+        ...config.detectors,
+        mixing: { ...config.detectors?.mixing, maxHops: 1 },
+        // The root's own loops are searched first, with their own share (maxStepsPerOrigin); around a busy
+        // address every counterparty is an origin whose search walks the root's transfers again, so the check
+        // bounds the total work to keep its latency flat (docs/decisions/0006).
+        round_tripping: {
+          maxStepsTotal: QUICK_ROUND_TRIP_STEPS,
+          ...config.detectors?.round_tripping,
+        },
+      },
     }),
   );
 }
+
+/** Transfers the quick check's round-tripping search examines in all (a full analysis allows 1,000,000). */
+export const QUICK_ROUND_TRIP_STEPS = 100_000;

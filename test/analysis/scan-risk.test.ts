@@ -3,8 +3,10 @@
 // every injected pattern reported for its case subject, skipExisting and the summary counts, failed addresses
 // beside completed ones, the stored results, and the quick check. In-memory PGlite, or PostgreSQL with
 // DATABASE_URL.
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeWorldToStore } from "../../src/analysis/index.ts";
+import { QUICK_TRANSFERS_PER_DIRECTION } from "../../src/analysis/quick.ts";
 import { PATTERNS } from "../../src/risk/index.ts";
 import { devnetWorld } from "../../src/scenarios/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -251,5 +253,25 @@ describe("GET /risk/quick", () => {
     expect((await quick(`address=${addr(1)}&chainId=999999`)).statusCode).toBe(404);
     const anonymous = await svc.app!.inject({ method: "GET", url: `/v1/risk/quick?address=${addr(1)}` });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it("of a busy address reads the newest transfers each way and says so; of others, says nothing of it", async () => {
+    const busy = addr(0xb05e);
+    const senders = QUICK_TRANSFERS_PER_DIRECTION + 200;
+    // Each from its own sender, a second apart: more incoming transfers than the quick check reads.
+    await sql`INSERT INTO transfers (chain_id, tx_hash, log_index, block_number, block_time, from_address,
+        to_address, token, value)
+      SELECT ${Number(CHAIN)}, '0xfeed' || lpad(to_hex(n), 60, '0'), 0, 900000 + n,
+        timestamptz '2024-06-01T00:00:00Z' + n * interval '1 second', '0xee' || lpad(to_hex(n), 38, '0'),
+        ${busy}, 'native', 1000000000000000
+      FROM generate_series(1, ${senders}) n`.execute(svc.database.db);
+    const res = await quick(`address=${busy}&chainId=${CHAIN}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.reason).toContain(
+      `Checked the newest ${QUICK_TRANSFERS_PER_DIRECTION.toLocaleString("en-US")} transfers in each direction`,
+    );
+    expect(res.json().data.reason).toMatch(/1,000 transfers/);
+    const quiet = await quick(`address=${positives[0]!.subject}&chainId=${CHAIN}`);
+    expect(quiet.json().data.reason).not.toContain("Checked the newest");
   });
 });

@@ -11,8 +11,11 @@
 // - the frontier's size is hidden from the planner (an InitPlan instead of a constant array): with it, a layer
 //   of thousands of addresses is costed above `jit_above_cost` and PostgreSQL spends 0.1-0.5 s compiling the
 //   statement with LLVM before running it for less than that. The plan's shape is fixed by the statement
-//   (per-address index scans under LATERAL ... LIMIT), so the estimate changes nothing else that matters.
+//   (per-address index scans under LATERAL ... LIMIT), so the estimate changes nothing else that matters;
+// - both statements are prepared once per connection on PostgreSQL (platform/db/prepared.ts): for an address with
+//   a few transfers, planning them cost more than running them.
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { PREPARED } from "../../platform/db/prepared.ts";
 import type { DB } from "../../schema.ts";
 import { type AddressFacts, CATEGORY_ORDER } from "./node-types.ts";
 
@@ -125,7 +128,7 @@ export async function readAddressFacts(
 ): Promise<Map<string, AddressFacts>> {
   if (addresses.length === 0) return new Map();
   const unique = [...new Set(addresses)];
-  const { rows } = await sql<RawFactsRow>`
+  const { rows } = await sql<RawFactsRow>`${sql.raw(PREPARED)}
     WITH ${factsCtes(chainId, sql`${unique}::text[]`)}
     SELECT a.address, fa.address IS NOT NULL AS known, COALESCE(fa.is_contract, false) AS is_contract,
       ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category
@@ -166,7 +169,7 @@ export function layerQuery(
   // In the index's order (no sort: a hub's scan stops after `cap` rows), with the rows tied with the last one, so
   // that where the cut falls does not depend on the plan.
   const order = sql`ORDER BY t.block_time DESC FETCH FIRST (${cap}::bigint) ROWS WITH TIES`;
-  return sql<LayerRow>`
+  return sql<LayerRow>`${sql.raw(PREPARED)}
     WITH f(address, i) AS (SELECT * FROM unnest((SELECT ${frontier}::text[])) WITH ORDINALITY),
     x AS MATERIALIZED (
       SELECT f.i::int AS i, y.* FROM f CROSS JOIN LATERAL (

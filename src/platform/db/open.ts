@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PGliteDialect } from "./pglite-driver.ts";
+import { preparingPool } from "./prepared.ts";
 import { SOCKET_PORT, type SocketBridge, socketPathFor, startSocketBridge } from "./socket-bridge.ts";
 
 // int8 (counts, sums) come back as strings from node-postgres but as numbers from PGlite; make both strings so
@@ -87,7 +88,9 @@ function takeDataDirLock(dataDir: string): () => void {
 }
 
 function fromPool<DB>(pool: pg.Pool, kind: DatabaseKind): Database<DB> {
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: kind === "postgres" ? preparingPool(pool) : pool }),
+  });
   return {
     db,
     kind,

@@ -75,6 +75,15 @@ export function indexGraph(graph: TxGraph): GraphIndex {
   // distances of every root over the same graph (tens of thousands of edges), and a BFS over typed arrays does
   // not hash an address per edge.
   let adjacency: Adjacency | undefined;
+  const distancesOf = (address: string): Distances => {
+    let d = distanceCache.get(address);
+    if (!d) {
+      adjacency ??= undirected(edges);
+      d = new Distances(address, adjacency);
+      distanceCache.set(address, d);
+    }
+    return d;
+  };
 
   return {
     graph,
@@ -89,19 +98,8 @@ export function indexGraph(graph: TxGraph): GraphIndex {
       if (known !== undefined) return known >= edge.at;
       return (firstAt.get(address) ?? edge.at) >= edge.at;
     },
-    distancesFrom(address) {
-      let d = distanceCache.get(address);
-      if (!d) {
-        adjacency ??= undirected(edges);
-        d = new Distances(address, adjacency);
-        distanceCache.set(address, d);
-      }
-      return d;
-    },
-    reach(address, maxHops) {
-      const d = this.distancesFrom(address) as Distances;
-      return d.reach(maxHops);
-    },
+    distancesFrom: distancesOf,
+    reach: (address, maxHops) => distancesOf(address).reach(maxHops),
   };
 }
 

@@ -11,12 +11,12 @@
 // shares.
 //
 // Quick checks, after a warm-up: (1) the rate the service sustains, autocannon with BENCH_RISK_CONNECTIONS
-// connections (default 10) for BENCH_RISK_SECONDS (default 20); (2) latency at the target rate, autocannon paced at
-// BENCH_RISK_RATE checks/s overall (default 500) over 50 connections for the same time. Every request checks the
-// next address of a list of 20,000 drawn as above, so no answer comes from a cache. Latencies are of every response
-// (p95 computed exactly, not from autocannon's buckets); autocannon measures from the moment a request is sent, so
-// a service that falls behind the pace shows as a lower achieved rate rather than as latency. Then, for context,
-// sequential checks per class.
+// connections (default 10) for BENCH_RISK_SECONDS (default 20); (2) latency at the target rate, open loop
+// (bench/open-loop.ts) at BENCH_RISK_RATE checks/s (default 500) over up to 50 keep-alive connections for the same
+// time: each request is due at a fixed time and timed from then, so a service that falls behind the pace shows its
+// queueing as latency. Every request checks the next address of a list of 20,000 drawn as above, so no answer comes
+// from a cache. Latencies are of every response (p95 computed exactly). Then, for context, sequential checks per
+// class.
 //
 // Scans: BENCH_RISK_SCANS (default 12) scans one after the other, each of 50 addresses drawn as above, skipExisting
 // false, maxDepth 3; then BENCH_RISK_SCANS_PARALLEL (default 2) at a time for 2 rounds. For each scan: the wall time
@@ -42,6 +42,7 @@ import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
 import { quickCheck } from "../src/risk/index.ts";
 import type { DB } from "../src/schema.ts";
+import { openLoop } from "./open-loop.ts";
 import {
   ADDRESS_CLASSES,
   benchAddress,
@@ -99,11 +100,10 @@ function mulberry32(seed: number): () => number {
 }
 
 /**
- * The part of autocannon's API used here beyond what bench/autocannon.d.ts declares: a paced rate, a request
+ * The part of autocannon's API used here beyond what bench/autocannon.d.ts declares: a request
  * rebuilt for each send (its path), and an event per response with its latency in ms.
  */
-interface PacedOptions extends LoadOptions {
-  overallRate?: number;
+interface RequestOptions extends LoadOptions {
   requests: { method: string; setupRequest: (request: { path: string }) => { path: string } }[];
 }
 interface RunningLoad extends Promise<LoadResult> {
@@ -112,8 +112,8 @@ interface RunningLoad extends Promise<LoadResult> {
     listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
   ): void;
 }
-const runLoad = (options: PacedOptions) =>
-  (autocannon as unknown as (o: PacedOptions) => RunningLoad)(options);
+const runLoad = (options: RequestOptions) =>
+  (autocannon as unknown as (o: RequestOptions) => RunningLoad)(options);
 
 /** `count` addresses drawn from the classes with the shares of `mix` (MIX by default). */
 function drawAddresses(
@@ -318,7 +318,7 @@ async function quickLoad(
   key: string,
   addresses: string[],
   cursor: { next: number },
-  opts: { connections: number; seconds: number; rate?: number },
+  opts: { connections: number; seconds: number },
 ): Promise<LoadRun> {
   const times: number[] = [];
   let non2xx = 0;
@@ -327,7 +327,6 @@ async function quickLoad(
     connections: opts.connections,
     duration: opts.seconds,
     headers: { "x-api-key": `ApiKey ${key}` },
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
     requests: [
       {
         method: "GET",
@@ -352,6 +351,32 @@ async function quickLoad(
   };
 }
 
+/** Open-loop checks at RATE per second (bench/open-loop.ts), each request the next address of the list. */
+async function pacedLoad(
+  base: string,
+  key: string,
+  addresses: string[],
+  cursor: { next: number },
+): Promise<LoadRun> {
+  const first = cursor.next;
+  const run = await openLoop({
+    base,
+    path: (k) => `/v1/risk/quick?address=${addresses[(first + k) % addresses.length]}&chainId=${CHAIN_ID}`,
+    headers: { "x-api-key": `ApiKey ${key}` },
+    rate: RATE,
+    seconds: SECONDS,
+    sockets: PACED_CONNECTIONS,
+  });
+  cursor.next = first + run.sent;
+  return {
+    rate: run.rate,
+    latency: latencies(run.latencies),
+    requests: run.latencies.length,
+    non2xx: run.non2xx,
+    errors: run.errors,
+  };
+}
+
 interface QuickOutcome {
   throughput: LoadRun;
   paced: LoadRun;
@@ -371,28 +396,14 @@ async function measureQuick(base: string, key: string): Promise<QuickOutcome> {
     `  quick, ${CONNECTIONS} connections: ${int(throughput.rate)} checks/s, p50 ${ms(throughput.latency.p50)}, ` +
       `p95 ${ms(throughput.latency.p95)}, p99 ${ms(throughput.latency.p99)}, non-2xx ${throughput.non2xx}`,
   );
-  const paced = await quickLoad(base, key, list, cursor, {
-    connections: PACED_CONNECTIONS,
-    seconds: SECONDS,
-    rate: RATE,
-  });
+  const paced = await pacedLoad(base, key, list, cursor);
   console.log(
     `  quick, paced at ${RATE}/s: ${int(paced.rate)} checks/s, p50 ${ms(paced.latency.p50)}, ` +
       `p95 ${ms(paced.latency.p95)}, p99 ${ms(paced.latency.p99)}, non-2xx ${paced.non2xx}`,
   );
   // Context: the same pace without the services (1% of the checks, but each costs 100s of ms).
   const ordinary = drawAddresses(2, QUICK_ADDRESSES, [MIX[0], MIX[1], 0]).map((a) => a.address);
-  const pacedNoServices = await quickLoad(
-    base,
-    key,
-    ordinary,
-    { next: 0 },
-    {
-      connections: PACED_CONNECTIONS,
-      seconds: SECONDS,
-      rate: RATE,
-    },
-  );
+  const pacedNoServices = await pacedLoad(base, key, ordinary, { next: 0 });
   console.log(
     `  quick, paced at ${RATE}/s, no services: ${int(pacedNoServices.rate)} checks/s, p50 ${ms(pacedNoServices.latency.p50)}, ` +
       `p95 ${ms(pacedNoServices.latency.p95)}, p99 ${ms(pacedNoServices.latency.p99)}, non-2xx ${pacedNoServices.non2xx}`,
@@ -600,7 +611,10 @@ function markdown(outcomes: Outcome[]): string {
     "",
     "**Quick check** (GET /v1/risk/quick): each request checks the next of 20,000 drawn addresses (no answer is",
     `cached). After a ${WARMUP_SECONDS} s warm-up: as fast as the service answers on ${CONNECTIONS} connections, ${SECONDS} s; then paced at`,
-    `${RATE} checks/s overall (autocannon \`overallRate\`, ${PACED_CONNECTIONS} connections), ${SECONDS} s: the latency at the target rate.`,
+    `${RATE} checks/s, open loop (bench/open-loop.ts: request k due at k/${RATE} s whatever the answers, timed from when it was due;`,
+    `up to ${PACED_CONNECTIONS} keep-alive connections), ${SECONDS} s: the latency at the target rate. (autocannon's \`overallRate\` lets each`,
+    "connection send back to back until its share of the second is used: 50 connections at 500/s are a burst of 50",
+    "concurrent requests every second, which measures how fast a burst drains rather than the latency at that rate.)",
     "Percentiles over every response. For context, the same pace with the services left out of the mix, and one",
     "check at a time per class, for what each kind costs alone.",
     "",

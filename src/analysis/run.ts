@@ -49,7 +49,7 @@ export async function runAnalysis(
       },
     },
   );
-  const { index, analyses } = analyseRootsIndexed(graph, ctx.risk ?? {});
+  const { index, analyses } = analyseRootsIndexed(graph, ctx.risk);
   const durationMs = Math.round(performance.now() - started);
   const out = new Map<string, RootOutcome>();
   for (const analysis of analyses) {

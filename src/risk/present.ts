@@ -93,25 +93,36 @@ export function findingKey(f: Finding): string {
  * GET /risk/quick: the analysis of a depth-1 graph (the address and its direct counterparties): direct exposure
  * and the patterns visible within one hop, traced no further than 1 hop whatever the graph holds.
  */
-export function quickCheck(graph: TxGraph, root: string, config: RiskConfig = {}): QuickRiskResult {
-  return toQuickRiskResult(
-    analyseGraph(graph, root, {
-      ...config,
-      exposure: { ...config.exposure, maxHops: 1 },
-      detectors: {
-        ...config.detectors,
-        mixing: { ...config.detectors?.mixing, maxHops: 1 },
-        // The root's own loops are searched first, with their own share (maxStepsPerOrigin); around a busy
-        // address every counterparty is an origin whose search walks the root's transfers again, so the check
-        // bounds the total work to keep its latency flat (docs/decisions/0006).
-        round_tripping: {
-          maxStepsTotal: QUICK_ROUND_TRIP_STEPS,
-          ...config.detectors?.round_tripping,
-        },
+export function quickCheck(graph: TxGraph, root: string, config: RiskConfig = NO_OVERRIDES): QuickRiskResult {
+  // One quick configuration per configuration object, so that analyseGraph resolves it once (analyse.ts).
+  let quick = quickConfigs.get(config);
+  if (!quick) {
+    quick = quickConfigOf(config);
+    quickConfigs.set(config, quick);
+  }
+  return toQuickRiskResult(analyseGraph(graph, root, quick));
+}
+
+const NO_OVERRIDES: RiskConfig = Object.freeze({});
+const quickConfigs = new WeakMap<RiskConfig, RiskConfig>();
+
+function quickConfigOf(config: RiskConfig): RiskConfig {
+  return {
+    ...config,
+    exposure: { ...config.exposure, maxHops: 1 },
+    detectors: {
+      ...config.detectors,
+      mixing: { ...config.detectors?.mixing, maxHops: 1 },
+      // The root's own loops are searched first, with their own share (maxStepsPerOrigin); around a busy
+      // address every counterparty is an origin whose search walks the root's transfers again, so the check
+      // bounds the total work to keep its latency flat (docs/decisions/0006).
+      round_tripping: {
+        maxStepsTotal: QUICK_ROUND_TRIP_STEPS,
+        ...config.detectors?.round_tripping,
       },
-    }),
-  );
+    },
+  };
 }
 
 /** Transfers the quick check's round-tripping search examines in all (a full analysis allows 1,000,000). */
-export const QUICK_ROUND_TRIP_STEPS = 100_000;
+export const QUICK_ROUND_TRIP_STEPS = 50_000;

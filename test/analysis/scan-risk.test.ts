@@ -270,7 +270,8 @@ describe("GET /risk/quick", () => {
     expect(res.json().data.reason).toContain(
       `Checked the newest ${QUICK_TRANSFERS_PER_DIRECTION.toLocaleString("en-US")} transfers in each direction`,
     );
-    expect(res.json().data.reason).toMatch(/1,000 transfers/);
+    // What it rests on: the newest N incoming transfers, not all of them.
+    expect(res.json().data.reason).toMatch(new RegExp(`\\b${QUICK_TRANSFERS_PER_DIRECTION} transfers\\b`));
     const quiet = await quick(`address=${positives[0]!.subject}&chainId=${CHAIN}`);
     expect(quiet.json().data.reason).not.toContain("Checked the newest");
   });

@@ -55,7 +55,7 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
   // for the analysis's stored result.
   const unchanged = previous !== undefined && report.newNodes === 0 && report.newEdges === 0;
   const detectionStarted = performance.now();
-  const risk = unchanged && !final ? undefined : analyseGraph(graph, analysis.address, ctx.risk ?? {});
+  const risk = unchanged && !final ? undefined : analyseGraph(graph, analysis.address, ctx.risk);
   const patterns = risk ? toLayerPatterns(risk.findings) : (previous?.patterns ?? []);
   const summary = risk ? { score: risk.score, level: risk.level, reason: risk.reason } : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;

@@ -75,9 +75,33 @@ export function resolveRiskConfig(config: RiskConfig = {}): ResolvedRiskConfig {
   };
 }
 
+// A configuration is a value: the analyses resolve it, and fingerprint the result, once per configuration object
+// (a quick check or a 50-root scan would otherwise canonicalise and hash it for every address it scores).
+const NO_OVERRIDES: RiskConfig = Object.freeze({});
+const resolvedConfigs = new WeakMap<RiskConfig, ResolvedRiskConfig>();
+const fingerprints = new WeakMap<ResolvedRiskConfig, string>();
+
+function resolvedFor(config: RiskConfig): ResolvedRiskConfig {
+  let resolved = resolvedConfigs.get(config);
+  if (!resolved) {
+    resolved = resolveRiskConfig(config);
+    resolvedConfigs.set(config, resolved);
+  }
+  return resolved;
+}
+
+function fingerprintOf(resolved: ResolvedRiskConfig): string {
+  let print = fingerprints.get(resolved);
+  if (print === undefined) {
+    print = fingerprint(resolved);
+    fingerprints.set(resolved, print);
+  }
+  return print;
+}
+
 /** Analyses one address of a graph (usually its root). */
-export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = {}): RiskAnalysis {
-  const resolved = resolveRiskConfig(config);
+export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = NO_OVERRIDES): RiskAnalysis {
+  const resolved = resolvedFor(config);
   const address = root.toLowerCase();
   // Root-centred detectors (mixing) look at the graph's roots: make sure the analysed address is one.
   const rooted = graph.roots.some((r) => r.toLowerCase() === address)
@@ -89,16 +113,16 @@ export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = 
 }
 
 /** Analyses every root of a multi-root graph, running the detectors once. Roots in sorted order. */
-export function analyseRoots(graph: TxGraph, config: RiskConfig = {}): RiskAnalysis[] {
+export function analyseRoots(graph: TxGraph, config: RiskConfig = NO_OVERRIDES): RiskAnalysis[] {
   return analyseRootsIndexed(graph, config).analyses;
 }
 
 /** analyseRoots, with the index it built (for per-root figures over the same graph without indexing it again). */
 export function analyseRootsIndexed(
   graph: TxGraph,
-  config: RiskConfig = {},
+  config: RiskConfig = NO_OVERRIDES,
 ): { index: GraphIndex; analyses: RiskAnalysis[] } {
-  const resolved = resolveRiskConfig(config);
+  const resolved = resolvedFor(config);
   const index = indexGraph(graph);
   const findings = runDetectors(index, resolved.detectors, resolved.patterns);
   return { index, analyses: index.roots.map((root) => scoreRoot(index, root, findings, resolved)) };
@@ -137,7 +161,7 @@ export function scoreRoot(
     contributions: contributions.map((c) => ({ ...c, points: Math.round(c.points * 100) / 100 })),
     exposure,
     modelVersion: SCORING_MODEL_VERSION,
-    configFingerprint: fingerprint(resolved),
+    configFingerprint: fingerprintOf(resolved),
     graph: {
       nodes: index.nodes.length,
       edges: index.edges.length,

@@ -48,13 +48,14 @@ function walk(index: GraphIndex, direction: Direction, timeRespecting: boolean):
     : { steps: index.inOf, next: (e) => e.from, back: index.outOf, prev: (e) => e.to, key };
 }
 
-/**
- * The addresses reachable from the root in exactly k steps (k = 0..), each with the earliest key of arrival,
- * passing only through addresses `through` allows. Exported so that a caller tracing many target sets that all end
- * traces anyway (every labelled category of an exposure) computes them once per direction, not once per set.
- */
+/** Layer k: the addresses reachable from the root in exactly k steps, each with the earliest key of arrival. */
 export type ReachLayers = Map<string, number>[];
 
+/**
+ * The reach layers of a root, passing only through addresses `through` allows. Exported so that a caller tracing
+ * many target sets that all end traces anyway (every labelled category of an exposure) computes them once per
+ * direction, not once per set.
+ */
 export function reachLayers(
   index: GraphIndex,
   root: string,

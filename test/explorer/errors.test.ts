@@ -219,7 +219,8 @@ describe("explorer errors", () => {
     const pending = service.ensureHistory(7414, history.address, {}, controller.signal);
     setTimeout(() => controller.abort(new Error("analysis cancelled")), 300);
     await expect(pending).rejects.toThrow("analysis cancelled");
-    expect(Date.now() - started).toBeLessThan(900);
+    // Unaborted, its 5 pages at 1 request/s take over 4 s; the bound leaves room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(2000);
     expect(await fetchRecord(database, 7414, history.address)).toBeUndefined();
   });
 });

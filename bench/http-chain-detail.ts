@@ -19,6 +19,7 @@ import {
   type LoadResult,
   measureInterleaved,
   startChild,
+  wantedDatabases,
 } from "./support.ts";
 
 const CHAIN_ID = 31337;
@@ -201,10 +202,8 @@ export const httpChainDetail: Benchmark = {
   name: "http-chain-detail",
   title: "GET /v1/chains/{id}",
   async run() {
-    const wanted = (process.env.BENCH_DATABASES || "pglite,postgres").split(",").map((s) => s.trim());
     const outcomes: Outcome[] = [];
-    for (const database of ["pglite", "postgres"] as const) {
-      if (!wanted.includes(database)) continue;
+    for (const database of wantedDatabases()) {
       const outcome = await runOn(database);
       if (outcome.skipped) console.log(`${LABEL[database]}: skipped (${outcome.skipped})`);
       console.log(`  meets targets: ${verdict(outcome).text}`);

@@ -22,7 +22,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { generateEtlExport } from "../test/ingest/etl-export-generator.ts";
-import { type Benchmark, fmt, ROOT } from "./support.ts";
+import { type Benchmark, fmt, ROOT, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const TRANSFERS = Number(process.env.BENCH_ETL_TRANSFERS || 1_000_000);
@@ -330,10 +330,7 @@ function markdown(outcomes: Outcome[], sizes: { big: number; small: number }): s
 }
 
 async function run(): Promise<{ markdown: string; passed: boolean }> {
-  const databases = (process.env.BENCH_DATABASES || "pglite,postgres")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s): s is DatabaseName => s === "pglite" || s === "postgres");
+  const databases = wantedDatabases();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-bench-etl-"));
   try {
     const startedGen = Date.now();

@@ -22,7 +22,7 @@ import type { DB } from "../src/schema.ts";
 import { Anvil } from "../test/indexer/support/anvil.ts";
 import { contracts } from "../test/indexer/support/contracts.ts";
 import { devnetChain } from "../test/indexer/support/harness.ts";
-import { type Benchmark, fmt } from "./support.ts";
+import { type Benchmark, fmt, wantedDatabases } from "./support.ts";
 
 const BLOCKS = Number(process.env.BENCH_INDEXER_BLOCKS || 2000);
 const TARGET_RATIO = 0.7;
@@ -170,8 +170,7 @@ export const indexerBenchmark: Benchmark = {
   name: "indexer",
   title: "EVM indexer blocks/s against anvil, beside a bare read loop",
   async run() {
-    const wanted = (process.env.BENCH_DATABASES || "pglite,postgres").split(",").map((s) => s.trim());
-    const databases = (["pglite", "postgres"] as const).filter((d) => wanted.includes(d));
+    const databases = wantedDatabases();
     const anvil = await Anvil.start();
     try {
       const premineStarted = performance.now();

@@ -43,6 +43,7 @@ import { runAnalysis } from "../src/analysis/run.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
 import { quickCheck } from "../src/risk/index.ts";
+import { Rng } from "../src/scenarios/rng.ts";
 import type { DB } from "../src/schema.ts";
 import { openLoop } from "./open-loop.ts";
 import {
@@ -53,7 +54,7 @@ import {
   TRANSFERS,
   USERS,
 } from "./risk-store.ts";
-import { type Benchmark, type ChildServer, startChild } from "./support.ts";
+import { type Benchmark, type ChildServer, startChild, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const CONNECTIONS = Number(process.env.BENCH_RISK_CONNECTIONS || 10);
@@ -89,18 +90,6 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(", ");
 
-/** A seeded generator (mulberry32): the same addresses every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The part of autocannon's API used here beyond what bench/autocannon.d.ts declares: a request
  * rebuilt for each send (its path), and an event per response with its latency in ms.
@@ -114,6 +103,9 @@ interface RunningLoad extends Promise<LoadResult> {
     listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
   ): void;
 }
+/** The same addresses every run. */
+const seeded = (seed: number) => new Rng(seed).asFunction();
+
 const runLoad = (options: RequestOptions) =>
   (autocannon as unknown as (o: RequestOptions) => RunningLoad)(options);
 
@@ -123,7 +115,7 @@ function drawAddresses(
   count: number,
   mix: [number, number, number] = MIX,
 ): { address: string; cls: AddressClass }[] {
-  const random = mulberry32(seed);
+  const random = seeded(seed);
   const out: { address: string; cls: AddressClass }[] = [];
   const total = mix[0] + mix[1] + mix[2];
   for (let i = 0; i < count; i++) {
@@ -280,7 +272,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
     }
     const quickParts = {} as Prepared["quickParts"];
     for (const [i, cls] of CLASSES.entries()) {
-      const random = mulberry32(200 + i);
+      const random = seeded(200 + i);
       const expand: number[] = [];
       const risk: number[] = [];
       for (let n = 0; n < (cls === "service" ? 10 : 50); n++) {
@@ -417,7 +409,7 @@ async function measureQuick(base: string, key: string): Promise<QuickOutcome> {
   // Sequential checks per class: what one check of each kind costs on an otherwise idle service.
   const perClass = {} as Record<AddressClass, Latencies>;
   for (const [i, cls] of CLASSES.entries()) {
-    const random = mulberry32(100 + i);
+    const random = seeded(100 + i);
     const count = cls === "service" ? 20 : 100;
     const times: number[] = [];
     for (let n = 0; n < count; n++) {
@@ -737,10 +729,8 @@ export const riskEndpointsBenchmark: Benchmark = {
   name: "risk-endpoints",
   title: "quick check and 50-address depth-3 scan on a 5,000,000-transfer store, PGlite and PostgreSQL",
   async run() {
-    const wanted = (process.env.BENCH_DATABASES || "pglite,postgres").split(",").map((s) => s.trim());
     const outcomes: Outcome[] = [];
-    for (const database of ["pglite", "postgres"] as const) {
-      if (!wanted.includes(database)) continue;
+    for (const database of wantedDatabases()) {
       const outcome = await runOn(database);
       if (outcome.skipped) console.log(`${LABEL[database]}: skipped (${outcome.skipped})`);
       const v = verdicts(outcome);

@@ -25,6 +25,12 @@ export const LOAD = {
 };
 
 /** A benchmark: measures, prints as it goes, and returns its markdown section (without the markers). */
+/** BENCH_DATABASES (comma-separated, default both): the databases a benchmark runs on, in a fixed order. */
+export function wantedDatabases(): ("pglite" | "postgres")[] {
+  const wanted = (process.env.BENCH_DATABASES || "pglite,postgres").split(",").map((s) => s.trim());
+  return (["pglite", "postgres"] as const).filter((d) => wanted.includes(d));
+}
+
 export interface Benchmark {
   name: string;
   title: string;

@@ -62,6 +62,11 @@ export class Rng {
     return out;
   }
 
+  /** next() as a plain function, for code that takes a `() => number` source of uniforms. */
+  asFunction(): () => number {
+    return () => this.next();
+  }
+
   /** A 32-bit seed for a child generator, so that sub-scenarios don't shift when others change. */
   fork(): Rng {
     return new Rng(Math.floor(this.next() * 2 ** 32));

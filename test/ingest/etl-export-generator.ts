@@ -7,6 +7,7 @@
 // counts what the import must store: value transactions that succeeded plus token transfers.
 import fs from "node:fs";
 import path from "node:path";
+import { Rng } from "../../src/scenarios/rng.ts";
 
 export interface GeneratedExport {
   dir: string;
@@ -35,18 +36,6 @@ export interface GenerateOptions {
   /** number of distinct user addresses */
   addresses?: number;
   transfersPerBlock?: number;
-}
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
@@ -94,7 +83,7 @@ const TOKEN_HEADER = "address,symbol,name,decimals,total_supply,block_number";
 const CONTRACT_HEADER = "address,bytecode,function_sighashes,is_erc20,is_erc721,block_number";
 
 export function generateEtlExport(options: GenerateOptions): GeneratedExport {
-  const random = rng(options.seed ?? 42);
+  const random = new Rng(options.seed ?? 42).asFunction();
   const perBlock = options.transfersPerBlock ?? 100;
   const chain = options.chainId ?? 1;
   const addressCount = options.addresses ?? 50_000;

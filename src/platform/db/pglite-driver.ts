@@ -4,6 +4,7 @@
 // other query issued meanwhile (another HTTP request, a job, a CLI client on the socket bridge) lands inside that
 // transaction. Here a Kysely transaction runs inside `PGlite.transaction()`, which holds PGlite's transaction lock
 // until COMMIT/ROLLBACK; queries outside it wait for the lock instead of joining the transaction.
+// Statements marked PREPARED run as named prepared statements outside transactions (pglite-prepared.ts).
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import {
   type CompiledQuery,
@@ -15,17 +16,24 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
+import { PGlitePreparedStatements } from "./pglite-prepared.ts";
+import { PREPARED } from "./prepared.ts";
 
 class PGliteConnection implements DatabaseConnection {
   #tx: Transaction | undefined;
   #finish: ((commit: boolean) => void) | undefined;
   #done: Promise<unknown> | undefined;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly prepared: PGlitePreparedStatements,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const target = this.#tx ?? this.pglite;
-    const result = await target.query<R>(compiled.sql, [...compiled.parameters]);
+    const result =
+      !this.#tx && compiled.sql.startsWith(PREPARED)
+        ? await this.prepared.query<R>(compiled.sql, compiled.parameters)
+        : await (this.#tx ?? this.pglite).query<R>(compiled.sql, [...compiled.parameters]);
     return result.affectedRows !== undefined && result.fields.length === 0
       ? { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) }
       : { rows: result.rows };
@@ -69,12 +77,15 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  constructor(private readonly pglite: PGlite) {}
+  readonly #prepared: PGlitePreparedStatements;
+  constructor(private readonly pglite: PGlite) {
+    this.#prepared = new PGlitePreparedStatements(pglite);
+  }
   async init(): Promise<void> {
     await this.pglite.waitReady;
   }
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PGliteConnection(this.pglite);
+    return new PGliteConnection(this.pglite, this.#prepared);
   }
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as PGliteConnection).begin();

@@ -3,8 +3,8 @@
 // plans it once and then only binds and executes it. Worth it for small, hot, complex statements (the risk
 // expansion's layer read), whose planning costs more than running them for an address with a few transfers.
 // Opt-in, because PostgreSQL may switch a prepared statement to a generic plan after five executions.
-// Only for a real PostgreSQL server: connections through the PGlite socket bridge share one backend session, where
-// two connections preparing the same name would collide.
+// Not through the PGlite socket bridge: its connections share one backend session, where two connections preparing
+// the same name would collide. The embedded PGlite prepares marked statements itself (pglite-prepared.ts).
 import crypto from "node:crypto";
 import type pg from "pg";
 
@@ -13,7 +13,8 @@ export const PREPARED = "/*prepared*/ ";
 
 const names = new Map<string, string>();
 
-function nameOf(text: string): string {
+/** The statement's name: the same text always gets the same name. */
+export function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `p_${crypto.createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
@@ -33,7 +34,7 @@ export function preparingPool(pool: pg.Pool): Pick<pg.Pool, "connect" | "end"> {
           if (property !== "query") return Reflect.get(target, property, receiver);
           return (text: unknown, values?: unknown[]) =>
             typeof text === "string" && text.startsWith(PREPARED)
-              ? query({ name: nameOf(text), text, values })
+              ? query({ name: statementName(text), text, values })
               : query(text, values);
         },
       });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import {
   type AnalysisContext,
+  coalesceReads,
   registerAnalysisRoutes,
   registerLayeredRoutes,
   registerLayerJobs,
@@ -122,6 +123,8 @@ async function assemble(
     ...options.jobs,
   });
 
+  // Quick checks arriving while every connection is busy share their reads (one statement for several).
+  coalesceReads(database.db, database.concurrency);
   const analysis: AnalysisContext = { db: database.db, registry, jobs };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

@@ -12,9 +12,14 @@
 //   of thousands of addresses is costed above `jit_above_cost` and PostgreSQL spends 0.1-0.5 s compiling the
 //   statement with LLVM before running it for less than that. The plan's shape is fixed by the statement
 //   (per-address index scans under LATERAL ... LIMIT), so the estimate changes nothing else that matters;
-// - both statements are prepared once per connection on PostgreSQL (platform/db/prepared.ts): for an address with
-//   a few transfers, planning them cost more than running them.
+// - both statements are prepared once (per connection on PostgreSQL, per instance on PGlite: platform/db): for an
+//   address with a few transfers, planning them cost more than running them;
+// - on a database registered with coalesceReads, concurrent reads of one address each (quick checks) share
+//   statements once the database is busy (platform/coalesce.ts): the statement per layer is kept, several callers'
+//   layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
+//   with others is the same as read alone.
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { Coalescer } from "../../platform/coalesce.ts";
 import { PREPARED } from "../../platform/db/prepared.ts";
 import type { DB } from "../../schema.ts";
 import { type AddressFacts, CATEGORY_ORDER } from "./node-types.ts";
@@ -120,6 +125,83 @@ export function toFacts(row: {
   };
 }
 
+/** Addresses per coalesced statement at most: past ~8-16, batching gains little more (bench, PGlite). */
+const COALESCED_BATCH = 16;
+
+interface Coalescing {
+  inFlight: number;
+  facts: Map<number, Coalescer<string, AddressFacts>>;
+  /** by chain, window and cap: only reads that agree on them share a statement */
+  layers: Map<string, Coalescer<string, LayerRow[]>>;
+}
+const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
+
+/**
+ * Lets concurrent single-address reads on `db` share statements once `inFlight` statements of a kind are running:
+ * the statements the database can run at once (1 for the embedded PGlite, the pool's size on PostgreSQL).
+ */
+export function coalesceReads(db: Kysely<DB>, inFlight: number): void {
+  coalescing.set(db, { inFlight, facts: new Map(), layers: new Map() });
+}
+
+const UNKNOWN_FACTS: AddressFacts = {
+  known: false,
+  isContract: false,
+  firstSeenAt: undefined,
+  label: undefined,
+  category: undefined,
+};
+
+function factsCoalescer(db: Kysely<DB>, chainId: number): Coalescer<string, AddressFacts> | undefined {
+  const shared = coalescing.get(db);
+  if (!shared) return undefined;
+  let coalescer = shared.facts.get(chainId);
+  if (!coalescer) {
+    coalescer = new Coalescer(
+      (addresses) => queryAddressFacts(db, chainId, addresses),
+      () => UNKNOWN_FACTS,
+      {
+        inFlight: shared.inFlight,
+        maxBatch: COALESCED_BATCH,
+      },
+    );
+    shared.facts.set(chainId, coalescer);
+  }
+  return coalescer;
+}
+
+function layerCoalescer(
+  db: Kysely<DB>,
+  chainId: number,
+  window: Window,
+  cap: number,
+): Coalescer<string, LayerRow[]> | undefined {
+  const shared = coalescing.get(db);
+  if (!shared) return undefined;
+  const key = `${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
+  let coalescer = shared.layers.get(key);
+  if (!coalescer) {
+    coalescer = new Coalescer(
+      async (frontier) => {
+        const { rows } = await layerQuery(chainId, frontier, window, cap).execute(db);
+        const byAddress = new Map<string, LayerRow[]>();
+        for (const row of rows) {
+          const address = frontier[row.i - 1] as string;
+          row.i = 1; // as if read alone
+          const list = byAddress.get(address);
+          if (list) list.push(row);
+          else byAddress.set(address, [row]);
+        }
+        return byAddress;
+      },
+      () => [],
+      { inFlight: shared.inFlight, maxBatch: COALESCED_BATCH },
+    );
+    shared.layers.set(key, coalescer);
+  }
+  return coalescer;
+}
+
 /** Facts and strongest label of some addresses (the roots), in one statement. */
 export async function readAddressFacts(
   db: Kysely<DB>,
@@ -128,6 +210,19 @@ export async function readAddressFacts(
 ): Promise<Map<string, AddressFacts>> {
   if (addresses.length === 0) return new Map();
   const unique = [...new Set(addresses)];
+  const coalescer = unique.length === 1 ? factsCoalescer(db, chainId) : undefined;
+  if (coalescer) {
+    const address = unique[0] as string;
+    return new Map([[address, await coalescer.get(address)]]);
+  }
+  return queryAddressFacts(db, chainId, unique);
+}
+
+async function queryAddressFacts(
+  db: Kysely<DB>,
+  chainId: number,
+  unique: string[],
+): Promise<Map<string, AddressFacts>> {
   const { rows } = await sql<RawFactsRow>`${sql.raw(PREPARED)}
     WITH ${factsCtes(chainId, sql`${unique}::text[]`)}
     SELECT a.address, fa.address IS NOT NULL AS known, COALESCE(fa.is_contract, false) AS is_contract,
@@ -152,6 +247,8 @@ export async function readLayer(
 ): Promise<Layer> {
   const unique = [...new Set(frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
+  const coalescer = unique.length === 1 ? layerCoalescer(db, chainId, window, cap) : undefined;
+  if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
   const { rows } = await layerQuery(chainId, unique, window, cap).execute(db);
   return { frontier: unique, rows };
 }

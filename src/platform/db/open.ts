@@ -25,6 +25,8 @@ export type DatabaseKind = "pglite" | "postgres" | "pglite-socket";
 export interface Database<DB> {
   db: Kysely<DB>;
   kind: DatabaseKind;
+  /** Statements it runs at once: the pool's size on PostgreSQL; 1 for PGlite, one engine on one thread. */
+  concurrency: number;
   /** Runs `fn` in one transaction on one connection with raw SQL access (for multi-statement SQL). */
   rawTransaction<T>(fn: (raw: RawSql) => Promise<T>): Promise<T>;
   /** The PGlite instance when this process owns the embedded database. */
@@ -94,6 +96,7 @@ function fromPool<DB>(pool: pg.Pool, kind: DatabaseKind): Database<DB> {
   return {
     db,
     kind,
+    concurrency: pool.options.max ?? 10,
     pglite: undefined,
     pool,
     async rawTransaction(fn) {
@@ -181,6 +184,7 @@ async function openPGlite<DB>(options: OpenOptions): Promise<Database<DB>> {
   return {
     db,
     kind: "pglite",
+    concurrency: 1,
     pglite,
     pool: undefined,
     rawTransaction: (fn) =>

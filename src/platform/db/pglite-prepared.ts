@@ -6,16 +6,21 @@
 // transfer store. Here a marked statement is parsed and described once per PGlite instance, under a name derived
 // from its text, and each call then binds and executes it in one round trip.
 //
+// The rows are built here from the protocol messages rather than by PGlite's parseResults, which copies its table
+// of ~300 type parsers on every call (0.2 ms for a 9-row answer, a fifth of what binding and executing it took).
+//
 // Locking is PGlite's own: the transaction lock, then the query lock, as query() takes them, so a marked
 // statement never runs inside another caller's open transaction. Inside a transaction the driver uses query().
-import { type PGlite, parse, protocol, type Results } from "@electric-sql/pglite";
+import { type messages, type PGlite, protocol, type Results } from "@electric-sql/pglite";
 import { statementName } from "./prepared.ts";
+
+type BackendMessage = messages.BackendMessage;
 
 /** The parts of a PGlite instance query() itself uses that its types do not declare. */
 interface PGliteInternals {
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
   serializers: Record<number, ((value: unknown) => string) | undefined>;
-  parsers: Parameters<typeof parse.parseResults>[1];
+  parsers: Record<number, ((value: string, typeId: number) => unknown) | undefined>;
 }
 
 interface Statement {
@@ -68,16 +73,18 @@ export class PGlitePreparedStatements {
     const name = statementName(text);
     const { serialize } = protocol;
     // A statement of that name may be left from before (another instance of this class on the same PGlite).
-    const { messages } = await this.#pglite.execProtocol(
+    const answer = await this.#exchange(
       concat([
         serialize.close({ type: "S", name }),
         serialize.parse({ name, text }),
         serialize.describe({ type: "S", name }),
         serialize.sync(),
       ]),
-      { syncToFs: false },
     );
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    const description = answer.find((m) => m.name === "parameterDescription") as
+      | messages.ParameterDescriptionMessage
+      | undefined;
+    const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
     this.#statements.set(text, statement);
     return statement;
   }
@@ -89,7 +96,7 @@ export class PGlitePreparedStatements {
       return serializer ? serializer(value) : String(value);
     });
     const { serialize } = protocol;
-    const { messages } = await this.#pglite.execProtocol(
+    const answer = await this.#exchange(
       concat([
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: "P" }),
@@ -97,6 +104,46 @@ export class PGlitePreparedStatements {
         serialize.sync(),
       ]),
     );
-    return parse.parseResults(messages, this.#internals.parsers)[0] as Results<R>;
+    return this.#result<R>(answer);
+  }
+
+  /** Sends protocol messages (ending with Sync) and returns the answer's; an ErrorResponse is thrown. */
+  async #exchange(message: Uint8Array): Promise<BackendMessage[]> {
+    return (await this.#pglite.execProtocol(message)).messages; // throws a DatabaseError, with its SQLSTATE `code`
+  }
+
+  /** The rows (objects keyed by column name, values parsed by type as PGlite's query() does) and affected rows. */
+  #result<R>(backend: BackendMessage[]): Results<R> {
+    const { parsers } = this.#internals;
+    let fields: { name: string; dataTypeID: number }[] = [];
+    let columnParsers: (((value: string, typeId: number) => unknown) | undefined)[] = [];
+    const rows: Record<string, unknown>[] = [];
+    let affectedRows = 0;
+    for (const message of backend) {
+      if (message.name === "rowDescription") {
+        fields = (message as messages.RowDescriptionMessage).fields.map((f) => ({
+          name: f.name,
+          dataTypeID: f.dataTypeID,
+        }));
+        columnParsers = fields.map((f) => parsers[f.dataTypeID]);
+      } else if (message.name === "dataRow") {
+        const values = (message as messages.DataRowMessage).fields;
+        const row: Record<string, unknown> = {};
+        for (let k = 0; k < fields.length; k++) {
+          const value = values[k];
+          const field = fields[k] as { name: string; dataTypeID: number };
+          const parser = columnParsers[k];
+          row[field.name] =
+            value === null || value === undefined ? null : parser ? parser(value, field.dataTypeID) : value;
+        }
+        rows.push(row);
+      } else if (message.name === "commandComplete") {
+        const [verb, a, b] = (message as messages.CommandCompleteMessage).text.split(" ");
+        const count =
+          verb === "INSERT" ? b : ["UPDATE", "DELETE", "COPY", "MERGE"].includes(verb as string) ? a : "0";
+        affectedRows += Number.parseInt(count ?? "0", 10);
+      }
+    }
+    return { rows: rows as R[], fields, affectedRows };
   }
 }

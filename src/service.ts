@@ -1,6 +1,7 @@
 // The composition root of a running service: config -> database -> migrations -> features -> HTTP.
 // `vigia serve`, `vigia worker` and the tests all start the service through here.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import {
@@ -123,8 +124,10 @@ async function assemble(
     ...options.jobs,
   });
 
-  // Quick checks arriving while every connection is busy share their reads (one statement for several).
-  coalesceReads(database.db, database.concurrency);
+  // Quick checks arriving while the database is busy share their reads (one statement for several). Busy: as many
+  // reads running as it runs at once (PGlite: 1), and on PostgreSQL no more than this machine has cores: with the
+  // pool's 10, the 5M-store benchmark ran 770 checks/s on 2 cores; with 2, 930/s (docs/decisions/0007).
+  coalesceReads(database.db, Math.min(database.concurrency, os.availableParallelism()));
   const analysis: AnalysisContext = { db: database.db, registry, jobs };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

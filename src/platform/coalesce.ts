@@ -8,6 +8,8 @@ export interface CoalescerOptions {
   inFlight: number;
   /** keys per load at most */
   maxBatch: number;
+  /** called when the last load ends with no key waiting (to drop a coalescer kept per kind of request) */
+  onIdle?: () => void;
 }
 
 interface Waiting<V> {
@@ -69,6 +71,7 @@ export class Coalescer<K, V> {
     } finally {
       this.#running--;
       this.#next();
+      if (this.#running === 0) this.#options.onIdle?.();
     }
   }
 }

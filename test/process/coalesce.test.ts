@@ -61,6 +61,22 @@ describe("Coalescer", () => {
     expect(await Promise.all(all)).toEqual(["v:a", "v:b", "v:c", "v:d"]);
   });
 
+  it("says when it is idle: the last load ended and no key waits", async () => {
+    const { load, finishNext } = controlledLoad();
+    let idle = 0;
+    const coalescer = new Coalescer(load, (k: string) => k, {
+      inFlight: 1,
+      maxBatch: 10,
+      onIdle: () => idle++,
+    });
+    const all = ["a", "b", "c"].map((k) => coalescer.get(k));
+    await finishNext(); // "a" done, "b" and "c" now loading together
+    expect(idle).toBe(0);
+    await finishNext();
+    expect(idle).toBe(1);
+    expect(await Promise.all(all)).toEqual(["v:a", "v:b", "v:c"]);
+  });
+
   it("a failed load fails its own callers only; a key the load did not return gets `missing`", async () => {
     const coalescer = new Coalescer(
       async (keys: string[]) => {

@@ -195,7 +195,8 @@ function layerCoalescer(
         return byAddress;
       },
       () => [],
-      { inFlight: shared.inFlight, maxBatch: COALESCED_BATCH },
+      // Dropped when idle: windows and caps vary, and a coalescer kept for each would accumulate.
+      { inFlight: shared.inFlight, maxBatch: COALESCED_BATCH, onIdle: () => shared.layers.delete(key) },
     );
     shared.layers.set(key, coalescer);
   }

@@ -9,7 +9,7 @@ import { round } from "./format.ts";
 import { sumUsd } from "./graph/amounts.ts";
 import { categoryOf, categoryRank, endsTrace } from "./graph/classify.ts";
 import { cmp, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
-import { type ReachLayers, reachLayers, trace } from "./graph/trace.ts";
+import { type ReachLayers, reachLayers, stepsToTargets, trace } from "./graph/trace.ts";
 import type { TxGraph } from "./graph/types.ts";
 
 export type ExposureDirection = "incoming" | "outgoing" | "self";
@@ -83,6 +83,29 @@ export function exposureOf(
  */
 const labelledMemo = new WeakMap<GraphIndex, Map<string, Map<string, Set<string>>>>();
 const passableMemo = new WeakMap<GraphIndex, (address: string) => boolean>();
+const toTargetsMemo = new WeakMap<Map<string, Set<string>>, Map<string, Map<string, number>>>();
+
+/** stepsToTargets of every labelled address of the categories, once per graph index, direction and hops. */
+function toLabelled(
+  index: GraphIndex,
+  byCategory: Map<string, Set<string>>,
+  direction: "incoming" | "outgoing",
+  maxHops: number,
+): Map<string, number> {
+  let perKey = toTargetsMemo.get(byCategory);
+  if (!perKey) {
+    perKey = new Map();
+    toTargetsMemo.set(byCategory, perKey);
+  }
+  const key = `${direction}:${maxHops}`;
+  let steps = perKey.get(key);
+  if (!steps) {
+    const all = [...byCategory.values()].flatMap((set) => [...set]);
+    steps = stepsToTargets(index, all, direction, maxHops);
+    perKey.set(key, steps);
+  }
+  return steps;
+}
 
 function labelledByCategory(index: GraphIndex, categories: string[] | null): Map<string, Set<string>> {
   const key = categories === null ? "" : JSON.stringify(categories);
@@ -156,13 +179,15 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
   const passable = passableIn(index);
   const options = { maxHops, timeRespecting: params.timeRespecting, passable };
   // Labelled addresses almost always end traces themselves; then every category's trace walks the same layers,
-  // computed once per direction (a 50-root scan traces ~10 categories x 2 directions per root).
+  // computed once per direction (a 50-root scan traces ~10 categories x 2 directions per root), and only as far
+  // as they can lead to a labelled address (the distances to them are computed once per graph).
   const shared = new Map<string, ReachLayers>();
   const layersFor = (targets: ReadonlySet<string>, direction: "incoming" | "outgoing") => {
     for (const t of targets) if (passable(t)) return undefined;
     let layers = shared.get(direction);
     if (!layers) {
-      layers = reachLayers(index, root, direction, options);
+      const toTargets = toLabelled(index, byCategory, direction, maxHops);
+      layers = reachLayers(index, root, direction, options, undefined, toTargets);
       shared.set(direction, layers);
     }
     return layers;

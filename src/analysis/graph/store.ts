@@ -138,19 +138,20 @@ const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
 
 /**
  * Lets concurrent single-address reads on `db` share statements once `inFlight` statements of a kind are running:
- * the statements the database can run at once (1 for the embedded PGlite, the pool's size on PostgreSQL).
+ * about what the database can run at once (the service passes 1 for the embedded PGlite; on PostgreSQL the pool's
+ * size, but no more than the machine's cores).
  */
 export function coalesceReads(db: Kysely<DB>, inFlight: number): void {
   coalescing.set(db, { inFlight, facts: new Map(), layers: new Map() });
 }
 
-const UNKNOWN_FACTS: AddressFacts = {
+const UNKNOWN_FACTS: AddressFacts = Object.freeze({
   known: false,
   isContract: false,
   firstSeenAt: undefined,
   label: undefined,
   category: undefined,
-};
+});
 
 function factsCoalescer(db: Kysely<DB>, chainId: number): Coalescer<string, AddressFacts> | undefined {
   const shared = coalescing.get(db);

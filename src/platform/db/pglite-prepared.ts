@@ -107,7 +107,7 @@ export class PGlitePreparedStatements {
     return this.#result<R>(answer);
   }
 
-  /** Sends protocol messages (ending with Sync) and returns the answer's; an ErrorResponse is thrown. */
+  /** Sends protocol messages (ending with Sync) and returns the backend's messages; an ErrorResponse is thrown. */
   async #exchange(message: Uint8Array): Promise<BackendMessage[]> {
     return (await this.#pglite.execProtocol(message)).messages; // throws a DatabaseError, with its SQLSTATE `code`
   }

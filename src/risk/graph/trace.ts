@@ -53,9 +53,9 @@ export type ReachLayers = Map<string, number>[];
 
 /**
  * The fewest steps from each address to any of `targets` in `direction` (outgoing: along transfers towards them),
- * ignoring time and whether addresses may be passed through, up to `maxHops`; addresses farther are absent. Never
- * more than what a trace needs, so an address of reach layer k farther than maxHops - k from every target is on
- * no path to one, and neither is anything reached only through it: reachLayers may leave it out.
+ * ignoring time and whether addresses may be passed through, up to `maxHops`; addresses farther are absent. A
+ * lower bound of the steps a trace needs: an address of reach layer k farther than maxHops - k from every target
+ * is on no path to one, and neither is anything reached only through it, so reachLayers may leave it out.
  */
 export function stepsToTargets(
   index: GraphIndex,

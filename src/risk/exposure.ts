@@ -85,6 +85,26 @@ const labelledMemo = new WeakMap<GraphIndex, Map<string, Map<string, Set<string>
 const passableMemo = new WeakMap<GraphIndex, (address: string) => boolean>();
 const toTargetsMemo = new WeakMap<Map<string, Set<string>>, Map<string, Map<string, number>>>();
 
+/** The value for (owner, key), computed on first use. */
+function memo<O extends object, V>(
+  memos: WeakMap<O, Map<string, V>>,
+  owner: O,
+  key: string,
+  compute: () => V,
+): V {
+  let perKey = memos.get(owner);
+  if (!perKey) {
+    perKey = new Map();
+    memos.set(owner, perKey);
+  }
+  let value = perKey.get(key);
+  if (value === undefined) {
+    value = compute();
+    perKey.set(key, value);
+  }
+  return value;
+}
+
 /** stepsToTargets of every labelled address of the categories, once per graph index, direction and hops. */
 function toLabelled(
   index: GraphIndex,
@@ -92,31 +112,19 @@ function toLabelled(
   direction: "incoming" | "outgoing",
   maxHops: number,
 ): Map<string, number> {
-  let perKey = toTargetsMemo.get(byCategory);
-  if (!perKey) {
-    perKey = new Map();
-    toTargetsMemo.set(byCategory, perKey);
-  }
-  const key = `${direction}:${maxHops}`;
-  let steps = perKey.get(key);
-  if (!steps) {
-    const all = [...byCategory.values()].flatMap((set) => [...set]);
-    steps = stepsToTargets(index, all, direction, maxHops);
-    perKey.set(key, steps);
-  }
-  return steps;
+  return memo(toTargetsMemo, byCategory, `${direction}:${maxHops}`, () =>
+    stepsToTargets(
+      index,
+      [...byCategory.values()].flatMap((set) => [...set]),
+      direction,
+      maxHops,
+    ),
+  );
 }
 
 function labelledByCategory(index: GraphIndex, categories: string[] | null): Map<string, Set<string>> {
-  const key = categories === null ? "" : JSON.stringify(categories);
-  let perKey = labelledMemo.get(index);
-  if (!perKey) {
-    perKey = new Map();
-    labelledMemo.set(index, perKey);
-  }
-  let byCategory = perKey.get(key);
-  if (!byCategory) {
-    byCategory = new Map();
+  return memo(labelledMemo, index, categories === null ? "" : JSON.stringify(categories), () => {
+    const byCategory = new Map<string, Set<string>>();
     const wanted = (c: string) => (categories ? categories.includes(c) : c !== "other");
     for (const n of index.nodes) {
       const c = categoryOf(n);
@@ -125,9 +133,8 @@ function labelledByCategory(index: GraphIndex, categories: string[] | null): Map
       set.add(n.address);
       byCategory.set(c, set);
     }
-    perKey.set(key, byCategory);
-  }
-  return byCategory;
+    return byCategory;
+  });
 }
 
 function passableIn(index: GraphIndex): (address: string) => boolean {

@@ -130,9 +130,8 @@ const COALESCED_BATCH = 16;
 
 interface Coalescing {
   inFlight: number;
-  facts: Map<number, Coalescer<string, AddressFacts>>;
-  /** by chain, window and cap: only reads that agree on them share a statement */
-  layers: Map<string, Coalescer<string, LayerRow[]>>;
+  /** by kind of read: facts by chain; layers by chain, window and cap (only reads that agree share a statement) */
+  byKind: Map<string, Coalescer<string, unknown>>;
 }
 const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
 
@@ -142,7 +141,31 @@ const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
  * size, but no more than the machine's cores).
  */
 export function coalesceReads(db: Kysely<DB>, inFlight: number): void {
-  coalescing.set(db, { inFlight, facts: new Map(), layers: new Map() });
+  coalescing.set(db, { inFlight, byKind: new Map() });
+}
+
+/**
+ * The coalescer of one kind of read on `db`, or undefined when `db` does not coalesce. Dropped when idle: windows
+ * and caps vary, and a coalescer kept for each would accumulate.
+ */
+function coalescerFor<V>(
+  db: Kysely<DB>,
+  kind: string,
+  load: (addresses: string[]) => Promise<Map<string, V>>,
+  missing: () => V,
+): Coalescer<string, V> | undefined {
+  const shared = coalescing.get(db);
+  if (!shared) return undefined;
+  let coalescer = shared.byKind.get(kind) as Coalescer<string, V> | undefined;
+  if (!coalescer) {
+    coalescer = new Coalescer(load, missing, {
+      inFlight: shared.inFlight,
+      maxBatch: COALESCED_BATCH,
+      onIdle: () => shared.byKind.delete(kind),
+    });
+    shared.byKind.set(kind, coalescer as Coalescer<string, unknown>);
+  }
+  return coalescer;
 }
 
 const UNKNOWN_FACTS: AddressFacts = Object.freeze({
@@ -153,55 +176,24 @@ const UNKNOWN_FACTS: AddressFacts = Object.freeze({
   category: undefined,
 });
 
-function factsCoalescer(db: Kysely<DB>, chainId: number): Coalescer<string, AddressFacts> | undefined {
-  const shared = coalescing.get(db);
-  if (!shared) return undefined;
-  let coalescer = shared.facts.get(chainId);
-  if (!coalescer) {
-    coalescer = new Coalescer(
-      (addresses) => queryAddressFacts(db, chainId, addresses),
-      () => UNKNOWN_FACTS,
-      {
-        inFlight: shared.inFlight,
-        maxBatch: COALESCED_BATCH,
-      },
-    );
-    shared.facts.set(chainId, coalescer);
-  }
-  return coalescer;
-}
-
-function layerCoalescer(
+/** Layer rows of several frontier addresses in one statement, each address's rows as if read alone. */
+async function layerRowsByAddress(
   db: Kysely<DB>,
   chainId: number,
+  frontier: string[],
   window: Window,
   cap: number,
-): Coalescer<string, LayerRow[]> | undefined {
-  const shared = coalescing.get(db);
-  if (!shared) return undefined;
-  const key = `${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
-  let coalescer = shared.layers.get(key);
-  if (!coalescer) {
-    coalescer = new Coalescer(
-      async (frontier) => {
-        const { rows } = await layerQuery(chainId, frontier, window, cap).execute(db);
-        const byAddress = new Map<string, LayerRow[]>();
-        for (const row of rows) {
-          const address = frontier[row.i - 1] as string;
-          row.i = 1; // as if read alone
-          const list = byAddress.get(address);
-          if (list) list.push(row);
-          else byAddress.set(address, [row]);
-        }
-        return byAddress;
-      },
-      () => [],
-      // Dropped when idle: windows and caps vary, and a coalescer kept for each would accumulate.
-      { inFlight: shared.inFlight, maxBatch: COALESCED_BATCH, onIdle: () => shared.layers.delete(key) },
-    );
-    shared.layers.set(key, coalescer);
+): Promise<Map<string, LayerRow[]>> {
+  const { rows } = await layerQuery(chainId, frontier, window, cap).execute(db);
+  const byAddress = new Map<string, LayerRow[]>();
+  for (const row of rows) {
+    const address = frontier[row.i - 1] as string;
+    row.i = 1; // as if read alone
+    const list = byAddress.get(address);
+    if (list) list.push(row);
+    else byAddress.set(address, [row]);
   }
-  return coalescer;
+  return byAddress;
 }
 
 /** Facts and strongest label of some addresses (the roots), in one statement. */
@@ -212,7 +204,15 @@ export async function readAddressFacts(
 ): Promise<Map<string, AddressFacts>> {
   if (addresses.length === 0) return new Map();
   const unique = [...new Set(addresses)];
-  const coalescer = unique.length === 1 ? factsCoalescer(db, chainId) : undefined;
+  const coalescer =
+    unique.length === 1
+      ? coalescerFor(
+          db,
+          `facts:${chainId}`,
+          (a) => queryAddressFacts(db, chainId, a),
+          () => UNKNOWN_FACTS,
+        )
+      : undefined;
   if (coalescer) {
     const address = unique[0] as string;
     return new Map([[address, await coalescer.get(address)]]);
@@ -249,7 +249,16 @@ export async function readLayer(
 ): Promise<Layer> {
   const unique = [...new Set(frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
-  const coalescer = unique.length === 1 ? layerCoalescer(db, chainId, window, cap) : undefined;
+  const kind = `layer:${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
+  const coalescer =
+    unique.length === 1
+      ? coalescerFor(
+          db,
+          kind,
+          (f) => layerRowsByAddress(db, chainId, f, window, cap),
+          () => [] as LayerRow[],
+        )
+      : undefined;
   if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
   const { rows } = await layerQuery(chainId, unique, window, cap).execute(db);
   return { frontier: unique, rows };

@@ -38,6 +38,7 @@ import autocannon, { type Options as LoadOptions, type Result as LoadResult } fr
 import pg from "pg";
 import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
+import { COALESCED_BATCH } from "../src/analysis/graph/store.ts";
 import { QUICK_TRANSFERS_PER_DIRECTION } from "../src/analysis/quick.ts";
 import { runAnalysis } from "../src/analysis/run.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
@@ -54,6 +55,7 @@ import {
   TRANSFERS,
   USERS,
 } from "./risk-store.ts";
+import { layerStatementsMs, quickStatementsMsPerCheck } from "./statement-floor.ts";
 import { type Benchmark, type ChildServer, startChild, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -158,9 +160,19 @@ interface Prepared {
   env: Record<string, string>;
   generated: Awaited<ReturnType<typeof generateRiskStore>>;
   /** the whole multi-root graph of each scan, as the service will expand it */
-  scanGraphs: { nodes: number; edges: number; truncated: string; expandMs: number; analysisMs: number }[];
+  scanGraphs: {
+    nodes: number;
+    edges: number;
+    truncated: string;
+    expandMs: number;
+    analysisMs: number;
+    /** the engine's own time on the expansion's layer statements (bench/statement-floor.ts) */
+    statementsMs: number;
+  }[];
   /** per class, one check at a time in this process: the depth-1 expansion and the risk core's quickCheck */
   quickParts: Record<AddressClass, { expandMs: number; riskMs: number }>;
+  /** a quick check's two statements, COALESCED_BATCH checks per statement, per check (bench/statement-floor.ts) */
+  quickStatementsMs: number;
   cleanup(): Promise<void>;
 }
 
@@ -249,7 +261,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
     const scanGraphs: Prepared["scanGraphs"] = [];
     for (const roots of scanSets) {
       let t = performance.now();
-      const { graph } = await expandGraph(
+      const { graph, layers } = await expandGraph(
         store.db,
         { chainId: CHAIN_ID, roots, maxDepth: DEPTH },
         { budget: SCAN_BUDGET, native: { symbol: "ETH", decimals: 18 } },
@@ -258,6 +270,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
       t = performance.now();
       await runAnalysis(ctx, { chainId: CHAIN_ID, roots, maxDepth: DEPTH });
       const analysisMs = performance.now() - t;
+      const statementsMs = await layerStatementsMs(store.db, graph, layers);
       const truncated = Object.entries(graph.truncated)
         .filter(([, v]) => v)
         .map(([k]) => k)
@@ -268,6 +281,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
         truncated: truncated || "none",
         expandMs,
         analysisMs,
+        statementsMs,
       });
     }
     const quickParts = {} as Prepared["quickParts"];
@@ -290,7 +304,14 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
       }
       quickParts[cls] = { expandMs: latencies(expand).p50, riskMs: latencies(risk).p50 };
     }
-    return { env, generated, scanGraphs, quickParts, cleanup: dropSchema };
+    const quickStatementsMs = await quickStatementsMsPerCheck(
+      store.db,
+      CHAIN_ID,
+      drawAddresses(3, 4000).map((a) => a.address),
+      QUICK_TRANSFERS_PER_DIRECTION,
+      COALESCED_BATCH,
+    );
+    return { env, generated, scanGraphs, quickParts, quickStatementsMs, cleanup: dropSchema };
   } catch (error) {
     await dropSchema().catch(() => {});
     throw error;
@@ -527,7 +548,7 @@ async function measureScans(
 interface Outcome {
   database: DatabaseName;
   skipped?: string;
-  prepared?: Pick<Prepared, "generated" | "scanGraphs" | "quickParts">;
+  prepared?: Pick<Prepared, "generated" | "scanGraphs" | "quickParts" | "quickStatementsMs">;
   quick?: QuickOutcome;
   scans?: ScanOutcome;
 }
@@ -566,6 +587,7 @@ async function runOn(database: DatabaseName): Promise<Outcome> {
         generated: prepared.generated,
         scanGraphs: prepared.scanGraphs,
         quickParts: prepared.quickParts,
+        quickStatementsMs: prepared.quickStatementsMs,
       },
       quick,
       scans,
@@ -684,17 +706,19 @@ function markdown(outcomes: Outcome[]): string {
     "",
     "Per scan (sequential). The last two columns were measured beforehand in the benchmark process on the same store",
     "and roots: the expansion alone (src/analysis/graph), and src/analysis/run.ts's whole analysis (the expansion",
-    "again, the risk core's analyseRoots, the per-root graph figures); the service then stores the 50 results.",
+    "again, the risk core's analyseRoots, the per-root graph figures); the service then stores the 50 results. The",
+    "column before them is the database engine's own time on the expansion's layer statements (EXPLAIN ANALYZE of",
+    "each, best of two; bench/statement-floor.ts): what no change above the database can win back.",
     "",
-    "| Database | # | time | summary duration | service addresses | whole graph nodes / edges | largest root nodes / edges | expansion alone | whole analysis |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| Database | # | time | summary duration | service addresses | whole graph nodes / edges | largest root nodes / edges | layer statements in the database | expansion alone | whole analysis |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
   for (const o of outcomes) {
     if (!o.scans || !o.prepared) continue;
     for (const [i, s] of o.scans.sequential.entries()) {
       const g = o.prepared.scanGraphs[i];
       lines.push(
-        `| ${LABEL[o.database]} | ${i + 1} | ${ms(s.wall)} | ${ms(s.duration)} | ${s.services} | ${g ? `${int(g.nodes)} / ${int(g.edges)}` : "—"} | ${int(s.largestRoot.nodes)} / ${int(s.largestRoot.edges)} | ${g ? ms(g.expandMs) : "—"} | ${g ? ms(g.analysisMs) : "—"} |`,
+        `| ${LABEL[o.database]} | ${i + 1} | ${ms(s.wall)} | ${ms(s.duration)} | ${s.services} | ${g ? `${int(g.nodes)} / ${int(g.edges)}` : "—"} | ${int(s.largestRoot.nodes)} / ${int(s.largestRoot.edges)} | ${g ? ms(g.statementsMs) : "—"} | ${g ? ms(g.expandMs) : "—"} | ${g ? ms(g.analysisMs) : "—"} |`,
       );
     }
   }
@@ -710,16 +734,24 @@ function markdown(outcomes: Outcome[]): string {
     const expand = latencies(g.map((x) => x.expandMs)).p50;
     const analysis = latencies(g.map((x) => x.analysisMs)).p50;
     const scan = latencies(o.scans.sequential.map((x) => x.wall)).p50;
+    const statements = latencies(g.map((x) => x.statementsMs));
     const service = o.prepared.quickParts.service;
     const tail = o.prepared.quickParts.tail;
+    const perCheck = o.prepared.quickStatementsMs;
     lines.push(
-      `- ${LABEL[o.database]}: a scan takes ${ms(scan)} (median); the expansion alone ${ms(expand)}, the whole analysis ` +
+      `- ${LABEL[o.database]}: a scan takes ${ms(scan)} (median); the database engine alone spends ` +
+        `${ms(statements.p50)} (median; p95 ${ms(statements.p95)}) of it on the layer statements; the expansion alone ${ms(expand)}, the whole analysis ` +
         `${ms(analysis)}: ${Math.round((100 * expand) / Math.max(analysis, 1))}% of it is the expansion, the rest the risk ` +
         `core's analysis of the ${int(latencies(g.map((x) => x.nodes)).p50)}-node graph for 50 roots and run.ts's per-root figures. ` +
         `A quick check of a service address: expansion ${ms(service.expandMs)}, quickCheck ${ms(service.riskMs)} ` +
         `(tail address: ${ms(tail.expandMs)} and ${ms(tail.riskMs)}); weighted by the mix, one check in ` +
         `${Math.round(1 / MIX[2])} being a service makes ~${ms(MIX[2] * (service.expandMs + service.riskMs))} of the average ` +
-        `check's time, the tail ~${ms(MIX[0] * (tail.expandMs + tail.riskMs))}.`,
+        `check's time, the tail ~${ms(MIX[0] * (tail.expandMs + tail.riskMs))}. A quick check's two statements, ` +
+        `${COALESCED_BATCH} checks per statement as under load, cost ${ms(perCheck)} per check of the mix` +
+        (o.database === "pglite"
+          ? `: PGlite runs one statement at a time, so its engine serves at most ~${int(1000 / perCheck)} checks/s, ` +
+            "on the thread that also serves HTTP and runs the risk core."
+          : " (PostgreSQL runs them on as many connections as the pool holds)."),
     );
   }
   return lines.join("\n");

@@ -321,6 +321,7 @@ describe("degree limit", () => {
   it("a hub with more transfers than the per-address cap has only its newest read", async () => {
     const { graph, layers } = await expand(["H"], 1, { maxTransfersPerAddress: 10 }, HUB_CHAIN);
     expect(layers[0]?.capped).toEqual([addr("H")]);
+    expect(layers[0]?.cap).toBe(10);
     expect(graph.edges.map((e) => e.to)).toEqual(Array.from({ length: 10 }, (_, i) => hubPeer(51 + i)));
     expect(graph.truncated.degree).toBe(true);
   });

@@ -45,6 +45,8 @@ export interface LayerReport {
   statements: number;
   /** transfer rows the layer read (a transfer between two frontier addresses counts twice) */
   transfersRead: number;
+  /** transfers read per frontier address and direction at most (0 when the layer stopped before reading) */
+  cap: number;
   newNodes: number;
   newEdges: number;
   /** addresses of the next frontier */
@@ -228,6 +230,7 @@ export async function expandLayer(
     frontier: frontier.length,
     statements: 0,
     transfersRead: 0,
+    cap: 0,
     newNodes: 0,
     newEdges: 0,
     next: 0,
@@ -278,6 +281,7 @@ export async function expandLayer(
   const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap);
   report.statements = 1;
   report.transfersRead = rows.length;
+  report.cap = cap;
 
   // 4. What the rows say, per frontier address and per counterparty, in one pass. (readLayer keeps the order of
   //    the frontier it is given, deduplicated and sorted here: row.i - 1 indexes `frontier`.)

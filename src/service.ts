@@ -126,8 +126,13 @@ async function assemble(
 
   // Quick checks arriving while the database is busy share their reads (one statement for several). Busy: as many
   // reads running as it runs at once (PGlite: 1), and on PostgreSQL no more than this machine has cores: with the
-  // pool's 10, the 5M-store benchmark ran 770 checks/s on 2 cores; with 2, 930/s (docs/decisions/0007).
-  coalesceReads(database.db, Math.min(database.concurrency, os.availableParallelism()));
+  // pool's 10, the 5M-store benchmark ran 770 checks/s on 2 cores; with 2, 930/s (docs/decisions/0007). PGlite
+  // runs statements on this thread, so its reads are gathered per event-loop turn instead.
+  coalesceReads(
+    database.db,
+    Math.min(database.concurrency, os.availableParallelism()),
+    database.kind === "pglite",
+  );
   const analysis: AnalysisContext = { db: database.db, registry, jobs };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

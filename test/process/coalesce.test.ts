@@ -1,5 +1,6 @@
 // Coalesced reads (src/platform/coalesce.ts, and its use by the expansion's reads in src/analysis/graph/store.ts):
-// an idle caller is served at once and alone; callers arriving while the loads in flight run share the next load;
+// an idle caller is served at once and alone; callers arriving while the loads in flight run share the next load
+// (with gatherTurn, as for the embedded database, the callers of one event-loop turn share a load);
 // a failed load fails exactly its own callers; and layer reads of single addresses, coalesced on a real database,
 // give each caller exactly the rows it gets when read alone.
 import { type KyselyPlugin, sql } from "kysely";
@@ -75,6 +76,28 @@ describe("Coalescer", () => {
     await finishNext();
     expect(idle).toBe(1);
     expect(await Promise.all(all)).toEqual(["v:a", "v:b", "v:c"]);
+  });
+
+  it("with gatherTurn, the callers of one event-loop turn share a load, even when each load ends before the next caller", async () => {
+    // As on the embedded database: a load that has finished by the time anyone else can call.
+    const batches: string[][] = [];
+    let idle = 0;
+    const coalescer = new Coalescer(
+      async (keys: string[]) => {
+        batches.push(keys);
+        return new Map(keys.map((k) => [k, `v:${k}`]));
+      },
+      (k: string) => k,
+      { inFlight: 1, maxBatch: 3, gatherTurn: true, onIdle: () => idle++ },
+    );
+    const first = ["a", "b", "c", "d"].map((k) => coalescer.get(k));
+    expect(batches).toEqual([]); // nothing starts before the turn ends
+    expect(await Promise.all(first)).toEqual(["v:a", "v:b", "v:c", "v:d"]);
+    expect(batches).toEqual([["a", "b", "c"], ["d"]]);
+    expect(idle).toBe(1); // once, when "d" was done: not after the first load, while "d" waited
+    // An idle caller waits only for the end of its own turn, and is served alone.
+    expect(await coalescer.get("e")).toBe("v:e");
+    expect(batches.at(-1)).toEqual(["e"]);
   });
 
   it("a failed load fails its own callers only; a key the load did not return gets `missing`", async () => {
@@ -174,5 +197,15 @@ describe("coalesced expansion reads", () => {
       expect(factsTogether[k]).toEqual(factsAlone[k]);
     }
     expect(factsTogether[3]!.get(address(4))?.category).toBe("mixer");
+
+    // Gathered per event-loop turn (as the service does on PGlite): the 30 callers of one turn, 16 at most per
+    // statement, with the same rows.
+    statements = 0;
+    const gathered = database.db.withPlugin(counter);
+    coalesceReads(gathered, 1, true);
+    const inTurn = await Promise.all(addresses.map((a) => readLayer(gathered, 1, [a], {}, 500)));
+    expect(statements).toBe(2);
+    for (let k = 0; k < addresses.length; k++)
+      expect(canonical(inTurn[k]!.rows)).toEqual(canonical(alone[k]!.rows));
   });
 });

@@ -126,10 +126,11 @@ export function toFacts(row: {
 }
 
 /** Addresses per coalesced statement at most: past ~8-16, batching gains little more (bench, PGlite). */
-const COALESCED_BATCH = 16;
+export const COALESCED_BATCH = 16;
 
 interface Coalescing {
   inFlight: number;
+  gatherTurn: boolean;
   /** by kind of read: facts by chain; layers by chain, window and cap (only reads that agree share a statement) */
   byKind: Map<string, Coalescer<string, unknown>>;
 }
@@ -138,10 +139,11 @@ const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
 /**
  * Lets concurrent single-address reads on `db` share statements once `inFlight` statements of a kind are running:
  * about what the database can run at once (the service passes 1 for the embedded PGlite; on PostgreSQL the pool's
- * size, but no more than the machine's cores).
+ * size, but no more than the machine's cores). `sameThread`: the database runs its statements on this thread
+ * (PGlite), so reads are gathered per event-loop turn (src/platform/coalesce.ts `gatherTurn`).
  */
-export function coalesceReads(db: Kysely<DB>, inFlight: number): void {
-  coalescing.set(db, { inFlight, byKind: new Map() });
+export function coalesceReads(db: Kysely<DB>, inFlight: number, sameThread = false): void {
+  coalescing.set(db, { inFlight, gatherTurn: sameThread, byKind: new Map() });
 }
 
 /**
@@ -161,6 +163,7 @@ function coalescerFor<V>(
     coalescer = new Coalescer(load, missing, {
       inFlight: shared.inFlight,
       maxBatch: COALESCED_BATCH,
+      gatherTurn: shared.gatherTurn,
       onIdle: () => shared.byKind.delete(kind),
     });
     shared.byKind.set(kind, coalescer as Coalescer<string, unknown>);

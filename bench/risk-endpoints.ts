@@ -22,7 +22,10 @@
 // Scans: BENCH_RISK_SCANS (default 12) scans one after the other, each of 50 addresses drawn as above, skipExisting
 // false, maxDepth 3; then BENCH_RISK_SCANS_PARALLEL (default 2) at a time for 2 rounds. For each scan: the wall time
 // seen by the client, the summary's duration, the graph of the largest root, and (computed beforehand, in this
-// process, with the budgets the service uses for 50 roots) the size of the whole multi-root graph.
+// process, with the budgets the service uses for 50 roots) the size of the whole multi-root graph and the database
+// engine's own time on its layer statements. For quick checks, the same process also times a check's two
+// statements shared by 16 checks, as under load (bench/statement-floor.ts: what no change above the database can
+// win back).
 //
 // BENCH_DATABASES=pglite,postgres picks the databases; BENCH_DATABASE_URL names the PostgreSQL server;
 // BENCH_RISK_TRANSFERS and BENCH_RISK_USERS size the store (defaults 5,000,000 and 1,000,000). Everything is sent

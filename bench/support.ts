@@ -24,13 +24,13 @@ export const LOAD = {
   rounds: Math.max(1, Number(process.env.BENCH_ROUNDS || 5)),
 };
 
-/** A benchmark: measures, prints as it goes, and returns its markdown section (without the markers). */
 /** BENCH_DATABASES (comma-separated, default both): the databases a benchmark runs on, in a fixed order. */
 export function wantedDatabases(): ("pglite" | "postgres")[] {
   const wanted = (process.env.BENCH_DATABASES || "pglite,postgres").split(",").map((s) => s.trim());
   return (["pglite", "postgres"] as const).filter((d) => wanted.includes(d));
 }
 
+/** A benchmark: measures, prints as it goes, and returns its markdown section (without the markers). */
 export interface Benchmark {
   name: string;
   title: string;

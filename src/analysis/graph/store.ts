@@ -15,8 +15,8 @@
 // - both statements are prepared once (per connection on PostgreSQL, per instance on PGlite: platform/db): for an
 //   address with a few transfers, planning them cost more than running them;
 // - on a database registered with coalesceReads, concurrent reads of one address each (quick checks) share
-//   statements once the database is busy (platform/coalesce.ts): the statement per layer is kept, several callers'
-//   layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
+//   statements once the database is busy, or on PGlite those of one event-loop turn (platform/coalesce.ts): the
+//   statement per layer is kept, several callers' layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
 //   with others is the same as read alone.
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { Coalescer } from "../../platform/coalesce.ts";

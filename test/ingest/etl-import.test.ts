@@ -1,11 +1,10 @@
-// `import etl` against a real database (PGlite, or PostgreSQL with DATABASE_URL): the shared ethereum-etl
-// sample checked row by row against its CSV (read here with csv-parse, independently of the import's reader),
+// `import etl` against a real database (PGlite, or PostgreSQL with DATABASE_URL): ethereum-etl's own sample of
+// real mainnet data (test/fixtures/ethereum-etl, test/fixtures/SOURCES.md) checked row by row against its CSV (read here with csv-parse, independently of the import's reader),
 // idempotency, rejected rows with file:line reasons and nothing written, the optional files, the socket bridge of
 // a running service, and the clean-up of a run left 'running' by a killed process.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,9 +14,9 @@ import { type Database, openDatabase } from "../../src/platform/db/open.ts";
 import type { DB } from "../../src/schema.ts";
 import { onPostgres } from "../support/database.ts";
 import { openTestDatabase } from "../support/db-only.ts";
+import { fixture } from "../support/fixtures.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SAMPLES = path.resolve(ROOT, "../shared/data/samples");
+const SAMPLES = fixture("ethereum-etl");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-etl-test-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -92,7 +91,7 @@ describe("import etl", () => {
     return () => database.drop();
   });
 
-  it("imports the shared ethereum-etl sample exactly as its CSV says", async () => {
+  it("imports the ethereum-etl sample exactly as its CSV says", async () => {
     const summary = await importEtl(database, { chainId: 1, dir: SAMPLES });
 
     // What the CSV files say, read independently.

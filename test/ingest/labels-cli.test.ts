@@ -5,8 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { newcomerEnv, spawnVigia } from "../process/vigia-process.ts";
+import { fixture } from "../support/fixtures.ts";
 
-const LABELS = new URL("../../../shared/data/labels/", import.meta.url).pathname;
+const LABELS = `${fixture("labels")}/`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-labels-cli-"));
 const env = newcomerEnv({ VIGIA_DATA_DIR: path.join(dir, "data") });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

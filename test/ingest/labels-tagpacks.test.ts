@@ -1,13 +1,15 @@
-// `vigia import tags` on the real GraphSense TagPacks of ../shared/data: header inheritance, chains (EVM on every
-// chain, BTC/Tron/BNB beacon chain addresses kept in their case), categories, confidence, idempotency, skips, and
-// the seeded Tornado Cash pools.
+// `vigia import tags` on real GraphSense TagPacks (the fixtures: whole packs, and the first tags of two large ones,
+// test/fixtures/SOURCES.md): header inheritance, chains (EVM on every chain, BTC/Tron/BNB beacon chain addresses
+// kept in their case), categories, confidence, idempotency, skips, and the seeded Tornado Cash pools.
+// test/full-data/labels.test.ts imports the large packs whole when the full data set is present.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importLabels } from "../../src/ingest/labels/import-labels.ts";
 import { applySeedLabels, SEED_LABELS, SEED_SOURCE } from "../../src/ingest/labels/seed.ts";
 import { openTestDatabase } from "../support/db-only.ts";
+import { fixture } from "../support/fixtures.ts";
 
-const PACKS = new URL("../../../shared/data/labels/graphsense_tagpacks/", import.meta.url).pathname;
+const PACKS = `${fixture("graphsense-tagpacks")}/`;
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 beforeAll(async () => {
@@ -149,9 +151,10 @@ describe("import tags: GraphSense TagPacks", () => {
     ).toEqual(new Set(["sanctioned sanction;user 60"]));
     expect(await countByChain("tagpack:lazarus")).toEqual({ [-1_000_000]: 20, 0: 1 });
 
+    // The first 100 of the pack's 774 tags; label, category and confidence come from its header.
     expect(await importLabels(database.db, `${PACKS}usdt_blacklist.yaml`)).toMatchObject({
-      rows: 774,
-      labels: 774,
+      rows: 100,
+      labels: 100,
     });
     expect((await labelsOf("tagpack:usdt_blacklist"))[0]).toMatchObject({
       category: "blocklisted",
@@ -159,9 +162,10 @@ describe("import tags: GraphSense TagPacks", () => {
       confidence: 100, // ledger_immanent
     });
 
+    // The first 150 of the pack's 7,457 tags, all BTC: abuse `ransomware` and no category.
     const ransom = await importLabels(database.db, `${PACKS}ransomwhere.yaml`);
-    expect(ransom).toMatchObject({ rows: 7457, labels: 7457, inserted: 7457 });
-    expect(await countByChain("tagpack:ransomwhere")).toEqual({ [-1_000_000]: 7457 });
+    expect(ransom).toMatchObject({ rows: 150, labels: 150, inserted: 150 });
+    expect(await countByChain("tagpack:ransomwhere")).toEqual({ [-1_000_000]: 150 });
     const netwalker = await database.db
       .selectFrom("labels")
       .select(["label", "category", "original_category", "confidence"])

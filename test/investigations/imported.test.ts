@@ -1,16 +1,16 @@
-// Layer invariants on imported data (issue 5): the real ethereum-etl sample of ../shared/data imported with
-// `import etl`'s verb, then incremental and standard investigations of its busiest addresses through HTTP, each
-// layer checked (monotone graph, counts, new = difference, provisional flags, pattern diffs). In-memory PGlite,
-// or PostgreSQL with DATABASE_URL.
-import path from "node:path";
+// Layer invariants on imported data: ethereum-etl's sample of real mainnet data (test/fixtures/ethereum-etl)
+// imported with `import etl`'s verb, then incremental and standard investigations of its busiest addresses through
+// HTTP, each layer checked (monotone graph, counts, new = difference, provisional flags, pattern diffs).
+// In-memory PGlite, or PostgreSQL with DATABASE_URL.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompletedLayer } from "../../src/analysis/index.ts";
 import { importEtl } from "../../src/ingest/etl/import.ts";
+import { fixture } from "../support/fixtures.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { expectLayerInvariants } from "./layers.ts";
 
-const SAMPLES = path.resolve(import.meta.dirname, "../../../shared/data/samples");
+const SAMPLES = fixture("ethereum-etl");
 let svc: TestService;
 let busiest: string[];
 

@@ -1,9 +1,10 @@
-// The confidence levels are GraphSense's (../shared/data/schemas/graphsense_tagpack/confidence.csv).
+// The confidence levels are GraphSense's (its taxonomy file, committed as a fixture: test/fixtures/SOURCES.md).
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import { fixture } from "../../../test/support/fixtures.ts";
 import { CONFIDENCE_LEVELS, DEFAULT_CONFIDENCE, parseConfidence } from "./confidence.ts";
 
-const CSV = new URL("../../../../shared/data/schemas/graphsense_tagpack/confidence.csv", import.meta.url);
+const CSV = fixture("graphsense-tagpack/confidence.csv");
 
 describe("confidence", () => {
   it("has exactly the levels of GraphSense's taxonomy", () => {

@@ -1,0 +1,105 @@
+// Optional extra, run where the full data set is present (test/support/full-data.ts): the label importers on the
+// whole files the fixtures are cut from. Every one of GraphSense's 37 TagPacks read by the streaming reader as a
+// whole-document parse reads it; the normalized risk labels (24,235 rows) refused at their first bad line, then
+// imported with --skip-invalid to exact counts; the two large TagPacks imported whole.
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importLabels } from "../../src/ingest/labels/import-labels.ts";
+import { SEED_SOURCE } from "../../src/ingest/labels/seed.ts";
+import { openTestDatabase } from "../support/db-only.ts";
+import { fullData } from "../support/full-data.ts";
+import { readTagPackBothWays } from "../support/tagpack-agreement.ts";
+
+const packs = fullData("labels/graphsense_tagpacks");
+const risk = fullData("labels/risk_labels_normalized.csv");
+
+let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
+beforeAll(async () => {
+  if (packs.path || risk.path) database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+const countBy = async (column: "category" | "chain_id", source: string) => {
+  const rows = await database!.db
+    .selectFrom("labels")
+    .select([column, sql<number>`count(*)::integer`.as("n")])
+    .where("source", "=", source)
+    .groupBy(column)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row[column], row.n]));
+};
+
+describe("label importers on the full data set", () => {
+  it("reads every TagPack as a whole-document parse does", async (ctx) => {
+    ctx.skip(!packs.path, packs.skipReason);
+    const files = fs.readdirSync(packs.path!).filter((name) => name.endsWith(".yaml"));
+    expect(files).toHaveLength(37);
+    let total = 0;
+    for (const name of files) {
+      const { streamed, whole } = await readTagPackBothWays(path.join(packs.path!, name));
+      expect(streamed.header, name).toEqual(whole.header);
+      expect(streamed.tags, name).toEqual(whole.tags);
+      total += streamed.tags.length;
+    }
+    expect(total).toBe(21_231);
+  });
+
+  it("refuses risk_labels_normalized.csv at its first bad line, importing nothing", async (ctx) => {
+    ctx.skip(!risk.path, risk.skipReason);
+    const file = risk.path!;
+    await expect(importLabels(database!.db, file)).rejects.toThrow(
+      `${file}:4525: "1.4390191554254E+48" is not an EVM address (and 4 more rejected rows)`,
+    );
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::integer AS n FROM labels WHERE source <> ${SEED_SOURCE}`.execute(database!.db);
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it("imports risk_labels_normalized.csv with --skip-invalid: exact counts, then idempotent", async (ctx) => {
+    ctx.skip(!risk.path, risk.skipReason);
+    const file = risk.path!;
+    const summary = await importLabels(database!.db, file, { skipInvalid: true });
+    expect(summary).toMatchObject({
+      rows: 24_235,
+      labels: 24_200, // 11 rows share a key with another once placed (kucoin's USDT wallets, OFAC's BTC)
+      inserted: 24_200,
+      rejected: 5,
+      skipped: 19,
+    });
+    expect(summary.rejected_rows).toEqual([
+      `${file}:4525: "1.4390191554254E+48" is not an EVM address`,
+      `${file}:4984: "1.06323208699073E+48" is not an EVM address`,
+      `${file}:6063: "1.07711560455244E+48" is not an EVM address`,
+      `${file}:8460: "8.09198839620803E+47" is not an EVM address`,
+      `${file}:12602: "X-avax1ju2khnvkex4u30rt5jm5x8jd3jdfhvawg7ed9x" is not an EVM address`,
+    ]);
+    const { rows } = await sql<{ category: string; n: number }>`
+      SELECT category, count(*)::integer AS n FROM labels WHERE source <> ${SEED_SOURCE}
+      GROUP BY category`.execute(database!.db);
+    expect(Object.fromEntries(rows.map((row) => [row.category, row.n]))).toEqual({
+      illicit: 18_642,
+      exchange: 2_154,
+      sanctioned: 970,
+      bridge: 834,
+      blocklisted: 774,
+      sanctioned_historical: 575,
+      mixer: 251,
+    });
+    const again = await importLabels(database!.db, file, { skipInvalid: true });
+    expect(again).toMatchObject({ labels: 24_200, inserted: 0, updated: 0, unchanged: 24_200, deleted: 0 });
+  });
+
+  it("imports the large TagPacks whole", async (ctx) => {
+    ctx.skip(!packs.path, packs.skipReason);
+    const usdt = await importLabels(database!.db, path.join(packs.path!, "usdt_blacklist.yaml"));
+    expect(usdt).toMatchObject({ rows: 774, labels: 774, inserted: 774, rejected: 0, skipped: 0 });
+    expect(await countBy("category", "tagpack:usdt_blacklist")).toEqual({ blocklisted: 774 });
+    const ransom = await importLabels(database!.db, path.join(packs.path!, "ransomwhere.yaml"));
+    expect(ransom).toMatchObject({ rows: 7_457, labels: 7_457, inserted: 7_457 });
+    expect(await countBy("chain_id", "tagpack:ransomwhere")).toEqual({ [-1_000_000]: 7_457 });
+  });
+});

@@ -5,7 +5,7 @@ import { normalizeEvmAddress } from "../../chains/address.ts";
 
 export const ALL_EVM_CHAINS = 0;
 
-/** Chain names of the normalized label files (../shared/data/SOURCES.md) and their EVM chain ids. */
+/** Chain names of the normalized label files (docs/labels.md) and their EVM chain ids. */
 export const EVM_CHAIN_IDS: Readonly<Record<string, number>> = {
   ethereum: 1,
   optimism: 10,

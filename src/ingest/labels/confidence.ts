@@ -1,5 +1,6 @@
 // Confidence of a label on GraphSense's 0-100 scale: the named levels of its taxonomy
-// (../shared/data/schemas/graphsense_tagpack/confidence.csv), or a number.
+// (GraphSense's confidence.csv; its copy test/fixtures/graphsense-tagpack/confidence.csv keeps this table in step),
+// or a number.
 
 export const CONFIDENCE_LEVELS: Readonly<Record<string, number>> = {
   override: 100,

@@ -1,5 +1,5 @@
 // Well-known facts Vigía ships with: the Tornado Cash ETH pools on Ethereum mainnet (public contract addresses,
-// from ../shared/data/labels/tornado_cash_contracts.csv), labelled `mixer`. Migration 0004_labels.sql inserts
+// from test/fixtures/labels/tornado_cash_contracts.csv), labelled `mixer`. Migration 0004_labels.sql inserts
 // exactly these rows on every database; applySeedLabels re-applies them idempotently (e.g. after a manual delete).
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../schema.ts";

@@ -107,7 +107,7 @@ const PLAIN = /^[^-?:,[\]{}#&*!|>'"%@`\s](?:(?!: | #).)*$/;
 /**
  * The common tag shape, one `key: scalar` per line, read without the YAML parser (which is slow: about 0.5 ms per
  * tag). Anything else (lists, block scalars, escapes, comments, repeated keys) returns undefined, and the item is
- * parsed as YAML. The test suite checks that both readings agree on every TagPack of ../shared/data.
+ * parsed as YAML. The test suite checks that both readings agree on real TagPacks (test/fixtures/SOURCES.md).
  */
 function simpleItem(lines: readonly string[]): Record<string, string> | undefined {
   const first = lines[0];

@@ -20,6 +20,7 @@ import Fastify, {
 } from "fastify";
 import type { Logger } from "pino";
 import { type Authenticator, authHook } from "./auth.ts";
+import { answerClientError, shuttingDown } from "./client-errors.ts";
 import { AppError, type ErrorDetail, MESSAGES } from "./errors.ts";
 import { ErrorResponse } from "./schemas.ts";
 
@@ -166,7 +167,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       return typeof given === "string" && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    // fastify's own answers to these carry its `{error, message, statusCode}` body: both come in the envelope.
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     // A URL the router cannot read (bad percent-encoding, an over-long segment) gets the envelope too.
     frameworkErrors: (error, request, reply) => {
       const appError = toAppError(error);
@@ -190,8 +193,17 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   // Only JSON bodies: without this, fastify's built-in text/plain parser would answer 400 instead of 415.
   app.removeContentTypeParser("text/plain");
 
+  // Requests still arriving on kept-alive connections once close() has begun are sent elsewhere.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (closing) {
+      const refusal = shuttingDown();
+      return reply.status(refusal.status).headers(refusal.headers).send(refusal.body);
+    }
   });
   app.addHook("onResponse", async (request, reply) => {
     // Below info (the usual production level is info; benchmarks run at warn) skip building the line at all.

@@ -271,7 +271,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
       );
       const expandMs = performance.now() - t;
       t = performance.now();
-      await runAnalysis(ctx, { chainId: CHAIN_ID, roots, maxDepth: DEPTH });
+      await runAnalysis(ctx, { projectId: 0, chainId: CHAIN_ID, roots, maxDepth: DEPTH });
       const analysisMs = performance.now() - t;
       const statementsMs = await layerStatementsMs(store.db, graph, layers);
       const truncated = Object.entries(graph.truncated)

@@ -22,7 +22,13 @@ import {
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { registerInvestigationRoutes } from "./investigations/index.ts";
-import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
+import {
+  createProject,
+  KeyAuthenticator,
+  type KeysContext,
+  projectJurisdictions,
+  registerKeysRoutes,
+} from "./keys/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { resolveServerSecret } from "./platform/crypto/server-secret.ts";
@@ -133,7 +139,12 @@ async function assemble(
     Math.min(database.concurrency, os.availableParallelism()),
     database.kind === "pglite",
   );
-  const analysis: AnalysisContext = { db: database.db, registry, jobs };
+  const analysis: AnalysisContext = {
+    db: database.db,
+    registry,
+    jobs,
+    projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
+  };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
 

@@ -1,5 +1,6 @@
-// What the analysis verbs need: the store, the chains the service knows, the durable job queue, and optional
-// expansion and risk-model overrides (tests, benchmarks).
+// What the analysis verbs need: the store, the chains the service knows, the durable job queue, the jurisdictions
+// a project enables (their reporting thresholds go to the structuring detector), and optional expansion and
+// risk-model overrides (tests, benchmarks).
 import type { Kysely } from "kysely";
 import type { ChainRegistry } from "../chains/registry.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
@@ -13,4 +14,6 @@ export interface AnalysisContext {
   jobs: JobQueue;
   expansion?: ExpansionOverrides;
   risk?: RiskConfig;
+  /** The jurisdictions (MX, CO, SV, GT) a project enables; none when absent. */
+  projectJurisdictions?: (projectId: number) => Promise<readonly string[]>;
 }

@@ -85,6 +85,7 @@ export async function runRiskJob(
   const to = row.window_to ? new Date(row.window_to) : undefined;
   try {
     const outcomes = await runAnalysis(ctx, {
+      projectId: row.project_id,
       chainId: row.chain_id,
       roots: [row.address],
       maxDepth: row.max_depth,

@@ -6,12 +6,14 @@
 import { type QuickRiskResult, quickCheck } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { expandGraph } from "./graph/index.ts";
+import { riskConfigFor } from "./thresholds.ts";
 
 /** Transfers read per direction (the newest first); a scan reads up to 10,000. */
 export const QUICK_TRANSFERS_PER_DIRECTION = 500;
 
 export async function quickRisk(
   ctx: AnalysisContext,
+  projectId: number,
   address: string,
   chainId: number,
 ): Promise<QuickRiskResult> {
@@ -29,7 +31,7 @@ export async function quickRisk(
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
     },
   );
-  const result = quickCheck(graph, address, ctx.risk);
+  const result = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
   if (layers[0]?.capped.length) {
     const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
     result.reason = result.reason ? `${result.reason} ${note}` : note;

@@ -46,7 +46,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
       const address = normalizeEvmAddress(req.query.address);
       if (!address) throw invalid(MESSAGES.invalidQuery);
-      return ok(await quickRisk(ctx, address, chainId));
+      return ok(await quickRisk(ctx, principalOf(req).projectId, address, chainId));
     },
   );
 

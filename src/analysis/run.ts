@@ -5,8 +5,11 @@ import { analyseRootsIndexed, type RiskAnalysis } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { expandGraph } from "./graph/index.ts";
 import type { RootMetrics } from "./result.ts";
+import { riskConfigFor } from "./thresholds.ts";
 
 export interface RunRequest {
+  /** whose analysis: the project's jurisdictions add their reporting thresholds (thresholds.ts) */
+  projectId: number;
   chainId: number;
   /** lowercase EVM addresses */
   roots: string[];
@@ -49,7 +52,7 @@ export async function runAnalysis(
       },
     },
   );
-  const { index, analyses } = analyseRootsIndexed(graph, ctx.risk);
+  const { index, analyses } = analyseRootsIndexed(graph, await riskConfigFor(ctx, request.projectId, graph));
   const durationMs = Math.round(performance.now() - started);
   const out = new Map<string, RootOutcome>();
   for (const analysis of analyses) {

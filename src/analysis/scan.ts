@@ -110,7 +110,12 @@ async function analyseChain(
 ): Promise<void> {
   let outcomes: Awaited<ReturnType<typeof runAnalysis>>;
   try {
-    outcomes = await runAnalysis(ctx, { chainId, roots: [...roots.keys()], maxDepth: req.maxDepth });
+    outcomes = await runAnalysis(ctx, {
+      projectId: req.projectId,
+      chainId,
+      roots: [...roots.keys()],
+      maxDepth: req.maxDepth,
+    });
   } catch (error) {
     const message = `Data source failed: ${error instanceof Error ? error.message : String(error)}`;
     for (const [address, positions] of roots) {

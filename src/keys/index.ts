@@ -2,5 +2,12 @@
 export { createKey, listKeys, revokeKey } from "./api-keys.ts";
 export { KeyAuthenticator } from "./authenticator.ts";
 export type { Actor, KeysContext } from "./context.ts";
-export { createProject, getProject, projectExists, rotateWebhookSecret, updateProject } from "./projects.ts";
+export {
+  createProject,
+  getProject,
+  projectExists,
+  projectJurisdictions,
+  rotateWebhookSecret,
+  updateProject,
+} from "./projects.ts";
 export { registerKeysRoutes } from "./routes.ts";

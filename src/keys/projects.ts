@@ -4,14 +4,16 @@ import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { decrypt, encrypt } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/http/errors.ts";
+import { JURISDICTION_CODES, type JurisdictionCode } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { insertKey } from "./api-keys.ts";
 import { writeAudit } from "./audit.ts";
 import { type Actor, actorName, type KeysContext } from "./context.ts";
 import type { MxReportingEntity, SigningScheme } from "./tables.ts";
 
-export const JURISDICTIONS = ["MX", "CO", "SV", "GT"] as const;
-export type Jurisdiction = (typeof JURISDICTIONS)[number];
+/** The jurisdictions a project may enable: those whose laws src/regulation knows. */
+export const JURISDICTIONS = JURISDICTION_CODES;
+export type Jurisdiction = JurisdictionCode;
 
 export interface ProjectView {
   id: number;
@@ -90,6 +92,16 @@ async function readProject(trx: Kysely<DB>, ctx: KeysContext, projectId: number,
 
 export function getProject(ctx: KeysContext, projectId: number): Promise<ProjectView> {
   return readProject(ctx.db, ctx, projectId);
+}
+
+/** The jurisdictions a project enables (none for an unknown project). */
+export async function projectJurisdictions(db: Kysely<DB>, projectId: number): Promise<Jurisdiction[]> {
+  const row = await db
+    .selectFrom("projects")
+    .select("jurisdictions")
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  return (row?.jurisdictions ?? []) as Jurisdiction[];
 }
 
 export async function projectExists(db: Kysely<DB>, projectId: number): Promise<boolean> {

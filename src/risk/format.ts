@@ -65,3 +65,22 @@ export function round(n: number, decimals = 2): number {
   const f = 10 ** decimals;
   return Math.round(n * f) / f;
 }
+
+/**
+ * The UTC calendar day (YYYY-MM-DD) of a unix time, computed from the number of days since 1970 (H. Hinnant's
+ * civil-from-days), so that the core needs no Date.
+ */
+export function utcDay(unixSeconds: number): string {
+  const z = Math.floor(unixSeconds / 86_400) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1_460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}

@@ -7,6 +7,7 @@ import { analyseGraph, toLayerPatterns } from "../../risk/index.ts";
 import type { AnalysisContext } from "../context.ts";
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
 import { scanResultOf } from "../result.ts";
+import { riskConfigFor } from "../thresholds.ts";
 import { buildLayer } from "./layer-result.ts";
 import { commitLayer, getLayeredAnalysis, type LayerState, markStarted, readState } from "./store.ts";
 
@@ -55,7 +56,10 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
   // for the analysis's stored result.
   const unchanged = previous !== undefined && report.newNodes === 0 && report.newEdges === 0;
   const detectionStarted = performance.now();
-  const risk = unchanged && !final ? undefined : analyseGraph(graph, analysis.address, ctx.risk);
+  const risk =
+    unchanged && !final
+      ? undefined
+      : analyseGraph(graph, analysis.address, await riskConfigFor(ctx, analysis.projectId, graph));
   const patterns = risk ? toLayerPatterns(risk.findings) : (previous?.patterns ?? []);
   const summary = risk ? { score: risk.score, level: risk.level, reason: risk.reason } : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;

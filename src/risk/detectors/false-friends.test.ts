@@ -196,6 +196,29 @@ describe("structuring false friends and thresholds", () => {
     expect(f?.message).toContain("Received 3 transfers of USD 1,250 within 2.0 days");
     expect(f?.message).toContain("USD 1,320 threshold (MX: 210 UMA)");
   });
+
+  it("measures each transfer against the threshold of its own day when it is set in a local currency", () => {
+    // MX's threshold is MXN: its USD value moves with the rate. USD 1,250 is 85-100 % of it on the first two
+    // days (USD 1,300) and above it on the third (USD 1,240): no series of three.
+    const day = (d: number) => new Date((T0 + d * DAY) * 1000).toISOString().slice(0, 10);
+    const mx = (third: number) => ({
+      name: "MX LFPIORPI Art. 17 XVI aviso",
+      usd: third,
+      usdByDay: { [day(0)]: 1_300, [day(1)]: 1_300, [day(2)]: third },
+    });
+    const b = new GraphBuilder();
+    for (let i = 0; i < 3; i++) b.send(`smurf${i}`, "beneficiary", 1_250, T0 + i * DAY);
+    const graph = b.build(["beneficiary"]);
+    const run = (third: number) =>
+      detectStructuring(graph, { ...DEFAULT_STRUCTURING_PARAMS, extraThresholds: [mx(third)] });
+    expect(run(1_240)).toEqual([]);
+    const [f] = run(1_290);
+    expect(f?.thresholds).toMatchObject({
+      thresholdUsd: 1_300,
+      thresholdName: "MX LFPIORPI Art. 17 XVI aviso",
+    });
+    expect(f?.message).toContain("USD 1,300 threshold");
+  });
 });
 
 describe("mass_wallet_creation false friends", () => {

@@ -1,0 +1,74 @@
+// The risk configuration of one analysis for one project: the service's (ctx.risk) plus the reporting thresholds
+// of the jurisdictions the project enables, converted to USD at the rates of the days the graph's transfers fall
+// on (src/regulation). Settings and rates are read through short-lived caches (a project's jurisdictions for
+// 5 s, a currency's rates for 60 s): quick checks run hundreds of times a second, and a change made by PATCH
+// /projects or `vigia import fx` takes effect within that time.
+import type { Kysely } from "kysely";
+import { TtlCache } from "../platform/ttl-cache.ts";
+import { currenciesNeeded, type FxRates, reportingThresholds } from "../regulation/index.ts";
+import type { RiskConfig, TxGraph } from "../risk/index.ts";
+import type { DB } from "../schema.ts";
+import type { AnalysisContext } from "./context.ts";
+
+const JURISDICTIONS_TTL_MS = 5_000;
+const RATES_TTL_MS = 60_000;
+
+interface Caches {
+  jurisdictions: TtlCache<number, readonly string[]>;
+  rates: TtlCache<string, FxRates>;
+}
+const caches = new WeakMap<Kysely<DB>, Caches>();
+
+function cachesFor(ctx: AnalysisContext): Caches {
+  let c = caches.get(ctx.db);
+  if (!c) {
+    c = {
+      jurisdictions: new TtlCache(
+        (projectId) => ctx.projectJurisdictions?.(projectId) ?? Promise.resolve([]),
+        JURISDICTIONS_TTL_MS,
+      ),
+      rates: new TtlCache((currency) => readRates(ctx.db, currency), RATES_TTL_MS, 100),
+    };
+    caches.set(ctx.db, c);
+  }
+  return c;
+}
+
+/** Every daily rate of a currency (units per USD): a few hundred rows a year. */
+async function readRates(db: Kysely<DB>, currency: string): Promise<FxRates> {
+  const rows = await db
+    .selectFrom("fx_rates")
+    .select(["day", "per_usd"])
+    .where("currency", "=", currency)
+    .execute();
+  return new Map(rows.map((r) => [dayText(r.day), Number(r.per_usd)]));
+}
+
+const dayText = (day: unknown) =>
+  day instanceof Date ? day.toISOString().slice(0, 10) : String(day).slice(0, 10);
+
+/** The UTC days of the graph's transfers. */
+function daysOf(graph: TxGraph): string[] {
+  const days = new Set<string>();
+  for (const e of graph.edges) days.add(new Date(e.at * 1000).toISOString().slice(0, 10));
+  return [...days];
+}
+
+/** ctx.risk with the project's jurisdictions' thresholds for this graph's days. */
+export async function riskConfigFor(
+  ctx: AnalysisContext,
+  projectId: number,
+  graph: TxGraph,
+): Promise<RiskConfig | undefined> {
+  const c = cachesFor(ctx);
+  const jurisdictions = await c.jurisdictions.get(projectId);
+  if (jurisdictions.length === 0) return ctx.risk;
+  const rates: Record<string, FxRates> = {};
+  for (const currency of currenciesNeeded(jurisdictions)) rates[currency] = await c.rates.get(currency);
+  const thresholds = reportingThresholds(jurisdictions, daysOf(graph), rates);
+  if (thresholds.length === 0) return ctx.risk;
+  return {
+    ...ctx.risk,
+    extraThresholds: [...(ctx.risk?.extraThresholds ?? []), ...thresholds],
+  };
+}

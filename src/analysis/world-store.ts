@@ -5,6 +5,7 @@
 // risk core's own scenario tests reason about. For HTTP end-to-end tests and `npm run eval`. Idempotent.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
+import { afterExchangeLabelChange } from "../attribution/index.ts";
 import { insertTransfers, markContracts, type TransferRow, upsertTokens } from "../chains/store/transfers.ts";
 import { LabelStage } from "../ingest/labels/label-stage.ts";
 import { TOKEN_ADDRESSES } from "../risk/testing/world-graph.ts";
@@ -42,22 +43,25 @@ export async function writeWorldToStore(
 
   const source = `scenario:${world.namespace}`;
   const labelled = world.labelled();
-  await db.transaction().execute(async (trx) => {
-    const stage = await LabelStage.create(trx);
-    let line = 0;
-    for (const account of labelled) {
-      await stage.add(++line, {
-        address: account.address.toLowerCase(),
-        chainId,
-        label: account.label!.label,
-        category: account.label!.category,
-        originalCategory: null,
-        source,
-        confidence: 100,
-      });
-    }
-    return stage.merge({ replaceSources: [source] });
-  });
+  // Written after the transfers: the change of exchange labels then infers the deposit addresses (src/attribution).
+  await afterExchangeLabelChange(db, () =>
+    db.transaction().execute(async (trx) => {
+      const stage = await LabelStage.create(trx);
+      let line = 0;
+      for (const account of labelled) {
+        await stage.add(++line, {
+          address: account.address.toLowerCase(),
+          chainId,
+          label: account.label!.label,
+          category: account.label!.category,
+          originalCategory: null,
+          source,
+          confidence: 100,
+        });
+      }
+      return stage.merge({ replaceSources: [source] });
+    }),
+  );
   const mixers = labelled.filter((a) => a.label?.category === "mixer").map((a) => a.address.toLowerCase());
   if (mixers.length > 0) await markContracts(db, chainId, mixers);
 

@@ -3,6 +3,7 @@
 // metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn).
 // Every write is idempotent: a second run changes nothing.
 import type { Kysely } from "kysely";
+import { afterExchangeLabelChange } from "../attribution/index.ts";
 import { upsertTokens } from "../chains/store/transfers.ts";
 import { LabelStage, type MergeCounts } from "../ingest/labels/label-stage.ts";
 import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../scenarios/world.ts";
@@ -20,23 +21,26 @@ export async function writeDevnetData(
   world: World,
   plan: DevnetPlan,
 ): Promise<DevnetDataSummary> {
-  const labels = await db.transaction().execute(async (trx) => {
-    const stage = await LabelStage.create(trx);
-    let line = 0;
-    for (const account of world.labelled()) {
-      const label = account.label!;
-      await stage.add(++line, {
-        address: account.address.toLowerCase(),
-        chainId: plan.chainId,
-        label: label.label,
-        category: label.category,
-        originalCategory: null,
-        source: DEVNET_LABEL_SOURCE,
-        confidence: 100,
-      });
-    }
-    return stage.merge({ replaceSources: [DEVNET_LABEL_SOURCE] });
-  });
+  // Exchange labels decide which addresses are deposit addresses: a change re-judges them (src/attribution).
+  const { result: labels } = await afterExchangeLabelChange(db, () =>
+    db.transaction().execute(async (trx) => {
+      const stage = await LabelStage.create(trx);
+      let line = 0;
+      for (const account of world.labelled()) {
+        const label = account.label!;
+        await stage.add(++line, {
+          address: account.address.toLowerCase(),
+          chainId: plan.chainId,
+          label: label.label,
+          category: label.category,
+          originalCategory: null,
+          source: DEVNET_LABEL_SOURCE,
+          confidence: 100,
+        });
+      }
+      return stage.merge({ replaceSources: [DEVNET_LABEL_SOURCE] });
+    }),
+  );
 
   await upsertTokens(
     db,

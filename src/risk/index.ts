@@ -84,6 +84,7 @@ export {
   type Severity,
 } from "./findings.ts";
 export { CATEGORY_ORDER, categoryOf } from "./graph/classify.ts";
+export { exchangeKeyOfLabel, exchangeNameOfLabel } from "./graph/exchange-name.ts";
 export { type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {
   type GraphEdge,

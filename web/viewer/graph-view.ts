@@ -25,6 +25,7 @@ const ADDRESS_LABELS_UP_TO = 300;
 const nodeLabel = (n: NodeState, addresses: boolean) => ({
   display: n.label ?? (n.isRoot || addresses ? shortAddress(n.address) : ""),
   labelled: Boolean(n.label) || n.isRoot,
+  inferred: n.inferred,
 });
 export interface Selection {
   kind: "node" | "edge";
@@ -73,6 +74,12 @@ function styles(): cytoscape.StylesheetJson {
         "min-zoomed-font-size": 0,
         "z-index": 10,
       },
+    },
+    // An inferred type (an exchange deposit address) is drawn with a dashed outline: the service's reading, not a
+    // label set's.
+    {
+      selector: "node[?inferred]",
+      style: { "border-width": 2, "border-style": "dashed", "border-color": "#1f2328" },
     },
     { selector: "node.fresh", style: { "border-width": 3, "border-color": "#f9ab00" } },
     {

@@ -19,6 +19,8 @@ export interface NodeState {
   type: NodeType;
   label: string | undefined;
   category: string | undefined;
+  /** its label and type are the service's inference (an exchange deposit address), not a label set's */
+  inferred: boolean;
   /** hop distance from the root (the layer that found it when the server gives no depth) */
   depth: number;
   /** the layer at which the viewer first saw it */
@@ -139,9 +141,12 @@ export class InvestigationGraph {
         // A label can arrive later (e.g. a service recognised at a deeper layer): keep the freshest facts.
         const type = normaliseType(wire.type);
         const label = wire.label ?? known.label;
-        if (type !== known.type || label !== known.label) updatedNodes.push(known);
+        const inferred = wire.label ? wire.inferred === true : known.inferred;
+        if (type !== known.type || label !== known.label || inferred !== known.inferred)
+          updatedNodes.push(known);
         known.type = type;
         known.label = label;
+        known.inferred = inferred;
         known.category = wire.category ?? known.category;
         continue;
       }
@@ -150,6 +155,7 @@ export class InvestigationGraph {
         type: normaliseType(wire.type),
         label: wire.label ?? undefined,
         category: wire.category ?? undefined,
+        inferred: wire.inferred === true,
         depth: typeof wire.depth === "number" ? wire.depth : layer,
         layer,
         isRoot: address === this.rootAddress,
@@ -203,6 +209,7 @@ export class InvestigationGraph {
             type: "unknown",
             label: undefined,
             category: undefined,
+            inferred: false,
             depth: layer,
             layer,
             isRoot: end === this.rootAddress,

@@ -52,7 +52,11 @@ export function swatch(type: NodeType): SVGElement {
 
 export function renderLegend(list: HTMLElement, nodes: Map<string, NodeState>): void {
   const counts = new Map<NodeType, number>();
-  for (const n of nodes.values()) counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
+  let inferred = 0;
+  for (const n of nodes.values()) {
+    counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
+    if (n.inferred) inferred++;
+  }
   list.replaceChildren(
     ...LEGEND_ORDER.map((type) =>
       h(
@@ -62,6 +66,18 @@ export function renderLegend(list: HTMLElement, nodes: Map<string, NodeState>): 
         h("span", { class: "legend-name" }, LOOK[type].name),
         h("span", { class: "legend-count" }, counts.get(type) ?? 0),
         h("span", { class: "legend-hint" }, LOOK[type].hint),
+      ),
+    ),
+    h(
+      "li",
+      { "data-type": "inferred", class: inferred > 0 ? "" : "absent" },
+      h("span", { class: "legend-inferred", "aria-hidden": "true" }),
+      h("span", { class: "legend-name" }, "Inferred"),
+      h("span", { class: "legend-count" }, inferred),
+      h(
+        "span",
+        { class: "legend-hint" },
+        "dashed outline: exchange deposit addresses Vigía inferred, not from a label set",
       ),
     ),
   );
@@ -267,6 +283,14 @@ export function renderNodeDetails(panel: HTMLElement, node: NodeState, graph: In
       h("dd", {}, swatch(node.type), ` ${LOOK[node.type].name}`),
       node.category ? h("dt", {}, "Category") : null,
       node.category ? h("dd", {}, node.category) : null,
+      node.inferred ? h("dt", {}, "Label") : null,
+      node.inferred
+        ? h(
+            "dd",
+            { class: "inferred" },
+            "Inferred by Vigía, not from a label set: this address forwards what it receives to the exchange's labelled wallets, as an exchange deposit address does",
+          )
+        : null,
       h("dt", {}, "Hops from the root"),
       h("dd", {}, node.depth),
       h("dt", {}, "Counterparties"),

@@ -63,6 +63,8 @@ export interface WireNode {
   label?: string | null;
   category?: string | null;
   depth?: number;
+  /** the label and type are inferred (an exchange deposit address), not from a label set */
+  inferred?: boolean;
 }
 
 export interface WireEdge {

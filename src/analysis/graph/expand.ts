@@ -61,6 +61,7 @@ export async function createGraph(db: Kysely<DB>, request: ExpansionRequest): Pr
             firstSeenAt: undefined,
             label: undefined,
             category: undefined,
+            inferred: false,
           },
         ),
       ]),

@@ -145,6 +145,7 @@ export function newNode(address: string, depth: number, facts: AddressFacts): Gr
   if (facts.label !== undefined) node.label = facts.label;
   if (facts.category !== undefined) node.category = facts.category;
   if (facts.firstSeenAt !== undefined) node.firstSeenAt = facts.firstSeenAt;
+  if (facts.inferred) node.inferred = true;
   return node;
 }
 
@@ -206,6 +207,7 @@ const factsOf = (row: LayerRow): AddressFacts =>
     first_seen_at: row.cp_first_seen_at,
     label: row.cp_label,
     category: row.cp_category,
+    inferred: row.cp_inferred,
   });
 
 /** Expands `graph.frontier` by one hop, in place. */
@@ -322,6 +324,7 @@ export async function expandLayer(
         firstSeenAt: undefined,
         label: undefined,
         category: row.cp_category ?? undefined,
+        inferred: false,
       });
       fresh.set(cp, {
         first: row,

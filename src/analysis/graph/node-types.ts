@@ -37,6 +37,8 @@ export interface AddressFacts {
   firstSeenAt: number | undefined;
   label: string | undefined;
   category: string | undefined;
+  /** the label is inferred (an exchange deposit address, src/attribution), not stored */
+  inferred: boolean;
 }
 
 /** Labels first; then `contract` from address_facts; `eoa` for an address the store has seen; else `unknown`. */

@@ -62,6 +62,8 @@ export interface LayerRow {
   cp_first_seen_at: string | null;
   cp_label: string | null;
   cp_category: string | null;
+  /** the label is an inferred exchange deposit address's (src/attribution), not a stored one */
+  cp_inferred: boolean | null;
 }
 
 export interface Layer {
@@ -78,6 +80,7 @@ interface RawFactsRow {
   first_seen_at: string | number | null;
   label: string | null;
   category: string | null;
+  inferred: boolean | null;
 }
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
@@ -88,8 +91,10 @@ const epoch = (column: RawBuilder<unknown>) => sql`floor(date_part('epoch', ${co
 /**
  * `fa` and `lb` over the addresses of the array `cps`: the address_facts row of each known address, and its
  * strongest label on this chain (chain-specific or chain 0), the riskiest category first (CATEGORY_ORDER), then
- * the highest confidence, the chain-specific label, label text, source. Both read their index once, in address
- * order, for the whole array.
+ * the highest confidence, the chain-specific label, label text, source. An address no label names but that is an
+ * inferred exchange deposit address (deposit_addresses, src/attribution) gets the label "<exchange>: deposit
+ * address (inferred)", category exchange, `inferred`: a stored label always wins. Each reads its index once, in
+ * address order, for the whole array.
  */
 function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`fa AS (
@@ -97,15 +102,18 @@ function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknow
       WHERE f.chain_id = ${chainId} AND f.address = ANY(${cps})
     ),
     lb AS (
-      SELECT DISTINCT ON (l.address) l.address, l.label, l.category
-      FROM labels l
-      WHERE l.address = ANY(${cps}) AND l.chain_id IN (0, ${chainId})
-      ORDER BY l.address,
-        COALESCE(array_position(${[...CATEGORY_ORDER]}::text[], l.category), 1000),
-        l.confidence DESC,
-        (l.chain_id <> 0) DESC,
-        l.label,
-        l.source
+      SELECT DISTINCT ON (s.address) s.address, s.label, s.category, s.inferred FROM (
+        SELECT l.address, l.label, l.category, false AS inferred,
+          COALESCE(array_position(${[...CATEGORY_ORDER]}::text[], l.category), 1000) AS rank,
+          l.confidence, (l.chain_id <> 0) AS own_chain, l.source
+        FROM labels l
+        WHERE l.address = ANY(${cps}) AND l.chain_id IN (0, ${chainId})
+        UNION ALL
+        SELECT d.address, d.exchange || ': deposit address (inferred)', 'exchange', true, 0, d.confidence, true, ''
+        FROM deposit_addresses d
+        WHERE d.chain_id = ${chainId} AND d.address = ANY(${cps}) AND d.attributed
+      ) s
+      ORDER BY s.address, s.inferred, s.rank, s.confidence DESC, s.own_chain DESC, s.label, s.source
     )`;
 }
 
@@ -115,6 +123,7 @@ export function toFacts(row: {
   first_seen_at: string | number | null;
   label: string | null;
   category: string | null;
+  inferred: boolean | null;
 }): AddressFacts {
   return {
     known: row.known,
@@ -122,6 +131,7 @@ export function toFacts(row: {
     firstSeenAt: row.first_seen_at === null ? undefined : Number(row.first_seen_at),
     label: row.label ?? undefined,
     category: row.category ?? undefined,
+    inferred: row.inferred === true,
   };
 }
 
@@ -177,6 +187,7 @@ const UNKNOWN_FACTS: AddressFacts = Object.freeze({
   firstSeenAt: undefined,
   label: undefined,
   category: undefined,
+  inferred: false,
 });
 
 /** Layer rows of several frontier addresses in one statement, each address's rows as if read alone. */
@@ -231,7 +242,7 @@ async function queryAddressFacts(
   const { rows } = await sql<RawFactsRow>`${sql.raw(PREPARED)}
     WITH ${factsCtes(chainId, sql`${unique}::text[]`)}
     SELECT a.address, fa.address IS NOT NULL AS known, COALESCE(fa.is_contract, false) AS is_contract,
-      ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category
+      ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category, lb.inferred
     FROM unnest(${unique}::text[]) a(address)
     LEFT JOIN fa ON fa.address = a.address
     LEFT JOIN lb ON lb.address = a.address`.execute(db);
@@ -297,7 +308,8 @@ export function layerQuery(
       ${epoch(sql`x.block_time`)}::text AS at, x.cp, x.token, x.value::text AS value,
       tk.symbol, tk.decimals, p.price_usd::text AS price_usd,
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
-      ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category
+      ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
+      lb.inferred AS cp_inferred
     FROM x
     LEFT JOIN fa ON fa.address = x.cp
     LEFT JOIN lb ON lb.address = x.cp

@@ -14,6 +14,8 @@ export interface LayerNode {
   depth: number;
   label?: string;
   category?: string;
+  /** the label and type are inferred (an exchange deposit address), not stored */
+  inferred?: true;
 }
 
 export interface LayerEdge {
@@ -87,6 +89,7 @@ export function layerNode(node: GraphNode): LayerNode {
   const out: LayerNode = { address: node.address, type: node.type, depth: node.depth };
   if (node.label !== undefined) out.label = node.label;
   if (node.category !== undefined) out.category = node.category;
+  if (node.inferred) out.inferred = true;
   return out;
 }
 

@@ -28,6 +28,12 @@ const NodeSchema = Type.Object({
   depth: Type.Integer({ description: "hops from the root" }),
   label: Type.Optional(Type.String()),
   category: Type.Optional(Type.String()),
+  inferred: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "the label and type are inferred, not from a label set: an exchange deposit address (it forwards what it receives to that exchange's labelled wallets)",
+    }),
+  ),
 });
 
 const EdgeSchema = Type.Object({

@@ -2,6 +2,7 @@
 // (store/transfers.ts), and `explorer_fetches` (migrations 0002 and 0006) records what a finished fetch covers.
 // Raw SQL for explorer_fetches because its 0006 columns are not in the shared Kysely types.
 import { type Kysely, sql } from "kysely";
+import { attributeTransfers } from "../../attribution/index.ts";
 import type { DB } from "../../schema.ts";
 import { insertTransfers, markContracts, upsertTokens } from "../store/transfers.ts";
 import type { HistoryPage } from "./types.ts";
@@ -80,6 +81,7 @@ export async function storePage(
       trx,
       transfers.map((t) => ({ chainId, ...t })),
     );
+    await attributeTransfers(trx, chainId, transfers);
     await markContracts(trx, chainId, page.contracts);
   });
 }

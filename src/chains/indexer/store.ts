@@ -6,6 +6,7 @@
 // whose connection silently died while another took over), the second commit finds the checkpoint moved and
 // rolls back instead of writing the same blocks twice or skipping some.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { attributeTransfers } from "../../attribution/index.ts";
 import type { DB } from "../../schema.ts";
 import {
   type BlockRow,
@@ -55,6 +56,7 @@ export async function writeBatch(
   return db.transaction().execute(async (trx) => {
     await insertBlocks(trx, rows.blocks);
     const inserted = await insertTransfers(trx, rows.transfers);
+    await attributeTransfers(trx, chainId, rows.transfers);
     await upsertTokens(trx, rows.tokens);
     await markContracts(trx, chainId, rows.contracts);
     await moveCheckpoint(trx, chainId, expected, next);
@@ -78,6 +80,13 @@ export async function unwindTo(
 ): Promise<{ transfers: number; blocks: number }> {
   const above = (ancestor ? ancestor.number : startBlock - 1n).toString();
   return db.transaction().execute(async (trx) => {
+    // The unwound transfers' ends are re-judged once they are gone (deposit attribution, src/attribution).
+    const unwound = await trx
+      .selectFrom("transfers")
+      .select(["from_address as from", "to_address as to"])
+      .where("chain_id", "=", chainId)
+      .where("block_number", ">", above)
+      .execute();
     const transfers = await trx
       .deleteFrom("transfers")
       .where("chain_id", "=", chainId)
@@ -94,6 +103,7 @@ export async function unwindTo(
       .where("chain_id", "=", chainId)
       .where("first_seen_block", ">", above)
       .execute();
+    await attributeTransfers(trx, chainId, unwound);
     await moveCheckpoint(trx, chainId, expected, ancestor);
     return { transfers: Number(transfers.numDeletedRows), blocks: Number(blocks.numDeletedRows) };
   });

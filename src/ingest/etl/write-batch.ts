@@ -2,6 +2,7 @@
 // time), tokens and contract marks. Tokens and contracts go through the store's shared writers. Blocks are
 // inserted with ON CONFLICT DO NOTHING rather than the shared insertBlocks, whose overwrite is the indexer's reorg
 // handling: an import must not replace what the indexer stored (nor blank a parent hash the file lacks).
+import { attributeTransfers } from "../../attribution/index.ts";
 import { markContracts, upsertTokens } from "../../chains/store/transfers.ts";
 import type { Batch } from "./batch.ts";
 import type { BlockTimes } from "./block-times.ts";
@@ -74,6 +75,8 @@ export async function writeBatch(
   if (batch.transfers.length > 0) {
     const timed = await timeTransfers(conn, targets, batch, totals);
     totals.written += await targets.transfers.write(conn, timed);
+    // In the import's transaction: the deposit addresses these transfers reveal or change (src/attribution).
+    await attributeTransfers(conn.db, targets.chainId, timed);
   }
   if (batch.tokens.length > 0) {
     // The first row of a token wins, as it does across batches (upsertTokens keeps what is known).

@@ -2,6 +2,7 @@
 // validated, staged and merged in one transaction (label-stage.ts), recorded in import_runs.
 import path from "node:path";
 import type { Kysely } from "kysely";
+import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import type { DB } from "../../schema.ts";
 import { csvLabels } from "./csv-labels.ts";
 import { assertReadableFile } from "./csv-rows.ts";
@@ -35,6 +36,8 @@ export interface LabelImportSummary extends MergeCounts {
   run_id: number;
   /** rejected rows, file:line: reason (at most 20), when --skip-invalid let the import go on */
   rejected_rows?: string[];
+  /** when the import changed exchange labels: the deposit addresses re-inferred (src/attribution) */
+  deposit_addresses?: { judged: number; attributed: number };
 }
 
 export function labelFileFormat(file: string): LabelFileFormat {
@@ -59,24 +62,26 @@ export async function importLabels(
   const problems = new RowProblems(file, options.skipInvalid);
   const progress = options.progress ?? NO_PROGRESS;
   try {
-    const result = await recordedImport(db, "labels", file, async (trx) => {
-      const stage = await LabelStage.create(trx);
-      let read = 0;
-      for await (const { line, outcome } of rows) {
-        read += 1;
-        progress.tick(read);
-        if ("error" in outcome) problems.reject(line, outcome.error);
-        else if ("skip" in outcome) problems.skip(outcome.skip);
-        else if (!problems.failed) await stage.add(line, outcome.row);
-      }
-      problems.throwIfFailed();
-      const counts = await stage.merge(options.replace ? { replaceSources: "staged" } : {});
-      return {
-        rows_read: read,
-        rows_written: counts.inserted + counts.updated + counts.deleted,
-        counts,
-      };
-    });
+    const { result, attribution } = await afterExchangeLabelChange(db, () =>
+      recordedImport(db, "labels", file, async (trx) => {
+        const stage = await LabelStage.create(trx);
+        let read = 0;
+        for await (const { line, outcome } of rows) {
+          read += 1;
+          progress.tick(read);
+          if ("error" in outcome) problems.reject(line, outcome.error);
+          else if ("skip" in outcome) problems.skip(outcome.skip);
+          else if (!problems.failed) await stage.add(line, outcome.row);
+        }
+        problems.throwIfFailed();
+        const counts = await stage.merge(options.replace ? { replaceSources: "staged" } : {});
+        return {
+          rows_read: read,
+          rows_written: counts.inserted + counts.updated + counts.deleted,
+          counts,
+        };
+      }),
+    );
     return {
       import: "tags",
       file,
@@ -86,6 +91,7 @@ export async function importLabels(
       ...problems.summary(),
       ...(problems.rejected > 0 ? { rejected_rows: problems.messages } : {}),
       run_id: result.run_id,
+      ...(attribution ? { deposit_addresses: attribution } : {}),
     };
   } finally {
     progress.done();

@@ -1,6 +1,7 @@
 // What kind of address a graph node is, as the detectors and the exposure need it: its label category (from the
 // label, else from the node type), whether it is a service (funds are pooled there, so paths are not traced
 // through it), which exchange it belongs to, and a short name for messages.
+import { exchangeKeyOfLabel, exchangeNameOfLabel } from "./exchange-name.ts";
 import { type GraphNode, LABEL_CATEGORIES } from "./types.ts";
 
 /** Label categories of docs/labels.md, riskiest first. */
@@ -83,19 +84,17 @@ export function isKnownDistributor(node: GraphNode): boolean {
 }
 
 /**
- * The exchange an address belongs to: the label's text before ":" (e.g. "Bitso: deposit address" -> "bitso"),
- * so that a deposit address and a hot wallet of one exchange count as one exchange; the address when unlabelled.
+ * The exchange an address belongs to (graph/exchange-name.ts: "Binance 14" and "Binance: deposit address (inferred)"
+ * are both "binance"), so that its deposit addresses and hot wallets count as one exchange; the address itself
+ * when unlabelled.
  */
 export function exchangeEntity(node: GraphNode): string {
-  if (!node.label) return node.address;
-  const name = node.label.split(/:| - /)[0]?.trim().toLowerCase();
-  return name || node.address;
+  return node.label ? exchangeKeyOfLabel(node.label) || node.address : node.address;
 }
 
-/** Display name of an exchange entity: the label's prefix as written. */
+/** Display name of an exchange entity: the exchange's name as its label writes it. */
 export function exchangeName(node: GraphNode): string {
-  if (!node.label) return shortAddress(node.address);
-  return node.label.split(/:| - /)[0]?.trim() || node.label;
+  return node.label ? exchangeNameOfLabel(node.label) || node.label : shortAddress(node.address);
 }
 
 export function shortAddress(address: string): string {

@@ -63,6 +63,11 @@ export interface GraphNode {
   firstSeenAt?: number;
   /** false when its own transfers were not fetched: the frontier at max depth, or a service that ends a path */
   expanded: boolean;
+  /**
+   * true when its label and type are inferred rather than stored: an unlabelled address that forwards what it
+   * receives to one exchange's labelled wallets is that exchange's deposit address (type exchange)
+   */
+  inferred?: boolean;
 }
 
 export interface GraphEdge {

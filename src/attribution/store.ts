@@ -1,0 +1,215 @@
+// The attribution's reads and writes: which addresses are exchange wallets (labels of category `exchange`), which
+// addresses are candidates already, the histories the heuristic judges, and the verdicts. Raw SQL: arrays and
+// LATERAL reads that Kysely's builder would only obscure.
+import { type Kysely, sql } from "kysely";
+import { exchangeKeyOfLabel, exchangeNameOfLabel } from "../risk/index.ts";
+import type { DB } from "../schema.ts";
+import type { AddressHistory, DepositVerdict, HistoryTransfer } from "./deposit-heuristic.ts";
+
+/** Native coins have 18 decimals on every EVM chain the service follows; tokens take theirs from `tokens`. */
+const NATIVE_DECIMALS = 18;
+
+/** The addresses among `addresses` that are labelled exchange wallets on this chain, with their strongest label. */
+export async function exchangeWallets(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<Map<string, string>> {
+  if (addresses.length === 0) return new Map();
+  const sorted = [...new Set(addresses)].sort();
+  const { rows } = await sql<{ address: string; label: string }>`
+    SELECT DISTINCT ON (l.address) l.address, l.label FROM labels l
+    WHERE l.address = ANY(${sorted}::text[]) AND l.chain_id IN (0, ${chainId}) AND l.category = 'exchange'
+    ORDER BY l.address, l.confidence DESC, (l.chain_id <> 0) DESC, l.label, l.source`.execute(db);
+  return new Map(rows.map((r) => [r.address, r.label]));
+}
+
+/** The addresses among `addresses` that are candidates already (attributed or not). */
+export async function knownCandidates(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const sorted = [...new Set(addresses)].sort();
+  const { rows } = await sql<{ address: string }>`
+    SELECT address FROM deposit_addresses WHERE chain_id = ${chainId} AND address = ANY(${sorted}::text[])`.execute(
+    db,
+  );
+  return new Set(rows.map((r) => r.address));
+}
+
+/** Every sender to an exchange wallet on this chain, and every candidate there already (a whole re-judgement). */
+export async function allCandidates(db: Kysely<DB>, chainId: number): Promise<string[]> {
+  const { rows } = await sql<{ address: string }>`
+    WITH wallets AS (
+      SELECT DISTINCT address FROM labels WHERE category = 'exchange' AND chain_id IN (0, ${chainId})
+    )
+    SELECT DISTINCT t.from_address AS address FROM wallets w
+      JOIN transfers t ON t.chain_id = ${chainId} AND t.to_address = w.address
+    UNION
+    SELECT address FROM deposit_addresses WHERE chain_id = ${chainId}`.execute(db);
+  return rows.map((r) => r.address).sort();
+}
+
+/** A digest of every exchange label: attribution depends on them, and must be redone when it changes. */
+export async function exchangeLabelsDigest(db: Kysely<DB>): Promise<string> {
+  const { rows } = await sql<{ digest: string }>`
+    SELECT count(*)::text || ':' || coalesce(md5(string_agg(address || '|' || chain_id || '|' || label, ','
+      ORDER BY address, chain_id, label, source)), '') AS digest
+    FROM labels WHERE category = 'exchange'`.execute(db);
+  return rows[0]?.digest ?? "";
+}
+
+/** The chains the store holds transfers of (a loose index scan: one probe per chain). */
+export async function chainsWithTransfers(db: Kysely<DB>): Promise<number[]> {
+  const { rows } = await sql<{ chain_id: number }>`
+    WITH RECURSIVE c AS (
+      (SELECT chain_id FROM transfers ORDER BY chain_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT t.chain_id FROM transfers t WHERE t.chain_id > c.chain_id ORDER BY t.chain_id LIMIT 1)
+      FROM c WHERE c.chain_id IS NOT NULL
+    )
+    SELECT chain_id FROM c WHERE chain_id IS NOT NULL`.execute(db);
+  return rows.map((r) => Number(r.chain_id));
+}
+
+interface HistoryRow {
+  i: number;
+  out: boolean;
+  cp: string;
+  token: string;
+  value: string;
+  at: string;
+  decimals: number | null;
+  price_usd: string | null;
+  cp_exchange: string | null;
+}
+
+/**
+ * The histories of some addresses: per address and direction the newest `cap + 1` transfers (one more than the
+ * heuristic accepts, so it can tell a busier address), each with its USD value where the token has a price, and
+ * the exchange its counterparty is a labelled wallet of; and which of the addresses carry a label themselves.
+ */
+export async function readHistories(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+  cap: number,
+): Promise<{ histories: AddressHistory[]; labelled: Set<string> }> {
+  const { rows } = await sql<HistoryRow>`
+    WITH c(address, i) AS (SELECT * FROM unnest(${[...addresses]}::text[]) WITH ORDINALITY),
+    x AS MATERIALIZED (
+      SELECT c.i::int AS i, y.* FROM c CROSS JOIN LATERAL (
+        (SELECT true AS out, t.to_address AS cp, t.token, t.value, t.block_time FROM transfers t
+          WHERE t.chain_id = ${chainId} AND t.from_address = c.address
+          ORDER BY t.block_time DESC LIMIT ${cap + 1})
+        UNION ALL
+        (SELECT false AS out, t.from_address AS cp, t.token, t.value, t.block_time FROM transfers t
+          WHERE t.chain_id = ${chainId} AND t.to_address = c.address
+          ORDER BY t.block_time DESC LIMIT ${cap + 1})
+      ) y
+    ),
+    ex AS (
+      SELECT DISTINCT ON (l.address) l.address, l.label FROM labels l
+      WHERE l.address = ANY(ARRAY(SELECT DISTINCT cp FROM x)) AND l.chain_id IN (0, ${chainId})
+        AND l.category = 'exchange'
+      ORDER BY l.address, l.confidence DESC, (l.chain_id <> 0) DESC, l.label, l.source
+    )
+    SELECT x.i, x.out, x.cp, x.token, x.value::text AS value,
+      floor(date_part('epoch', x.block_time))::bigint::text AS at,
+      tk.decimals, p.price_usd::text AS price_usd, ex.label AS cp_exchange
+    FROM x
+    LEFT JOIN ex ON ex.address = x.cp
+    LEFT JOIN tokens tk ON tk.chain_id = ${chainId} AND tk.address = x.token
+    LEFT JOIN prices p ON p.chain_id = ${chainId} AND p.token = x.token
+      AND p.day = (x.block_time AT TIME ZONE 'UTC')::date`.execute(db);
+  const { rows: labelledRows } = await sql<{ address: string }>`
+    SELECT DISTINCT address FROM labels
+    WHERE address = ANY(${[...addresses]}::text[]) AND chain_id IN (0, ${chainId})`.execute(db);
+
+  const histories = addresses.map((address) => ({
+    address,
+    transfers: [] as HistoryTransfer[],
+    truncated: false,
+  }));
+  const counts = addresses.map(() => ({ in: 0, out: 0 }));
+  for (const row of rows) {
+    const history = histories[row.i - 1] as AddressHistory;
+    const count = counts[row.i - 1] as { in: number; out: number };
+    if (row.out) count.out++;
+    else count.in++;
+    const value = BigInt(row.value);
+    const decimals = row.token === "native" ? NATIVE_DECIMALS : row.decimals;
+    const usd =
+      row.price_usd === null || decimals === null
+        ? null
+        : (Number(value) / 10 ** decimals) * Number(row.price_usd);
+    history.transfers.push({
+      out: row.out,
+      counterparty: row.cp,
+      token: row.token,
+      value,
+      usd,
+      at: Number(row.at),
+      ...(row.cp_exchange
+        ? {
+            exchange: {
+              key: exchangeKeyOfLabel(row.cp_exchange),
+              name: exchangeNameOfLabel(row.cp_exchange),
+            },
+          }
+        : {}),
+    });
+  }
+  counts.forEach((count, i) => {
+    if (count.in > cap || count.out > cap) (histories[i] as AddressHistory).truncated = true;
+  });
+  return { histories, labelled: new Set(labelledRows.map((r) => r.address)) };
+}
+
+/** Stores the verdicts (one statement), replacing earlier ones. */
+export async function saveVerdicts(
+  db: Kysely<DB>,
+  chainId: number,
+  verdicts: { address: string; verdict: DepositVerdict }[],
+): Promise<void> {
+  if (verdicts.length === 0) return;
+  const sorted = [...verdicts].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  const a = (v: DepositVerdict) => (v.attributed ? v.attribution : undefined);
+  const iso = (unix: number | undefined) => (unix === undefined ? null : new Date(unix * 1000).toISOString());
+  await sql`
+    INSERT INTO deposit_addresses AS d (chain_id, address, attributed, reason, exchange, hot_wallets, sweeps,
+      received, senders, swept_share, median_sweep_seconds, confidence, first_sweep_at, last_sweep_at, updated_at)
+    SELECT ${chainId}, u.address, u.attributed, u.reason, u.exchange,
+      CASE WHEN u.hot_wallets IS NULL THEN NULL ELSE string_to_array(u.hot_wallets, ',') END,
+      u.sweeps, u.received, u.senders, u.swept_share, u.median_sweep_seconds, u.confidence, u.first_sweep_at,
+      u.last_sweep_at, now()
+    FROM unnest(
+      ${sorted.map((v) => v.address)}::text[],
+      ${sorted.map((v) => v.verdict.attributed)}::boolean[],
+      ${sorted.map((v) => (v.verdict.attributed ? null : v.verdict.reason))}::text[],
+      ${sorted.map((v) => a(v.verdict)?.exchange ?? null)}::text[],
+      ${sorted.map((v) => a(v.verdict)?.hotWallets.slice(0, 20).join(",") ?? null)}::text[],
+      ${sorted.map((v) => a(v.verdict)?.sweeps ?? null)}::integer[],
+      ${sorted.map((v) => a(v.verdict)?.received ?? null)}::integer[],
+      ${sorted.map((v) => a(v.verdict)?.senders ?? null)}::integer[],
+      ${sorted.map((v) => a(v.verdict)?.sweptShare ?? null)}::real[],
+      ${sorted.map((v) => a(v.verdict)?.medianSweepSeconds ?? null)}::integer[],
+      ${sorted.map((v) => {
+        const attribution = a(v.verdict);
+        return attribution ? Math.round(attribution.confidence * 100) : null;
+      })}::integer[],
+      ${sorted.map((v) => iso(a(v.verdict)?.firstSweepAt))}::timestamptz[],
+      ${sorted.map((v) => iso(a(v.verdict)?.lastSweepAt))}::timestamptz[]
+    ) AS u(address, attributed, reason, exchange, hot_wallets, sweeps, received, senders, swept_share,
+      median_sweep_seconds, confidence, first_sweep_at, last_sweep_at)
+    ON CONFLICT (chain_id, address) DO UPDATE SET
+      attributed = excluded.attributed, reason = excluded.reason, exchange = excluded.exchange,
+      hot_wallets = excluded.hot_wallets, sweeps = excluded.sweeps, received = excluded.received,
+      senders = excluded.senders, swept_share = excluded.swept_share,
+      median_sweep_seconds = excluded.median_sweep_seconds, confidence = excluded.confidence,
+      first_sweep_at = excluded.first_sweep_at, last_sweep_at = excluded.last_sweep_at, updated_at = now()`.execute(
+    db,
+  );
+}

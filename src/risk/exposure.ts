@@ -1,16 +1,21 @@
 // Exposure of an address to labelled categories (sanctioned, illicit, mixer, blocklisted, sanctioned_historical,
-// exchange, bridge, ...): for each category, hop distance and direction, how much of the address's funds went to
-// (outgoing) or came from (incoming) such addresses, as USD and as a share of its volume in that direction, with
-// the labelled counterparties, the intermediaries and the transactions as evidence.
-// Funds are traced along time-respecting paths through addresses that are neither services nor tainted
-// (graph/trace.ts); the USD of an indirect exposure is the smaller of what the address moved on those paths and
-// what the labelled addresses moved on them, so it never claims more than either end shows.
+// exchange, bridge, ...): for each category, hop distance and direction, how much of the address's funds can be
+// traced to (outgoing) or from (incoming) such addresses, as USD and as a share of its volume in that direction,
+// with the labelled counterparties, the intermediaries and the transactions as evidence (docs/decisions/0011).
+//
+// Which addresses, how far and through whom: time-respecting paths through addresses that are neither services nor
+// tainted (graph/trace.ts), the shortest ones as evidence. How much: haircut taint (graph/taint.ts): an intermediary
+// passes on only the share of its own flows, within `windowDays` of the transfer, that came from (or went to) the
+// risky side, so an address that forwards what it received passes it on whole and one that pools many sources
+// passes on a fraction. An entry's USD is what the address's own transfers carry in traced funds, at most what the
+// labelled addresses moved on those paths; the share at each hop count is the increment over the fewer hops.
 import { round } from "./format.ts";
 import { sumUsd } from "./graph/amounts.ts";
 import { categoryOf, categoryRank, endsTrace } from "./graph/classify.ts";
 import { cmp, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
+import { HaircutTaint } from "./graph/taint.ts";
 import { type ReachLayers, reachLayers, stepsToTargets, trace } from "./graph/trace.ts";
-import type { TxGraph } from "./graph/types.ts";
+import type { GraphEdge, TxGraph } from "./graph/types.ts";
 
 export type ExposureDirection = "incoming" | "outgoing" | "self";
 
@@ -20,12 +25,15 @@ export interface ExposureParams {
   timeRespecting: boolean;
   /** categories to report; null: every category but `other` */
   categories: string[] | null;
+  /** how long before (incoming) or after (outgoing) a transfer an intermediary's flows count, days */
+  windowDays: number;
 }
 
 export const DEFAULT_EXPOSURE_PARAMS: ExposureParams = {
   maxHops: null,
   timeRespecting: true,
   categories: null,
+  windowDays: 30,
 };
 
 export interface ExposureCounterparty {
@@ -39,7 +47,7 @@ export interface ExposureEntry {
   direction: ExposureDirection;
   /** 0 for the address's own label, 1 for direct counterparties, ... */
   hops: number;
-  /** USD of the address's funds involved (see the header) */
+  /** USD of the address's funds traced to (outgoing) or from (incoming) the category at this hop count (header) */
   usd: number;
   /** usd as a fraction of the address's USD volume in that direction, 0..1 */
   share: number;
@@ -84,6 +92,44 @@ export function exposureOf(
 const labelledMemo = new WeakMap<GraphIndex, Map<string, Map<string, Set<string>>>>();
 const passableMemo = new WeakMap<GraphIndex, (address: string) => boolean>();
 const toTargetsMemo = new WeakMap<Map<string, Set<string>>, Map<string, Map<string, number>>>();
+const taintMemo = new WeakMap<Set<string>, Map<string, HaircutTaint>>();
+
+/** The haircut taint towards one category's addresses, once per target set, direction and window. */
+function taintOf(
+  index: GraphIndex,
+  targets: Set<string>,
+  direction: "incoming" | "outgoing",
+  params: ExposureParams,
+): HaircutTaint {
+  return memo(taintMemo, targets, `${direction}:${params.windowDays}:${params.timeRespecting}`, () => {
+    const passable = passableIn(index);
+    return new HaircutTaint(index, targets, direction, {
+      windowSeconds: params.windowDays * 86_400,
+      timeRespecting: params.timeRespecting,
+      passable,
+    });
+  });
+}
+
+/** Per hop count h (index h - 1), the USD of the root's transfers traced to or from the targets within h hops. */
+function tracedByHops(
+  edges: readonly GraphEdge[],
+  root: string,
+  taint: HaircutTaint,
+  maxHops: number,
+): number[] {
+  const out: number[] = [];
+  for (let h = 1; h <= maxHops; h++) {
+    let total = 0;
+    for (const e of edges) {
+      if (e.usd === null || e.usd <= 0) continue;
+      const other = e.from === root ? e.to : e.from;
+      total += e.usd * taint.fraction(other, e.at, h - 1);
+    }
+    out.push(total);
+  }
+  return out;
+}
 
 /** The value for (owner, key), computed on first use. */
 function memo<O extends object, V>(
@@ -199,17 +245,30 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
     }
     return layers;
   };
+  const rootEdges = { incoming: ins, outgoing: outs };
   for (const [category, targets] of byCategory) {
     for (const direction of ["incoming", "outgoing"] as const) {
-      for (const g of trace(index, root, targets, direction, options, layersFor(targets, direction))) {
+      const groups = trace(index, root, targets, direction, options, layersFor(targets, direction));
+      if (groups.length === 0) continue;
+      const traced = tracedByHops(
+        rootEdges[direction],
+        root,
+        taintOf(index, targets, direction, params),
+        maxHops,
+      );
+      for (const g of groups) {
         const rootUsd = sumUsd(g.rootEdges);
         const counterpartyUsd = sumUsd(g.targetEdges);
-        const usd = g.hops === 1 ? rootUsd : Math.min(rootUsd, counterpartyUsd);
+        const increment = Math.max(
+          0,
+          (traced[g.hops - 1] ?? 0) - (g.hops > 1 ? (traced[g.hops - 2] ?? 0) : 0),
+        );
+        const usd = g.hops === 1 ? rootUsd : Math.min(increment, counterpartyUsd, rootUsd);
         const total = totals[direction];
         const share =
           total > 0
             ? Math.min(1, usd / total)
-            : counts[direction] > 0
+            : counts[direction] > 0 && g.hops === 1
               ? g.rootEdges.length / counts[direction]
               : 0;
         entries.push({

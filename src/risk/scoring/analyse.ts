@@ -139,7 +139,14 @@ export function scoreRoot(
   const exposure = computeExposure(index, root, resolved.exposure);
   const node = index.node(root);
   const exchange = isExchange(node);
-  const fromExposure = exposureContribution(exposure.entries, p);
+  // Mixer exposure of an address that performs the mixing pattern is the pattern's, not counted twice.
+  const mixes = findings.some((f) => f.pattern === "mixing" && f.actors.includes(root));
+  const fromExposure = exposureContribution(
+    mixes
+      ? exposure.entries.map((e) => (e.category === "mixer" ? { ...e, share: 0, usd: 0 } : e))
+      : exposure.entries,
+    p,
+  );
   const fromPatterns = patternContributions(findings, root, index.distancesFrom(root), exchange, p);
   const contributions = [...(fromExposure ? [fromExposure] : []), ...fromPatterns].sort(
     (a, b) => b.points - a.points || (a.kind === b.kind ? 0 : a.kind === "exposure" ? -1 : 1),

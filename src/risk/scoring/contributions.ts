@@ -1,7 +1,10 @@
-// What each risk driver adds to the score (patterns.md, Scoring):
+// What each risk driver adds to the score (patterns.md, Scoring; docs/decisions/0011):
 // - exposure: the address's own label (sanctioned or illicit: 100); direct (1 hop) exposure to sanctioned or
-//   illicit: directFloor + (100 - directFloor) * share, i.e. at least 80; any other exposure: category weight
-//   * hopDecay^(hops - 1) * (minShareFactor + (1 - minShareFactor) * share). Only the strongest exposure counts.
+//   illicit, in either direction: critical, within directBand by share (93-100); other direct exposure: category
+//   weight * shareFactor; indirect exposure (the share is what haircut taint traces): funds received from sanctioned
+//   or illicit at criticalTracedShare or more: critical, within the band of its hop count (87-92 at 2 hops, 84-86 at
+//   3, ...); otherwise category weight * hopDecay^(hops - 1) * outgoingWeight (funds sent) * shareFactor, kept under
+//   directFloor. shareFactor = sqrt(min(1, share / fullShare)). Only the strongest exposure counts.
 // - patterns: severity points * confidence, per pattern its strongest finding, times indirectPatternFactor when the
 //   address is only a counterparty in the finding (full weight when the address is an actor), and
 //   nearbyPatternFactor^d for a finding it has no part in whose nearest actor is d hops away (0 by default: see
@@ -33,11 +36,27 @@ export interface ScoreContribution {
 export function exposurePoints(entry: ExposureEntry, p: ScoringParams): number {
   const weight = p.categoryWeights[entry.category] ?? 0;
   if (entry.direction === "self") return weight;
-  if (entry.hops <= 1 && p.floorCategories.includes(entry.category)) {
-    return p.directFloor + (100 - p.directFloor) * entry.share;
+  const floor = p.floorCategories.includes(entry.category);
+  if (entry.hops <= 1)
+    return floor ? within(p.directBand, entry.share) : weight * shareFactor(entry.share, p);
+  const decay = p.hopDecay ** (entry.hops - 1);
+  if (floor && entry.direction === "incoming" && entry.share >= p.criticalTracedShare) {
+    const band = p.tracedCriticalBands[Math.min(entry.hops, p.tracedCriticalBands.length + 1) - 2];
+    const above = (entry.share - p.criticalTracedShare) / (1 - p.criticalTracedShare);
+    return band ? within(band, above) : p.directFloor;
   }
-  const shareFactor = p.minShareFactor + (1 - p.minShareFactor) * entry.share;
-  return weight * p.hopDecay ** (entry.hops - 1) * shareFactor;
+  const direction = entry.direction === "outgoing" ? p.outgoingWeight : 1;
+  return Math.min(p.directFloor - 1, weight * decay * direction * shareFactor(entry.share, p));
+}
+
+/** The point of a band at a fraction (0-1) of the way up. */
+function within([lo, hi]: [number, number], fraction: number): number {
+  return lo + (hi - lo) * Math.min(1, Math.max(0, fraction));
+}
+
+/** How much of a category's weight a share of the address's funds earns: its square root, up to fullShare. */
+function shareFactor(share: number, p: ScoringParams): number {
+  return Math.sqrt(Math.min(1, Math.max(0, share) / p.fullShare));
 }
 
 /** The strongest exposure, as a contribution (undefined when no exposure scores). */

@@ -5,20 +5,46 @@ import type { Severity } from "../findings.ts";
 /**
  * Bump when a rule, a default or a weight changes. 1.1.0 (found by the detection benchmark, docs/eval.md): no
  * points for a finding the address has no part in (nearbyPatternFactor 0); round tripping searches the roots' loops
- * first with a per-origin budget, and never through DeFi addresses.
+ * first with a per-origin budget, and never through DeFi addresses. 1.2.0 (docs/decisions/0011): indirect exposure
+ * counts the funds haircut taint traces through the intermediaries, funds sent at half the weight of funds
+ * received; critical is reserved for direct exposure to sanctioned or illicit addresses and for received funds
+ * traced from them at criticalTracedShare or more; mixing is a pattern only where the address's own traced funds
+ * reach a mixer or come out of one, a weaker link is mixer exposure; exchange deposit addresses are inferred.
  */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.1.0";
+export const SCORING_MODEL_VERSION = "vigia-risk-1.2.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */
   categoryWeights: Record<string, number>;
-  /** direct (1 hop) exposure to these makes the score at least `directFloor` (patterns.md: sanctioned, illicit) */
+  /** direct (1 hop) exposure to these makes the score critical (patterns.md: sanctioned, illicit) */
   floorCategories: string[];
+  /** where critical begins; every other exposure stays below it */
   directFloor: number;
+  /**
+   * direct exposure to a floor category scores within this band, by its share: above every traced exposure, so
+   * that an address that dealt with a sanctioned address itself always ranks above one further away
+   */
+  directBand: [number, number];
+  /**
+   * received funds traced from a floor category at criticalTracedShare or more score within these bands, by share:
+   * 2 hops, 3 hops, 4 hops, 5 or more. The bands do not overlap (after rounding to whole points), so scores fall
+   * with every hop whatever the shares.
+   */
+  tracedCriticalBands: [number, number][];
   /** an indirect exposure's points are multiplied by this for every hop beyond the first */
   hopDecay: number;
-  /** share factor = minShareFactor + (1 - minShareFactor) * share: a small share still counts, a full one fully */
-  minShareFactor: number;
+  /**
+   * an indirect exposure counts in full once its share of the address's funds (in that direction) reaches this,
+   * and as the square root of the fraction of it below: 2 % of the funds count 0.2, 12.5 % count 0.5
+   */
+  fullShare: number;
+  /** indirect exposure through funds the address sent weighs this much of funds it received (source of funds) */
+  outgoingWeight: number;
+  /**
+   * received funds traced (haircut) from a floor category at this share or more make an indirect exposure critical
+   * (tracedCriticalBands); below it, an indirect exposure stays under directFloor
+   */
+  criticalTracedShare: number;
   /**
    * points of a pattern at confidence 1, chosen so that a confident finding lands in the level of its severity's
    * name (a critical pattern found directly is critical; a low one, low)
@@ -53,13 +79,23 @@ export const DEFAULT_SCORING_PARAMS: ScoringParams = {
     blocklisted: 70,
     sanctioned_historical: 45,
     gambling: 10,
-    // Mixer exposure is priced by the mixing pattern (critical severity), not twice.
-    mixer: 0,
+    // A link to a mixer too weak to be the mixing pattern (funds not traced there); an address that performs the
+    // mixing pattern has its mixer exposure priced by the pattern, not twice.
+    mixer: 60,
   },
   floorCategories: ["sanctioned", "illicit"],
   directFloor: 80,
+  directBand: [93, 100],
+  tracedCriticalBands: [
+    [87, 92],
+    [84, 86],
+    [82, 83],
+    [80, 81],
+  ],
   hopDecay: 0.7,
-  minShareFactor: 0.5,
+  fullShare: 0.5,
+  outgoingWeight: 0.5,
+  criticalTracedShare: 0.5,
   severityPoints: { critical: 85, high: 65, medium: 50, low: 30 },
   nextPatternWeight: 0.5,
   indirectPatternFactor: 0.3,

@@ -65,7 +65,7 @@ describe("sanctions", () => {
     expect(a.reason).toContain("The address itself is labelled sanctioned (OFAC SDN: Lazarus Group)");
   });
 
-  it("lowers the level with every hop away from a sanctioned address", () => {
+  it("keeps funds forwarded whole from a sanctioned address critical, with a lower score at every hop", () => {
     const b = new GraphBuilder();
     sanctionedNode(b);
     b.send("lazarus", "hop1", 20_000, T0);
@@ -73,7 +73,26 @@ describe("sanctions", () => {
     b.send("hop2", "hop3", 16_000, T0 + 3 * DAY);
     const graph = b.build(["hop1", "hop2", "hop3"]);
     const [d1, d2, d3] = ["hop1", "hop2", "hop3"].map((r) => analyseGraph(graph, addr(r)));
-    expect([d1?.level, d2?.level, d3?.level]).toEqual(["critical", "high", "medium"]);
+    expect([d1?.level, d2?.level, d3?.level]).toEqual(["critical", "critical", "critical"]);
+    // The top of each band (params.ts): direct 93-100, traced 87-92 at 2 hops, 84-86 at 3.
+    expect([d1?.score, d2?.score, d3?.score]).toEqual([100, 92, 86]);
+    expect(d2?.reason).toContain(
+      "Received USD 18,000 (100% of its incoming funds) from a sanctioned address 2 hops away",
+    );
+  });
+
+  it("lowers the level with every hop when the traced share is below the critical line", () => {
+    // Each hop has income of its own: hop2's funds are 30 % traced to Lazarus, hop3's 9 %.
+    const b = new GraphBuilder();
+    sanctionedNode(b);
+    b.send("lazarus", "hop1", 20_000, T0);
+    b.send("hop1", "hop2", 6_000, T0 + DAY);
+    b.send("employer", "hop2", 14_000, T0 + DAY);
+    b.send("hop2", "hop3", 6_000, T0 + 3 * DAY);
+    b.send("employer", "hop3", 14_000, T0 + 3 * DAY);
+    const graph = b.build(["hop1", "hop2", "hop3"]);
+    const [d1, d2, d3] = ["hop1", "hop2", "hop3"].map((r) => analyseGraph(graph, addr(r)));
+    expect([d1?.level, d2?.level, d3?.level]).toEqual(["critical", "medium", "low"]);
     expect(d1?.score).toBeGreaterThan(d2?.score ?? 100);
     expect(d2?.score).toBeGreaterThan(d3?.score ?? 100);
   });

@@ -55,7 +55,7 @@ describe("scenario benchmark", () => {
     }
   });
 
-  it("gives strictly lower scores and levels at 1, 2 and 3 hops from a sanctioned address", () => {
+  it("gives strictly lower scores at 1, 2 and 3 hops from a sanctioned address, and never a higher level", () => {
     expect(evaluation.sanctions).toHaveLength(7);
     for (const chain of evaluation.sanctions) {
       const [d1 = 0, d2 = 0, d3 = 0] = chain.scores;
@@ -63,8 +63,9 @@ describe("scenario benchmark", () => {
       expect(d1, chain.id).toBeGreaterThan(d2);
       expect(d2, chain.id).toBeGreaterThan(d3);
       expect(l1).toBe("critical");
-      expect(compareLevels(l1 ?? "minimal", l2 ?? "minimal"), chain.id).toBeGreaterThan(0);
-      expect(compareLevels(l2 ?? "minimal", l3 ?? "minimal"), chain.id).toBeGreaterThan(0);
+      // Funds traced whole from the sanctioned address stay critical further on (docs/decisions/0011).
+      expect(compareLevels(l1 ?? "minimal", l2 ?? "minimal"), chain.id).toBeGreaterThanOrEqual(0);
+      expect(compareLevels(l2 ?? "minimal", l3 ?? "minimal"), chain.id).toBeGreaterThanOrEqual(0);
     }
     const levels = new Set(evaluation.sanctions.map((c) => c.levels.join(" > ")));
     console.info(`sanctions ordering: ${[...levels].join("; ")}`);
@@ -73,6 +74,9 @@ describe("scenario benchmark", () => {
   it("finds every pattern injected in the devnet's demo world", () => {
     const devnet = evaluateWorld(devnetWorld());
     for (const p of PATTERNS) expect(devnet.byActors[p], p).toMatchObject({ tp: 1, fn: 0 });
-    expect(devnet.sanctions.map((c) => c.levels)).toEqual([["critical", "high", "medium"]]);
+    const [chain] = devnet.sanctions;
+    expect(chain?.levels[0]).toBe("critical");
+    expect(chain?.scores[0]).toBeGreaterThan(chain?.scores[1] ?? 100);
+    expect(chain?.scores[1]).toBeGreaterThan(chain?.scores[2] ?? 100);
   });
 });

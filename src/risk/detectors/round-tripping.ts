@@ -10,18 +10,19 @@
 // work: in a multi-root scan the graph holds hubs (employers paying hundreds of salaries, busy users) whose
 // searches would otherwise spend the whole budget before the analysed addresses' own loops are looked at, and
 // whether an address's loop was found would depend on which other addresses were scanned with it.
-// Loops whose intermediaries are all services (an exchange deposit and a withdrawal back, a swap on a DEX) are
-// left alone. A loop never passes through a DeFi address (label `defi`: DEX routers and pools): a swap is atomic,
-// what a router pays an address is that address's own swap, never the funds someone else sent the router, so
-// "A -> router, router -> B" is two swaps and not funds moving from A to B (found by the eval's benchmark: two
-// users' unrelated swaps closed "loops" with a payment between them). A transfer belongs to at most one loop; one
-// finding per address.
+// A loop never passes through a service (an exchange, including the deposit addresses inferred as one, a DEX, a
+// bridge, a mixer): they pool everyone's funds, so what one pays an address is that address's own withdrawal or
+// swap, never the funds someone else sent it. "A -> router, router -> B" is two swaps, not funds moving from A to
+// B (found by the eval's benchmark: two users' unrelated swaps closed "loops" with a payment between them); "A ->
+// B -> exchange, exchange -> A" is B's deposit and A's withdrawal (found again when ordinary users pay an
+// exchange's wallet directly). A deposit into an exchange and a withdrawal back, the false friend of patterns.md,
+// is left alone by the same rule. A transfer belongs to at most one loop; one finding per address.
 import type { Detector, Finding } from "../findings.ts";
 import { duration, hops, pct, usd } from "../format.ts";
 import { ratioBounds } from "../graph/amounts.ts";
-import { categoryOf, isService, shortAddress } from "../graph/classify.ts";
+import { isService, shortAddress } from "../graph/classify.ts";
 import { firstAtOrAfter, type GraphIndex, indexGraph } from "../graph/graph-index.ts";
-import type { GraphEdge, GraphNode } from "../graph/types.ts";
+import type { GraphEdge } from "../graph/types.ts";
 import { makeFinding, sortFindings } from "./finding.ts";
 
 export interface RoundTrippingParams {
@@ -34,8 +35,6 @@ export interface RoundTrippingParams {
   minLegFraction: number;
   /** and at most this fraction (a small payment answered by a large unrelated one is no loop) */
   maxLegFraction: number;
-  /** leave alone loops whose intermediaries are all services (exchange deposit and withdrawal back, swaps) */
-  excludeServiceOnlyLoops: boolean;
   maxStepsPerStart: number;
   /** transfers examined for one origin, all its starts together (a hub cannot starve the others) */
   maxStepsPerOrigin: number;
@@ -49,7 +48,6 @@ export const DEFAULT_ROUND_TRIPPING_PARAMS: RoundTrippingParams = {
   minReturnFraction: 0.7,
   minLegFraction: 0.7,
   maxLegFraction: 1.25,
-  excludeServiceOnlyLoops: true,
   maxStepsPerStart: 5_000,
   maxStepsPerOrigin: 20_000,
   maxStepsTotal: 1_000_000,
@@ -83,7 +81,7 @@ export function findRoundTrips(index: GraphIndex, params: RoundTrippingParams): 
     const loops: Loop[] = [];
     for (const start of index.outOf(origin.address)) {
       if (budget.total <= 0 || budget.origin <= 0) break;
-      if (start.to === origin.address || used.has(start.id) || isDefi(index.node(start.to))) continue;
+      if (start.to === origin.address || used.has(start.id) || isService(index.node(start.to))) continue;
       const loop = bestLoop(index, origin.address, start, used, params, budget);
       if (!loop) continue;
       for (const e of loop.edges) used.add(e.id);
@@ -131,12 +129,12 @@ function bestLoop(
       if (b === null || b.hi < p.minLegFraction || b.lo > p.maxLegFraction) continue;
       if (e.to === origin) {
         const loop = { edges: [...path, e], returned: b.hi };
-        if (loop.edges.length >= p.minHops && b.hi >= p.minReturnFraction && !serviceOnly(index, loop, p)) {
+        if (loop.edges.length >= p.minHops && b.hi >= p.minReturnFraction) {
           if (better(loop, best)) best = loop;
         }
         continue;
       }
-      if (onPath.has(e.to) || path.length + 2 > p.maxHops || isDefi(index.node(e.to))) continue;
+      if (onPath.has(e.to) || path.length + 2 > p.maxHops || isService(index.node(e.to))) continue;
       if (best && path.length + 2 > best.edges.length) continue;
       path.push(e);
       onPath.add(e.to);
@@ -147,15 +145,6 @@ function bestLoop(
   };
   dfs(start.to, start.at);
   return best;
-}
-
-function isDefi(node: GraphNode): boolean {
-  return node.type === "defi" || categoryOf(node) === "defi";
-}
-
-function serviceOnly(index: GraphIndex, loop: Loop, p: RoundTrippingParams): boolean {
-  if (!p.excludeServiceOnlyLoops) return false;
-  return loop.edges.slice(1).every((e) => isService(index.node(e.from)));
 }
 
 function toFinding(index: GraphIndex, origin: string, loops: Loop[], p: RoundTrippingParams): Finding {

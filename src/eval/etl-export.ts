@@ -16,15 +16,18 @@
 //   tokens.csv           USDV and TKN (addresses as src/risk/testing/world-graph.ts: 0x…d1, 0x…d2).
 //   contracts.csv        the token contracts, the mixer pools and router, and the world's other contracts (the DEX
 //                        router, the bridge, the unlabelled staking, game and payroll contracts).
-//   labels.csv           every labelled address (exchanges' hot wallets and deposit addresses, the mixer pools and
-//                        router, the sanctioned address, the bridge, the DEX router, the faucet):
+//   labels.csv           every labelled address (exchanges' hot wallets, the mixer pools and router, the sanctioned
+//                        address, the scam, the bridge, the DEX router, the faucet; not the deposit addresses):
 //                        `address,chain_id,label,category,source`, source `scenario:<namespace>`.
 //   prices.csv           the daily USD price of ETH (`native`), USDV and TKN from the first to the last day of
 //                        the world (the scenario's priceOn): `chain_id,token,date,price_usd`.
 //   cases.json           { seed, perPattern, users, transfers, background, chainId, namespace, counts, cases: [{ id,
-//                        pattern, positive, subject, variant, note }] }: every case to scan (src/scenarios/benchmark:
-//                        positives, near misses, the background sample under pattern "background", and the
-//                        sanctions-exposure chains at 1, 2 and 3 hops).
+//                        pattern, positive, subject, variant, note, distance? }], deposits: [{ address, exchange }]
+//                        }: every case to scan (src/scenarios/benchmark: positives, near misses, the background
+//                        sample under pattern "background" with its distance to the risky side, and the
+//                        sanctions-exposure chains at 1, 2 and 3 hops); and the exchanges' deposit addresses, which
+//                        labels.csv does not name (as real label sets do not): the truth the service's inference
+//                        is measured against.
 //
 // Transaction hashes are sha256(`<namespace>:<position in the timeline>`), as writeWorldToStore
 // (src/analysis/world-store.ts) makes them, so a store filled by this export and one filled by writeWorldToStore
@@ -66,6 +69,14 @@ export interface ExportCase {
   /** the generator's variant (e.g. "two-hops", "received-3000", "neighbour") */
   variant: string;
   note: string;
+  /** background users: hops to the nearest sanctioned, illicit or mixer address (absent: farther than 4) */
+  distance?: number;
+}
+
+/** An exchange deposit address of the world (unlabelled): the inference's ground truth. */
+export interface DepositTruth {
+  address: string;
+  exchange: string;
 }
 
 export interface CasesFile extends BenchmarkOptions {
@@ -81,6 +92,7 @@ export interface CasesFile extends BenchmarkOptions {
     prices: number;
   };
   cases: ExportCase[];
+  deposits: DepositTruth[];
 }
 
 export const EXPORT_FILES = [
@@ -255,7 +267,11 @@ export function writeWorldExport(
       subject: c.subject,
       variant: c.variant ?? "",
       note: c.note,
+      ...(c.distance !== undefined ? { distance: c.distance } : {}),
     })),
+    deposits: [...world.deposits]
+      .map(([address, d]) => ({ address, exchange: d.exchange }))
+      .sort((a, b) => (a.address < b.address ? -1 : 1)),
   };
 
   const write = (name: string, rows: string[]) =>

@@ -12,13 +12,18 @@
 // Reports of P on other patterns' cases (positives or near misses of Q) are not scored: a case of Q may legitimately
 // also be an instance of P (two transfers back and forth are a wash trade and a 2-hop round trip); they are
 // counted in `crossReports` so that confusions stay visible.
-// Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are not pattern cases: their scores and
-// levels must fall strictly with the distance.
+// Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are not pattern cases: their scores must
+// fall with the distance, pairwise across cases down to clean ordinary users (ordering.ts), and every case one hop
+// away must be critical. Ordinary users (the background sample) are also scored for false alerts by their distance
+// to the risky side (false-alerts.ts); and the inferred exchange deposit addresses against the world's (deposits.ts).
 import { PATTERNS, type PatternName } from "../risk/findings.ts";
 import { RISK_LEVELS, type RiskLevel } from "../risk/scoring/levels.ts";
-import type { ExportCase } from "./etl-export.ts";
+import { type DepositInference, scoreDeposits } from "./deposits.ts";
+import type { DepositTruth, ExportCase } from "./etl-export.ts";
+import { type FalseAlertRow, falseAlerts } from "./false-alerts.ts";
+import { type Ordering, pairwiseOrdering } from "./ordering.ts";
 
-export const TARGET = { precision: 0.9, recall: 0.85 };
+export const TARGET = { precision: 0.95, recall: 0.9 };
 
 export interface ScanOutcome {
   status: "completed" | "skipped" | "failed";
@@ -75,7 +80,13 @@ export interface EvalReport {
   /** chains whose scores fall strictly at 1, 2, 3 hops; and whose levels do */
   strictScores: number;
   strictLevels: number;
+  /** pairwise: 1 hop > 2 hops > 3 hops > clean users, and 1 hop always critical (ordering.ts) */
+  ordering: Ordering;
   orderingPassed: boolean;
+  /** ordinary users scored medium or above, and critical, by distance to the risky side */
+  falseAlerts: FalseAlertRow[];
+  /** the inferred deposit addresses against the world's, when given */
+  deposits?: DepositInference;
   failed: { id: string; error: string }[];
   /** cases whose graph a budget cut short, by case pattern */
   truncated: Record<string, number>;
@@ -87,6 +98,7 @@ const isPattern = (p: string): p is PatternName => (PATTERNS as readonly string[
 export function scoreBenchmark(
   cases: readonly ExportCase[],
   results: ReadonlyMap<string, ScanOutcome>,
+  deposits?: { truth: readonly DepositTruth[]; inferred: readonly DepositTruth[] },
 ): EvalReport {
   const counts = Object.fromEntries(
     PATTERNS.map((p) => [
@@ -101,6 +113,7 @@ export function scoreBenchmark(
   const failed: { id: string; error: string }[] = [];
   const chains = new Map<string, { score: number; level: RiskLevel }[]>();
   const truncated: Record<string, number> = {};
+  const ordinary: { id: string; distance: number | undefined; level: RiskLevel; score: number }[] = [];
 
   for (const c of cases) {
     const r = results.get(c.subject.toLowerCase());
@@ -115,6 +128,7 @@ export function scoreBenchmark(
       chains.set(chain, list);
     }
     if (c.pattern === "background") {
+      if (ok) ordinary.push({ id: c.id, distance: c.distance, level: r.riskLevel, score: r.riskScore });
       for (const p of PATTERNS) {
         const tally = counts[p];
         tally.background++;
@@ -195,15 +209,16 @@ export function scoreBenchmark(
     if (a.score > b.score && b.score > c.score) strictScores++;
     if (rank(a.level) > rank(b.level) && rank(b.level) > rank(c.level)) strictLevels++;
   }
-  const [d1, d2, d3] = distances;
-  const orderingPassed =
-    chains.size > 0 &&
-    d1 !== undefined &&
-    d2 !== undefined &&
-    d3 !== undefined &&
-    d1.meanScore > d2.meanScore &&
-    d2.meanScore > d3.meanScore &&
-    strictScores === chains.size;
+  const byHops = [0, 1, 2].map((i) =>
+    [...chains.values()]
+      .map((l) => l[i])
+      .filter((x): x is { score: number; level: RiskLevel } => x !== undefined),
+  );
+  const clean = ordinary.filter((u) => u.distance === undefined || u.distance > 3).map((u) => u.score);
+  const ordering = pairwiseOrdering(byHops, clean);
+  const orderingPassed = chains.size > 0 && ordering.passed;
+  const alerts = falseAlerts(ordinary);
+  const depositScore = deposits ? scoreDeposits(deposits.truth, deposits.inferred) : undefined;
   return {
     quality,
     variants: [...variants.values()],
@@ -214,10 +229,18 @@ export function scoreBenchmark(
     chains: chains.size,
     strictScores,
     strictLevels,
+    ordering,
     orderingPassed,
+    falseAlerts: alerts,
+    ...(depositScore ? { deposits: depositScore } : {}),
     failed,
     truncated,
-    passed: PATTERNS.every((p) => quality[p].passed) && orderingPassed && failed.length === 0,
+    passed:
+      PATTERNS.every((p) => quality[p].passed) &&
+      orderingPassed &&
+      alerts.every((row) => row.passed) &&
+      (depositScore?.passed ?? true) &&
+      failed.length === 0,
   };
 }
 

@@ -4,8 +4,12 @@ import type { Account, World } from "./world.ts";
 
 export interface Exchange {
   name: string;
+  /** the labelled wallet withdrawals come from */
   hot: Account;
-  /** A fresh deposit address for a customer; deposit addresses are labelled as the exchange's. */
+  /**
+   * The customer's deposit address (the same one for the same customer). Unlabelled, as exchanges' deposit
+   * addresses are in real label sets; what it receives is swept to a labelled wallet of the exchange (World.send).
+   */
   depositFor(customer: string): Account;
 }
 
@@ -17,15 +21,15 @@ export interface Services {
 }
 
 function exchange(world: World, name: string): Exchange {
-  const label = { label: `${name}: hot wallet`, category: "exchange" };
+  const hot = world.account(`${name}.hot`, { label: `${name}: hot wallet`, category: "exchange" });
   return {
     name,
-    hot: world.account(`${name}.hot`, label),
-    depositFor: (customer) =>
-      world.account(`${name}.deposit.${customer}`, {
-        label: `${name}: deposit address`,
-        category: "exchange",
-      }),
+    hot,
+    depositFor: (customer) => {
+      const deposit = world.account(`${name}.deposit.${customer}`);
+      world.registerDeposit(deposit, name, hot);
+      return deposit;
+    },
   };
 }
 

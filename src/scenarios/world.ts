@@ -47,6 +47,11 @@ export interface Case {
   note: string;
   /** Which variant of the generator made it (the benchmark reports recall and false alarms per variant). */
   variant?: string;
+  /**
+   * Background users: hops to the nearest sanctioned, illicit or mixer address along transfers that follow each
+   * other in time, in either direction, not through services (benchmark/distance.ts; undefined: farther than 4)
+   */
+  distance?: number;
 }
 
 export const DAY = 86_400;
@@ -67,10 +72,21 @@ export function unitsForUsd(token: TokenSymbol, usd: number, at: number): bigint
   return BigInt(Math.round(units)) * 10n ** BigInt(Math.max(0, spec.decimals - 12));
 }
 
+/** An exchange's deposit address: which exchange, and the labelled wallet its deposits are swept to. */
+export interface DepositOf {
+  exchange: string;
+  sweepTo: Account;
+}
+
 export class World {
   readonly accounts = new Map<string, Account>();
   readonly transfers: PlannedTransfer[] = [];
   readonly cases: Case[] = [];
+  /**
+   * Exchange deposit addresses by address. They carry no label, as in real label sets (the service must infer
+   * them); this is the ground truth the inference is measured against.
+   */
+  readonly deposits = new Map<string, DepositOf>();
 
   constructor(readonly namespace: string) {}
 
@@ -91,9 +107,34 @@ export class World {
     return account;
   }
 
+  /** Makes `account` a deposit address of `exchange`: what it receives is swept to `sweepTo`. */
+  registerDeposit(account: Account, exchange: string, sweepTo: Account): void {
+    this.deposits.set(account.address, { exchange, sweepTo });
+  }
+
+  /**
+   * A transfer. One into a deposit address is swept on to its exchange's wallet whole, 10 minutes to 6 hours
+   * later (a delay derived from the address and time, so the same world always has the same sweeps), as exchanges
+   * do.
+   */
   send(from: Account, to: Account, token: TokenSymbol, amount: bigint, at: number): void {
     if (amount <= 0n) throw new Error(`non-positive amount from ${from.name} to ${to.name}`);
     this.transfers.push({ from: from.address, to: to.address, token, amount, at: Math.floor(at) });
+    const deposit = this.deposits.get(to.address);
+    if (deposit && from.address !== deposit.sweepTo.address) {
+      const digest = crypto
+        .createHash("sha256")
+        .update(`${to.address}:${Math.floor(at)}`)
+        .digest();
+      const delay = 600 + (digest.readUInt32BE(0) % (6 * 3_600 - 600));
+      this.transfers.push({
+        from: to.address,
+        to: deposit.sweepTo.address,
+        token,
+        amount,
+        at: Math.floor(at) + delay,
+      });
+    }
   }
 
   sendUsd(from: Account, to: Account, token: TokenSymbol, usd: number, at: number): void {

@@ -215,8 +215,10 @@ function expectedFigures(c: Case): string[] {
       ];
     }
     case "exchange_hopping": {
-      const deposits = between(s, (to) => labelOf(to)?.category === "exchange");
-      const names = [...new Set(deposits.map((t) => labelOf(t.to)!.label.split(":")[0]))];
+      // Into the exchanges' deposit addresses, which carry no label: the service infers them (docs/decisions/0010).
+      const exchangeOf = (to: string) => world.deposits.get(to)?.exchange ?? labelOf(to)?.label.split(":")[0];
+      const deposits = between(s, (to) => world.deposits.has(to) || labelOf(to)?.category === "exchange");
+      const names = [...new Set(deposits.map((t) => exchangeOf(t.to)))];
       // The amount moved: the largest deposit made with funds just withdrawn from the previous exchange.
       const moved = Math.max(...deposits.slice(1).map(usdOf));
       return [

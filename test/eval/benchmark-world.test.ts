@@ -3,10 +3,12 @@
 // the same seed gives the same world; the background sample holds plain users only (half of them neighbours of
 // case wallets); no plain user pays another one back (payments between people only go up in rank, so ordinary
 // traffic closes no loop and trades nothing back and forth); no sampled user is within 3 hops of a mixer along
-// funds that move forward in time (not through services); each plain user uses one exchange; case wallets'
-// everyday payments stay under USD 800.
+// funds that move forward in time (not through services) but through the busy hubs, whose risky flows stay under a
+// quarter of their flows in any 30 days; each plain user uses one exchange; case wallets' everyday payments stay
+// under USD 800.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { RISKY_SHARE_CAP } from "../../src/scenarios/benchmark/hubs.ts";
 import { benchmarkWorld, priceOn, TOKENS, type World } from "../../src/scenarios/index.ts";
 
 const OPTIONS = { seed: 5, perPattern: 7, users: 250, transfers: 3_000, background: 50 };
@@ -76,10 +78,14 @@ describe("benchmark world", () => {
     for (const user of sampled) expect(exchanges.get(user)?.size ?? 0, nameOf(user)).toBeLessThanOrEqual(1);
   });
 
-  it("keeps every sampled user more than 3 hops from a mixer along funds that move forward in time", () => {
+  it("keeps sampled users away from mixers but through the busy hubs, along funds that move forward in time", () => {
     const mixers = new Set(
       [...world.accounts.values()].filter((a) => a.label?.category === "mixer").map((a) => a.address),
     );
+    const hubs = new Set(
+      [...world.accounts.values()].filter((a) => /^hub\d+$/.test(a.name)).map((a) => a.address),
+    );
+    expect(hubs.size).toBe(12);
     const timeline = world.timeline();
     const outOf = new Map<string, typeof timeline>();
     const inOf = new Map<string, typeof timeline>();
@@ -87,13 +93,13 @@ describe("benchmark world", () => {
       outOf.set(t.from, [...(outOf.get(t.from) ?? []), t]);
       inOf.set(t.to, [...(inOf.get(t.to) ?? []), t]);
     }
-    // Breadth-first over (address, earliest time funds can be there), not through services.
-    const reachesMixer = (start: string, forward: boolean): boolean => {
+    // Breadth-first over (address, earliest time funds can be there), not through services nor hubs.
+    const reachesMixer = (start: string, forward: boolean, throughHubs: boolean): boolean => {
       let frontier = new Map<string, number>([[start, forward ? -Infinity : Infinity]]);
       for (let hop = 1; hop <= 3; hop++) {
         const next = new Map<string, number>();
         for (const [a, time] of frontier) {
-          if (hop > 1 && isService(a)) continue;
+          if (hop > 1 && (isService(a) || (!throughHubs && hubs.has(a)))) continue;
           for (const t of (forward ? outOf : inOf).get(a) ?? []) {
             if (forward ? t.at < time : t.at > time) continue;
             const b = forward ? t.to : t.from;
@@ -106,14 +112,50 @@ describe("benchmark world", () => {
       }
       return false;
     };
-    for (const c of world.cases.filter((x) => x.pattern === "background")) {
-      expect(reachesMixer(c.subject, true), `${c.id} outgoing`).toBe(false);
-      expect(reachesMixer(c.subject, false), `${c.id} incoming`).toBe(false);
+    const background = world.cases.filter((x) => x.pattern === "background");
+    for (const c of background) {
+      expect(reachesMixer(c.subject, true, false), `${c.id} outgoing`).toBe(false);
+      expect(reachesMixer(c.subject, false, false), `${c.id} incoming`).toBe(false);
     }
-    // and the check finds the positives' mixers
+    // Through the hubs some do, as on a real chain; and the check finds the positives' mixers.
+    expect(
+      background.some((c) => reachesMixer(c.subject, true, true) || reachesMixer(c.subject, false, true)),
+    ).toBe(true);
     for (const c of world.cases.filter((x) => x.pattern === "mixing" && x.positive)) {
-      expect(reachesMixer(c.subject, true) || reachesMixer(c.subject, false), c.id).toBe(true);
+      expect(reachesMixer(c.subject, true, false) || reachesMixer(c.subject, false, false), c.id).toBe(true);
     }
+  });
+
+  it("keeps each hub's risky flows under a quarter of its flows in the 30 days around any of its transfers", () => {
+    const risky = new Set(
+      [...world.accounts.values()]
+        .filter((a) => ["mixer", "sanctioned", "illicit"].includes(a.label?.category ?? ""))
+        .map((a) => a.address),
+    );
+    let checked = 0;
+    for (const hub of [...world.accounts.values()].filter((a) => /^hub\d+$/.test(a.name))) {
+      for (const outgoing of [true, false]) {
+        const flows = world.transfers
+          .filter((t) => (outgoing ? t.from : t.to) === hub.address)
+          .map((t) => ({ at: t.at, usd: usd(t), risky: risky.has(outgoing ? t.to : t.from) }));
+        if (!flows.some((f) => f.risky)) continue;
+        checked++;
+        // At the time of any transfer of the hub, the 30 days the risk engine weighs: before it for what the
+        // hub received, after it for what it sent.
+        const times = world.transfers
+          .filter((t) => t.from === hub.address || t.to === hub.address)
+          .map((t) => t.at);
+        for (const at of times) {
+          const [from, to] = outgoing ? [at, at + 30 * 86_400] : [at - 30 * 86_400, at];
+          const inWindow = flows.filter((x) => x.at >= from && x.at <= to);
+          const total = inWindow.reduce((s, x) => s + x.usd, 0);
+          const tainted = inWindow.filter((x) => x.risky).reduce((s, x) => s + x.usd, 0);
+          if (total > 0)
+            expect(tainted / total, `${hub.name} ${outgoing ? "out" : "in"}`).toBeLessThan(RISKY_SHARE_CAP);
+        }
+      }
+    }
+    expect(checked).toBe(3); // hub3 sends to the mixer and the scam, hub6 and hub9 receive from the risky side
   });
 
   it("keeps case wallets' everyday payments to merchants and the game under USD 800", () => {

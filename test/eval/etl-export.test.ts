@@ -118,8 +118,18 @@ describe("benchmark export generator", () => {
         subject: c.subject,
         variant: c.variant,
         note: c.note,
+        ...(c.distance !== undefined ? { distance: c.distance } : {}),
       })),
     );
+    // The deposit addresses are the inference's truth: in cases.json, never in labels.csv.
+    expect(cases.deposits).toEqual(
+      [...world.deposits]
+        .map(([address, d]) => ({ address, exchange: d.exchange }))
+        .sort((a, b) => (a.address < b.address ? -1 : 1)),
+    );
+    expect(cases.deposits.length).toBeGreaterThan(100);
+    const labelsCsv = fs.readFileSync(path.join(dir, "labels.csv"), "utf8");
+    for (const d of cases.deposits) expect(labelsCsv).not.toContain(d.address);
     expect(cases.cases.every((c) => c.variant !== "")).toBe(true);
     expect(new Set(cases.cases.map((c) => c.id)).size).toBe(cases.cases.length);
     for (const p of PATTERNS) {

@@ -4,7 +4,9 @@
 // expanded (the root is always expanded), and, as the service's expansion does (src/analysis/graph, "Degree
 // limit"), a node with more new counterparties to follow than `degreeLimit` has only the top ones by USD followed
 // (the others stay in the graph, unexpanded); USD from the scenario's daily prices (priceOn), and each address's
-// first-seen time from the whole world, as the store would know it. No node, edge or time budgets. Pure: the
+// first-seen time from the whole world, as the store would know it. The world's exchange deposit addresses, which
+// carry no label, are the inferred exchange nodes the service's attribution would make of them (the truth stands in
+// for the inference here; `npm run eval` measures the inference itself). No node, edge or time budgets. Pure: the
 // same world gives the same graphs.
 import {
   type PlannedTransfer,
@@ -39,7 +41,7 @@ export interface WorldIndex {
   /** transfers in timeline order, each with its position (which names its transaction hash) */
   byAddress: Map<string, { t: PlannedTransfer; i: number }[]>;
   firstSeen: Map<string, number>;
-  labels: Map<string, { label: string; category: string }>;
+  labels: Map<string, { label: string; category: string; inferred?: true }>;
   /** accounts the world marks as contracts (the export's contracts.csv) */
   contracts: Set<string>;
 }
@@ -55,11 +57,19 @@ export function indexWorld(world: World): WorldIndex {
       if (!firstSeen.has(a)) firstSeen.set(a, t.at);
     }
   });
-  const labels = new Map<string, { label: string; category: string }>();
+  const labels = new Map<string, { label: string; category: string; inferred?: true }>();
   const contracts = new Set<string>();
   for (const a of world.accounts.values()) {
     if (a.label) labels.set(a.address, a.label);
     if (a.contract) contracts.add(a.address);
+  }
+  for (const [address, deposit] of world.deposits) {
+    if (labels.has(address)) continue;
+    labels.set(address, {
+      label: `${deposit.exchange}: deposit address (inferred)`,
+      category: "exchange",
+      inferred: true,
+    });
   }
   return { world, byAddress, firstSeen, labels, contracts };
 }
@@ -110,6 +120,7 @@ export function worldGraph(
       depth: d,
       type,
       ...(label ? { label: label.label, category: label.category } : {}),
+      ...(label?.inferred ? { inferred: true } : {}),
       isContract: type === "mixer" || w.contracts.has(address),
       ...(firstSeenAt !== undefined ? { firstSeenAt } : {}),
       expanded: expanded.has(address),

@@ -13,6 +13,7 @@
 // Everything derives from the seed: the same options give the same world, transfer for transfer.
 import { Rng } from "../rng.ts";
 import { DAY, World } from "../world.ts";
+import { accidentalStructurers } from "./accidents.ts";
 import { exchangeHoppingNearMiss, exchangeHoppingPositive } from "./cases/exchange-hopping.ts";
 import { massWalletCreationNearMiss, massWalletCreationPositive } from "./cases/mass-wallet-creation.ts";
 import { mixingNearMiss, mixingPositive } from "./cases/mixing.ts";
@@ -22,6 +23,7 @@ import { sanctionsChain } from "./cases/sanctions.ts";
 import { structuringNearMiss, structuringPositive } from "./cases/structuring.ts";
 import { washTradingNearMiss, washTradingPositive } from "./cases/wash-trading.ts";
 import type { CaseContext, CaseGenerator } from "./context.ts";
+import { distancesToRisk } from "./distance.ts";
 import { buildBenchmarkServices, buildPopulation } from "./population.ts";
 
 /** Each pattern's positive and near-miss generators. */
@@ -43,7 +45,10 @@ export interface BenchmarkWorldOptions {
   users: number;
   /** their everyday transfers (onboarding, salaries, sweeps and the cases come on top) */
   transfers: number;
-  /** plain background users to scan as negatives for every pattern (default: a fifth of the users, at most 200) */
+  /** busy unlabelled hubs (default 12) and their transfers with users (default: 35 % of `transfers`) */
+  hubs?: number;
+  hubTransfers?: number;
+  /** plain background users to scan as negatives for every pattern (default: a fifth of the users, at most 300) */
   background?: number;
   /** sanctions chains (default: half of perPattern, at least 1) */
   sanctionsChains?: number;
@@ -53,7 +58,7 @@ export const BENCHMARK_START = Date.UTC(2024, 0, 1) / 1000;
 const DAYS = 366;
 
 export function defaultBackground(users: number): number {
-  return Math.min(200, Math.floor(users / 5));
+  return Math.min(300, Math.floor(users / 5));
 }
 
 export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
@@ -67,6 +72,8 @@ export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
   const pop = buildPopulation(world, services, populationRng, {
     users: opts.users,
     transfers: opts.transfers,
+    hubs: opts.hubs ?? 12,
+    hubTransfers: opts.hubTransfers ?? Math.round(opts.transfers * 0.35),
     start: BENCHMARK_START,
     days: DAYS,
   });
@@ -86,17 +93,24 @@ export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
   // The background sample: plain users (in no case's structure), half of them neighbours of case wallets.
   const wanted = opts.background ?? defaultBackground(opts.users);
   const subjects = new Set(world.cases.map((c) => c.subject));
-  const plain = pop.users.filter(
+  const candidates = pop.users.filter(
     (u) => !pop.involved.has(u.account.address) && !subjects.has(u.account.address),
   );
+  // Users whose ordinary amounts happen to meet structuring's definition are instances of it, not negatives.
+  const accidental = accidentalStructurers(world, new Set(candidates.map((u) => u.account.address)));
+  const plain = candidates.filter((u) => !accidental.has(u.account.address));
   const neighbours = sampleRng.shuffle(plain.filter((u) => pop.neighbours.has(u.account.address)));
   const others = sampleRng.shuffle(plain.filter((u) => !pop.neighbours.has(u.account.address)));
-  const fromNeighbours = Math.min(neighbours.length, Math.ceil(wanted / 2));
+  // Half and half where both groups have enough; the other group fills in where one runs short.
+  const fromOthers = Math.min(others.length, Math.max(Math.floor(wanted / 2), wanted - neighbours.length));
+  const fromNeighbours = Math.min(neighbours.length, wanted - fromOthers);
   const sample = [
     ...neighbours.slice(0, fromNeighbours).map((u) => ({ u, variant: "neighbour" })),
-    ...others.slice(0, wanted - fromNeighbours).map((u) => ({ u, variant: "random" })),
+    ...others.slice(0, fromOthers).map((u) => ({ u, variant: "random" })),
   ];
+  const distances = distancesToRisk(world, 4);
   for (const [i, { u, variant }] of sample.entries()) {
+    const distance = distances.get(u.account.address);
     world.addCase({
       id: `background-${i}`,
       pattern: "background",
@@ -105,6 +119,7 @@ export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
       involved: [u.account.address],
       variant,
       note: variant === "neighbour" ? "plain user who traded with case wallets" : "plain user",
+      ...(distance !== undefined ? { distance } : {}),
     });
   }
 

@@ -22,6 +22,7 @@
 import type { Rng } from "../rng.ts";
 import type { Exchange } from "../services.ts";
 import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
+import { buildHubs, type Hub } from "./hubs.ts";
 
 /** Everyday amounts of case wallets stay below this (USD): under 85% of the USD 1,000 threshold. */
 export const EVERYDAY_CAP_USD = 780;
@@ -32,6 +33,8 @@ export interface BenchmarkServices {
   pools: { denomination: bigint; account: Account }[];
   mixerRouter: Account;
   sanctioned: Account;
+  /** a labelled scam (category illicit) that some busy hubs pay */
+  scam: Account;
   bridge: Account;
   /** a DEX router (labelled defi): swaps */
   dex: Account;
@@ -53,7 +56,15 @@ export interface Member {
   home: Exchange;
   /** median USD of an everyday payment */
   scale: number;
+  /**
+   * which of COMMUNITIES it lives in: friends are mostly of the same one, and each hub serves one (hubs.ts), so the
+   * risky dealings of a few hubs reach part of the population, not all of it
+   */
+  community: number;
 }
+
+/** Communities of the population (by region, say): hubs serve one each, friends are mostly within one. */
+export const COMMUNITIES = 3;
 
 export interface Population {
   world: World;
@@ -67,6 +78,8 @@ export interface Population {
   neighbours: Set<string>;
   /** users that are part of a case's structure (never sampled as plain background) */
   involved: Set<string>;
+  /** busy unlabelled addresses everyone deals with, a few of which deal with the risky side (hubs.ts) */
+  hubs: Hub[];
   pickMerchant(rng: Rng): Account;
   /** a user who joined before `at` with a rank above (direction "up") or below ("down") `rank`, weighted by popularity */
   pickUser(rng: Rng, at: number, rank: number, direction: "up" | "down"): Member | undefined;
@@ -75,15 +88,25 @@ export interface Population {
 const ETH = 10n ** 18n;
 
 export function buildBenchmarkServices(world: World): BenchmarkServices {
-  const exchange = (name: string): Exchange => ({
-    name,
-    hot: world.account(`${name}.hot`, { label: `${name}: hot wallet`, category: "exchange" }),
-    depositFor: (customer) =>
-      world.account(`${name}.deposit.${customer}`, {
-        label: `${name}: deposit address`,
-        category: "exchange",
-      }),
-  });
+  // Each exchange has two labelled wallets, named as label sets name them ("Binance 14", "Binance 15"); its
+  // customers' deposit addresses are unlabelled and swept to one of them (World.send), so the service must infer
+  // them, as on a real chain.
+  const exchange = (name: string, k: number): Exchange => {
+    const wallets = [1, 2].map((n) =>
+      world.account(`${name}.hot${n}`, { label: `${name} ${10 + 2 * k + n}`, category: "exchange" }),
+    );
+    const hot = wallets[0] as Account;
+    return {
+      name,
+      hot,
+      depositFor: (customer) => {
+        const deposit = world.account(`${name}.deposit.${customer}`);
+        const sweepTo = wallets[deposit.address.charCodeAt(2) % wallets.length] as Account;
+        world.registerDeposit(deposit, name, sweepTo);
+        return deposit;
+      },
+    };
+  };
   const pool = (eth: string, denomination: bigint) => ({
     denomination,
     account: world.contract(`mixer.pool-${eth}eth`, {
@@ -92,7 +115,7 @@ export function buildBenchmarkServices(world: World): BenchmarkServices {
     }),
   });
   return {
-    exchanges: ["Bitso", "Binance", "Buda", "Lemon", "Ripio"].map(exchange),
+    exchanges: ["Bitso", "Binance", "Buda", "Lemon", "Ripio"].map((name, k) => exchange(name, k)),
     pools: [pool("0.1", ETH / 10n), pool("1", ETH), pool("10", 10n * ETH)],
     mixerRouter: world.contract("mixer.router", {
       label: "Tornado.Cash: Router (benchmark)",
@@ -102,6 +125,7 @@ export function buildBenchmarkServices(world: World): BenchmarkServices {
       label: "OFAC SDN: Lazarus Group (benchmark)",
       category: "sanctioned",
     }),
+    scam: world.account("illicit.scam", { label: "Phishing: fake airdrop (benchmark)", category: "illicit" }),
     bridge: world.contract("bridge.hop", { label: "Hop Protocol bridge (benchmark)", category: "bridge" }),
     dex: world.contract("dex.router", { label: "Uniswap-like router (benchmark)", category: "defi" }),
     faucet: world.account("faucet.community", { label: "Community faucet", category: "other" }),
@@ -137,6 +161,9 @@ export interface PopulationOptions {
   users: number;
   /** everyday background transfers (salaries, onboarding, sweeps and swaps' second legs come on top) */
   transfers: number;
+  /** busy unlabelled hubs (hubs.ts), and the user-hub transfers on top of the everyday ones */
+  hubs: number;
+  hubTransfers: number;
   start: number;
   days: number;
 }
@@ -178,6 +205,7 @@ export function buildPopulation(
       joined: Math.floor(joined),
       home: exchangeOf(rng),
       scale: clamp(rng.logNormal(45, 0.7), 5, 400),
+      community: rng.int(0, COMMUNITIES - 1),
     });
     popularity.push(rng.pareto(1, 1.3));
     activity.push(rng.pareto(1, 1.6));
@@ -195,6 +223,7 @@ export function buildPopulation(
     end,
     neighbours: new Set(),
     involved: new Set(),
+    hubs: [],
     pickMerchant: pickMerchantFn,
     pickUser(r, at, rank, direction) {
       for (let tries = 0; tries < 12; tries++) {
@@ -253,7 +282,11 @@ export function buildPopulation(
   for (const u of users) {
     const list: Member[] = [];
     for (let k = rng.int(1, 5); k > 0; k--) {
-      const v = pop.pickUser(rng, Number.POSITIVE_INFINITY, u.rank, "up");
+      // Nine friends in ten live in the same community.
+      let v = pop.pickUser(rng, Number.POSITIVE_INFINITY, u.rank, "up");
+      for (let tries = 0; v && v.community !== u.community && tries < 4 && rng.chance(0.9); tries++) {
+        v = pop.pickUser(rng, Number.POSITIVE_INFINITY, u.rank, "up");
+      }
       if (v && !list.includes(v)) list.push(v);
     }
     payees.set(u, list);
@@ -275,15 +308,25 @@ export function buildPopulation(
       const deposit = u.home.depositFor(u.account.name);
       const usd = clamp(rng.logNormal(u.scale * 4, 0.8), 10, 6_000);
       world.sendUsd(u.account, deposit, token, usd, at);
-      world.sendUsd(deposit, u.home.hot, token, usd, at + rng.between(HOUR, 8 * HOUR));
     } else if (roll < 0.87) {
       world.sendUsd(u.home.hot, u.account, token, clamp(rng.logNormal(u.scale * 4, 0.8), 10, 6_000), at);
+    } else if (roll < 0.875) {
+      // A payment straight to the exchange's labelled wallet (as some wallets' "send to exchange" does): the
+      // sender is an ordinary user, not a deposit address, whatever else it does.
+      world.sendUsd(u.account, u.home.hot, token, clamp(rng.logNormal(u.scale * 4, 0.8), 10, 6_000), at);
     } else if (roll < 0.95) {
       swap(world, services.dex, u.account, rng, clamp(rng.logNormal(u.scale * 2, 0.8), 5, 4_000), at);
     } else {
       world.sendUsd(u.account, services.game, "ETH", clamp(rng.logNormal(u.scale * 0.5, 0.7), 1, 300), at);
     }
   }
+
+  pop.hubs = buildHubs(world, services, rng, users, pickByActivity, {
+    count: opts.hubs,
+    transfers: opts.hubTransfers,
+    start: opts.start,
+    end,
+  });
 
   // Merchants: weekly, part of the takings to their exchange and to a supplier.
   for (const [i, merchant] of merchants.entries()) {
@@ -294,7 +337,6 @@ export function buildPopulation(
       const at = t + rng.between(0, DAY);
       const usd = clamp(rng.logNormal(size, 0.4), 50, 200_000);
       world.sendUsd(merchant, deposit, "USDV", usd, at);
-      world.sendUsd(deposit, home.hot, "USDV", usd, at + rng.between(HOUR, 6 * HOUR));
       world.sendUsd(merchant, rng.pick(suppliers), "USDV", usd * rng.between(0.2, 0.5), at + HOUR);
     }
   }
@@ -330,6 +372,7 @@ export function newMember(
     joined: Math.floor(at),
     home: rng.pick(pop.services.exchanges),
     scale: clamp(rng.logNormal(45, 0.6), 5, 300),
+    community: rng.int(0, COMMUNITIES - 1),
   };
   const usd = opts.usd ?? clamp(rng.logNormal(400, 0.5), 50, EVERYDAY_CAP_USD);
   const token = opts.token ?? rng.pick(["ETH", "USDV"] as const);
@@ -390,9 +433,7 @@ export function live(pop: Population, rng: Rng, m: Member, o: LifeOptions): void
       if (rng.chance(0.5)) world.sendUsd(m.home.hot, m.account, token, amount(3), at);
       else {
         const deposit = m.home.depositFor(m.account.name);
-        const usd = amount(3);
-        world.sendUsd(m.account, deposit, token, usd, at);
-        world.sendUsd(deposit, m.home.hot, token, usd, at + rng.between(HOUR, 8 * HOUR));
+        world.sendUsd(m.account, deposit, token, amount(3), at);
       }
     } else if (roll < 0.9 && o.dex !== false) {
       swap(world, pop.services.dex, m.account, rng, amount(2), at);

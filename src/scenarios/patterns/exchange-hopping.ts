@@ -16,7 +16,6 @@ export function exchangeHopping(world: World, services: Services, rng: Rng, id: 
   for (const [i, ex] of exchanges.entries()) {
     const deposit = ex.depositFor(id);
     world.sendUsd(hopper, deposit, "ETH", usd, t);
-    world.sendUsd(deposit, ex.hot, "ETH", usd * 0.999, t + 30 * 60);
     t += rng.between(2 * HOUR, 40 * HOUR);
     usd *= 0.99;
     // The next exchange's withdrawal comes back to the hopper (the last one cashes out elsewhere).
@@ -54,7 +53,6 @@ export function exchangeHoppingFalseFriend(
     // Just outside on time: out of one exchange, then four to six days' rest before the second one.
     const deposit = first.depositFor(id);
     world.sendUsd(saver, deposit, "ETH", usd, start);
-    world.sendUsd(deposit, first.hot, "ETH", usd * 0.999, start + 30 * 60);
     const back = start + rng.between(6 * HOUR, DAY);
     world.sendUsd(first.hot, saver, "ETH", usd * 0.99, back);
     world.sendUsd(saver, second.depositFor(id), "ETH", usd * 0.98, back + rng.between(4 * DAY, 6 * DAY));
@@ -64,7 +62,6 @@ export function exchangeHoppingFalseFriend(
     for (const suffix of ["", ".2"]) {
       const deposit = first.depositFor(`${id}${suffix}`);
       world.sendUsd(saver, deposit, "ETH", usd, t);
-      world.sendUsd(deposit, first.hot, "ETH", usd * 0.999, t + 30 * 60);
       t += rng.between(2 * HOUR, 20 * HOUR);
       world.sendUsd(first.hot, saver, "ETH", usd * 0.99, t);
       t += rng.between(HOUR, 10 * HOUR);

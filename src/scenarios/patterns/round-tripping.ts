@@ -50,7 +50,6 @@ export function roundTrippingFalseFriend(
     const ex = rng.pick(services.exchanges);
     const deposit = ex.depositFor(id);
     world.sendUsd(trader, deposit, "ETH", usd, start);
-    world.sendUsd(deposit, ex.hot, "ETH", usd * 0.999, start + HOUR);
     world.sendUsd(ex.hot, trader, "ETH", usd * 0.98, start + rng.between(1, 20) * DAY);
     note = `deposit to ${ex.name} and withdrawal back`;
   } else {

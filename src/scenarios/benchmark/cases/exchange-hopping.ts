@@ -47,19 +47,10 @@ function everyday(ctx: CaseContext, rng: Rng, m: Member, start: number) {
   });
 }
 
-/** A deposit into `ex` (the hopper's own deposit address there), swept to the hot wallet within hours. */
-function deposit(
-  ctx: CaseContext,
-  rng: Rng,
-  m: Member,
-  ex: Exchange,
-  token: TokenSymbol,
-  usd: number,
-  at: number,
-) {
+/** A deposit into `ex` (the hopper's own deposit address there), swept to its wallet within hours (World.send). */
+function deposit(ctx: CaseContext, m: Member, ex: Exchange, token: TokenSymbol, usd: number, at: number) {
   const address = ex.depositFor(m.account.name);
   ctx.world.sendUsd(m.account, address, token, usd, at);
-  ctx.world.sendUsd(address, ex.hot, token, usd, at + rng.between(10 * 60, 4 * HOUR));
 }
 
 export const exchangeHoppingPositive: CaseGenerator = (ctx, rng, id, start, index) => {
@@ -73,7 +64,7 @@ export const exchangeHoppingPositive: CaseGenerator = (ctx, rng, id, start, inde
   let t = start;
   const rests: number[] = [];
   for (const [i, ex] of exchanges.entries()) {
-    if (i > 0 || !boughtThere) deposit(ctx, rng, m, ex, token, usd, t);
+    if (i > 0 || !boughtThere) deposit(ctx, m, ex, token, usd, t);
     if (i === exchanges.length - 1) break;
     const rest = logUniform(rng, 10 * 60, 70 * HOUR);
     rests.push(rest);
@@ -107,32 +98,32 @@ export const exchangeHoppingNearMiss: CaseGenerator = (ctx, rng, id, start, inde
   const m = hopper(ctx, rng, id, start, usd * 2, token, first);
   let note = "";
   if (variant === "rested") {
-    deposit(ctx, rng, m, first, token, usd, start);
+    deposit(ctx, m, first, token, usd, start);
     const out = start + logUniform(rng, HOUR, 48 * HOUR);
     ctx.world.sendUsd(first.hot, m.account, token, usd * 0.99, out);
     const rest = rng.between(74, 130) * HOUR;
-    deposit(ctx, rng, m, second, token, usd * 0.98, out + rest);
+    deposit(ctx, m, second, token, usd * 0.98, out + rest);
     note = `${first.name} then ${second.name} after ${(rest / HOUR).toFixed(0)} h`;
   } else if (variant === "same-exchange") {
     let t = start;
     for (let i = 0; i < 2; i++) {
-      deposit(ctx, rng, m, first, token, usd, t);
+      deposit(ctx, m, first, token, usd, t);
       t += logUniform(rng, HOUR, 20 * HOUR);
       ctx.world.sendUsd(first.hot, m.account, token, usd * 0.99, t);
       t += logUniform(rng, HOUR, 10 * HOUR);
     }
     note = `in and out of ${first.name} twice`;
   } else if (variant === "weeks-apart") {
-    deposit(ctx, rng, m, first, token, usd, start);
+    deposit(ctx, m, first, token, usd, start);
     const later = rng.between(14, 40) * DAY;
-    deposit(ctx, rng, m, second, token, usd * 0.7, start + later);
+    deposit(ctx, m, second, token, usd * 0.7, start + later);
     note = `${first.name}, then ${second.name} ${(later / DAY).toFixed(0)} days later`;
   } else if (variant === "split-deposits") {
-    deposit(ctx, rng, m, first, token, usd * 0.5, start);
-    deposit(ctx, rng, m, second, token, usd * 0.5, start + logUniform(rng, 10 * 60, 20 * HOUR));
+    deposit(ctx, m, first, token, usd * 0.5, start);
+    deposit(ctx, m, second, token, usd * 0.5, start + logUniform(rng, 10 * 60, 20 * HOUR));
     note = `savings split between ${first.name} and ${second.name}`;
   } else {
-    deposit(ctx, rng, m, first, token, usd, start);
+    deposit(ctx, m, first, token, usd, start);
     note = `one deposit to ${first.name}`;
   }
   everyday(ctx, rng, m, start);

@@ -195,13 +195,11 @@ export const mixingNearMiss: CaseGenerator = (ctx, rng, id, start, index) => {
     const t = start;
     if (outgoing) {
       world.sendUsd(user.account, userDeposit, "ETH", ethUsd(pool.denomination, t) * 1.02, t);
-      world.sendUsd(userDeposit, ex.hot, "ETH", ethUsd(pool.denomination, t) * 1.02, t + HOUR);
       world.send(ex.hot, other, "ETH", pool.denomination + 10n ** 15n, t + rng.between(2 * HOUR, 2 * DAY));
       world.send(other, pool.account, "ETH", pool.denomination, t + 3 * DAY);
     } else {
       world.send(pool.account, other, "ETH", pool.denomination, t);
       world.send(other, otherDeposit, "ETH", pool.denomination, t + HOUR);
-      world.send(otherDeposit, ex.hot, "ETH", pool.denomination, t + 2 * HOUR);
       world.sendUsd(
         ex.hot,
         user.account,

@@ -17,7 +17,7 @@ import type { Rng } from "../../rng.ts";
 import type { Account, TokenSymbol } from "../../world.ts";
 import { DAY, HOUR, unitsForUsd } from "../../world.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
-import { live, logUniform, type Member, newMember } from "../population.ts";
+import { COMMUNITIES, live, logUniform, type Member, newMember } from "../population.ts";
 
 const POSITIVES = ["3-4-hops", "5-7-hops", "8-10-hops"] as const;
 const NEAR_MISSES = [
@@ -122,6 +122,7 @@ function laterLife(ctx: CaseContext, rng: Rng, hops: Account[], end: number) {
       joined: end,
       home: rng.pick(ctx.services.exchanges),
       scale: rng.between(20, 120),
+      community: rng.int(0, COMMUNITIES - 1),
     };
     live(ctx.pop, rng, m, {
       from: end + 8 * DAY,

@@ -146,7 +146,6 @@ export const roundTrippingNearMiss: CaseGenerator = (ctx, rng, id, start, index)
     const deposit = m.home.depositFor(m.account.name);
     const back = logUniform(rng, 2 * HOUR, 25 * DAY);
     ctx.world.sendUsd(m.account, deposit, token, usd, start);
-    ctx.world.sendUsd(deposit, m.home.hot, token, usd, start + rng.between(HOUR, 6 * HOUR));
     ctx.world.sendUsd(m.home.hot, m.account, token, usd * rng.between(0.9, 1), start + back);
     note = `deposit to ${m.home.name} and withdrawal back after ${(back / DAY).toFixed(1)} days`;
   } else {

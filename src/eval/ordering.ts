@@ -2,6 +2,7 @@
 // two hops away (then two and three, then three hops and a clean ordinary user, one farther than three hops from
 // any risky address), the share of pairs where the nearer one scores strictly higher. Pure. Target: at least 0.95
 // for each step, and every case one hop away critical.
+import { lowerBound } from "../platform/sorted.ts";
 import type { RiskLevel } from "../risk/scoring/levels.ts";
 
 export const ORDERING_TARGET = 0.95;
@@ -34,7 +35,8 @@ export function pairwiseOrdering(
     const far = groups[i + 1] as number[];
     const sortedFar = [...far].sort((a, b) => a - b);
     let right = 0;
-    for (const s of near) right += countBelow(sortedFar, s);
+    // The far values strictly below s: the index of the first one at or above it.
+    for (const s of near) right += lowerBound(sortedFar, s);
     const pairs = near.length * far.length;
     steps.push({ step: `${names[i]} > ${names[i + 1]}`, pairs, share: pairs ? right / pairs : 1 });
   }
@@ -46,16 +48,4 @@ export function pairwiseOrdering(
     oneHopCritical,
     passed: steps.every((s) => s.pairs > 0 && s.share >= ORDERING_TARGET) && oneHopCritical === oneHop.length,
   };
-}
-
-/** How many values of the sorted list are strictly below x. */
-function countBelow(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sorted[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

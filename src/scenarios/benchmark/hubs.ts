@@ -13,6 +13,7 @@
 // paid by it, so hubs close no loop (round tripping) and trade nothing back and forth (wash trading) by accident.
 // Each hub serves one community of users (population.ts COMMUNITIES); the hubs that deal with the risky side are in
 // the first one, so part of the population is two hops from it and the rest further, as on a real chain.
+import { lowerBound } from "../../platform/sorted.ts";
 import type { Rng } from "../rng.ts";
 import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 import { type BenchmarkServices, COMMUNITIES, type Member } from "./population.ts";
@@ -151,8 +152,8 @@ function keepUnderCap(world: World, hub: string, outgoing: boolean, risky: Reado
     let worst: { share: number; lo: number; hi: number } | undefined;
     for (const at of anchors) {
       const [from, to] = outgoing ? [at, at + MONTH] : [at - MONTH, at];
-      const lo = firstIndexAtOrAfter(times, from);
-      const hi = firstIndexAtOrAfter(times, to + 1);
+      const lo = lowerBound(times, from);
+      const hi = lowerBound(times, to + 1);
       const sum = (total[hi] as number) - (total[lo] as number);
       if (sum <= 0) continue;
       const share = ((tainted[hi] as number) - (tainted[lo] as number)) / sum;
@@ -164,17 +165,6 @@ function keepUnderCap(world: World, hub: string, outgoing: boolean, risky: Reado
     if (!largest) return;
     world.transfers.splice(world.transfers.indexOf(largest), 1);
   }
-}
-
-function firstIndexAtOrAfter(times: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((times[mid] as number) < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** A hub's risky dealing: its share of the hub's flows in that direction, week by week. */

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse } from "csv-parse/sync";
+import { EVM_CHAIN_IDS } from "../src/ingest/labels/chains.ts";
 import { readTagPackItems } from "../src/ingest/labels/tagpack-scan.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -98,19 +99,7 @@ function cutRiskLabels(file: string): string {
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const rows: Record<string, string>[] = parse(text, { columns: true });
-  const EVM_NAMES = new Set([
-    "ethereum",
-    "arbitrum",
-    "bsc",
-    "polygon",
-    "optimism",
-    "celo",
-    "avalanche",
-    "gnosis",
-    "base",
-    "fantom",
-    "ethereum_classic",
-  ]);
+  const EVM_NAMES = new Set(Object.keys(EVM_CHAIN_IDS));
   const keep = new Set<number>();
   const seenChain = new Map<string, number>();
   const seenCategory = new Map<string, number>();

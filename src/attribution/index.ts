@@ -3,7 +3,7 @@
 // (deposit-heuristic.ts; docs/decisions/0010).
 //
 //   attributeTransfers(db, chainId, written)  re-judges the addresses the written transfers could change
-//   attributeAllChains(db, progress?)          re-judges every candidate (after exchange labels changed)
+//   attributeAllChains(db)                     re-judges every candidate (after exchange labels changed)
 //   afterExchangeLabelChange(db, change)       runs a label write, then attributeAllChains if it changed any
 //   judgeDepositAddress(history, params?)      the heuristic alone (pure)
 export {

@@ -63,15 +63,11 @@ export async function attributeTransfers(
 /** Re-judges every candidate of every chain (after exchange labels changed). */
 export async function attributeAllChains(
   db: Kysely<DB>,
-  progress?: (chainId: number, done: number, total: number) => void,
   params: DepositParams = DEFAULT_DEPOSIT_PARAMS,
 ): Promise<AttributionReport> {
   const total: AttributionReport = { judged: 0, attributed: 0 };
   for (const chainId of await chainsWithTransfers(db)) {
-    const candidates = await allCandidates(db, chainId);
-    const report = await judge(db, chainId, candidates, params, (done) =>
-      progress?.(chainId, done, candidates.length),
-    );
+    const report = await judge(db, chainId, await allCandidates(db, chainId), params);
     total.judged += report.judged;
     total.attributed += report.attributed;
   }
@@ -97,7 +93,6 @@ async function judge(
   chainId: number,
   addresses: readonly string[],
   params: DepositParams,
-  progress?: (done: number) => void,
 ): Promise<AttributionReport> {
   let attributed = 0;
   for (let i = 0; i < addresses.length; i += CHUNK) {
@@ -111,7 +106,6 @@ async function judge(
       return { address: history.address, verdict };
     });
     await saveVerdicts(db, chainId, verdicts);
-    progress?.(Math.min(addresses.length, i + CHUNK));
   }
   return { judged: addresses.length, attributed };
 }

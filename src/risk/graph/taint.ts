@@ -77,10 +77,10 @@ export class HaircutTaint {
     const known = level.get(address);
     if (known) return known;
     const incoming = this.direction === "incoming";
-    const edges = (incoming ? this.index.inOf(address) : this.index.outOf(address)).filter(
-      (e) => e.from !== e.to && e.usd !== null && e.usd > 0,
-    );
-    const sorted = [...edges].sort((a, b) => a.at - b.at);
+    // filter copies, so the sort may work in place
+    const sorted = (incoming ? this.index.inOf(address) : this.index.outOf(address))
+      .filter((e) => e.from !== e.to && e.usd !== null && e.usd > 0)
+      .sort((a, b) => a.at - b.at);
     const times: number[] = new Array(sorted.length);
     const usd = new Float64Array(sorted.length + 1);
     const tainted = new Float64Array(sorted.length + 1);

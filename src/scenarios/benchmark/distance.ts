@@ -18,10 +18,15 @@ export function distancesToRisk(world: World, maxHops: number): Map<string, numb
   const risky = [...category].filter(([, c]) => RISKY.has(c)).map(([a]) => a);
   const outOf = new Map<string, PlannedTransfer[]>();
   const inOf = new Map<string, PlannedTransfer[]>();
+  const push = (map: Map<string, PlannedTransfer[]>, key: string, t: PlannedTransfer) => {
+    const list = map.get(key);
+    if (list) list.push(t);
+    else map.set(key, [t]);
+  };
   for (const t of world.transfers) {
     if (t.from === t.to) continue;
-    outOf.set(t.from, [...(outOf.get(t.from) ?? []), t]);
-    inOf.set(t.to, [...(inOf.get(t.to) ?? []), t]);
+    push(outOf, t.from, t);
+    push(inOf, t.to, t);
   }
   const distance = new Map<string, number>(risky.map((a) => [a, 0]));
   for (const forward of [true, false]) {

@@ -17,7 +17,7 @@ import { createProject } from "../src/keys/index.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
-import { Rng } from "../src/scenarios/rng.ts";
+import { Rng } from "../src/platform/rng.ts";
 import { startService } from "../src/service.ts";
 import { ADDRESS_CLASSES, benchAddress, generateRiskStore, TRANSFERS } from "./risk-store.ts";
 import type { Benchmark } from "./support.ts";

@@ -46,8 +46,8 @@ import { QUICK_TRANSFERS_PER_DIRECTION } from "../src/analysis/quick.ts";
 import { runAnalysis } from "../src/analysis/run.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
+import { Rng } from "../src/platform/rng.ts";
 import { quickCheck } from "../src/risk/index.ts";
-import { Rng } from "../src/scenarios/rng.ts";
 import type { DB } from "../src/schema.ts";
 import { openLoop } from "./open-loop.ts";
 import {

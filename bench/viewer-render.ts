@@ -20,7 +20,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import type { CompletedLayer, LayerGraph } from "../src/analysis/index.ts";
 import { buildHttpApp } from "../src/platform/http/app.ts";
-import { Rng } from "../src/scenarios/rng.ts";
+import { Rng } from "../src/platform/rng.ts";
 import { registerViewerRoutes } from "../src/viewer/index.ts";
 import { chromiumAvailable, launchChromium, viewerGraphState } from "../test/support/browser.ts";
 import type { Benchmark } from "./support.ts";

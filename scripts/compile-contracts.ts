@@ -1,4 +1,4 @@
-// Compiles contracts/*.sol with solc-js (a devDependency) into src/devnet/contracts.generated.ts, the ABI and
+// Compiles contracts/*.sol with solc-js (a devDependency) into src/worlds/render/contracts.generated.ts, the ABI and
 // creation bytecode the devnet deploys, so that nothing compiles at run time. Run after editing a contract:
 //   node bin/run-ts.js scripts/compile-contracts.ts           (writes the file)
 //   node bin/run-ts.js scripts/compile-contracts.ts --check   (exits 1 when the committed file is stale)
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONTRACTS = [{ file: "DemoToken.sol", name: "DemoToken", constant: "DEMO_TOKEN" }];
-const OUTPUT = path.join(ROOT, "src/devnet/contracts.generated.ts");
+const OUTPUT = path.join(ROOT, "src/worlds/render/contracts.generated.ts");
 const SOLC_VERSION = "0.8.28";
 
 interface SolcOutput {

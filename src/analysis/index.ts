@@ -27,4 +27,3 @@ export { registerAnalysisRoutes } from "./routes.ts";
 export { type RunRequest, runAnalysis } from "./run.ts";
 export { type ScanRequest, type ScanSummary, scanRisk } from "./scan.ts";
 export { storedScans } from "./stored.ts";
-export { writeWorldToStore } from "./world-store.ts";

@@ -22,8 +22,8 @@ export const ChainConfigSchema = Type.Object(
     // checkpoint yet) to `confirmations` blocks behind the head: absent or null means 0 on the devnet, 12 elsewhere.
     start_block: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
     confirmations: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000 }), Type.Null()])),
-    // Address histories on demand (src/chains/explorer). Optional; when absent the adapter's defaults apply:
-    // the API is `blockscout_url` of kind "blockscout", without a key, at 5 requests per second.
+    // Address histories on demand (src/chains/explorer), read by every analysis of the chain. Opt-in: without
+    // `explorer_api_url` the chain has none. Kind "blockscout", no key and 5 requests per second by default.
     explorer_api_url: Type.Optional(
       Type.Union([Type.String({ pattern: "^https?://" }), Type.Null()], {
         description:

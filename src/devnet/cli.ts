@@ -6,11 +6,15 @@ import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import type { WithDatabase } from "../ingest/cli.ts";
 import type { Config } from "../platform/config.ts";
-import { TOKENS } from "../scenarios/world.ts";
+import {
+  DEVNET_LABEL_SOURCE,
+  type DevnetDataSummary,
+  TOKEN_CONTRACTS,
+  TOKENS,
+  writeDevnetData,
+} from "../worlds/index.ts";
 import { runningNode } from "./anvil.ts";
-import { type DevnetDataSummary, writeDevnetData } from "./data.ts";
 import { type Devnet, startDevnet } from "./devnet.ts";
-import { DEVNET_LABEL_SOURCE, TOKEN_CONTRACTS } from "./plan.ts";
 import type { PlayResult } from "./play.ts";
 
 interface DevnetCommandOptions {

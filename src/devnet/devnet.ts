@@ -1,4 +1,4 @@
-// The devnet: the seeded demo world (src/scenarios) played on a local anvil at its historical times, with its labels
+// The devnet: the seeded demo world (src/worlds) played on a local anvil at its historical times, with its labels
 // and prices in the store. Used by `vigia devnet` (src/devnet/cli.ts) and inside `vigia serve` when no chains are
 // configured (src/devnet/embedded.ts). Starting it finds or starts the node; playing is idempotent and resumable.
 
@@ -6,10 +6,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { DEVNET_CHAIN_ID } from "../chains/registry.ts";
 import { JsonRpcClient } from "../chains/rpc/json-rpc.ts";
-import { devnetWorld, SCENARIO_START } from "../scenarios/index.ts";
-import { DAY, type World } from "../scenarios/world.ts";
+import {
+  DAY,
+  type DevnetPlan,
+  devnetWorld,
+  planDevnet,
+  SCENARIO_START,
+  type World,
+} from "../worlds/index.ts";
 import { type AnvilOptions, type AnvilProcess, runningNode, startAnvil } from "./anvil.ts";
-import { type DevnetPlan, planDevnet } from "./plan.ts";
 import { ForeignChainError, nextPlannedBlock, type PlayOptions, type PlayResult, playPlan } from "./play.ts";
 
 /** The genesis block's time: a day before the scenario's first transfers. */

@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import pino from "pino";
 import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/registry.ts";
 import type { DB } from "../schema.ts";
-import { type DevnetDataSummary, writeDevnetData } from "./data.ts";
+import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
 import { startDevnet } from "./devnet.ts";
 import type { PlayResult } from "./play.ts";
 

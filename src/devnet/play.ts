@@ -14,7 +14,7 @@ import {
   FIRST_SCENARIO_BLOCK,
   TOKEN_CONTRACTS,
   TOTAL_SUPPLY_SLOT,
-} from "./plan.ts";
+} from "../worlds/index.ts";
 
 export interface PlayResult {
   /** "played": from genesis; "resumed": after an interrupted run; "already": nothing to do. */

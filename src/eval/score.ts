@@ -1,5 +1,5 @@
 // How `npm run eval` (scripts/eval.ts) scores the scan results of the detection benchmark's cases (cases.json of
-// src/eval/etl-export.ts). Pure: cases and results in, figures out.
+// src/worlds/render/etl.ts). Pure: cases and results in, figures out.
 //
 // A case is one scanned address (its subject) and the truth about one pattern there:
 //  - a positive of pattern P: P was injected there; P reported for the subject is a true positive (TP), not
@@ -18,8 +18,8 @@
 // to the risky side (false-alerts.ts); and the inferred exchange deposit addresses against the world's (deposits.ts).
 import { PATTERNS, type PatternName } from "../risk/findings.ts";
 import { RISK_LEVELS, type RiskLevel } from "../risk/scoring/levels.ts";
+import type { DepositTruth, ExportCase } from "../worlds/index.ts";
 import { type DepositInference, scoreDeposits } from "./deposits.ts";
-import type { DepositTruth, ExportCase } from "./etl-export.ts";
 import { type FalseAlertRow, falseAlerts } from "./false-alerts.ts";
 import { type Ordering, pairwiseOrdering } from "./ordering.ts";
 

@@ -6,15 +6,20 @@
 // transfers and prices) in riskReason; 1, 2 and 3 hops from the sanctioned address score in falling order, the
 // first and the sanctioned address itself critical; the plain users get none of the patterns; the quick check
 // reports the patterns visible within one hop, with evidence that names real transactions of the node; the chain
-// path gives exactly what the direct-store path (src/analysis/world-store.ts) gives for the same world; anvil is
+// path gives exactly what the direct-store path (src/worlds/render/store.ts) gives for the same world; anvil is
 // gone once the service stops. In-memory PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeWorldToStore } from "../../src/analysis/index.ts";
 import { DEVNET_CHAIN_ID } from "../../src/chains/registry.ts";
 import { devnetScenario } from "../../src/devnet/devnet.ts";
 import { num, usd, usdRange } from "../../src/risk/format.ts";
 import { PATTERNS } from "../../src/risk/index.ts";
-import { type Case, type PlannedTransfer, priceOn, TOKENS } from "../../src/scenarios/index.ts";
+import {
+  type Case,
+  type PlannedTransfer,
+  priceOn,
+  TOKENS,
+  writeWorldToStore,
+} from "../../src/worlds/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const CHAIN = String(DEVNET_CHAIN_ID);

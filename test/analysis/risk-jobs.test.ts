@@ -2,8 +2,7 @@
 // worker and completes with a scan result limited to its date window; date validation; project scoping. Runs on
 // the in-memory PGlite or, with DATABASE_URL, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeWorldToStore } from "../../src/analysis/index.ts";
-import { devnetWorld, SCENARIO_START } from "../../src/scenarios/index.ts";
+import { devnetWorld, SCENARIO_START, writeWorldToStore } from "../../src/worlds/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 let svc: TestService;

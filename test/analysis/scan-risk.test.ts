@@ -1,14 +1,13 @@
 // Risk endpoints end to end through HTTP (interface.md "Risk analysis", decisions.md "Risk"): the devnet's demo
-// world written to the store (src/analysis/world-store.ts), then scan-risk validation exactly as interface.md,
+// world written to the store (src/worlds/render/store.ts), then scan-risk validation exactly as interface.md,
 // every injected pattern reported for its case subject, skipExisting and the summary counts, failed addresses
 // beside completed ones, the stored results, and the quick check. In-memory PGlite, or PostgreSQL with
 // DATABASE_URL.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeWorldToStore } from "../../src/analysis/index.ts";
 import { QUICK_TRANSFERS_PER_DIRECTION } from "../../src/analysis/quick.ts";
 import { PATTERNS } from "../../src/risk/index.ts";
-import { devnetWorld } from "../../src/scenarios/index.ts";
+import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 let svc: TestService;

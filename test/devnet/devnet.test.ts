@@ -9,12 +9,19 @@ import path from "node:path";
 import { decodeFunctionResult, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RpcBlock, RpcReceipt } from "../../src/chains/rpc/evm.ts";
-import { DEMO_TOKEN_ABI, DEMO_TOKEN_SOURCE_SHA256 } from "../../src/devnet/contracts.generated.ts";
-import { dailyPrices, writeDevnetData } from "../../src/devnet/data.ts";
 import { type Devnet, devnetScenario, startDevnet } from "../../src/devnet/devnet.ts";
-import { DEVNET_LABEL_SOURCE, TOKEN_CONTRACTS, tokenAddress } from "../../src/devnet/plan.ts";
 import { ForeignChainError } from "../../src/devnet/play.ts";
-import { priceOn, type TokenSymbol } from "../../src/scenarios/world.ts";
+import {
+  DEMO_TOKEN_ABI,
+  DEMO_TOKEN_SOURCE_SHA256,
+  DEVNET_LABEL_SOURCE,
+  dailyPrices,
+  priceOn,
+  TOKEN_CONTRACTS,
+  type TokenSymbol,
+  tokenAddress,
+  writeDevnetData,
+} from "../../src/worlds/index.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
 const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";

@@ -4,9 +4,9 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetScenario } from "../../src/devnet/devnet.ts";
-import { DEVNET_LABEL_SOURCE, tokenAddress } from "../../src/devnet/plan.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { type Service, startService } from "../../src/service.ts";
+import { DEVNET_LABEL_SOURCE, tokenAddress } from "../../src/worlds/index.ts";
 import { testDatabase } from "../support/database.ts";
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 45_000) {

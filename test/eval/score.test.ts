@@ -3,9 +3,9 @@
 // user (a negative for all seven); other patterns reported on a pattern's cases are listed, not scored; failed
 // scans and the sanctions ordering decide the overall result.
 import { describe, expect, it } from "vitest";
-import type { ExportCase } from "../../src/eval/etl-export.ts";
 import { type ScanOutcome, scoreBenchmark } from "../../src/eval/score.ts";
 import { PATTERNS } from "../../src/risk/findings.ts";
+import type { ExportCase } from "../../src/worlds/index.ts";
 
 const c = (id: string, pattern: string, positive: boolean, subject: string, variant = "v"): ExportCase => ({
   id,

@@ -110,11 +110,18 @@ describe("Blockscout API v2 paging", () => {
     }
   });
 
-  it("takes the chain's blockscout_url when no explorer_api_url is set", async () => {
-    const chain = chainConfig(7003, "unused", { explorer_api_url: undefined, blockscout_url: explorer.url });
+  it("takes a Blockscout explorer_api_url without a kind, and a checksummed address", async () => {
+    const chain = chainConfig(7003, explorer.url, { explorer_api_kind: undefined });
     const service = historyFor(database, [chain]);
     await service.ensureHistory(7003, history.address.toUpperCase().replace("0X", "0x"));
     expect(await storedRows(database, 7003, history.address)).toEqual(expectedRows(history));
+  });
+
+  it("fetches nothing for a chain that only has a statistics blockscout_url", async () => {
+    const chain = chainConfig(7005, "unused", { explorer_api_url: undefined, blockscout_url: explorer.url });
+    const service = historyFor(database, [chain]);
+    expect(service.hasExplorer(7005)).toBe(false);
+    await expect(service.ensureHistory(7005, history.address)).rejects.toThrow("no explorer API configured");
   });
 
   it("records an address the explorer never saw (404 Not found) as an empty history", async () => {

@@ -184,7 +184,7 @@ describe("Etherscan envelope", () => {
 });
 
 describe("chain config", () => {
-  it("selects the explorer: explorer_api_url of its kind, else blockscout_url, else none", () => {
+  it("selects the explorer: explorer_api_url of its kind, never the statistics' blockscout_url", () => {
     expect(
       explorerSource(
         chainConfig(1, "https://api.etherscan.io/v2/api?chainid=1", { explorer_api_kind: "etherscan" }),
@@ -196,9 +196,10 @@ describe("chain config", () => {
       explorer_rate_limit_per_second: undefined,
       blockscout_url: "https://eth.blockscout.com",
     });
-    expect(explorerSource(fallback)).toMatchObject({ kind: "blockscout", ratePerSecond: 5 });
-    expect(explorerSource(fallback)?.baseUrl.href).toBe("https://eth.blockscout.com/");
-    expect(explorerSource({ ...fallback, blockscout_url: null })).toBeUndefined();
+    expect(explorerSource(fallback)).toBeUndefined();
+    const blockscout = { ...fallback, explorer_api_url: "https://eth.blockscout.com" };
+    expect(explorerSource(blockscout)).toMatchObject({ kind: "blockscout", ratePerSecond: 5 });
+    expect(explorerSource(blockscout)?.baseUrl.href).toBe("https://eth.blockscout.com/");
   });
 
   it("accepts the explorer fields in a chains file and rejects a wrong kind", () => {

@@ -7,7 +7,7 @@
 // counts what the import must store: value transactions that succeeded plus token transfers.
 import fs from "node:fs";
 import path from "node:path";
-import { Rng } from "../../src/scenarios/rng.ts";
+import { Rng } from "../../src/platform/rng.ts";
 
 export interface GeneratedExport {
   dir: string;

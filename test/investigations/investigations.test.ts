@@ -6,9 +6,9 @@
 // DATABASE_URL; workers run in the test's process.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CompletedLayer, insertLayeredAnalysis, writeWorldToStore } from "../../src/analysis/index.ts";
+import { type CompletedLayer, insertLayeredAnalysis } from "../../src/analysis/index.ts";
 import { PATTERNS } from "../../src/risk/index.ts";
-import { devnetWorld } from "../../src/scenarios/index.ts";
+import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { expectLayerInvariants } from "./layers.ts";
 

@@ -9,8 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeWorldToStore } from "../../src/analysis/index.ts";
-import { devnetWorld } from "../../src/scenarios/index.ts";
+import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
 import {
   chromiumAvailable,
   type HeadlessBrowser,

@@ -1,5 +1,7 @@
 // Which explorer a chain's history comes from, and the adapter's tunables with their defaults.
-// A chain uses `explorer_api_url` (of `explorer_api_kind`) when set, else its `blockscout_url` as a Blockscout.
+// Histories are opt-in: only a chain that sets `explorer_api_url` (of `explorer_api_kind`) has them. Its
+// `blockscout_url` (network statistics) is not used for histories: asking a public explorer for an address tells
+// it which wallets the service is looking at (docs/decisions/0012-explorer-history.md).
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
 
@@ -16,13 +18,10 @@ export interface ExplorerSource {
 export const DEFAULT_RATE_PER_SECOND = 5;
 
 export function explorerSource(chain: ChainConfig): ExplorerSource | undefined {
-  const url = chain.explorer_api_url ?? chain.blockscout_url;
+  const url = chain.explorer_api_url;
   if (!url) return undefined;
-  const kind: ExplorerKind = chain.explorer_api_url
-    ? (chain.explorer_api_kind ?? "blockscout")
-    : "blockscout";
   return {
-    kind,
+    kind: chain.explorer_api_kind ?? "blockscout",
     baseUrl: new URL(url),
     apiKey: chain.explorer_api_key ?? null,
     ratePerSecond: chain.explorer_rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND,

@@ -6,13 +6,13 @@
 // Prints JSON lines: {"event":"sent","id"}, {"event":"hanging"}, {"event":"ready"}, {"event":"finished","status"}.
 
 import type { AnalysisContext } from "../../../src/analysis/index.ts";
-import { registerRiskJobs, startRiskJob, writeWorldToStore } from "../../../src/analysis/index.ts";
+import { registerRiskJobs, startRiskJob } from "../../../src/analysis/index.ts";
 import { loadChainRegistry } from "../../../src/chains/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
 import { loadConfig } from "../../../src/platform/config.ts";
 import { JobQueue } from "../../../src/platform/jobs/index.ts";
-import { devnetWorld } from "../../../src/scenarios/index.ts";
 import { startService } from "../../../src/service.ts";
+import { devnetWorld, writeWorldToStore } from "../../../src/worlds/index.ts";
 
 const env = process.env;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -7,14 +7,14 @@
 // CHILD_WAIT_FOR=<analysisId> (finish) waits for it, then runs the same analysis uninterrupted in another
 // project as the reference.
 // Prints JSON lines: {"event":"sent",...}, {"event":"hanging","layers":[...]}, {"event":"finished",...}.
-import { type AnalysisContext, registerLayerJobs, writeWorldToStore } from "../../../src/analysis/index.ts";
+import { type AnalysisContext, registerLayerJobs } from "../../../src/analysis/index.ts";
 import { loadChainRegistry } from "../../../src/chains/index.ts";
 import { createInvestigation } from "../../../src/investigations/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
 import { loadConfig } from "../../../src/platform/config.ts";
 import { JobQueue } from "../../../src/platform/jobs/index.ts";
-import { devnetWorld } from "../../../src/scenarios/index.ts";
 import { startService } from "../../../src/service.ts";
+import { devnetWorld, writeWorldToStore } from "../../../src/worlds/index.ts";
 
 const env = process.env;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -1,0 +1,128 @@
+// The detection benchmark's world (`npm run eval`, issue 4 item 5): a year of ordinary traffic (population.ts)
+// with every pattern of patterns.md woven into it (./cases), and the list of what to scan and what to expect there.
+//
+// What a case is: an address to scan (its `subject`) and the truth about one pattern there.
+//  - positive: the pattern was injected there, inside patterns.md's definition, with parameters drawn across the
+//    whole range the definition allows (each generator rotates through its variants: hop counts, thresholds,
+//    directions, sizes...); the pattern must be reported for the subject;
+//  - near miss (positive: false): a "false friend" of patterns.md, just outside the definition (one hop, one
+//    transfer, a few hours or a few percent short, or a labelled service); the pattern must not be reported;
+//  - background (pattern "background", positive: false): a plain user of the population, half of them drawn from
+//    users who traded with case wallets; no pattern may be reported for it;
+//  - sanctions_exposure: the wallets 1, 2 and 3 hops from a sanctioned address, scored for the level ordering.
+// Everything derives from the seed: the same options give the same world, transfer for transfer.
+import { Rng } from "../../platform/rng.ts";
+import { DAY, World } from "../world.ts";
+import { accidentalStructurers } from "./accidents.ts";
+import { exchangeHoppingNearMiss, exchangeHoppingPositive } from "./cases/exchange-hopping.ts";
+import { massWalletCreationNearMiss, massWalletCreationPositive } from "./cases/mass-wallet-creation.ts";
+import { mixingNearMiss, mixingPositive } from "./cases/mixing.ts";
+import { peelChainNearMiss, peelChainPositive } from "./cases/peel-chain.ts";
+import { roundTrippingNearMiss, roundTrippingPositive } from "./cases/round-tripping.ts";
+import { sanctionsChain } from "./cases/sanctions.ts";
+import { structuringNearMiss, structuringPositive } from "./cases/structuring.ts";
+import { washTradingNearMiss, washTradingPositive } from "./cases/wash-trading.ts";
+import type { CaseContext, CaseGenerator } from "./context.ts";
+import { distancesToRisk } from "./distance.ts";
+import { buildBenchmarkServices, buildPopulation } from "./population.ts";
+
+/** Each pattern's positive and near-miss generators. */
+export { RISKY_SHARE_CAP } from "./hubs.ts";
+export const BENCHMARK_GENERATORS: Record<string, { positive: CaseGenerator; nearMiss: CaseGenerator }> = {
+  mixing: { positive: mixingPositive, nearMiss: mixingNearMiss },
+  peel_chain: { positive: peelChainPositive, nearMiss: peelChainNearMiss },
+  structuring: { positive: structuringPositive, nearMiss: structuringNearMiss },
+  round_tripping: { positive: roundTrippingPositive, nearMiss: roundTrippingNearMiss },
+  mass_wallet_creation: { positive: massWalletCreationPositive, nearMiss: massWalletCreationNearMiss },
+  wash_trading: { positive: washTradingPositive, nearMiss: washTradingNearMiss },
+  exchange_hopping: { positive: exchangeHoppingPositive, nearMiss: exchangeHoppingNearMiss },
+};
+
+export interface BenchmarkWorldOptions {
+  seed: number;
+  /** positives per pattern, and as many near misses */
+  perPattern: number;
+  /** ordinary users */
+  users: number;
+  /** their everyday transfers (onboarding, salaries, sweeps and the cases come on top) */
+  transfers: number;
+  /** busy unlabelled hubs (default 12) and their transfers with users (default: 35 % of `transfers`) */
+  hubs?: number;
+  hubTransfers?: number;
+  /** plain background users to scan as negatives for every pattern (default: a fifth of the users, at most 300) */
+  background?: number;
+  /** sanctions chains (default: half of perPattern, at least 1) */
+  sanctionsChains?: number;
+}
+
+export const BENCHMARK_START = Date.UTC(2024, 0, 1) / 1000;
+const DAYS = 366;
+
+export function defaultBackground(users: number): number {
+  return Math.min(300, Math.floor(users / 5));
+}
+
+export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
+  const world = new World(`vigia-benchmark-${opts.seed}`);
+  const root = new Rng(opts.seed);
+  // Independent streams: the population does not shift when the cases change, nor the cases with the sample.
+  const populationRng = root.fork();
+  const caseRng = root.fork();
+  const sampleRng = root.fork();
+  const services = buildBenchmarkServices(world);
+  const pop = buildPopulation(world, services, populationRng, {
+    users: opts.users,
+    transfers: opts.transfers,
+    hubs: opts.hubs ?? 12,
+    hubTransfers: opts.hubTransfers ?? Math.round(opts.transfers * 0.35),
+    start: BENCHMARK_START,
+    days: DAYS,
+  });
+  const ctx: CaseContext = { world, pop, services };
+  // Cases start anywhere from day 70 to day 300 (wallets are onboarded up to 60 days before, lives go on after),
+  // overlapping each other and the background.
+  const when = () => BENCHMARK_START + Math.floor(caseRng.between(70 * DAY, 300 * DAY));
+  for (const [pattern, gen] of Object.entries(BENCHMARK_GENERATORS)) {
+    for (let i = 0; i < opts.perPattern; i++) {
+      gen.positive(ctx, caseRng.fork(), `${pattern}-pos-${i}`, when(), i);
+      gen.nearMiss(ctx, caseRng.fork(), `${pattern}-neg-${i}`, when(), i);
+    }
+  }
+  const chains = opts.sanctionsChains ?? Math.max(1, Math.floor(opts.perPattern / 2));
+  for (let i = 0; i < chains; i++) sanctionsChain(ctx, caseRng.fork(), `sanctions-${i}`, when());
+
+  // The background sample: plain users (in no case's structure), half of them neighbours of case wallets.
+  const wanted = opts.background ?? defaultBackground(opts.users);
+  const subjects = new Set(world.cases.map((c) => c.subject));
+  const candidates = pop.users.filter(
+    (u) => !pop.involved.has(u.account.address) && !subjects.has(u.account.address),
+  );
+  // Users whose ordinary amounts happen to meet structuring's definition are instances of it, not negatives.
+  const accidental = accidentalStructurers(world, new Set(candidates.map((u) => u.account.address)));
+  const plain = candidates.filter((u) => !accidental.has(u.account.address));
+  const neighbours = sampleRng.shuffle(plain.filter((u) => pop.neighbours.has(u.account.address)));
+  const others = sampleRng.shuffle(plain.filter((u) => !pop.neighbours.has(u.account.address)));
+  // Half and half where both groups have enough; the other group fills in where one runs short.
+  const fromOthers = Math.min(others.length, Math.max(Math.floor(wanted / 2), wanted - neighbours.length));
+  const fromNeighbours = Math.min(neighbours.length, wanted - fromOthers);
+  const sample = [
+    ...neighbours.slice(0, fromNeighbours).map((u) => ({ u, variant: "neighbour" })),
+    ...others.slice(0, fromOthers).map((u) => ({ u, variant: "random" })),
+  ];
+  const distances = distancesToRisk(world, 4);
+  for (const [i, { u, variant }] of sample.entries()) {
+    const distance = distances.get(u.account.address);
+    world.addCase({
+      id: `background-${i}`,
+      pattern: "background",
+      positive: false,
+      subject: u.account.address,
+      involved: [u.account.address],
+      variant,
+      note: variant === "neighbour" ? "plain user who traded with case wallets" : "plain user",
+      ...(distance !== undefined ? { distance } : {}),
+    });
+  }
+
+  return world;
+}

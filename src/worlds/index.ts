@@ -1,0 +1,128 @@
+// Scenario worlds and every rendering of them. A world is a deterministic list of planned transfers between
+// addresses, with labels and the cases injected into it: the devnet's demo (one instance of every pattern, with
+// labelled services and ordinary users) and the detection benchmark (many varied instances and their near misses,
+// woven into a year of ordinary traffic: benchmark/). The devnet's world and generators (patterns/) are kept as
+// they are: the devnet replays the same chain block for block. A world is rendered (render/) as:
+//   - a TxGraph around one address, for the risk core's scenario tests (graph.ts, evaluate.ts);
+//   - rows in the chain data store, as an import would write them (store.ts);
+//   - an ethereum-etl export with its labels, prices and cases, read by `npm run eval` (etl.ts);
+//   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts).
+
+import { Rng } from "../platform/rng.ts";
+import { backgroundTraffic } from "./background.ts";
+import { type BenchmarkWorldOptions, buildBenchmarkWorld } from "./benchmark/index.ts";
+import { exchangeHopping, exchangeHoppingFalseFriend } from "./patterns/exchange-hopping.ts";
+import { massWalletCreation, massWalletCreationFalseFriend } from "./patterns/mass-wallet-creation.ts";
+import { mixing, mixingFalseFriend } from "./patterns/mixing.ts";
+import { peelChain, peelChainFalseFriend } from "./patterns/peel-chain.ts";
+import { roundTripping, roundTrippingFalseFriend } from "./patterns/round-tripping.ts";
+import { sanctionsExposure } from "./patterns/sanctions-exposure.ts";
+import { structuring, structuringFalseFriend } from "./patterns/structuring.ts";
+import { washTrading, washTradingFalseFriend } from "./patterns/wash-trading.ts";
+import { buildServices, type Services } from "./services.ts";
+import { DAY, World } from "./world.ts";
+
+export {
+  BENCHMARK_GENERATORS,
+  type BenchmarkWorldOptions,
+  defaultBackground,
+  RISKY_SHARE_CAP,
+} from "./benchmark/index.ts";
+export { type Evaluation, evaluateWorld } from "./evaluate.ts";
+export {
+  DEMO_TOKEN_ABI,
+  DEMO_TOKEN_BYTECODE,
+  DEMO_TOKEN_SOURCE_SHA256,
+} from "./render/contracts.generated.ts";
+export { type DevnetDataSummary, dailyPrices, writeDevnetData } from "./render/devnet-data.ts";
+export {
+  balanceSlot,
+  DEVNET_LABEL_SOURCE,
+  type DevnetBlock,
+  type DevnetPlan,
+  type DevnetTx,
+  FIRST_SCENARIO_BLOCK,
+  planDevnet,
+  TOKEN_CONTRACTS,
+  TOTAL_SUPPLY_SLOT,
+  tokenAddress,
+} from "./render/devnet-plan.ts";
+export {
+  BENCHMARK_CHAIN_ID,
+  type BenchmarkOptions,
+  type CasesFile,
+  type DepositTruth,
+  EXPORT_FILES,
+  type ExportCase,
+  readCases,
+  writeBenchmarkExport,
+  writeWorldExport,
+} from "./render/etl.ts";
+export { indexWorld, TOKEN_ADDRESSES, type WorldIndex, worldGraph } from "./render/graph.ts";
+export { type WorldStoreSummary, writeWorldToStore } from "./render/store.ts";
+export {
+  type Case,
+  DAY,
+  HOUR,
+  type PlannedTransfer,
+  priceOn,
+  TOKENS,
+  type TokenSymbol,
+  World,
+} from "./world.ts";
+
+type Generator = (world: World, services: Services, rng: Rng, id: string, start: number) => void;
+
+/** Each pattern's positive generator and false-friend generator. */
+export const GENERATORS: Record<string, { positive: Generator; negative: Generator }> = {
+  mixing: { positive: mixing, negative: mixingFalseFriend },
+  peel_chain: { positive: peelChain, negative: peelChainFalseFriend },
+  structuring: {
+    positive: (w, _s, r, id, t) => structuring(w, r, id, t),
+    negative: (w, _s, r, id, t) => structuringFalseFriend(w, r, id, t),
+  },
+  round_tripping: {
+    positive: (w, _s, r, id, t) => roundTripping(w, r, id, t),
+    negative: roundTrippingFalseFriend,
+  },
+  mass_wallet_creation: {
+    positive: (w, _s, r, id, t) => massWalletCreation(w, r, id, t),
+    negative: massWalletCreationFalseFriend,
+  },
+  wash_trading: {
+    positive: (w, _s, r, id, t) => washTrading(w, r, id, t),
+    negative: (w, _s, r, id, t) => washTradingFalseFriend(w, r, id, t),
+  },
+  exchange_hopping: { positive: exchangeHopping, negative: exchangeHoppingFalseFriend },
+};
+
+/** 2024-01-01T00:00:00Z: scenarios play in the past so that historical prices and windows make sense. */
+export const SCENARIO_START = Date.UTC(2024, 0, 1) / 1000;
+
+/** The devnet's demo: one instance of every pattern, sanctions exposure, labelled services, ordinary users. */
+export function devnetWorld(seed = 31337): World {
+  const world = new World("vigia-devnet");
+  const rng = new Rng(seed);
+  const services = buildServices(world);
+  backgroundTraffic(world, services, rng.fork(), {
+    users: 30,
+    transfers: 120,
+    start: SCENARIO_START,
+    days: 60,
+  });
+  let start = SCENARIO_START + 5 * DAY;
+  for (const [pattern, gen] of Object.entries(GENERATORS)) {
+    gen.positive(world, services, rng.fork(), `demo-${pattern}`, start);
+    start += 6 * DAY;
+  }
+  sanctionsExposure(world, services, rng.fork(), "demo-sanctions", SCENARIO_START + 10 * DAY);
+  return world;
+}
+
+/**
+ * The detection benchmark (`npm run eval`): `perPattern` positives and as many near misses for every pattern, woven
+ * into a year of ordinary traffic, plus plain background users and sanctions chains to scan (benchmark/index.ts).
+ */
+export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
+  return buildBenchmarkWorld(opts);
+}

@@ -1,0 +1,83 @@
+// Exchange hopping (patterns.md): funds pass through deposit or hot wallets of >= 2 distinct exchanges within
+// 72 hours, without resting more than 72 hours at any step.
+// False friends: a single deposit to one exchange (and, later, an unrelated one weeks apart); near misses: a
+// second exchange after four to six days' rest, and one exchange used twice within hours.
+import type { Rng } from "../../platform/rng.ts";
+import type { Services } from "../services.ts";
+import { DAY, HOUR, type World } from "../world.ts";
+
+export function exchangeHopping(world: World, services: Services, rng: Rng, id: string, start: number): void {
+  const hopper = world.account(`${id}.hopper`);
+  const count = rng.int(2, 3);
+  const exchanges = [...services.exchanges].sort(() => rng.next() - 0.5).slice(0, count);
+  let usd = rng.between(3_000, 60_000);
+  world.sendUsd(world.account(`${id}.source`), hopper, "ETH", usd * 1.05, start - rng.between(HOUR, DAY));
+  let t = start;
+  for (const [i, ex] of exchanges.entries()) {
+    const deposit = ex.depositFor(id);
+    world.sendUsd(hopper, deposit, "ETH", usd, t);
+    t += rng.between(2 * HOUR, 40 * HOUR);
+    usd *= 0.99;
+    // The next exchange's withdrawal comes back to the hopper (the last one cashes out elsewhere).
+    if (i < exchanges.length - 1) world.sendUsd(ex.hot, hopper, "ETH", usd, t);
+    t += rng.between(HOUR, 20 * HOUR);
+  }
+  world.addCase({
+    id,
+    pattern: "exchange_hopping",
+    positive: true,
+    subject: hopper.address,
+    involved: [hopper.address],
+    note: exchanges.map((e) => e.name).join(" -> "),
+  });
+}
+
+export function exchangeHoppingFalseFriend(
+  world: World,
+  services: Services,
+  rng: Rng,
+  id: string,
+  start: number,
+): void {
+  const variant = rng.int(0, 2);
+  const saver = world.account(`${id}.saver`);
+  const [first, second] = [...services.exchanges].sort(() => rng.next() - 0.5);
+  if (!first || !second) throw new Error("need two exchanges");
+  const usd = rng.between(1_500, 30_000);
+  world.sendUsd(world.account(`${id}.salary`), saver, "ETH", usd * 2.5, start - DAY);
+  if (variant === 0) {
+    world.sendUsd(saver, first.depositFor(id), "ETH", usd, start);
+    // A second exchange, but three weeks later: funds rested far longer than 72 hours.
+    world.sendUsd(saver, second.depositFor(id), "ETH", usd * 0.7, start + 21 * DAY + rng.between(0, DAY));
+  } else if (variant === 1) {
+    // Just outside on time: out of one exchange, then four to six days' rest before the second one.
+    const deposit = first.depositFor(id);
+    world.sendUsd(saver, deposit, "ETH", usd, start);
+    const back = start + rng.between(6 * HOUR, DAY);
+    world.sendUsd(first.hot, saver, "ETH", usd * 0.99, back);
+    world.sendUsd(saver, second.depositFor(id), "ETH", usd * 0.98, back + rng.between(4 * DAY, 6 * DAY));
+  } else {
+    // Just outside on the count: in and out of one exchange twice within hours (one exchange, not two).
+    let t = start;
+    for (const suffix of ["", ".2"]) {
+      const deposit = first.depositFor(`${id}${suffix}`);
+      world.sendUsd(saver, deposit, "ETH", usd, t);
+      t += rng.between(2 * HOUR, 20 * HOUR);
+      world.sendUsd(first.hot, saver, "ETH", usd * 0.99, t);
+      t += rng.between(HOUR, 10 * HOUR);
+    }
+  }
+  world.addCase({
+    id,
+    pattern: "exchange_hopping",
+    positive: false,
+    subject: saver.address,
+    involved: [saver.address],
+    note:
+      [
+        "deposits to two exchanges three weeks apart",
+        "a second exchange after four to six days' rest",
+        "in and out of one exchange twice",
+      ][variant] ?? "",
+  });
+}

@@ -1,0 +1,84 @@
+// What the devnet writes into the service's store beside the chain itself: the scenario's labels (source
+// `vigia-devnet`, chain 31337; the labels of that source not in the scenario any more are removed), the tokens'
+// metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn).
+// Every write is idempotent: a second run changes nothing.
+import type { Kysely } from "kysely";
+import { afterExchangeLabelChange } from "../../attribution/index.ts";
+import { upsertTokens } from "../../chains/store/transfers.ts";
+import { LabelStage, type MergeCounts } from "../../ingest/labels/label-stage.ts";
+import type { DB } from "../../schema.ts";
+import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
+import { DEVNET_LABEL_SOURCE, type DevnetPlan, TOKEN_CONTRACTS, tokenAddress } from "./devnet-plan.ts";
+
+export interface DevnetDataSummary {
+  labels: MergeCounts;
+  prices: { rows: number; written: number };
+  tokens: number;
+}
+
+export async function writeDevnetData(
+  db: Kysely<DB>,
+  world: World,
+  plan: DevnetPlan,
+): Promise<DevnetDataSummary> {
+  // Exchange labels decide which addresses are deposit addresses: a change re-judges them (src/attribution).
+  const { result: labels } = await afterExchangeLabelChange(db, () =>
+    db.transaction().execute(async (trx) => {
+      const stage = await LabelStage.create(trx);
+      let line = 0;
+      for (const account of world.labelled()) {
+        const label = account.label!;
+        await stage.add(++line, {
+          address: account.address.toLowerCase(),
+          chainId: plan.chainId,
+          label: label.label,
+          category: label.category,
+          originalCategory: null,
+          source: DEVNET_LABEL_SOURCE,
+          confidence: 100,
+        });
+      }
+      return stage.merge({ replaceSources: [DEVNET_LABEL_SOURCE] });
+    }),
+  );
+
+  await upsertTokens(
+    db,
+    (Object.keys(TOKEN_CONTRACTS) as (keyof typeof TOKEN_CONTRACTS)[]).map((symbol) => ({
+      chainId: plan.chainId,
+      address: TOKEN_CONTRACTS[symbol].address,
+      symbol,
+      name: TOKENS[symbol].name,
+      decimals: TOKENS[symbol].decimals,
+    })),
+  );
+
+  const rows = dailyPrices(plan).map((p) => ({ chain_id: plan.chainId, ...p }));
+  const written = await db
+    .insertInto("prices")
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(["chain_id", "token", "day"])
+        .doUpdateSet((eb) => ({ price_usd: eb.ref("excluded.price_usd") }))
+        .whereRef("prices.price_usd", "is distinct from", "excluded.price_usd"),
+    )
+    .executeTakeFirst();
+  return {
+    labels,
+    prices: { rows: rows.length, written: Number(written.numInsertedOrUpdatedRows ?? 0n) },
+    tokens: Object.keys(TOKEN_CONTRACTS).length,
+  };
+}
+
+/** Every day of the scenario, for each of its tokens: `native` for ETH, the contract address otherwise. */
+export function dailyPrices(plan: DevnetPlan): { token: string; day: string; price_usd: string }[] {
+  const rows: { token: string; day: string; price_usd: string }[] = [];
+  for (let day = plan.firstDay; day <= plan.lastDay; day += DAY) {
+    const date = new Date(day * 1000).toISOString().slice(0, 10);
+    for (const symbol of Object.keys(TOKENS) as TokenSymbol[]) {
+      rows.push({ token: tokenAddress(symbol), day: date, price_usd: String(priceOn(symbol, day)) });
+    }
+  }
+  return rows;
+}

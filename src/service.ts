@@ -16,6 +16,7 @@ import {
 import {
   type ChainRegistry,
   ChainStatsService,
+  ExplorerHistory,
   loadChainRegistry,
   registerChainRoutes,
 } from "./chains/index.ts";
@@ -139,10 +140,15 @@ async function assemble(
     Math.min(database.concurrency, os.availableParallelism()),
     database.kind === "pglite",
   );
+  // Address histories on demand, on the chains whose config names an explorer API (`explorer_api_url`): every
+  // analysis (quick check, scans, jobs, investigations) fetches each frontier address's history into the store
+  // before reading it, within the expansion's time budget; other chains read the store as it is.
+  const history = new ExplorerHistory(database.db, registry);
   const analysis: AnalysisContext = {
     db: database.db,
     registry,
     jobs,
+    expansion: { history },
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
   };
   await registerRiskJobs(analysis);

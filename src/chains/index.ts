@@ -1,4 +1,5 @@
 // The chains feature: registry, market data and network statistics.
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
+export { ExplorerHistory } from "./explorer/index.ts";
 export { type ChainConfig, ChainRegistry, DEVNET_CHAIN_ID, loadChainRegistry } from "./registry.ts";
 export { registerChainRoutes } from "./routes.ts";

@@ -25,9 +25,10 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
-import { DEFAULT_TERMINAL_TYPES, expandGraph } from "../src/analysis/graph/index.ts";
+import { expandGraph } from "../src/analysis/graph/index.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { type Database, openDatabase } from "../src/platform/db/open.ts";
+import { TERMINAL_TYPES } from "../src/risk/index.ts";
 import type { DB } from "../src/schema.ts";
 import type { Benchmark } from "./support.ts";
 
@@ -96,7 +97,7 @@ export async function generate(database: Database<DB>): Promise<void> {
 
 /** The same expansion as one recursive CTE (nodes), then the edges of the addresses it expanded. */
 async function recursiveCte(pool: pg.Pool, roots: string[]): Promise<{ nodes: number; edges: number }> {
-  const terminal = [...DEFAULT_TERMINAL_TYPES, "blocklisted"];
+  const terminal = [...TERMINAL_TYPES, "blocklisted"];
   const client = await pool.connect();
   try {
     await client.query(`SET statement_timeout = ${CTE_TIMEOUT_S * 1000}`);

@@ -85,7 +85,7 @@ export {
 } from "./findings.ts";
 export { CATEGORY_ORDER, categoryOf } from "./graph/classify.ts";
 export { exchangeKeyOfLabel, exchangeNameOfLabel } from "./graph/exchange-name.ts";
-export { type GraphIndex, indexGraph } from "./graph/graph-index.ts";
+export { compareEdges, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {
   type GraphEdge,
   type GraphNode,
@@ -95,6 +95,7 @@ export {
   NODE_TYPE_OF_CATEGORY,
   type NodeType,
   SERVICE_TYPES,
+  TERMINAL_TYPES,
   type Truncation,
   type TxGraph,
 } from "./graph/types.ts";

@@ -12,8 +12,8 @@
 import { PATTERNS, type PatternName } from "../risk/findings.ts";
 import { analyseGraph, type RiskConfig } from "../risk/scoring/analyse.ts";
 import type { RiskLevel } from "../risk/scoring/levels.ts";
-import type { Case, World } from "./index.ts";
 import { indexWorld, worldGraph } from "./render/graph.ts";
+import type { Case, World } from "./world.ts";
 
 export interface PatternQuality {
   tp: number;

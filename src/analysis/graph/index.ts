@@ -4,7 +4,7 @@
 export { createGraph, type ExpansionRequest, type ExpansionResult, expandGraph } from "./expand.ts";
 export type { HistoryProvider, HistoryReport } from "./history.ts";
 export { expandLayer, type LayerOptions, type LayerReport, type StopReason, sortGraph } from "./layer.ts";
-export { CATEGORY_ORDER, DEFAULT_TERMINAL_TYPES, nodeTypeOf } from "./node-types.ts";
+export { nodeTypeOf } from "./node-types.ts";
 export {
   DEFAULT_EXPANSION_OPTIONS,
   type ExpandingGraph,

@@ -17,7 +17,7 @@
 // where a budget makes the order matter; and the graph, sorted on entry, is kept sorted by merging the layer's
 // sorted nodes and edges into it instead of sorting everything again.
 import type { Kysely } from "kysely";
-import type { GraphEdge, GraphNode, NodeType } from "../../risk/graph/types.ts";
+import { compareEdges, type GraphEdge, type GraphNode, type NodeType } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { emptyHistoryReport, ensureHistories, type HistoryReport } from "./history.ts";
 import { type AddressFacts, isRiskRelevant, nodeTypeOf } from "./node-types.ts";
@@ -62,16 +62,6 @@ export interface LayerReport {
 }
 
 const byAddress = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-export function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return (
-    a.at - b.at ||
-    a.blockNumber - b.blockNumber ||
-    byAddress(a.txHash, b.txHash) ||
-    a.logIndex - b.logIndex ||
-    byAddress(a.id, b.id)
-  );
-}
 
 function compareNodes(a: GraphNode, b: GraphNode): number {
   return a.depth - b.depth || byAddress(a.address, b.address);

@@ -1,28 +1,7 @@
-// From what the store knows of an address (its labels, its address facts) to the graph node's type, and which
-// types end a path instead of being expanded.
-import { LABEL_CATEGORIES, NODE_TYPE_OF_CATEGORY, type NodeType } from "../../risk/index.ts";
-
-/**
- * Normalised label categories, riskiest first (docs/labels.md: "the riskiest wins, in the order of this table").
- * When an address has several labels, the first category in this order is its node's category; ties go to the
- * higher confidence, then the chain-specific label over an every-chain (chain 0) one, then label text.
- */
-export const CATEGORY_ORDER: readonly string[] = LABEL_CATEGORIES;
-
-/**
- * Types that end a path: the services of SERVICE_TYPES (exchange, mixer, bridge, defi), and also `sanctioned` and
- * `illicit`. Reaching a sanctioned or illicit address is the exposure an analysis looks for; its own other
- * counterparties are not the analysed address's exposure, and such addresses are often hubs (a sanctioned
- * exchange, a hacker's consolidation wallet). Roots are expanded whatever their type.
- */
-export const DEFAULT_TERMINAL_TYPES: ReadonlySet<NodeType> = new Set<NodeType>([
-  "exchange",
-  "mixer",
-  "bridge",
-  "defi",
-  "sanctioned",
-  "illicit",
-]);
+// From what the store knows of an address (its labels, its address facts) to the graph node's type. Which types
+// end a path (TERMINAL_TYPES) and the order of label categories (CATEGORY_ORDER) are the risk core's
+// (src/risk/graph), the one definition both the expansion and the detectors follow.
+import { NODE_TYPE_OF_CATEGORY, type NodeType } from "../../risk/index.ts";
 
 /** Categories whose nodes are kept first when a budget forces a choice (everything but the neutral ones). */
 export function isRiskRelevant(category: string | undefined): boolean {

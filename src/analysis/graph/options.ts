@@ -1,7 +1,6 @@
 // What bounds an expansion, and its defaults.
-import type { NodeType, TxGraph } from "../../risk/graph/types.ts";
+import { type NodeType, TERMINAL_TYPES, type TxGraph } from "../../risk/index.ts";
 import type { HistoryProvider } from "./history.ts";
-import { DEFAULT_TERMINAL_TYPES } from "./node-types.ts";
 
 /** A graph being expanded: the TxGraph the detectors read, plus what the next layer expands. */
 export interface ExpandingGraph extends TxGraph {
@@ -47,7 +46,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   budget: { maxNodes: 5_000, maxEdges: 20_000, maxMillis: 5_000 },
   degreeLimit: 50,
   maxTransfersPerAddress: 10_000,
-  terminalTypes: DEFAULT_TERMINAL_TYPES,
+  terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
   history: undefined,
   historyConcurrency: 4,

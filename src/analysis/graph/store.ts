@@ -21,8 +21,9 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { Coalescer } from "../../platform/coalesce.ts";
 import { PREPARED } from "../../platform/db/prepared.ts";
+import { CATEGORY_ORDER } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
-import { type AddressFacts, CATEGORY_ORDER } from "./node-types.ts";
+import type { AddressFacts } from "./node-types.ts";
 
 export interface Window {
   /** unix seconds, inclusive */

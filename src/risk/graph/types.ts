@@ -115,3 +115,15 @@ export const NO_TRUNCATION: Truncation = { nodes: false, edges: false, time: fal
 
 /** Node types that are services: paths end there instead of expanding through them. */
 export const SERVICE_TYPES: ReadonlySet<NodeType> = new Set(["exchange", "mixer", "bridge", "defi"]);
+
+/**
+ * Node types that end a path: reached, never expanded (roots excepted). The services, and also `sanctioned` and
+ * `illicit`: reaching one is the exposure an analysis looks for; its own other counterparties are not the
+ * analysed address's exposure, and such addresses are often hubs (a sanctioned exchange, a hacker's consolidation
+ * wallet). The service's expansion and the scenario worlds' graphs both stop here.
+ */
+export const TERMINAL_TYPES: ReadonlySet<NodeType> = new Set<NodeType>([
+  ...SERVICE_TYPES,
+  "sanctioned",
+  "illicit",
+]);

@@ -36,16 +36,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import {
-  benchmarkWorld,
-  DAY,
-  defaultBackground,
-  type PlannedTransfer,
-  priceOn,
-  TOKENS,
-  type TokenSymbol,
-  type World,
-} from "../index.ts";
+import { buildBenchmarkWorld as benchmarkWorld, defaultBackground } from "../benchmark/index.ts";
+import { DAY, type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
 import { TOKEN_ADDRESSES } from "./graph.ts";
 
 export interface BenchmarkOptions {

@@ -9,24 +9,22 @@
 // for the inference here; `npm run eval` measures the inference itself). No node, edge or time budgets. Pure: the
 // same world gives the same graphs.
 
-import type { GraphEdge, GraphNode, NodeType, TxGraph } from "../../risk/graph/types.ts";
-import { NO_TRUNCATION, NODE_TYPE_OF_CATEGORY } from "../../risk/graph/types.ts";
-import { type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, type World } from "../index.ts";
+import {
+  type GraphEdge,
+  type GraphNode,
+  NO_TRUNCATION,
+  NODE_TYPE_OF_CATEGORY,
+  type NodeType,
+  TERMINAL_TYPES,
+  type TxGraph,
+} from "../../risk/index.ts";
+import { type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
 
 export const TOKEN_ADDRESSES: Record<TokenSymbol, string> = {
   ETH: "native",
   USDV: "0x00000000000000000000000000000000000000d1",
   TKN: "0x00000000000000000000000000000000000000d2",
 };
-
-const TERMINAL: ReadonlySet<NodeType> = new Set([
-  "exchange",
-  "mixer",
-  "bridge",
-  "defi",
-  "sanctioned",
-  "illicit",
-]);
 
 /** 2024-01-01 (SCENARIO_START): block numbers count 12-second slots from there. */
 const GENESIS = Date.UTC(2024, 0, 1) / 1000;
@@ -84,7 +82,7 @@ export function worldGraph(
     const next: string[] = [];
     const queued = new Set<string>();
     for (const a of frontier) {
-      if (d > 0 && TERMINAL.has(typeOf(w, a))) continue;
+      if (d > 0 && TERMINAL_TYPES.has(typeOf(w, a))) continue;
       expanded.add(a);
       const fresh = new Map<string, number>(); // new counterparties -> USD with them
       for (const { t, i } of w.byAddress.get(a) ?? []) {
@@ -96,7 +94,7 @@ export function worldGraph(
           if (depth.get(b) === d + 1 && !queued.has(b)) fresh.set(b, (fresh.get(b) ?? 0) + (e.usd ?? 0));
         }
       }
-      const followable = [...fresh].filter(([b]) => !TERMINAL.has(typeOf(w, b)));
+      const followable = [...fresh].filter(([b]) => !TERMINAL_TYPES.has(typeOf(w, b)));
       followable.sort(([x, ux], [y, uy]) => uy - ux || (x < y ? -1 : x > y ? 1 : 0));
       for (const [b] of followable.slice(0, degreeLimit)) {
         queued.add(b);

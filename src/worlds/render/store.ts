@@ -14,7 +14,7 @@ import {
 } from "../../chains/store/transfers.ts";
 import { LabelStage } from "../../ingest/labels/label-stage.ts";
 import type { DB } from "../../schema.ts";
-import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../index.ts";
+import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
 import { TOKEN_ADDRESSES } from "./graph.ts";
 
 const BATCH = 5_000;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import {
   type AnalysisContext,
-  coalesceReads,
+  ReadCoalescing,
   registerAnalysisRoutes,
   registerLayeredRoutes,
   registerLayerJobs,
@@ -135,8 +135,7 @@ async function assemble(
   // reads running as it runs at once (PGlite: 1), and on PostgreSQL no more than this machine has cores: with the
   // pool's 10, the 5M-store benchmark ran 770 checks/s on 2 cores; with 2, 930/s (docs/decisions/0007). PGlite
   // runs statements on this thread, so its reads are gathered per event-loop turn instead.
-  coalesceReads(
-    database.db,
+  const coalescing = new ReadCoalescing(
     Math.min(database.concurrency, os.availableParallelism()),
     database.kind === "pglite",
   );
@@ -148,7 +147,7 @@ async function assemble(
     db: database.db,
     registry,
     jobs,
-    expansion: { history },
+    expansion: { history, coalescing },
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
   };
   await registerRiskJobs(analysis);

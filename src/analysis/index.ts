@@ -3,7 +3,7 @@
 // incremental analyses of investigations (./layered, issue 5). The risk model itself
 // is the pure core in src/risk.
 export type { AnalysisContext } from "./context.ts";
-export { coalesceReads } from "./graph/index.ts";
+export { ReadCoalescing } from "./graph/index.ts";
 export { RISK_QUEUE, readRiskJob, registerRiskJobs, runRiskJob, startRiskJob } from "./jobs.ts";
 export {
   advanceAnalysis,

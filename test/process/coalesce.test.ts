@@ -5,8 +5,7 @@
 // give each caller exactly the rows it gets when read alone.
 import { type KyselyPlugin, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coalesceReads } from "../../src/analysis/graph/index.ts";
-import { readAddressFacts, readLayer } from "../../src/analysis/graph/store.ts";
+import { ReadCoalescing, readAddressFacts, readLayer } from "../../src/analysis/graph/store.ts";
 import { Coalescer } from "../../src/platform/coalesce.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { type Database, openDatabase } from "../../src/platform/db/open.ts";
@@ -181,10 +180,10 @@ describe("coalesced expansion reads", () => {
       transformResult: async (args) => args.result,
     };
     const counted = database.db.withPlugin(counter);
-    coalesceReads(counted, 1);
-    const together = await Promise.all(addresses.map((a) => readLayer(counted, 1, [a], {}, 500)));
+    const shared = new ReadCoalescing(1);
+    const together = await Promise.all(addresses.map((a) => readLayer(counted, 1, [a], {}, 500, shared)));
     const layerStatements = statements;
-    const factsTogether = await Promise.all(addresses.map((a) => readAddressFacts(counted, 1, [a])));
+    const factsTogether = await Promise.all(addresses.map((a) => readAddressFacts(counted, 1, [a], shared)));
     // The first caller alone, then the 29 who waited, 16 at most per statement.
     expect(layerStatements).toBe(3);
     expect(statements - layerStatements).toBe(3);
@@ -202,8 +201,8 @@ describe("coalesced expansion reads", () => {
     // statement, with the same rows.
     statements = 0;
     const gathered = database.db.withPlugin(counter);
-    coalesceReads(gathered, 1, true);
-    const inTurn = await Promise.all(addresses.map((a) => readLayer(gathered, 1, [a], {}, 500)));
+    const perTurn = new ReadCoalescing(1, true);
+    const inTurn = await Promise.all(addresses.map((a) => readLayer(gathered, 1, [a], {}, 500, perTurn)));
     expect(statements).toBe(2);
     for (let k = 0; k < addresses.length; k++)
       expect(canonical(inTurn[k]!.rows)).toEqual(canonical(alone[k]!.rows));

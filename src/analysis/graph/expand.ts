@@ -7,7 +7,7 @@ import { NO_TRUNCATION } from "../../risk/graph/types.ts";
 import type { DB } from "../../schema.ts";
 import { expandLayer, type LayerReport, newNode, sortGraph } from "./layer.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
-import { readAddressFacts, type Window } from "./store.ts";
+import { type ReadCoalescing, readAddressFacts, type Window } from "./store.ts";
 
 export interface ExpansionRequest {
   chainId: number;
@@ -28,7 +28,11 @@ export interface ExpansionResult {
 }
 
 /** The graph of the roots alone (one statement: their facts and labels), ready for expandLayer. */
-export async function createGraph(db: Kysely<DB>, request: ExpansionRequest): Promise<ExpandingGraph> {
+export async function createGraph(
+  db: Kysely<DB>,
+  request: ExpansionRequest,
+  coalescing?: ReadCoalescing,
+): Promise<ExpandingGraph> {
   if (!Number.isInteger(request.maxDepth) || request.maxDepth < 0) {
     throw new RangeError("maxDepth must be a non-negative integer");
   }
@@ -45,7 +49,7 @@ export async function createGraph(db: Kysely<DB>, request: ExpansionRequest): Pr
   const { from, to } = request.window ?? {};
   if (from !== undefined && to !== undefined && from > to)
     throw new RangeError("the window ends before it starts");
-  const facts = await readAddressFacts(db, request.chainId, roots);
+  const facts = await readAddressFacts(db, request.chainId, roots, coalescing);
   const graph: ExpandingGraph = {
     chainId: request.chainId,
     roots,
@@ -89,7 +93,7 @@ export async function expandGraph(
   const options = resolveOptions(overrides);
   const started = options.now();
   const deadline = started + options.budget.maxMillis;
-  const graph = await createGraph(db, request);
+  const graph = await createGraph(db, request, options.coalescing);
   const layers: LayerReport[] = [];
   let queries = 1;
   while (graph.frontier.length > 0) {

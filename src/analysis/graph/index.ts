@@ -13,4 +13,4 @@ export {
   type ExpansionOverrides,
 } from "./options.ts";
 export { type GraphJson, graphFromJson, graphToJson } from "./serialize.ts";
-export { coalesceReads } from "./store.ts";
+export { ReadCoalescing } from "./store.ts";

@@ -270,7 +270,7 @@ export async function expandLayer(
     options.maxTransfersPerAddress,
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
   );
-  const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap);
+  const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap, options.coalescing);
   report.statements = 1;
   report.transfersRead = rows.length;
   report.cap = cap;

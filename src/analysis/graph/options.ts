@@ -1,6 +1,7 @@
 // What bounds an expansion, and its defaults.
 import { type NodeType, TERMINAL_TYPES, type TxGraph } from "../../risk/index.ts";
 import type { HistoryProvider } from "./history.ts";
+import type { ReadCoalescing } from "./store.ts";
 
 /** A graph being expanded: the TxGraph the detectors read, plus what the next layer expands. */
 export interface ExpandingGraph extends TxGraph {
@@ -38,6 +39,8 @@ export interface ExpansionOptions {
   history: HistoryProvider | undefined;
   /** Explorer fetches in flight at once. */
   historyConcurrency: number;
+  /** Shares the statements of concurrent single-address reads (quick checks); none: each read runs alone. */
+  coalescing: ReadCoalescing | undefined;
   /** Clock in epoch milliseconds (tests). */
   now: () => number;
 }
@@ -50,6 +53,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   native: { symbol: "ETH", decimals: 18 },
   history: undefined,
   historyConcurrency: 4,
+  coalescing: undefined,
   now: () => Date.now(),
 };
 

@@ -14,9 +14,9 @@
 //   (per-address index scans under LATERAL ... LIMIT), so the estimate changes nothing else that matters;
 // - both statements are prepared once (per connection on PostgreSQL, per instance on PGlite: platform/db): for an
 //   address with a few transfers, planning them cost more than running them;
-// - on a database registered with coalesceReads, concurrent reads of one address each (quick checks) share
-//   statements once the database is busy, or on PGlite those of one event-loop turn (platform/coalesce.ts): the
-//   statement per layer is kept, several callers' layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
+// - given a ReadCoalescing (the service passes one in the analysis context), concurrent reads of one address
+//   each (quick checks) share statements once the database is busy, or on PGlite those of one event-loop turn
+//   (platform/coalesce.ts): the statement per layer is kept, several callers' layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
 //   with others is the same as read alone.
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { Coalescer } from "../../platform/coalesce.ts";
@@ -139,47 +139,40 @@ export function toFacts(row: {
 /** Addresses per coalesced statement at most: past ~8-16, batching gains little more (bench, PGlite). */
 export const COALESCED_BATCH = 16;
 
-interface Coalescing {
-  inFlight: number;
-  gatherTurn: boolean;
+/**
+ * Lets concurrent single-address reads of one database share statements once `inFlight` statements of a kind are
+ * running: about what the database can run at once (the service passes 1 for the embedded PGlite; on PostgreSQL
+ * the pool's size, but no more than the machine's cores). `sameThread`: the database runs its statements on this
+ * thread (PGlite), so reads are gathered per event-loop turn (src/platform/coalesce.ts `gatherTurn`). One per
+ * database handle: reads passed the same instance must read the same database.
+ */
+export class ReadCoalescing {
   /** by kind of read: facts by chain; layers by chain, window and cap (only reads that agree share a statement) */
-  byKind: Map<string, Coalescer<string, unknown>>;
-}
-const coalescing = new WeakMap<Kysely<DB>, Coalescing>();
+  readonly #byKind = new Map<string, Coalescer<string, unknown>>();
 
-/**
- * Lets concurrent single-address reads on `db` share statements once `inFlight` statements of a kind are running:
- * about what the database can run at once (the service passes 1 for the embedded PGlite; on PostgreSQL the pool's
- * size, but no more than the machine's cores). `sameThread`: the database runs its statements on this thread
- * (PGlite), so reads are gathered per event-loop turn (src/platform/coalesce.ts `gatherTurn`).
- */
-export function coalesceReads(db: Kysely<DB>, inFlight: number, sameThread = false): void {
-  coalescing.set(db, { inFlight, gatherTurn: sameThread, byKind: new Map() });
-}
+  constructor(
+    private readonly inFlight: number,
+    private readonly sameThread = false,
+  ) {}
 
-/**
- * The coalescer of one kind of read on `db`, or undefined when `db` does not coalesce. Dropped when idle: windows
- * and caps vary, and a coalescer kept for each would accumulate.
- */
-function coalescerFor<V>(
-  db: Kysely<DB>,
-  kind: string,
-  load: (addresses: string[]) => Promise<Map<string, V>>,
-  missing: () => V,
-): Coalescer<string, V> | undefined {
-  const shared = coalescing.get(db);
-  if (!shared) return undefined;
-  let coalescer = shared.byKind.get(kind) as Coalescer<string, V> | undefined;
-  if (!coalescer) {
-    coalescer = new Coalescer(load, missing, {
-      inFlight: shared.inFlight,
-      maxBatch: COALESCED_BATCH,
-      gatherTurn: shared.gatherTurn,
-      onIdle: () => shared.byKind.delete(kind),
-    });
-    shared.byKind.set(kind, coalescer as Coalescer<string, unknown>);
+  /** The coalescer of one kind of read. Dropped when idle: windows and caps vary, and one kept for each would pile up. */
+  coalescerFor<V>(
+    kind: string,
+    load: (addresses: string[]) => Promise<Map<string, V>>,
+    missing: () => V,
+  ): Coalescer<string, V> {
+    let coalescer = this.#byKind.get(kind) as Coalescer<string, V> | undefined;
+    if (!coalescer) {
+      coalescer = new Coalescer(load, missing, {
+        inFlight: this.inFlight,
+        maxBatch: COALESCED_BATCH,
+        gatherTurn: this.sameThread,
+        onIdle: () => this.#byKind.delete(kind),
+      });
+      this.#byKind.set(kind, coalescer as Coalescer<string, unknown>);
+    }
+    return coalescer;
   }
-  return coalescer;
 }
 
 const UNKNOWN_FACTS: AddressFacts = Object.freeze({
@@ -216,13 +209,13 @@ export async function readAddressFacts(
   db: Kysely<DB>,
   chainId: number,
   addresses: string[],
+  coalescing?: ReadCoalescing,
 ): Promise<Map<string, AddressFacts>> {
   if (addresses.length === 0) return new Map();
   const unique = [...new Set(addresses)];
   const coalescer =
     unique.length === 1
-      ? coalescerFor(
-          db,
+      ? coalescing?.coalescerFor(
           `facts:${chainId}`,
           (a) => queryAddressFacts(db, chainId, a),
           () => UNKNOWN_FACTS,
@@ -261,14 +254,14 @@ export async function readLayer(
   frontier: string[],
   window: Window,
   cap: number,
+  coalescing?: ReadCoalescing,
 ): Promise<Layer> {
   const unique = [...new Set(frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
   const kind = `layer:${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
   const coalescer =
     unique.length === 1
-      ? coalescerFor(
-          db,
+      ? coalescing?.coalescerFor(
           kind,
           (f) => layerRowsByAddress(db, chainId, f, window, cap),
           () => [] as LayerRow[],

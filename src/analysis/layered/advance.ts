@@ -35,11 +35,11 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
   if (layer > 0 && !previous) throw new Error(`the state after layer ${layer - 1} is missing`);
   const graph = previous
     ? graphFromJson(previous.graph)
-    : await createGraph(ctx.db, {
-        chainId: analysis.chainId,
-        roots: [analysis.address],
-        maxDepth: analysis.maxDepth,
-      });
+    : await createGraph(
+        ctx.db,
+        { chainId: analysis.chainId, roots: [analysis.address], maxDepth: analysis.maxDepth },
+        ctx.expansion?.coalescing,
+      );
   const previousNodes = new Set(layer === 0 ? [] : graph.nodes.keys());
   const previousEdges = new Set(layer === 0 ? [] : graph.edges.map((e) => e.id));
 

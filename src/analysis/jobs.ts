@@ -3,7 +3,7 @@
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.
 
-import { notFound } from "../platform/http/errors.ts";
+import { notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { AnalysisContext } from "./context.ts";

@@ -2,9 +2,9 @@
 // (route config), call a verb, shape the answer.
 import { Type } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
-import { invalid, MESSAGES, notFound } from "../platform/http/errors.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { AnalysisContext } from "./context.ts";

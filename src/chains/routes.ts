@@ -1,7 +1,7 @@
 // GET /chains and GET /chains/{chainId} (interface.md "Chains", decisions.md "Chains").
 import { Type } from "@sinclair/typebox";
+import { notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
-import { notFound } from "../platform/http/errors.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { ChainStatsService } from "./chain-stats.ts";
 import type { ChainRegistry } from "./registry.ts";

@@ -4,8 +4,8 @@
 import { Type } from "@sinclair/typebox";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
-import { invalid, MESSAGES, notFound } from "../platform/http/errors.ts";
 import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { createInvestigation } from "./create.ts";

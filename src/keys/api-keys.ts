@@ -1,8 +1,8 @@
 // API keys of a project: create, list (with the key value, as interface.md's list returns it), revoke.
 import type { Kysely } from "kysely";
 import { decrypt, encrypt, hmacHex } from "../platform/crypto/secrets.ts";
+import { notFound } from "../platform/errors.ts";
 import type { Role } from "../platform/http/auth.ts";
-import { notFound } from "../platform/http/errors.ts";
 import type { DB } from "../schema.ts";
 import { writeAudit } from "./audit.ts";
 import { type Actor, actorName, type KeysContext } from "./context.ts";

@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { decrypt, encrypt } from "../platform/crypto/secrets.ts";
-import { notFound } from "../platform/http/errors.ts";
+import { notFound } from "../platform/errors.ts";
 import { JURISDICTION_CODES, type JurisdictionCode } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { insertKey } from "./api-keys.ts";

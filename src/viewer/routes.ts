@@ -5,8 +5,8 @@
 // no referrer.
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
-import { AppError } from "../platform/http/errors.ts";
 import { ASSET_PREFIX, loadViewerBundle, type ViewerAsset, type ViewerBundle } from "./bundle.ts";
 
 export interface ViewerRoutesOptions {

@@ -10,8 +10,8 @@ import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_STATUS } from "../../src/platform/errors.ts";
 import { BODY_LIMIT } from "../../src/platform/http/app.ts";
-import { ERROR_STATUS } from "../../src/platform/http/errors.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import {
   acceptsParam,

@@ -3,7 +3,7 @@
 // socket since `inject` never meets the parser; and requests that arrive while the service is shutting down.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_STATUS } from "../../src/platform/http/errors.ts";
+import { ERROR_STATUS } from "../../src/platform/errors.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 let svc: TestService;

@@ -3,7 +3,7 @@
 // JSON text stored when it was committed, so every read of it is byte-identical; a layer not processed yet has
 // interface.md's short form, `pending` (or `failed` once its analysis failed).
 import type { Kysely } from "kysely";
-import { invalid, MESSAGES, notFound } from "../../platform/http/errors.ts";
+import { invalid, MESSAGES, notFound } from "../../platform/errors.ts";
 import { isUuid } from "../../platform/http/params.ts";
 import type { DB } from "../../schema.ts";
 import type { ShortLayer } from "./layer-result.ts";

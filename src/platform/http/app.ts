@@ -19,9 +19,9 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import type { Logger } from "pino";
+import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import { type Authenticator, authHook } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
-import { AppError, type ErrorDetail, MESSAGES } from "./errors.ts";
 import { ErrorResponse } from "./schemas.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

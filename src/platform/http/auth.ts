@@ -2,7 +2,7 @@
 // `x-api-header` alias), a role ladder viewer < developer < admin, and project scoping. What a key is and
 // where keys live is not known here: the caller passes an Authenticator.
 import type { FastifyRequest } from "fastify";
-import { AppError, MESSAGES } from "./errors.ts";
+import { AppError, MESSAGES } from "../errors.ts";
 
 export const ROLES = ["viewer", "developer", "admin"] as const;
 export type Role = (typeof ROLES)[number];

@@ -5,7 +5,7 @@
 
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { AppError } from "./errors.ts";
+import { AppError } from "../errors.ts";
 
 interface ClientErrorAnswer {
   status: number;

@@ -1,6 +1,7 @@
 // The one error type of the service and the one table that maps its codes to HTTP statuses and to the
-// `{success:false, error, message}` envelope of decisions.md. Routes and verbs throw AppError; nothing else
-// decides what a client sees.
+// `{success:false, error, message}` envelope of docs/api.md ("Envelope and errors"). Routes, verbs and domain code throw
+// AppError (it knows no HTTP framework: platform/http turns it into a response); nothing else decides what a
+// client sees.
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
@@ -16,7 +17,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The fixed public messages of decisions.md. */
+/** The fixed public messages (docs/api.md, "Envelope and errors"). */
 export const MESSAGES = {
   invalidBody: "Invalid body",
   invalidQuery: "Invalid query",

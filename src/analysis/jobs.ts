@@ -73,30 +73,25 @@ export async function runRiskJob(
   analysisId: string,
   lastAttempt: boolean,
 ): Promise<void> {
-  const row = await ctx.db
-    .selectFrom("analyses")
-    .select(["id", "project_id", "chain_id", "address", "max_depth", "window_from", "window_to", "status"])
-    .where("id", "=", analysisId)
-    .executeTakeFirst();
-  if (!row || row.status === "completed" || row.status === "failed") return;
+  const job = await getAnalysis(ctx.db, undefined, analysisId);
+  if (!job || job.status === "completed" || job.status === "failed") return;
   await markRunning(ctx.db, analysisId);
   const started = performance.now();
-  const from = row.window_from ? new Date(row.window_from) : undefined;
-  const to = row.window_to ? new Date(row.window_to) : undefined;
+  const { windowFrom: from, windowTo: to } = job;
   try {
     const outcomes = await runAnalysis(ctx, {
-      projectId: row.project_id,
-      chainId: row.chain_id,
-      roots: [row.address],
-      maxDepth: row.max_depth,
+      projectId: job.projectId,
+      chainId: job.chainId,
+      roots: [job.address],
+      maxDepth: job.maxDepth,
       window: {
         from: from ? Math.floor(from.getTime() / 1000) : undefined,
         to: to ? Math.floor(to.getTime() / 1000) : undefined,
       },
     });
-    const outcome = outcomes.get(row.address);
+    const outcome = outcomes.get(job.address);
     if (!outcome) throw new Error("no analysis produced");
-    const result = scanResultOf(analysisId, row.chain_id, row.max_depth, outcome.analysis, outcome.metrics);
+    const result = scanResultOf(analysisId, job.chainId, job.maxDepth, outcome.analysis, outcome.metrics);
     await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
   } catch (error) {
     if (!lastAttempt) throw error;

@@ -189,18 +189,18 @@ function fromRow(r: Row): StoredAnalysis {
   };
 }
 
-/** One analysis of a project, or undefined (another project's analysis is not found). */
+/**
+ * One analysis of a project, or undefined (another project's analysis is not found). `projectId` undefined: of
+ * any project (the job runner, which has only the id).
+ */
 export async function getAnalysis(
   db: Kysely<DB>,
-  projectId: number,
+  projectId: number | undefined,
   id: string,
 ): Promise<StoredAnalysis | undefined> {
-  const row = await db
-    .selectFrom("analyses")
-    .select(COLUMNS)
-    .where("id", "=", id)
-    .where("project_id", "=", projectId)
-    .executeTakeFirst();
+  let query = db.selectFrom("analyses").select(COLUMNS).where("id", "=", id);
+  if (projectId !== undefined) query = query.where("project_id", "=", projectId);
+  const row = await query.executeTakeFirst();
   return row ? fromRow(row as Row) : undefined;
 }
 

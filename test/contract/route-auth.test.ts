@@ -4,7 +4,7 @@
 // covered without editing this file. Every check loops over all routes and reports every failing route at once.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertLayeredAnalysis } from "../../src/analysis/index.ts";
+import { insertLayeredAnalysis } from "../../src/analysis/layered/index.ts";
 import { insertInvestigation } from "../../src/investigations/store.ts";
 import { createKey } from "../../src/keys/index.ts";
 import { generateApiKey } from "../../src/keys/key-format.ts";

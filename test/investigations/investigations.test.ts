@@ -6,7 +6,8 @@
 // DATABASE_URL; workers run in the test's process.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CompletedLayer, insertLayeredAnalysis } from "../../src/analysis/index.ts";
+import type { CompletedLayer } from "../../src/analysis/index.ts";
+import { insertLayeredAnalysis } from "../../src/analysis/layered/index.ts";
 import { PATTERNS } from "../../src/risk/index.ts";
 import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -260,7 +261,7 @@ describe("errors and scoping", () => {
       maxDepth: 2,
       incremental: true,
     });
-    const { queueNextLayer } = await import("../../src/analysis/index.ts");
+    const { queueNextLayer } = await import("../../src/analysis/layered/index.ts");
     await queueNextLayer({ db: svc.database.db, registry: undefined as never, jobs: svc.jobs }, id);
     const { progress } = await waitForProgress(id, (p) => p.status === "failed");
     expect(progress.error).toMatch(/^Layer 0 failed: not an EVM address/);

@@ -3,6 +3,7 @@
 export { type AdvanceOutcome, advanceAnalysis } from "./advance.ts";
 export { failureReason, LAYER_QUEUE, queueNextLayer, registerLayerJobs, sweepStalled } from "./jobs.ts";
 export type { CompletedLayer, LayerEdge, LayerGraph, LayerNode, ShortLayer } from "./layer-result.ts";
+export { type LayeredAnalysisKey, openLayeredAnalysis, runToEnd } from "./open.ts";
 export { registerLayeredRoutes } from "./routes.ts";
 export { GraphSchema } from "./schemas.ts";
 export {

@@ -4,7 +4,7 @@
 // A layer that keeps failing fails the analysis, with the reason kept on its row.
 import type { AnalysisContext } from "../context.ts";
 import { advanceAnalysis } from "./advance.ts";
-import { getLayeredAnalysis, markFailed } from "./store.ts";
+import { findStalled, getLayeredAnalysis, markFailed, touch } from "./store.ts";
 
 export const LAYER_QUEUE = "analysis-layer";
 const RETRY_LIMIT = 2;
@@ -66,17 +66,9 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  */
 export function sweepStalled(ctx: AnalysisContext): () => void {
   const sweep = async () => {
-    const stalled = await ctx.db
-      .selectFrom("analyses")
-      .select("id")
-      .where("kind", "=", "investigation")
-      .where("status", "in", ["queued", "running"])
-      .where("updated_at", "<", new Date(Date.now() - STALLED_AFTER_MS))
-      .limit(100)
-      .execute();
-    for (const { id } of stalled) {
+    for (const id of await findStalled(ctx.db, new Date(Date.now() - STALLED_AFTER_MS), 100)) {
       // Marked as looked at, so the next sweep leaves it alone unless it stalls again.
-      await ctx.db.updateTable("analyses").set({ updated_at: new Date() }).where("id", "=", id).execute();
+      await touch(ctx.db, id);
       await queueNextLayer(ctx, id);
     }
   };

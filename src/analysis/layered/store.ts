@@ -240,3 +240,21 @@ export async function readFinalGraph(
     .executeTakeFirst();
   return row ? (JSON.parse(row.body) as CompletedLayer).cumulativeGraph : undefined;
 }
+
+/** Unfinished layered analyses last changed before `before`, at most `limit` of them. */
+export async function findStalled(db: Kysely<DB>, before: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("analyses")
+    .select("id")
+    .where("kind", "=", "investigation")
+    .where("status", "in", ["queued", "running"])
+    .where("updated_at", "<", before)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Marks an analysis as looked at now (its updated_at). */
+export async function touch(db: Kysely<DB>, id: string): Promise<void> {
+  await db.updateTable("analyses").set({ updated_at: new Date() }).where("id", "=", id).execute();
+}

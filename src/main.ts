@@ -2,10 +2,12 @@
 // Each command exits non-zero with a one-line error on bad input.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { registerDevnetCommand } from "./devnet/cli.ts";
-import { registerImportEtlCommand } from "./ingest/etl/command.ts";
-import { registerTagsCommand } from "./ingest/labels/cli.ts";
-import { registerRateCommands } from "./ingest/prices/cli.ts";
-import { registerSanctionsCommand } from "./ingest/sanctions/cli.ts";
+import {
+  registerImportEtlCommand,
+  registerRateCommands,
+  registerSanctionsCommand,
+  registerTagsCommand,
+} from "./ingest/index.ts";
 import { createKey, createProject, projectExists } from "./keys/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";

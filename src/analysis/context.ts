@@ -2,7 +2,7 @@
 // a project enables (their reporting thresholds go to the structuring detector), and optional expansion and
 // risk-model overrides (tests, benchmarks).
 import type { Kysely } from "kysely";
-import type { ChainRegistry } from "../chains/registry.ts";
+import type { ChainRegistry } from "../chains/index.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";

@@ -1,7 +1,7 @@
 // HTTP routes of risk analysis (interface.md "Risk analysis", decisions.md "Risk"). Thin: parse, authorise
 // (route config), call a verb, shape the answer.
 import { Type } from "@sinclair/typebox";
-import { normalizeEvmAddress } from "../chains/address.ts";
+import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";

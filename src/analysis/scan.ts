@@ -3,7 +3,7 @@
 // once; skipExisting returns an address's stored result of the same project, chain and depth as `skipped`; an
 // unknown chain, a non-EVM address or a failing data source fails that address only. Every analysis (completed
 // or failed) is stored with its analysisId.
-import { normalizeEvmAddress } from "../chains/address.ts";
+import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";

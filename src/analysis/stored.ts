@@ -1,6 +1,6 @@
 // GET /projects/{projectId}/addresses/scan-risk (decisions.md "Stored scan results"): the latest stored scan
 // result of each listed address for this project (on one chain when chainId is given, at any depth).
-import { normalizeEvmAddress } from "../chains/address.ts";
+import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { PatternName, RiskLevel } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { latestCompleted } from "./store.ts";

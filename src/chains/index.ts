@@ -1,5 +1,11 @@
 // The chains feature: registry, market data and network statistics.
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
 export { ExplorerHistory } from "./explorer/index.ts";
-export { type ChainConfig, ChainRegistry, DEVNET_CHAIN_ID, loadChainRegistry } from "./registry.ts";
+export {
+  BUILT_IN_CHAINS,
+  type ChainConfig,
+  ChainRegistry,
+  DEVNET_CHAIN_ID,
+  loadChainRegistry,
+} from "./registry.ts";
 export { registerChainRoutes } from "./routes.ts";

@@ -4,7 +4,7 @@
 // SIGINT/SIGTERM. The chain is kept in <data dir>/devnet, so the next run starts at once with the same chain.
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import type { WithDatabase } from "../ingest/cli.ts";
+import type { WithDatabase } from "../ingest/index.ts";
 import type { Config } from "../platform/config.ts";
 import {
   DEVNET_LABEL_SOURCE,

@@ -4,8 +4,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { DEVNET_CHAIN_ID } from "../chains/registry.ts";
-import { JsonRpcClient } from "../chains/rpc/json-rpc.ts";
+import { DEVNET_CHAIN_ID } from "../chains/index.ts";
+import { JsonRpcClient } from "../chains/rpc/index.ts";
 import {
   DAY,
   type DevnetPlan,

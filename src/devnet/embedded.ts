@@ -6,7 +6,7 @@
 // instead of starting a second one. Stopping the service stops the node (anvil saves the chain in the data dir).
 import type { Kysely } from "kysely";
 import pino from "pino";
-import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/registry.ts";
+import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/index.ts";
 import type { DB } from "../schema.ts";
 import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
 import { startDevnet } from "./devnet.ts";

@@ -4,8 +4,7 @@
 // (its time and number of transactions confirm it is this plan's), and playing continues there. Blocks added after
 // the scenario (a developer's own transactions) are left alone. A chain that is not this plan's (other blocks,
 // another version of the scenario) is refused rather than mixed into.
-import { toHex } from "../chains/rpc/evm.ts";
-import { type JsonRpcClient, type RpcCall, RpcCallError } from "../chains/rpc/json-rpc.ts";
+import { type JsonRpcClient, type RpcCall, RpcCallError, toHex } from "../chains/rpc/index.ts";
 import {
   balanceSlot,
   type DevnetBlock,

@@ -3,7 +3,7 @@
 // any risky address), the share of pairs where the nearer one scores strictly higher. Pure. Target: at least 0.95
 // for each step, and every case one hop away critical.
 import { lowerBound } from "../platform/sorted.ts";
-import type { RiskLevel } from "../risk/scoring/levels.ts";
+import type { RiskLevel } from "../risk/index.ts";
 
 export const ORDERING_TARGET = 0.95;
 

@@ -16,8 +16,7 @@
 // fall with the distance, pairwise across cases down to clean ordinary users (ordering.ts), and every case one hop
 // away must be critical. Ordinary users (the background sample) are also scored for false alerts by their distance
 // to the risky side (false-alerts.ts); and the inferred exchange deposit addresses against the world's (deposits.ts).
-import { PATTERNS, type PatternName } from "../risk/findings.ts";
-import { RISK_LEVELS, type RiskLevel } from "../risk/scoring/levels.ts";
+import { PATTERNS, type PatternName, RISK_LEVELS, type RiskLevel } from "../risk/index.ts";
 import type { DepositTruth, ExportCase } from "../worlds/index.ts";
 import { type DepositInference, scoreDeposits } from "./deposits.ts";
 import { type FalseAlertRow, falseAlerts } from "./false-alerts.ts";

@@ -3,7 +3,7 @@
 
 import { Type } from "@sinclair/typebox";
 import type { AnalysisContext } from "../analysis/index.ts";
-import { normalizeEvmAddress } from "../chains/address.ts";
+import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";

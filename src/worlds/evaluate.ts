@@ -9,9 +9,8 @@
 // "among its wallets" (which also counts payees, exchanges and mixers involved) is computed too.
 // Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are scored, not counted.
 
-import { PATTERNS, type PatternName } from "../risk/findings.ts";
-import { analyseGraph, type RiskConfig } from "../risk/scoring/analyse.ts";
-import type { RiskLevel } from "../risk/scoring/levels.ts";
+import type { RiskLevel } from "../risk/index.ts";
+import { analyseGraph, PATTERNS, type PatternName, type RiskConfig } from "../risk/index.ts";
 import { indexWorld, worldGraph } from "./render/graph.ts";
 import type { Case, World } from "./world.ts";
 

@@ -2,8 +2,8 @@
 // (createGraph), then one layer at a time (layer.ts expandLayer) until the depth is reached, nothing is left to
 // follow or a budget is spent. Every result says in `graph.truncated` whether a budget cut it short.
 import type { Kysely } from "kysely";
-import { normalizeEvmAddress } from "../../chains/address.ts";
-import { NO_TRUNCATION } from "../../risk/graph/types.ts";
+import { normalizeEvmAddress } from "../../chains/address/index.ts";
+import { NO_TRUNCATION } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { expandLayer, type LayerReport, newNode, sortGraph } from "./layer.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";

@@ -1,6 +1,6 @@
 // A graph as plain JSON (bigint amounts as decimal strings, nodes as an array), to store it between the layers of
 // an incremental analysis or in a job's result, and back.
-import type { GraphEdge, GraphNode } from "../../risk/graph/types.ts";
+import type { GraphEdge, GraphNode } from "../../risk/index.ts";
 import type { ExpandingGraph } from "./options.ts";
 
 export type GraphJson = Omit<ExpandingGraph, "nodes" | "edges"> & {

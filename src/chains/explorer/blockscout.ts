@@ -3,7 +3,7 @@
 // Field names changed over Blockscout versions (`block` → `block_number`, `tx_hash` → `transaction_hash`,
 // `token.address` → `token.address_hash`); both are read. A 404 {"message": "Not found"} (an address the
 // instance never saw, on older versions) is an empty history.
-import { NATIVE_TOKEN } from "../address.ts";
+import { NATIVE_TOKEN } from "../address/index.ts";
 import type { ExplorerSource } from "./config.ts";
 import { ExplorerError, redactUrl } from "./errors.ts";
 import { decimals, ItemReader, text } from "./parse.ts";

@@ -4,7 +4,7 @@
 // found"); with "… rate limit reached" (HTTP 200) it is a rate limit and the request is retried after a wait.
 // Etherscan refuses page × offset beyond 10,000 (`resultWindow`), so past that the list continues from the oldest block reached
 // (`endblock`), page 1 again, dropping the items of that block it has already seen.
-import { NATIVE_TOKEN } from "../address.ts";
+import { NATIVE_TOKEN } from "../address/index.ts";
 import type { ExplorerSource } from "./config.ts";
 import { ExplorerError, redactUrl } from "./errors.ts";
 import { decimals, ItemReader, text } from "./parse.ts";

@@ -4,7 +4,7 @@
 // one fetch. The fetch record is written only after every page is stored.
 import type { Kysely } from "kysely";
 import type { DB } from "../../schema.ts";
-import { normalizeEvmAddress } from "../address.ts";
+import { normalizeEvmAddress } from "../address/index.ts";
 import type { ChainConfig, ChainRegistry } from "../registry.ts";
 import { blockscoutLists } from "./blockscout.ts";
 import { DEFAULT_OPTIONS, type ExplorerOptions, type ExplorerSource, explorerSource } from "./config.ts";

@@ -1,6 +1,6 @@
 // Checks and normalises one field of an ethereum-etl row. Each function returns the stored form or throws a
 // `reason` (a FieldError), which the row reader turns into `file:line: reason`.
-import { isEvmAddress, isTxHash } from "../../chains/address.ts";
+import { isEvmAddress, isTxHash } from "../../chains/address/index.ts";
 import { shown } from "./errors.ts";
 
 export class FieldError extends Error {}

@@ -9,7 +9,7 @@
 // memory (at most MAX_ADDRESSES of them, then they are moved into a TEMP table) and merged into address_facts once,
 // at the end (addresses in order, so concurrent imports never deadlock).
 // Without COPY (through the socket bridge) each batch goes through the shared insertTransfers.
-import { insertTransfers } from "../../chains/store/transfers.ts";
+import { insertTransfers } from "../../chains/store/index.ts";
 import type { Conn } from "./connection.ts";
 import type { StagedTransfer } from "./rows.ts";
 

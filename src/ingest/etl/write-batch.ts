@@ -3,7 +3,7 @@
 // inserted with ON CONFLICT DO NOTHING rather than the shared insertBlocks, whose overwrite is the indexer's reorg
 // handling: an import must not replace what the indexer stored (nor blank a parent hash the file lacks).
 import { attributeTransfers } from "../../attribution/index.ts";
-import { markContracts, upsertTokens } from "../../chains/store/transfers.ts";
+import { markContracts, upsertTokens } from "../../chains/store/index.ts";
 import type { Batch } from "./batch.ts";
 import type { BlockTimes } from "./block-times.ts";
 import type { Conn } from "./connection.ts";

@@ -1,7 +1,7 @@
 // Which chain a label belongs to. EVM chains are keyed by their chain id, and 0 means "every EVM chain" (one key
 // controls an EVM address on all of them). Chains without an EVM chain id get −(1,000,000 + SLIP-44 coin type),
 // e.g. Bitcoin −1000000, Tron −1000195, so they never collide with an EVM chain id (docs/labels.md).
-import { normalizeEvmAddress } from "../../chains/address.ts";
+import { normalizeEvmAddress } from "../../chains/address/index.ts";
 
 export const ALL_EVM_CHAINS = 0;
 

@@ -1,7 +1,7 @@
 // The rows of the two rate files: daily USD prices `chain_id,token,date,price_usd` (token `native` or a token
 // contract address) and FX rates `date,currency,per_usd` (units of the currency per US dollar), with what makes
 // a row valid. EVM token addresses are lowercased; amounts are kept as the exact decimal text.
-import { NATIVE_TOKEN, normalizeEvmAddress } from "../../chains/address.ts";
+import { NATIVE_TOKEN, normalizeEvmAddress } from "../../chains/address/index.ts";
 import { isEvmChainId, isKnownChainId } from "../labels/chains.ts";
 import type { RowOutcome } from "../labels/row-problems.ts";
 

@@ -4,8 +4,8 @@
 // Every write is idempotent: a second run changes nothing.
 import type { Kysely } from "kysely";
 import { afterExchangeLabelChange } from "../../attribution/index.ts";
-import { upsertTokens } from "../../chains/store/transfers.ts";
-import { LabelStage, type MergeCounts } from "../../ingest/labels/label-stage.ts";
+import { upsertTokens } from "../../chains/store/index.ts";
+import { LabelStage, type MergeCounts } from "../../ingest/labels/index.ts";
 import type { DB } from "../../schema.ts";
 import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
 import { DEVNET_LABEL_SOURCE, type DevnetPlan, TOKEN_CONTRACTS, tokenAddress } from "./devnet-plan.ts";

@@ -6,13 +6,8 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { afterExchangeLabelChange } from "../../attribution/index.ts";
-import {
-  insertTransfers,
-  markContracts,
-  type TransferRow,
-  upsertTokens,
-} from "../../chains/store/transfers.ts";
-import { LabelStage } from "../../ingest/labels/label-stage.ts";
+import { insertTransfers, markContracts, type TransferRow, upsertTokens } from "../../chains/store/index.ts";
+import { LabelStage } from "../../ingest/labels/index.ts";
 import type { DB } from "../../schema.ts";
 import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
 import { TOKEN_ADDRESSES } from "./graph.ts";

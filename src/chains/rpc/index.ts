@@ -1,0 +1,21 @@
+// EVM JSON-RPC: a client with batching, retries and typed errors, and the shapes and hex helpers of the calls
+// the indexer and the devnet make.
+export {
+  type Hex,
+  hexToBigInt,
+  hexToNumber,
+  type RpcBlock,
+  type RpcLog,
+  type RpcReceipt,
+  type RpcTransaction,
+  toHex,
+} from "./evm.ts";
+export {
+  JsonRpcClient,
+  type JsonRpcClientOptions,
+  type RpcCall,
+  RpcCallError,
+  type RpcErrorObject,
+  type RpcOutcome,
+  RpcTransportError,
+} from "./json-rpc.ts";

@@ -1,0 +1,11 @@
+// The chain data store's writers (blocks, transfers, tokens, contract marks): the indexer, the ethereum-etl
+// import, the explorer adapter and the scenario worlds all write through these.
+export {
+  type BlockRow,
+  insertBlocks,
+  insertTransfers,
+  markContracts,
+  type TokenRow,
+  type TransferRow,
+  upsertTokens,
+} from "./transfers.ts";

@@ -11,7 +11,7 @@ import {
 import { createKey, createProject, projectExists } from "./keys/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
-import { resolveServerSecret } from "./platform/crypto/server-secret.ts";
+import { serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, type Role } from "./platform/http/auth.ts";
@@ -42,12 +42,7 @@ async function openForCommand() {
   const config = loadConfig();
   const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(database);
-  const secret = resolveServerSecret({
-    secret: config.secret,
-    dataDir: config.dataDir,
-    embedded: !config.databaseUrl,
-  });
-  return { config, database, keys: { db: database.db, serverKeys: deriveKeys(secret) } };
+  return { config, database, keys: { db: database.db, serverKeys: deriveKeys(serverSecret(config)) } };
 }
 
 function printJson(value: unknown) {

@@ -32,7 +32,7 @@ import {
 } from "./keys/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
-import { resolveServerSecret } from "./platform/crypto/server-secret.ts";
+import { serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
@@ -109,12 +109,7 @@ async function assemble(
   }
   await migrate(database);
   const embedded = database.kind !== "postgres";
-  const secret = resolveServerSecret({
-    secret: config.secret,
-    dataDir: config.dataDir === "memory://" ? "" : config.dataDir,
-    embedded: embedded && config.dataDir !== "memory://",
-  });
-  const keys: KeysContext = { db: database.db, serverKeys: deriveKeys(secret) };
+  const keys: KeysContext = { db: database.db, serverKeys: deriveKeys(serverSecret(config)) };
   const chainStats = new ChainStatsService(database.db, {
     ttlMs: config.chainStatsTtlSeconds * 1000,
     timeoutMs: config.upstreamTimeoutMs,

@@ -7,8 +7,10 @@ import { notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { AnalysisContext } from "./context.ts";
-import { publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { DEFAULT_DEPTH } from "./depth.ts";
+import { publicResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
+import type { RiskJobViewBody } from "./schemas.ts";
 import {
   finish,
   getAnalysis,
@@ -21,7 +23,7 @@ import {
 
 export const RISK_QUEUE = "risk-analysis";
 /** Depth of a POST /risk analysis: the scan default. */
-export const RISK_JOB_DEPTH = 3;
+export const RISK_JOB_DEPTH = DEFAULT_DEPTH;
 const RETRY_LIMIT = 2;
 
 export interface RiskJobRequest {
@@ -33,14 +35,7 @@ export interface RiskJobRequest {
   to?: Date | undefined;
 }
 
-export interface RiskJobView {
-  jobId: string;
-  status: "queued" | "running" | "completed" | "failed";
-  result?: ScanResult & { fromDate: string | null; toDate: string | null };
-  error?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type RiskJobView = RiskJobViewBody;
 
 /** Defines the queue and its handler (the handler runs only in a process with workers). */
 export async function registerRiskJobs(ctx: AnalysisContext): Promise<void> {

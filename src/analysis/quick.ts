@@ -3,9 +3,10 @@
 // hop. Not stored: it is the cheap, high-rate check. Of a busy address it reads the newest
 // QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further
 // (docs/decisions/0006).
-import { type QuickRiskResult, quickCheck } from "../risk/index.ts";
+import { quickCheck } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { expandGraph } from "./graph/index.ts";
+import type { QuickRiskResponse } from "./schemas.ts";
 import { riskConfigFor } from "./thresholds.ts";
 
 /** Transfers read per direction (the newest first); a scan reads up to 10,000. */
@@ -16,7 +17,7 @@ export async function quickRisk(
   projectId: number,
   address: string,
   chainId: number,
-): Promise<QuickRiskResult> {
+): Promise<QuickRiskResponse> {
   const chain = ctx.registry.get(chainId);
   const perDirection = Math.min(
     QUICK_TRANSFERS_PER_DIRECTION,
@@ -31,7 +32,7 @@ export async function quickRisk(
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
     },
   );
-  const result = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
+  const result: QuickRiskResponse = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
   if (layers[0]?.capped.length) {
     const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
     result.reason = result.reason ? `${result.reason} ${note}` : note;

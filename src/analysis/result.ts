@@ -1,27 +1,13 @@
 // The scan result of interface.md ("Scan result") built from a risk analysis of the core (src/risk), and the
 // record stored with it: the full result plus the findings with their evidence, the exposure and the breakdown
 // of the score, so that a stored result explains itself.
-import type { Finding, PatternName, RiskAnalysis, RiskLevel } from "../risk/index.ts";
+import type { Static } from "@sinclair/typebox";
+import type { Finding, RiskAnalysis } from "../risk/index.ts";
+import type { ScanResultSchema } from "./schemas.ts";
 
-export type ScanStatus = "completed" | "skipped" | "failed";
-
-export interface ScanResult {
-  address: string;
-  chainId: string;
-  status: ScanStatus;
-  analysisId: string;
-  riskScore: number;
-  riskLevel: RiskLevel;
-  riskReason: string;
-  suspiciousActivity: boolean;
-  patterns: PatternName[];
-  transactionGraph: { rootAddress: string; totalNodes: number; totalEdges: number; maxDepth: number };
-  analysisEvidence: { transactionsAnalyzed: number; uniqueAddressesFound: number; analysisDuration: number };
-  /** beyond interface.md */
-  modelVersion?: string;
-  truncated?: boolean;
-  error?: string;
-}
+/** One address's scan result, as the API sends it (its schema is the one truth: schemas.ts). */
+export type ScanResult = Static<typeof ScanResultSchema>;
+export type ScanStatus = ScanResult["status"];
 
 /** What is stored in analyses.result: the scan result and the evidence behind it. */
 export interface StoredResult extends ScanResult {

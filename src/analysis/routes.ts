@@ -1,5 +1,6 @@
 // HTTP routes of risk analysis (interface.md "Risk analysis", decisions.md "Risk"). Thin: parse, authorise
 // (route config), call a verb, shape the answer.
+
 import { Type } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
@@ -9,6 +10,7 @@ import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { AnalysisContext } from "./context.ts";
 import { parseRequestDate } from "./dates.ts";
+import { DEFAULT_DEPTH } from "./depth.ts";
 import { readRiskJob, startRiskJob } from "./jobs.ts";
 import { quickRisk } from "./quick.ts";
 import { scanRisk } from "./scan.ts";
@@ -71,7 +73,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
         await scanRisk(ctx, {
           projectId: req.params.projectId,
           addresses: req.body.addresses,
-          maxDepth: req.body.maxDepth ?? 3,
+          maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
           skipExisting: req.body.skipExisting ?? true,
         }),
       ),

@@ -3,10 +3,12 @@
 // once; skipExisting returns an address's stored result of the same project, chain and depth as `skipped`; an
 // unknown chain, a non-EVM address or a failing data source fails that address only. Every analysis (completed
 // or failed) is stored with its analysisId.
+import type { Static } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
+import type { ScanResponse } from "./schemas.ts";
 import { insertFinished, latestCompleted, newAnalysisId } from "./store.ts";
 
 export interface ScanRequest {
@@ -16,13 +18,7 @@ export interface ScanRequest {
   skipExisting: boolean;
 }
 
-export interface ScanSummary {
-  total: number;
-  completed: number;
-  skipped: number;
-  failed: number;
-  duration: number;
-}
+export type ScanSummary = Static<typeof ScanResponse>["summary"];
 
 export async function scanRisk(
   ctx: AnalysisContext,

@@ -1,6 +1,7 @@
 // TypeBox schemas of the risk routes (interface.md "Scan result", "Quick risk result"; decisions.md "Risk").
-import { Type } from "@sinclair/typebox";
-import { PATTERNS, RISK_LEVELS } from "../risk/index.ts";
+import { type Static, Type } from "@sinclair/typebox";
+import { PATTERNS, RISK_LEVELS, SEVERITIES } from "../risk/index.ts";
+import { MaxDepthSchema } from "./depth.ts";
 
 export const EVM_ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 
@@ -44,7 +45,7 @@ export const ScanBody = Type.Object({
     }),
     { minItems: 1, maxItems: 50 },
   ),
-  maxDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 3 })),
+  maxDepth: MaxDepthSchema,
   skipExisting: Type.Optional(Type.Boolean({ default: true })),
 });
 
@@ -101,7 +102,7 @@ export const QuickResponse = Type.Object({
   patterns: Type.Array(
     Type.Object({
       name: PatternName,
-      severity: Type.Union(["critical", "high", "medium", "low"].map((s) => Type.Literal(s))),
+      severity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
       involvedWallets: Type.Array(Type.String()),
       involvedTxs: Type.Array(Type.String()),
       usdAmount: Type.Number(),
@@ -113,6 +114,9 @@ export const QuickResponse = Type.Object({
   modelVersion: Type.String(),
 });
 
+/** GET /risk/quick's answer. The risk core's quickCheck gives it; the type checks the two agree. */
+export type QuickRiskResponse = Static<typeof QuickResponse>;
+
 export const RiskJobBody = Type.Object({
   address: Type.String({ pattern: EVM_ADDRESS_PATTERN }),
   chainId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
@@ -122,7 +126,7 @@ export const RiskJobBody = Type.Object({
 
 export const RiskJobView = Type.Object({
   jobId: Type.String(),
-  status: Type.Union(["queued", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  status: Type.Union((["queued", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
   result: Type.Optional(
     Type.Composite([
       ScanResultSchema,
@@ -136,3 +140,4 @@ export const RiskJobView = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });
+export type RiskJobViewBody = Static<typeof RiskJobView>;

@@ -1,31 +1,14 @@
 // GET /projects/{projectId}/addresses/scan-risk (decisions.md "Stored scan results"): the latest stored scan
 // result of each listed address for this project (on one chain when chainId is given, at any depth).
+
+import type { Static } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
-import type { PatternName, RiskLevel } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import type { StoredResponse } from "./schemas.ts";
 import { latestCompleted } from "./store.ts";
 
-export interface StoredScanItem {
-  analysisId: string;
-  address: string;
-  chainId: string;
-  riskScore: number;
-  riskLevel: RiskLevel;
-  riskReason: string;
-  suspiciousActivity: boolean;
-  patternsDetected: number;
-  patterns: PatternName[];
-  transactionsAnalyzed: number;
-  completedAt: string;
-  maxDepth: number;
-}
-
-export interface StoredScans {
-  total: number;
-  missing: number;
-  results: StoredScanItem[];
-  missingAddresses: string[];
-}
+export type StoredScans = Static<typeof StoredResponse>;
+export type StoredScanItem = StoredScans["results"][number];
 
 export async function storedScans(
   ctx: AnalysisContext,

@@ -3,6 +3,7 @@
 
 import { Type } from "@sinclair/typebox";
 import type { AnalysisContext } from "../analysis/index.ts";
+import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
@@ -51,7 +52,7 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
         address: normalized,
         chainId: chain,
         incremental: incremental ?? false,
-        maxDepth: maxDepth ?? 3,
+        maxDepth: maxDepth ?? DEFAULT_DEPTH,
       });
       return reply.status(201).send(ok(created));
     },

@@ -1,6 +1,7 @@
 // TypeBox schemas of the investigation routes (decisions.md "Investigations and incremental analysis").
-import { Type } from "@sinclair/typebox";
-import { GraphSchema } from "../analysis/index.ts";
+
+import { type Static, Type } from "@sinclair/typebox";
+import { GraphSchema, MaxDepthSchema } from "../analysis/index.ts";
 
 const Address = Type.String({ minLength: 10, maxLength: 200, description: "EVM address of the wallet" });
 
@@ -17,7 +18,7 @@ export const CreateBody = Type.Object({
     ),
   ),
   incremental: Type.Optional(Type.Boolean({ default: false })),
-  maxDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, default: 3 })),
+  maxDepth: MaxDepthSchema,
 });
 
 export const InvestigationSchema = Type.Object({
@@ -28,13 +29,16 @@ export const InvestigationSchema = Type.Object({
   incremental: Type.Boolean(),
   max_depth: Type.Integer(),
   analysis_id: Type.String({ description: 'the layered analysis it follows; "" until it exists' }),
-  status: Type.Union(["pending", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  status: Type.Union((["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
   risk_score: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
     description: "the analysis's latest score, provisional until it completes; null before its first layer",
   }),
   created_at: Type.String({ format: "date-time" }),
   updated_at: Type.String({ format: "date-time" }),
 });
+
+/** An investigation as the API sends it. */
+export type Investigation = Static<typeof InvestigationSchema>;
 
 export const CreatedSchema = Type.Intersect([
   InvestigationSchema,

@@ -3,22 +3,9 @@
 import type { Kysely } from "kysely";
 import { progressStatus } from "../analysis/layered/index.ts";
 import type { DB } from "../schema.ts";
+import type { Investigation } from "./schemas.ts";
 
-export interface Investigation {
-  id: string;
-  name: string;
-  address: string;
-  chain_id: number;
-  incremental: boolean;
-  max_depth: number;
-  /** "" until the analysis record exists */
-  analysis_id: string;
-  status: "pending" | "running" | "completed" | "failed";
-  /** the analysis's latest (provisional until completed) score; null before its first layer */
-  risk_score: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { Investigation };
 
 export interface NewInvestigation {
   id: string;

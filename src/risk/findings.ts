@@ -14,7 +14,8 @@ export const PATTERNS = [
 ] as const;
 export type PatternName = (typeof PATTERNS)[number];
 
-export type Severity = "critical" | "high" | "medium" | "low";
+export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 export const PATTERN_SEVERITY: Record<PatternName, Severity> = {
   mixing: "critical",

@@ -81,6 +81,7 @@ export {
   PATTERN_SEVERITY,
   PATTERNS,
   type PatternName,
+  SEVERITIES,
   type Severity,
 } from "./findings.ts";
 export { CATEGORY_ORDER, categoryOf } from "./graph/classify.ts";
@@ -93,6 +94,7 @@ export {
   type LabelCategory,
   NO_TRUNCATION,
   NODE_TYPE_OF_CATEGORY,
+  NODE_TYPES,
   type NodeType,
   SERVICE_TYPES,
   TERMINAL_TYPES,

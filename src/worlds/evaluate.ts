@@ -9,6 +9,7 @@
 // "among its wallets" (which also counts payees, exchanges and mixers involved) is computed too.
 // Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are scored, not counted.
 
+import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import type { RiskLevel } from "../risk/index.ts";
 import { analyseGraph, PATTERNS, type PatternName, type RiskConfig } from "../risk/index.ts";
 import { indexWorld, worldGraph } from "./render/graph.ts";
@@ -41,7 +42,7 @@ export interface Evaluation {
   falseAlarms: Case[];
 }
 
-export function evaluateWorld(world: World, config: RiskConfig = {}, depth = 3): Evaluation {
+export function evaluateWorld(world: World, config: RiskConfig = {}, depth = DEFAULT_DEPTH): Evaluation {
   const index = indexWorld(world);
   const counts = { actors: tally(), wallets: tally() };
   const chains = new Map<string, SanctionsChain>();

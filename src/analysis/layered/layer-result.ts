@@ -5,85 +5,10 @@
 // Layer k is the expansion of the addresses k hops from the root: layer 0 reads the root's own transfers and
 // finds its direct counterparties, layer 1 theirs, and so on; an analysis of maxDepth N has layers 0..N-1 and its
 // final graph reaches N hops, like a scan of the same depth (docs/decisions/0004-analysis-layers.md).
-import type { GraphEdge, GraphNode, LayerPattern, RiskAnalysis, RiskLevel } from "../../risk/index.ts";
+import type { GraphEdge, GraphNode, LayerPattern, RiskAnalysis } from "../../risk/index.ts";
+import type { CompletedLayer, LayerEdge, LayerGraph, LayerNode, ShortLayer } from "./schemas.ts";
 
-export interface LayerNode {
-  address: string;
-  type: GraphNode["type"];
-  /** hops from the root */
-  depth: number;
-  label?: string;
-  category?: string;
-  /** the label and type are inferred (an exchange deposit address), not stored */
-  inferred?: true;
-}
-
-export interface LayerEdge {
-  /** `${txHash}:${logIndex}` (log index -1 for a transaction's native value): unique in a graph */
-  id: string;
-  from: string;
-  to: string;
-  /** raw amount in the token's smallest unit, decimal string */
-  value: string;
-  token: string;
-  symbol: string;
-  decimals: number;
-  /** USD at the day's price, when known */
-  usd: number | null;
-  txHash: string;
-  /** ISO 8601 */
-  timestamp: string;
-}
-
-export interface LayerGraph {
-  rootAddress: string;
-  nodes: Record<string, LayerNode>;
-  edges: LayerEdge[];
-  metadata: {
-    totalNodes: number;
-    totalEdges: number;
-    /** beyond interface.md: which budgets cut the expansion short so far */
-    truncated: { nodes: boolean; edges: boolean; time: boolean; degree: boolean };
-  };
-}
-
-export interface CompletedLayer {
-  analysisId: string;
-  layer: number;
-  status: "completed";
-  totalLayers: number;
-  riskScore: number;
-  /** beyond interface.md: the provisional level and its reason */
-  riskLevel: RiskLevel;
-  riskReason: string;
-  isProvisional: boolean;
-  detectedPatterns: LayerPattern[];
-  newPatterns: LayerPattern[];
-  removedPatterns: LayerPattern[];
-  cumulativeGraph: LayerGraph;
-  newNodes: Record<string, LayerNode>;
-  newEdges: LayerEdge[];
-  layerMetadata: {
-    processingTimeMs: number;
-    nodeCount: number;
-    edgeCount: number;
-    newNodeCount: number;
-    newEdgeCount: number;
-    errorCount: number;
-    patternDetectionTimeMs: number;
-    timestamp: string;
-  };
-}
-
-/** A layer not processed yet (or never to be, once its analysis failed): interface.md's short form. */
-export interface ShortLayer {
-  analysisId: string;
-  layer: number;
-  status: "pending" | "failed";
-  totalLayers: number;
-  /** beyond interface.md: why the analysis failed */
-  error?: string;
-}
+export type { CompletedLayer, LayerEdge, LayerGraph, LayerNode, ShortLayer };
 
 export function layerNode(node: GraphNode): LayerNode {
   const out: LayerNode = { address: node.address, type: node.type, depth: node.depth };

@@ -1,9 +1,10 @@
 // TypeBox schemas of the layered-analysis routes (interface.md "Layer pattern", "Layer result", "Analysis
 // progress"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
-import { Type } from "@sinclair/typebox";
-import { PATTERNS } from "../../risk/index.ts";
+import { type Static, Type } from "@sinclair/typebox";
+import { NODE_TYPES, PATTERNS, RISK_LEVELS, SEVERITIES } from "../../risk/index.ts";
 
-const Severity = Type.Union(["critical", "high", "medium", "low"].map((s) => Type.Literal(s)));
+const Severity = Type.Union(SEVERITIES.map((s) => Type.Literal(s)));
+const Level = Type.Union(RISK_LEVELS.map((l) => Type.Literal(l)));
 
 export const LayerPatternSchema = Type.Object({
   patternType: Type.Union(PATTERNS.map((p) => Type.Literal(p))),
@@ -22,9 +23,10 @@ export const LayerPatternSchema = Type.Object({
 
 const NodeSchema = Type.Object({
   address: Type.String(),
-  type: Type.String({
-    description: "eoa, contract, exchange, mixer, bridge, defi, sanctioned, illicit or unknown",
-  }),
+  type: Type.Union(
+    NODE_TYPES.map((t) => Type.Literal(t)),
+    { description: "eoa, contract, exchange, mixer, bridge, defi, sanctioned, illicit or unknown" },
+  ),
   depth: Type.Integer({ description: "hops from the root" }),
   label: Type.Optional(Type.String()),
   category: Type.Optional(Type.String()),
@@ -73,7 +75,7 @@ const CompletedLayerSchema = Type.Object({
   status: Type.Literal("completed"),
   totalLayers: Type.Integer(),
   riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
-  riskLevel: Type.String(),
+  riskLevel: Level,
   riskReason: Type.String(),
   isProvisional: Type.Boolean(),
   detectedPatterns: Type.Array(LayerPatternSchema),
@@ -104,9 +106,18 @@ const ShortLayerSchema = Type.Object({
 
 export const LayerResultSchema = Type.Union([CompletedLayerSchema, ShortLayerSchema]);
 
+// The layer result's types, derived from the schemas above (the one truth of their shape).
+export type LayerNode = Static<typeof NodeSchema>;
+export type LayerEdge = Static<typeof EdgeSchema>;
+export type LayerGraph = Static<typeof GraphSchema>;
+export type CompletedLayer = Static<typeof CompletedLayerSchema>;
+/** A layer not processed yet (or never to be, once its analysis failed): the short form. */
+export type ShortLayer = Static<typeof ShortLayerSchema>;
+export type AnalysisProgressBody = Static<typeof ProgressSchema>;
+
 export const ProgressSchema = Type.Object({
   analysisId: Type.String({ format: "uuid" }),
-  status: Type.Union(["pending", "running", "completed", "failed"].map((s) => Type.Literal(s))),
+  status: Type.Union((["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
   completedLayers: Type.Integer(),
   maxDepth: Type.Integer(),
   incremental: Type.Boolean(),

@@ -7,23 +7,13 @@ import { invalid, MESSAGES, notFound } from "../../platform/errors.ts";
 import { isUuid } from "../../platform/http/params.ts";
 import type { DB } from "../../schema.ts";
 import type { ShortLayer } from "./layer-result.ts";
+import type { AnalysisProgressBody } from "./schemas.ts";
 import { getLayeredAnalysis, type LayeredAnalysis, readLayerBody } from "./store.ts";
 
-export type ProgressStatus = "pending" | "running" | "completed" | "failed";
-
-export interface AnalysisProgress {
-  analysisId: string;
-  status: ProgressStatus;
-  completedLayers: number;
-  maxDepth: number;
-  incremental: boolean;
-  /** the latest provisional score (0 until the first layer completes), final once completed */
-  riskScore: number;
-  patternsDetected: number;
-  startedAt: string;
-  /** beyond interface.md: why the analysis failed */
-  error?: string;
-}
+/** An analysis's progress as the API sends it: riskScore is the latest provisional score (0 until the first layer
+ * completes), final once completed; error says why a failed analysis failed. */
+export type AnalysisProgress = AnalysisProgressBody;
+export type ProgressStatus = AnalysisProgress["status"];
 
 export const progressStatus = (status: LayeredAnalysis["status"]): ProgressStatus =>
   status === "queued" ? "pending" : status;

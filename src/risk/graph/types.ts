@@ -2,16 +2,18 @@
 // expansion over the store) and handed to the pure detectors; nothing here does I/O.
 
 /** Normalised label categories (docs/labels.md) plus what the graph itself knows of an address. */
-export type NodeType =
-  | "eoa"
-  | "contract"
-  | "exchange"
-  | "mixer"
-  | "bridge"
-  | "defi"
-  | "sanctioned"
-  | "illicit"
-  | "unknown";
+export const NODE_TYPES = [
+  "eoa",
+  "contract",
+  "exchange",
+  "mixer",
+  "bridge",
+  "defi",
+  "sanctioned",
+  "illicit",
+  "unknown",
+] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
 
 /**
  * Label categories (docs/labels.md), riskiest first: the vocabulary every label is normalised to on import. When

@@ -9,6 +9,7 @@
 // for the inference here; `npm run eval` measures the inference itself). No node, edge or time budgets. Pure: the
 // same world gives the same graphs.
 
+import { DEFAULT_DEPTH } from "../../analysis/index.ts";
 import {
   type GraphEdge,
   type GraphNode,
@@ -72,7 +73,7 @@ export function worldGraph(
   subject: string,
   opts: { depth?: number; degreeLimit?: number } = {},
 ): TxGraph {
-  const maxDepth = opts.depth ?? 3;
+  const maxDepth = opts.depth ?? DEFAULT_DEPTH;
   const degreeLimit = opts.degreeLimit ?? 50;
   const depth = new Map<string, number>([[subject, 0]]);
   const edges = new Map<string, GraphEdge>();

@@ -1,6 +1,6 @@
 // Benchmark `expansion`: the bounded breadth-first expansion (src/analysis/graph: one statement per layer) against
 // the same depth-3 expansion written as a recursive-CTE query, on the same PostgreSQL data, timed in the same run.
-// Target (issue 4): the expansion at least 20x faster.
+// Target: the expansion at least 20x faster.
 //
 // The store is generated in PostgreSQL itself (setseed + generate_series: every run has the same data):
 // BENCH_EXPANSION_ADDRESSES addresses (default 200,000) and BENCH_EXPANSION_TRANSFERS native transfers (default
@@ -272,7 +272,7 @@ export const expansionBenchmark: Benchmark = {
         `Best of each (the machine is shared): the default-budget expansion and the CTE interleaved, ${ROUNDS} rounds`,
         `after a warm-up of each; then the unbounded expansion, ${UNBOUNDED_ROUNDS} rounds (its 100,000s of edges in memory last).`,
         `Load average when measuring began: ${load.join(", ")}.`,
-        `Target (issue 4): the expansion at least ${TARGET_RATIO}x faster than the recursive CTE.`,
+        `Target: the expansion at least ${TARGET_RATIO}x faster than the recursive CTE.`,
         "",
         "| Approach | nodes | edges | statements | time (best) | recursive CTE ÷ this |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -1,6 +1,6 @@
 // Benchmark `http-chain-detail`: GET /v1/chains/{id} with a valid API key on the real service (every hook on:
 // request ids, rate limiting, authentication, validation, serialization, logging at warn), once on PGlite and
-// once on PostgreSQL, against a bare fastify route serving the very same JSON body. Targets (issue): at least
+// once on PostgreSQL, against a bare fastify route serving the very same JSON body. Targets: at least
 // 10,000 req/s and at least half of the bare route's rate, on each database.
 //
 // The chains file has one chain with no explorer, Blockscout or RPC URL, so no request leaves 127.0.0.1.

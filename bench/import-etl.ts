@@ -5,7 +5,7 @@
 // took inside each process (the import's own `seconds`; the bare COPY's time from its first row to its commit),
 // not process start-up. Peak memory is the child's peak RSS (VmHWM). The import also runs on a 250,000-transfer
 // export, to show memory stays flat as the file grows.
-// Targets (issue 3): import ≥ 0.8 × the bare COPY; ≥ 50,000 transfers/s on PostgreSQL, ≥ 20,000 on PGlite;
+// Targets: import ≥ 0.8 × the bare COPY; ≥ 50,000 transfers/s on PostgreSQL, ≥ 20,000 on PGlite;
 // peak memory at 1M within 1.25 × (+ 64 MiB) of the peak at 250k.
 //
 // Each of the bare COPY and the import runs BENCH_ETL_REPEAT times (default 2), alternately; the best counts.

@@ -1,6 +1,6 @@
 // Benchmark `indexer`: blocks per second of the EVM indexer against a real anvil, beside a bare loop reading the
 // same blocks with full transactions (viem `getBlock({ includeTransactions: true })`, one block at a time) in
-// the same run. Target (issue 3): indexing at least 0.7 of the bare read loop, on each database.
+// the same run. Target: indexing at least 0.7 of the bare read loop, on each database.
 //
 // anvil is pre-mined with BENCH_INDEXER_BLOCKS blocks (default 2,000), each with two value transfers and one
 // token mint (a Transfer log). The indexer then runs from block 0 on a fresh store (in-memory PGlite; a fresh

@@ -6,7 +6,7 @@
 // the risk core over the cumulative graph, build the layer) and the wall time between two layers' commits (that,
 // plus the commit itself and the job hand-over); and the total from the POST to `completed`.
 // Roots: BENCH_LAYERS_ROOTS (default 3) of the busiest users and as many from the tail, drawn with a fixed seed.
-// No target in the issue: the figures are recorded.
+// No target: the figures are recorded.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,7 +1,7 @@
 // Benchmark `risk-endpoints`: the quick check (GET /v1/risk/quick) and the 50-address scan at depth 3
 // (POST /v1/projects/{projectId}/addresses/scan-risk) of the real service (a child process, bench/server.ts), on the
 // 5,000,000-transfer store of bench/risk-store.ts, once on PGlite (a data dir under the OS temp dir) and once on
-// PostgreSQL (a schema of its own, dropped after). Targets (issue 4), on each database: quick check p95 ≤ 50 ms at
+// PostgreSQL (a schema of its own, dropped after). Targets, on each database: quick check p95 ≤ 50 ms at
 // ≥ 500 checks/s; scan of 50 addresses at depth 3 p95 ≤ 1 s.
 //
 // Addresses: each checked or scanned address is drawn (seeded, mulberry32) from three classes of the store: 90% any
@@ -629,7 +629,7 @@ function markdown(outcomes: Outcome[]): string {
     "PGlite in a data dir on disk, PostgreSQL in a schema of its own (dropped after).",
     `Addresses drawn (seeded) ${MIX[0] * 100}% from all users (the tail: a typical one has ~7 transfers), ${MIX[1] * 100}% from the`,
     `1,000 busiest users (40-3,000 transfers), ${MIX[2] * 100}% services (10,000s-100,000s of transfers; a quick check reads`,
-    `the newest ${int(QUICK_TRANSFERS_PER_DIRECTION)} per direction of them, a scan up to 10,000). Targets (issue 4), each database: quick check`,
+    `the newest ${int(QUICK_TRANSFERS_PER_DIRECTION)} per direction of them, a scan up to 10,000). Targets, each database: quick check`,
     "p95 ≤ 50 ms at ≥ 500 checks/s; a",
     "scan of 50 addresses at depth 3 p95 ≤ 1 s.",
     "",

@@ -3,7 +3,7 @@
 //
 // The page is the real one, served by the platform's real HTTP app (buildHttpApp + registerViewerRoutes) on
 // 127.0.0.1, whose /v1 routes here are stand-ins answering a generated, deterministic analysis in the documented
-// shapes (interface.md "Layer result", "Analysis progress"; typed against the service's CompletedLayer), so that
+// shapes (docs/api.md, "Investigations and layered analyses"; typed against the service's CompletedLayer), so that
 // only the browser's work is measured, not the analysis. Two cases, each BENCH_VIEWER_RUNS times (default 5)
 // after a warm-up, in a fresh page each time:
 // - one layer: the whole graph arrives in a single layer result (a depth-1 analysis of a busy address);

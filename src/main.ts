@@ -1,4 +1,4 @@
-// The `vigia` command line (decisions.md, "Command line, configuration and import formats").
+// The `vigia` command line (README.md, "Commands" and "Configuration").
 // Each command exits non-zero with a one-line error on bad input.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { registerDevnetCommand } from "./devnet/cli.ts";

@@ -1,4 +1,4 @@
-// Request dates (decisions.md "General"): `YYYY-MM-DD` or a full ISO 8601 date-time; a bare date is 00:00:00Z as
+// Request dates (docs/api.md, "Envelope and errors"): `YYYY-MM-DD` or a full ISO 8601 date-time; a bare date is 00:00:00Z as
 // a start and 23:59:59.999Z as an end.
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;

@@ -1,4 +1,4 @@
-// POST /risk and GET /risk/{jobId} (decisions.md "Risk"): an analysis of one address over a date window, run on
+// POST /risk and GET /risk/{jobId} (docs/api.md, "Risk analysis"): an analysis of one address over a date window, run on
 // the durable job queue (pg-boss, src/platform/jobs). The analyses row (kind 'job') is the job as clients see
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.

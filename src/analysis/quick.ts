@@ -1,4 +1,4 @@
-// GET /risk/quick (decisions.md "Risk"): one EVM address on one chain, a depth-1 expansion (the address and its
+// GET /risk/quick (docs/api.md, "Risk analysis"): one EVM address on one chain, a depth-1 expansion (the address and its
 // direct counterparties) and the risk core's quickCheck: direct exposure and the patterns visible within one
 // hop. Not stored: it is the cheap, high-rate check. Of a busy address it reads the newest
 // QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further

@@ -1,4 +1,4 @@
-// The scan result of interface.md ("Scan result") built from a risk analysis of the core (src/risk), and the
+// The scan result (docs/api.md, "Risk analysis") built from a risk analysis of the core (src/risk), and the
 // record stored with it: the full result plus the findings with their evidence, the exposure and the breakdown
 // of the score, so that a stored result explains itself.
 import type { Static } from "@sinclair/typebox";

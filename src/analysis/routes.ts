@@ -1,4 +1,4 @@
-// HTTP routes of risk analysis (interface.md "Risk analysis", decisions.md "Risk"). Thin: parse, authorise
+// HTTP routes of risk analysis (docs/api.md, "Risk analysis"). Thin: parse, authorise
 // (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";

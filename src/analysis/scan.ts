@@ -1,4 +1,4 @@
-// POST /projects/{projectId}/addresses/scan-risk (interface.md, decisions.md "Risk"): 1-50 addresses, each on
+// POST /projects/{projectId}/addresses/scan-risk (docs/api.md, "Risk analysis"): 1-50 addresses, each on
 // its chain, at one depth. Per chain, the addresses to analyse are expanded together (multi-root) and scored
 // once; skipExisting returns an address's stored result of the same project, chain and depth as `skipped`; an
 // unknown chain, a non-EVM address or a failing data source fails that address only. Every analysis (completed

@@ -1,4 +1,4 @@
-// TypeBox schemas of the risk routes (interface.md "Scan result", "Quick risk result"; decisions.md "Risk").
+// TypeBox schemas of the risk routes (docs/api.md, "Risk analysis").
 import { type Static, Type } from "@sinclair/typebox";
 import { PATTERNS, RISK_LEVELS, SEVERITIES } from "../risk/index.ts";
 import { MaxDepthSchema } from "./depth.ts";

@@ -1,4 +1,4 @@
-// GET /projects/{projectId}/addresses/scan-risk (decisions.md "Stored scan results"): the latest stored scan
+// GET /projects/{projectId}/addresses/scan-risk (docs/api.md, "Risk analysis"): the latest stored scan
 // result of each listed address for this project (on one chain when chainId is given, at any depth).
 
 import type { Static } from "@sinclair/typebox";

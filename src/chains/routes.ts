@@ -1,4 +1,4 @@
-// GET /chains and GET /chains/{chainId} (interface.md "Chains", decisions.md "Chains").
+// GET /chains and GET /chains/{chainId} (docs/api.md, "Chains (viewer)").
 import { Type } from "@sinclair/typebox";
 import { notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";

@@ -1,4 +1,4 @@
-// Investigations (issue 5): a name, a wallet and a chain tied to the layered analysis that follows the money
+// Investigations: a name, a wallet and a chain tied to the layered analysis that follows the money
 // from it (src/analysis/layered). Standard or incremental; an earlier analysis of the same wallet is reused.
 export { type CreateInvestigation, createInvestigation } from "./create.ts";
 export { registerInvestigationRoutes } from "./routes.ts";

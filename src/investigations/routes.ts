@@ -1,4 +1,4 @@
-// POST/GET /projects/{projectId}/investigations[/{id}] (decisions.md "Investigations and incremental analysis").
+// POST/GET /projects/{projectId}/investigations[/{id}] (docs/api.md, "Investigations and layered analyses").
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";

@@ -1,4 +1,4 @@
-// TypeBox schemas of the investigation routes (decisions.md "Investigations and incremental analysis").
+// TypeBox schemas of the investigation routes (docs/api.md, "Investigations and layered analyses").
 
 import { type Static, Type } from "@sinclair/typebox";
 import { GraphSchema, MaxDepthSchema } from "../analysis/index.ts";

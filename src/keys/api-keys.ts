@@ -1,4 +1,4 @@
-// API keys of a project: create, list (with the key value, as interface.md's list returns it), revoke.
+// API keys of a project: create, list (with the key value, as the documented list returns it), revoke.
 import type { Kysely } from "kysely";
 import { decrypt, encrypt, hmacHex } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";

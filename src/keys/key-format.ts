@@ -1,4 +1,4 @@
-// The API key format of decisions.md: `vigia_` + 32 random bytes in base62 + a 6-character checksum, so that
+// The API key format (docs/api.md, "Authentication and roles"): `vigia_` + 32 random bytes in base62 + a 6-character checksum, so that
 // secret scanners can recognise a leaked key and a mistyped one is rejected without a database lookup.
 import crypto from "node:crypto";
 import { toBase62 } from "../platform/crypto/secrets.ts";

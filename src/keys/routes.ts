@@ -1,4 +1,4 @@
-// HTTP routes of projects and API keys (decisions.md, "Authentication and roles" and "Project settings").
+// HTTP routes of projects and API keys (docs/api.md, "Authentication and roles" and "Projects and keys").
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 import { Type } from "@sinclair/typebox";
 import type { HttpApp } from "../platform/http/app.ts";

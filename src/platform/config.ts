@@ -1,4 +1,4 @@
-// Configuration of a Vigía process, read once from the environment (decisions.md, "Command line, configuration").
+// Configuration of a Vigía process, read once from the environment (README.md, "Configuration").
 // Everything else receives a Config value; nothing below main.ts reads process.env.
 import path from "node:path";
 

@@ -1,5 +1,5 @@
 // What a detector reports: a pattern found in a graph, with the evidence a compliance officer needs to check it
-// by hand (patterns.md): wallets, transaction hashes, the USD amount, the thresholds used, a one-sentence message
+// by hand (docs/risk-model.md): wallets, transaction hashes, the USD amount, the thresholds used, a one-sentence message
 // with the figures, and a confidence.
 import type { TxGraph } from "./graph/types.ts";
 

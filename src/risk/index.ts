@@ -9,7 +9,7 @@
 //       `actors`), for scan results; `contributions` is the breakdown of the score (each with a `ref` into
 //       exposure.entries or findings; the points add up to the score before the 0-100 cap).
 //   analyseRoots(graph, config?) -> RiskAnalysis[]     every root of a multi-root graph, detectors run once.
-//   quickCheck(graph, root, config?) -> QuickRiskResult   GET /risk/quick (interface.md "Quick risk result"),
+//   quickCheck(graph, root, config?) -> QuickRiskResult   GET /risk/quick (docs/api.md, "Risk analysis"),
 //       for a depth-1 graph; toQuickRiskResult(analysis) gives the same shape from any analysis.
 //   toLayerPatterns(findings) -> LayerPattern[] and findingKey(finding): incremental analysis layers
 //       (detectedPatterns / newPatterns / removedPatterns).

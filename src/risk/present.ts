@@ -1,4 +1,4 @@
-// The risk core's results in the shapes of interface.md: the quick risk result (GET /risk/quick) and the layer
+// The risk core's results in the shapes of the API (docs/api.md): the quick risk result (GET /risk/quick) and the layer
 // patterns of an incremental analysis; and quickCheck, the analysis of a depth-1 graph.
 import type { Finding, PatternName, Severity } from "./findings.ts";
 import type { TxGraph } from "./graph/types.ts";
@@ -18,7 +18,7 @@ export interface QuickRiskResult {
   risk: number;
   reason: string;
   patterns: QuickRiskPattern[];
-  /** beyond interface.md: the level, whether it is suspicious, and the model version */
+  /** beyond the contract: the level, whether it is suspicious, and the model version */
   level: RiskLevel;
   suspiciousActivity: boolean;
   modelVersion: string;
@@ -29,7 +29,7 @@ export interface LayerPattern {
   confidence: number;
   severity: Severity;
   description: string;
-  /** beyond interface.md: the finding's identity across layers (findingKey), its subject and its evidence */
+  /** beyond the contract: the finding's identity across layers (findingKey), its subject and its evidence */
   id: string;
   subject: string;
   evidence: {

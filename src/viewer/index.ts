@@ -1,4 +1,4 @@
-// The investigation viewer (issue 5): a browser page served by the service that draws an investigation's graph
+// The investigation viewer: a browser page served by the service that draws an investigation's graph
 // growing layer by layer. Server side only: the routes and the build of the browser bundle; the browser code is
 // in web/viewer.
 export {

@@ -1,4 +1,4 @@
-// Risk endpoints end to end on the real chain path (issue 4, "end to end through HTTP on the devnet scenario"):
+// Risk endpoints end to end on the real chain path (end to end through HTTP on the devnet scenario):
 // the service runs the embedded devnet (a real anvil from @foundry-rs/anvil playing devnetWorld with the compiled
 // demo ERC-20s, plus its labels and prices) and its own EVM indexer fills the store from the node; once the
 // indexer's checkpoint reaches the node's head, scan-risk and the quick check go over HTTP. Asserted: every

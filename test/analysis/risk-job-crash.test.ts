@@ -1,5 +1,5 @@
 // A POST /risk job whose worker process is killed (SIGKILL) in the middle of the analysis completes after a
-// worker restarts (issue 4): on the embedded database the restarted owner retries the job left running; on
+// worker restarts: on the embedded database the restarted owner retries the job left running; on
 // PostgreSQL the job's heartbeat stops, it is failed and retried by the running worker. The analyses row the
 // client polls ends `completed` with the result.
 import fs from "node:fs";

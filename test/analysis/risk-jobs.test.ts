@@ -1,4 +1,4 @@
-// POST /risk and GET /risk/{jobId} (decisions.md "Risk") on the durable job queue: a job runs in the service's
+// POST /risk and GET /risk/{jobId} (docs/api.md, "Risk analysis") on the durable job queue: a job runs in the service's
 // worker and completes with a scan result limited to its date window; date validation; project scoping. Runs on
 // the in-memory PGlite or, with DATABASE_URL, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// Risk endpoints end to end through HTTP (interface.md "Risk analysis", decisions.md "Risk"): the devnet's demo
-// world written to the store (src/worlds/render/store.ts), then scan-risk validation exactly as interface.md,
+// Risk endpoints end to end through HTTP (docs/api.md, "Risk analysis"): the devnet's demo
+// world written to the store (src/worlds/render/store.ts), then scan-risk validation exactly as docs/api.md says,
 // every injected pattern reported for its case subject, skipExisting and the summary counts, failed addresses
 // beside completed ones, the stored results, and the quick check. In-memory PGlite, or PostgreSQL with
 // DATABASE_URL.
@@ -75,7 +75,7 @@ describe("POST scan-risk validation", () => {
 });
 
 describe("scan-risk on the devnet world", () => {
-  it("reports every injected pattern for its case subject, with the result shape of interface.md", async () => {
+  it("reports every injected pattern for its case subject, with the documented result shape", async () => {
     expect(positives.map((c) => c.pattern).sort()).toEqual([...PATTERNS].sort());
     const res = await scan({
       addresses: positives.map((c) => ({ address: c.subject, chainId: CHAIN })),

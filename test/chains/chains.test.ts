@@ -22,7 +22,7 @@ import {
   writeChainsFile,
 } from "../support/service.ts";
 
-/** The route must never keep a client waiting longer than this on the upstream (decisions.md, Chains). */
+/** The route must never keep a client waiting longer than this on the upstream (docs/api.md, "Chains (viewer)"). */
 const ROUTE_BUDGET_MS = 2000;
 const TTL_SECONDS = 1;
 
@@ -36,7 +36,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-/** The interface.md chain detail for the stats `blockscoutStats()` serves. */
+/** The documented chain detail for the stats `blockscoutStats()` serves. */
 const EXPECTED_STATS = {
   market_cap: "329663113187.488651200",
   coin_price: "2735.25",
@@ -199,7 +199,7 @@ describe("GET /v1/chains", () => {
 });
 
 describe("GET /v1/chains/{chainId}", () => {
-  it("returns the interface.md chain detail from the chain's Blockscout stats", async () => {
+  it("returns the documented chain detail from the chain's Blockscout stats", async () => {
     const before = Date.now();
     const { res, body } = await detail(ID.detail);
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 // Contract suite: bad input on EVERY /v1 route gets the right 4xx and the error envelope
-// `{success:false, error, message}` (decisions.md, "General"): never a 5xx, never a stack trace, SQL or an
+// `{success:false, error, message}` (docs/api.md, "Envelope and errors"): never a 5xx, never a stack trace, SQL or an
 // internal path in the body. Requests are derived with fast-check (fixed seeds, so a failure reproduces) from
 // the route schemas in the service's own OpenAPI document: invalid JSON, wrong top-level types, body schema
 // mutations (dropped required fields, swapped types, over-long and huge strings, NUL and lone surrogates, bad

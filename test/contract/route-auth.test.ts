@@ -1,5 +1,5 @@
 // Contract suite: authentication, roles and project scoping on EVERY /v1 route that needs an API key
-// (decisions.md, "Authentication and roles"). Routes are discovered from the service's own OpenAPI document
+// (docs/api.md, "Authentication and roles"). Routes are discovered from the service's own OpenAPI document
 // (operations with `security`; the lowest role from the `x-required-role` extension), so a route added later is
 // covered without editing this file. Every check loops over all routes and reports every failing route at once.
 import { randomUUID } from "node:crypto";

@@ -1,5 +1,5 @@
-// Investigations and layered analyses end to end through HTTP (issue 5; decisions.md "Investigations and
-// incremental analysis"): standard mode answers with the complete graph, incremental mode at once with its
+// Investigations and layered analyses end to end through HTTP (docs/api.md,
+// "Investigations and layered analyses"): standard mode answers with the complete graph, incremental mode at once with its
 // layers completed by the durable layer jobs; the layer invariants on the devnet world; every injected pattern
 // found in its case's final layer; pending forms and Cache-Control; reuse of an earlier analysis; 400/403/404;
 // a layer that keeps failing fails the analysis with its reason. In-memory PGlite, or PostgreSQL with

@@ -1,5 +1,5 @@
 // An incremental analysis whose worker process is killed (SIGKILL) in the middle resumes at its first unfinished
-// layer after a worker restarts and produces the same layers as an uninterrupted run (issue 5 "Durability"): on
+// layer after a worker restarts and produces the same layers as an uninterrupted run (durability): on
 // the embedded database the restarted owner retries the job left running; on PostgreSQL the job's heartbeat
 // stops and it is retried. The layers stored before the kill are not rewritten.
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Shared checks of a layered analysis's layers (issue 5 "Layer invariants"): the cumulative graph only grows,
+// Shared checks of a layered analysis's layers (their invariants): the cumulative graph only grows,
 // metadata counts equal the lengths, newNodes and newEdges are exactly the difference to the previous layer,
 // only the final layer is not provisional, and newPatterns / removedPatterns agree with consecutive layers.
 import { expect } from "vitest";

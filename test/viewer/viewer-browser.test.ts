@@ -1,4 +1,4 @@
-// The investigation viewer in headless Chromium (issue 5, "Tests that must exist and pass"): the real service on
+// The investigation viewer in headless Chromium: the real service on
 // 127.0.0.1 with the devnet world in its store and its layer jobs running, an incremental investigation created
 // through the API, the page opened and the API key typed in (a wrong one first: 401 must send the officer back
 // to the form with a clear message), then wait for the final layer and check that the graph drawn has exactly the

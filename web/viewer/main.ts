@@ -1,6 +1,6 @@
 // The investigation viewer's entry point (bundled with cytoscape into /app/assets/viewer.js by
 // src/viewer/bundle.ts). It asks for the API key (kept only in this tab's sessionStorage) and the project id
-// (or takes `?project=`), reads the investigation, polls its analysis' progress every 2 s as interface.md
+// (or takes `?project=`), reads the investigation, polls its analysis' progress every 2 s as docs/api.md
 // advises, fetches every completed layer it has not drawn yet, and grows the graph, the score chart and the
 // pattern log layer by layer.
 //

@@ -1,4 +1,4 @@
-// The provisional risk score over the layers: an SVG line chart over the five risk-level bands of interface.md
+// The provisional risk score over the layers: an SVG line chart over the five risk-level bands (docs/risk-model.md)
 // (one `circle.point` per layer, hollow while provisional, filled for the final score), and the same figures as
 // an ordered list for screen readers and for copying into a case file.
 import { h, svg } from "./dom.ts";

@@ -1,9 +1,9 @@
-// The wire shapes the viewer reads, as documented in /v1 (docs/api.md; interface.md "Layer result", "Analysis
-// progress", decisions.md "Investigations and incremental analysis"). The viewer is a plain API client: it keeps
+// The wire shapes the viewer reads, as documented in /v1 (docs/api.md,
+// "Investigations and layered analyses"). The viewer is a plain API client: it keeps
 // its own copy of these shapes instead of importing the server's types, and treats every field the documents
 // mark optional (or that a newer server may add) as possibly missing.
 
-/** Node types of decisions.md; anything else a server sends is drawn as `unknown`. */
+/** Node types of docs/api.md; anything else a server sends is drawn as `unknown`. */
 export const NODE_TYPES = [
   "eoa",
   "contract",

@@ -1,4 +1,4 @@
-// Layered (incremental) analyses (issue 5): breadth-first, one layer per step, each layer stored on its own and
+// Layered (incremental) analyses: breadth-first, one layer per step, each layer stored on its own and
 // never changed; run as durable jobs, one per layer; read through the progress and layer routes.
 export { type AdvanceOutcome, advanceAnalysis } from "./advance.ts";
 export { failureReason, LAYER_QUEUE, queueNextLayer, registerLayerJobs, sweepStalled } from "./jobs.ts";

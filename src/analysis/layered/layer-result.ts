@@ -1,4 +1,4 @@
-// The layer result of interface.md ("Layer result") built from the graph after a layer and the state before it.
+// The layer result (docs/api.md, "Investigations and layered analyses") built from the graph after a layer and the state before it.
 // Pure: the same graphs and analysis give the same JSON, so a layer recomputed after a crash equals the one an
 // uninterrupted run would have stored (except its timings).
 //

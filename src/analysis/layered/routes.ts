@@ -1,5 +1,5 @@
-// GET /analysis/{analysisId}/progress and GET /analysis/{analysisId}/layers/{layer} (interface.md; decisions.md
-// "Investigations and incremental analysis"). Thin: parse, authorise (route config), call a view, shape.
+// GET /analysis/{analysisId}/progress and GET /analysis/{analysisId}/layers/{layer} (docs/api.md,
+// "Investigations and layered analyses"). Thin: parse, authorise (route config), call a view, shape.
 import type { HttpApp } from "../../platform/http/app.ts";
 import { principalOf } from "../../platform/http/auth.ts";
 import { Ok, ok } from "../../platform/http/schemas.ts";

@@ -1,5 +1,5 @@
-// TypeBox schemas of the layered-analysis routes (interface.md "Layer pattern", "Layer result", "Analysis
-// progress"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
+// TypeBox schemas of the layered-analysis routes (docs/api.md,
+// "Investigations and layered analyses"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
 import { type Static, Type } from "@sinclair/typebox";
 import { NODE_TYPES, PATTERNS, RISK_LEVELS, SEVERITIES } from "../../risk/index.ts";
 

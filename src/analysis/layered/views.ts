@@ -1,7 +1,7 @@
-// What GET /analysis/{id}/progress and GET /analysis/{id}/layers/{layer} answer (interface.md "Analysis
-// progress", "Layer result"; decisions.md "Investigations and incremental analysis"). A completed layer is the
+// What GET /analysis/{id}/progress and GET /analysis/{id}/layers/{layer} answer (docs/api.md,
+// "Investigations and layered analyses"). A completed layer is the
 // JSON text stored when it was committed, so every read of it is byte-identical; a layer not processed yet has
-// interface.md's short form, `pending` (or `failed` once its analysis failed).
+// the short form, `pending` (or `failed` once its analysis failed).
 import type { Kysely } from "kysely";
 import { invalid, MESSAGES, notFound } from "../../platform/errors.ts";
 import { isUuid } from "../../platform/http/params.ts";

@@ -1,4 +1,4 @@
-// EVM address and hash forms: accepted in any case, stored and answered in lowercase (decisions.md "Addresses").
+// EVM address and hash forms: accepted in any case, stored and answered in lowercase (docs/api.md).
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 

@@ -1,4 +1,4 @@
-// The columns the import reads from each kind of ethereum-etl file (decisions.md, "ethereum-etl export files"),
+// The columns the import reads from each kind of ethereum-etl file (README.md, "Commands"),
 // and where they are in a given file's header: columns may come in any order and extra ones are ignored.
 import { EtlInputError } from "./errors.ts";
 import type { EtlKind } from "./files.ts";

@@ -1,4 +1,4 @@
-// Label rows of a CSV file: `address,chain_id,label,category,source` (decisions.md) or the normalized label files
+// Label rows of a CSV file: `address,chain_id,label,category,source` (docs/labels.md) or the normalized label files
 // of docs/labels.md (`address,chain,chain_id,label,category,source`, `address,chain,label,category,source`),
 // columns in any order, with an optional `confidence` (0-100 or a GraphSense level name). Chain names map to ids
 // as chains.ts says; when both chain and chain_id are given they must agree. An empty label takes the category.

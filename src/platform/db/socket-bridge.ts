@@ -1,6 +1,6 @@
 // Serves the running embedded database (PGlite) over the PostgreSQL wire protocol on a Unix socket inside the
 // data dir, so that other commands (`vigia projects create`, imports, ...) can use the database while
-// `vigia serve` owns it (decisions.md, "The embedded database belongs to one process at a time").
+// `vigia serve` owns it (docs/operations.md, "Embedded (default)").
 //
 // PGlite is one connection. The socket server queues wire messages per client, but on its own it would let a
 // socket client's multi-message transaction interleave with this process's queries (and the reverse). The gate

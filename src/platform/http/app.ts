@@ -67,7 +67,7 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   });
 }
 
-/** Maps anything thrown during a request to the public error of decisions.md. */
+/** Maps anything thrown during a request to the public error envelope of docs/api.md. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fe = error as FastifyError;

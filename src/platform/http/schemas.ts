@@ -1,4 +1,4 @@
-// Schemas shared by every route: the envelopes of decisions.md.
+// Schemas shared by every route: the envelopes of docs/api.md.
 import { type TSchema, Type } from "@sinclair/typebox";
 
 export const ErrorResponse = Type.Object(

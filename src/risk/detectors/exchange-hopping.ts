@@ -1,4 +1,4 @@
-// exchange_hopping (patterns.md): funds pass through deposit or hot wallets of at least 2 distinct exchanges
+// exchange_hopping (docs/risk-model.md): funds pass through deposit or hot wallets of at least 2 distinct exchanges
 // (label `exchange`) within 72 hours, without resting more than 72 hours at any step.
 // As implemented, for an address A (not a service, not a contract): a hop is a withdrawal from exchange X to A
 // followed within 72 hours by a deposit from A into a different exchange Y carrying 80-125% of it (the same funds;

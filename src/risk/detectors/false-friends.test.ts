@@ -1,4 +1,4 @@
-// The false friends of patterns.md are left alone, and the rules' finer points hold: confidence falling per hop
+// The false friends of docs/risk-model.md are left alone, and the rules' finer points hold: confidence falling per hop
 // for mixing, configurable thresholds (jurisdictions' structuring thresholds), bounded round-trip search.
 import { describe, expect, it } from "vitest";
 import { addr, DAY, GraphBuilder, HOUR, T0 } from "../testing/graph-builder.ts";

@@ -1,4 +1,4 @@
-// mass_wallet_creation (patterns.md): one address is the first funder of at least 10 fresh addresses within 24
+// mass_wallet_creation (docs/risk-model.md): one address is the first funder of at least 10 fresh addresses within 24
 // hours, the amounts within 25% of their median.
 // As implemented: for each funder (not a service such as a labelled exchange, not a contract such as a payroll
 // contract, not labelled as a faucet, payroll or airdrop distributor), its transfers that were the recipient's

@@ -1,4 +1,4 @@
-// mixing (patterns.md): funds of the analysed address reach or come from an address labelled `mixer` (e.g. Tornado
+// mixing (docs/risk-model.md): funds of the analysed address reach or come from an address labelled `mixer` (e.g. Tornado
 // Cash pools and routers) within the analysed depth; also deposits of the fixed denominations of a known pool;
 // confidence falls with each hop.
 // As implemented, for each root of the graph and each direction: the fewest hops at which its funds reach a mixer

@@ -1,4 +1,4 @@
-// round_tripping (patterns.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying
+// round_tripping (docs/risk-model.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying
 // at least 70% of the amount that left.
 // As implemented: from each transfer out of an address (not a service, not a contract), a depth-first search over
 // time-respecting transfers (each no earlier than the previous one, all within 30 days of the first) in which
@@ -15,7 +15,7 @@
 // swap, never the funds someone else sent it. "A -> router, router -> B" is two swaps, not funds moving from A to
 // B (found by the eval's benchmark: two users' unrelated swaps closed "loops" with a payment between them); "A ->
 // B -> exchange, exchange -> A" is B's deposit and A's withdrawal (found again when ordinary users pay an
-// exchange's wallet directly). A deposit into an exchange and a withdrawal back, the false friend of patterns.md,
+// exchange's wallet directly). A deposit into an exchange and a withdrawal back, the false friend (docs/risk-model.md),
 // is left alone by the same rule. A transfer belongs to at most one loop; one finding per address.
 import type { Detector, Finding } from "../findings.ts";
 import { duration, hops, pct, usd } from "../format.ts";

@@ -1,4 +1,4 @@
-// structuring (patterns.md): at least 3 transfers sent or received by one address within 7 days, each between 85%
+// structuring (docs/risk-model.md): at least 3 transfers sent or received by one address within 7 days, each between 85%
 // and 100% (exclusive) of a reporting threshold, summing to more than the threshold. Thresholds: USD 1,000 (FATF
 // travel rule), 3,000 and 10,000, plus the enabled jurisdictions' thresholds (converted to USD by the caller, at
 // each day's rate for those set in a local currency: a transfer is measured against the threshold of its UTC day).

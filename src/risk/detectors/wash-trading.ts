@@ -1,4 +1,4 @@
-// wash_trading (patterns.md): two or more addresses send the same token back and forth at least 3 times each way
+// wash_trading (docs/risk-model.md): two or more addresses send the same token back and forth at least 3 times each way
 // within 7 days, amounts within 10% of each other, net flow under 10% of the gross.
 // As implemented, per pair of addresses (neither a service) and token: the 7-day window holding the most
 // transfers whose amounts (token units) lie within 10% of the window's median; reported when at least 3 of them

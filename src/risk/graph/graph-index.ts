@@ -16,7 +16,7 @@ export interface GraphIndex {
   outOf(address: string): readonly GraphEdge[];
   /** incoming edges of an address, canonical order */
   inOf(address: string): readonly GraphEdge[];
-  /** "Fresh" (patterns.md): the address had no transfer before this edge. */
+  /** "Fresh" (docs/risk-model.md): the address had no transfer before this edge. */
   isFreshAt(address: string, edge: GraphEdge): boolean;
   /** undirected hop distance from an address to every address it connects to in the graph */
   distancesFrom(address: string): ReadonlyMap<string, number>;

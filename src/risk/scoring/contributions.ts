@@ -1,4 +1,4 @@
-// What each risk driver adds to the score (patterns.md, Scoring; docs/decisions/0011):
+// What each risk driver adds to the score (docs/risk-model.md, "From findings and exposure to a score"; docs/decisions/0011):
 // - exposure: the address's own label (sanctioned or illicit: 100); direct (1 hop) exposure to sanctioned or
 //   illicit, in either direction: critical, within directBand by share (93-100); other direct exposure: category
 //   weight * shareFactor; indirect exposure (the share is what haircut taint traces): funds received from sanctioned

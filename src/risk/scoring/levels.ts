@@ -1,4 +1,4 @@
-// Risk levels and their score bands (interface.md): minimal 0-19, low 20-39, medium 40-59, high 60-79,
+// Risk levels and their score bands (docs/risk-model.md): minimal 0-19, low 20-39, medium 40-59, high 60-79,
 // critical 80-100.
 
 export const RISK_LEVELS = ["minimal", "low", "medium", "high", "critical"] as const;

@@ -16,7 +16,7 @@ export const SCORING_MODEL_VERSION = "vigia-risk-1.2.0";
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */
   categoryWeights: Record<string, number>;
-  /** direct (1 hop) exposure to these makes the score critical (patterns.md: sanctioned, illicit) */
+  /** direct (1 hop) exposure to these makes the score critical (docs/risk-model.md: sanctioned, illicit) */
   floorCategories: string[];
   /** where critical begins; every other exposure stays below it */
   directFloor: number;

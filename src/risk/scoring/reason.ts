@@ -1,4 +1,4 @@
-// riskReason (patterns.md): one or two sentences naming the main drivers with their figures, e.g. "Received
+// riskReason (docs/risk-model.md): one or two sentences naming the main drivers with their figures, e.g. "Received
 // USD 12,000 (100% of its incoming funds) directly from a sanctioned address (OFAC SDN: ...). Peel chain: ...".
 import type { Exposure } from "../exposure.ts";
 import { hops, usd } from "../format.ts";

@@ -1,4 +1,4 @@
-// Scoring (patterns.md): sanctioned at 1 hop is critical and overrides everything; level bands at their edges;
+// Scoring (docs/risk-model.md): sanctioned at 1 hop is critical and overrides everything; level bands at their edges;
 // the same input gives the same output; the exchange discount never hides sanctions; riskReason names the
 // drivers with figures; every result records the model version.
 import { describe, expect, it } from "vitest";
@@ -163,7 +163,7 @@ describe("levels", () => {
     expect(levelFor(score)).toBe(level);
   });
 
-  it("has the bands of interface.md", () => {
+  it("has the level bands of docs/risk-model.md", () => {
     expect(RISK_LEVELS.map((l) => LEVEL_FLOORS[l])).toEqual([0, 20, 40, 60, 80]);
   });
 });
@@ -266,7 +266,7 @@ describe("riskReason", () => {
 });
 
 describe("quickCheck", () => {
-  it("gives the quick risk result of interface.md", () => {
+  it("gives the quick risk result of docs/api.md", () => {
     const b = new GraphBuilder(1);
     mixerNode(b);
     b.send("employer", "user", 4_000, T0 - DAY);

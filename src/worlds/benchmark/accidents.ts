@@ -1,5 +1,5 @@
 // Ordinary users whose everyday life happens to meet a pattern's definition: a user paid three times USD 860-880 by
-// two busy hubs within a week meets structuring's (patterns.md: three transfers within 7 days, each 85-100 % of a
+// two busy hubs within a week meets structuring's (docs/risk-model.md: three transfers within 7 days, each 85-100 % of a
 // reporting threshold, summing past it). The risk engine is right to report them, so they cannot be the
 // benchmark's negatives: the background sample leaves them out. Structuring is the one definition ordinary
 // amounts meet by chance; the others (loops, back-and-forth, fresh wallets, peels, exchange hops, mixers) the

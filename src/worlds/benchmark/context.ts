@@ -10,7 +10,7 @@ export interface CaseContext {
 }
 
 /**
- * Makes one case: a positive (the pattern, inside patterns.md's definition) or a near miss (just outside it).
+ * Makes one case: a positive (the pattern, inside the definition in docs/risk-model.md) or a near miss (just outside it).
  * `index` counts the cases of that kind of that pattern: generators rotate through their variants with it, so
  * every variant is equally represented whatever the seed.
  */

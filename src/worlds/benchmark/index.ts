@@ -1,11 +1,11 @@
-// The detection benchmark's world (`npm run eval`, issue 4 item 5): a year of ordinary traffic (population.ts)
-// with every pattern of patterns.md woven into it (./cases), and the list of what to scan and what to expect there.
+// The detection benchmark's world (`npm run eval`, docs/eval.md): a year of ordinary traffic (population.ts)
+// with every pattern of docs/risk-model.md woven into it (./cases), and the list of what to scan and what to expect there.
 //
 // What a case is: an address to scan (its `subject`) and the truth about one pattern there.
-//  - positive: the pattern was injected there, inside patterns.md's definition, with parameters drawn across the
+//  - positive: the pattern was injected there, inside the definition in docs/risk-model.md, with parameters drawn across the
 //    whole range the definition allows (each generator rotates through its variants: hop counts, thresholds,
 //    directions, sizes...); the pattern must be reported for the subject;
-//  - near miss (positive: false): a "false friend" of patterns.md, just outside the definition (one hop, one
+//  - near miss (positive: false): a "false friend" (docs/risk-model.md), just outside the definition (one hop, one
 //    transfer, a few hours or a few percent short, or a labelled service); the pattern must not be reported;
 //  - background (pattern "background", positive: false): a plain user of the population, half of them drawn from
 //    users who traded with case wallets; no pattern may be reported for it;

@@ -10,7 +10,7 @@
 // salaries are monthly and fixed; most people are onboarded by a withdrawal from their exchange.
 //
 // Three rules keep the ground truth honest (a background user or a near miss must not become, by accident, an
-// instance of a pattern of patterns.md; each rule is documented where it applies):
+// instance of a pattern of docs/risk-model.md; each rule is documented where it applies):
 //  - payments between people go from a lower to a higher `rank` only, so person-to-person flows never close a loop
 //    (round tripping) or go back and forth (wash trading) by accident;
 //  - each person uses one exchange (their `home`), so nobody hops between exchanges by accident;

@@ -1,4 +1,4 @@
-// Exchange hopping (patterns.md): funds pass through deposit or hot wallets of >= 2 distinct exchanges within
+// Exchange hopping (docs/risk-model.md): funds pass through deposit or hot wallets of >= 2 distinct exchanges within
 // 72 hours, without resting more than 72 hours at any step.
 // False friends: a single deposit to one exchange (and, later, an unrelated one weeks apart); near misses: a
 // second exchange after four to six days' rest, and one exchange used twice within hours.

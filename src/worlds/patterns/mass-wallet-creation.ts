@@ -1,4 +1,4 @@
-// Mass wallet creation (patterns.md): one address is the first funder of >= 10 fresh addresses within 24 hours,
+// Mass wallet creation (docs/risk-model.md): one address is the first funder of >= 10 fresh addresses within 24 hours,
 // the amounts within 25% of their median.
 // False friends: labelled exchanges, faucets and payroll contracts; too few wallets; very uneven amounts.
 import type { Rng } from "../../platform/rng.ts";

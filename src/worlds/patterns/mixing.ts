@@ -1,4 +1,4 @@
-// Mixing (patterns.md): funds of the analysed address reach or come from an address labelled mixer within the
+// Mixing (docs/risk-model.md): funds of the analysed address reach or come from an address labelled mixer within the
 // analysed depth; confidence falls with each hop.
 // False friend: an address active at the same time as a mixer deposit that never touches the pool's funds.
 import type { Rng } from "../../platform/rng.ts";

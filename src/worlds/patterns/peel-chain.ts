@@ -1,4 +1,4 @@
-// Peel chains (patterns.md): a path of >= 3 hops where each hop forwards >= 80% of what it received to a fresh
+// Peel chains (docs/risk-model.md): a path of >= 3 hops where each hop forwards >= 80% of what it received to a fresh
 // address and peels the rest to another address, hops within 7 days of each other.
 // False friends: an exchange hot wallet's ordinary withdrawals; near misses: two hops only, hops forwarding
 // 60-72%, hops 8-12 days apart.

@@ -1,4 +1,4 @@
-// Round tripping (patterns.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
+// Round tripping (docs/risk-model.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
 // least 70% of what left.
 // False friends: a deposit to an exchange and a later withdrawal back (the exchange is the only intermediary);
 // near misses: a loop of its own returning 40-60% of what left, or closing after 35-50 days.

@@ -1,4 +1,4 @@
-// Structuring (patterns.md): >= 3 transfers sent or received by one address within 7 days, each between 85% and
+// Structuring (docs/risk-model.md): >= 3 transfers sent or received by one address within 7 days, each between 85% and
 // 100% (exclusive) of a reporting threshold, summing to more than it.
 // False friends: fixed recurring payments well below any threshold; one large transfer above a threshold; near
 // misses: two near-threshold payments only, payments just below the band, in-band payments 8-10 days apart.

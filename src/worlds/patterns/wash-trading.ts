@@ -1,4 +1,4 @@
-// Wash trading (patterns.md): two or more addresses send the same token back and forth at least 3 times each way
+// Wash trading (docs/risk-model.md): two or more addresses send the same token back and forth at least 3 times each way
 // within 7 days, amounts within 10% of each other, net flow under 10% of the gross.
 // False friends: a two-way business relationship with uneven amounts; and near misses just outside the
 // definition: two round trips only, three spread over ten days, returns of 60-75% (net flow over 10%).

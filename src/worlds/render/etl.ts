@@ -2,8 +2,8 @@
 // ethereum-etl export that `vigia import etl` reads, plus the labels, the prices and the list of cases, so that
 // `npm run eval` (scripts/eval.ts) can measure detection through the real importers and the HTTP API.
 //
-// What `writeBenchmarkExport` writes into a directory (formats: decisions.md, "Command line, configuration and
-// import formats"):
+// What `writeBenchmarkExport` writes into a directory (formats: README.md,
+// "Commands"):
 //
 //   transactions.csv     one row per transaction, in chain order. A native (ETH) transfer is a transaction whose
 //                        value is the amount (input `0x`); a token transfer is a zero-value call of the token

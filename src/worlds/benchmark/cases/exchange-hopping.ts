@@ -1,4 +1,4 @@
-// exchange_hopping (patterns.md): funds pass through deposit or hot wallets of at least 2 distinct exchanges (label
+// exchange_hopping (docs/risk-model.md): funds pass through deposit or hot wallets of at least 2 distinct exchanges (label
 // `exchange`) within 72 hours, without resting more than 72 hours at any step.
 //
 // Positives (rotating 2, 3 and 4-5 exchanges): the hopper deposits into the first exchange (or starts from a

@@ -1,4 +1,4 @@
-// mass_wallet_creation (patterns.md): one address is the first funder of at least 10 fresh addresses within 24
+// mass_wallet_creation (docs/risk-model.md): one address is the first funder of at least 10 fresh addresses within 24
 // hours, the amounts within 25% of their median.
 //
 // Positives (rotating sizes): 10-12, 13-25 or 26-40 new wallets, all funded within 10 minutes to 23.5 hours

@@ -1,4 +1,4 @@
-// mixing (patterns.md): funds of the analysed address reach or come from an address labelled `mixer` within the
+// mixing (docs/risk-model.md): funds of the analysed address reach or come from an address labelled `mixer` within the
 // analysed depth (3 in the benchmark); also deposits of the fixed denominations of a known pool.
 //
 // Positives (rotating): direct deposits of a pool's denomination (0.1, 1 or 10 ETH, to the pool or the router);

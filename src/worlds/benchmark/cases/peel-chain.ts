@@ -1,4 +1,4 @@
-// peel_chain (patterns.md): a path of at least 3 hops in which each hop forwards at least 80% of what it received to
+// peel_chain (docs/risk-model.md): a path of at least 3 hops in which each hop forwards at least 80% of what it received to
 // a next address and peels the rest (at most 20%) to a different address; the forwarding addresses are fresh or
 // used once; hops within 7 days of each other.
 //

@@ -1,4 +1,4 @@
-// round_tripping (patterns.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
+// round_tripping (docs/risk-model.md): funds leaving an address return to it within 2 to 6 hops and 30 days, carrying at
 // least 70% of the amount that left.
 //
 // Positives (rotating 2 to 6 hops): the loop returns 72-99% of what left (fees and skims spread over the legs),

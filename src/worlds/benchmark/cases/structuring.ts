@@ -1,4 +1,4 @@
-// structuring (patterns.md): at least 3 transfers sent or received by one address within 7 days, each between 85%
+// structuring (docs/risk-model.md): at least 3 transfers sent or received by one address within 7 days, each between 85%
 // and 100% (exclusive) of a reporting threshold (USD 1,000, 3,000, 10,000), summing to more than the threshold.
 //
 // Positives (rotating thresholds and directions): 3 to 8 transfers at 85.5-99.5% of the threshold, over 30 minutes

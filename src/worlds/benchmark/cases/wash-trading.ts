@@ -1,4 +1,4 @@
-// wash_trading (patterns.md): two or more addresses send the same token back and forth at least 3 times each way
+// wash_trading (docs/risk-model.md): two or more addresses send the same token back and forth at least 3 times each way
 // within 7 days, amounts within 10% of each other, net flow under 10% of the gross.
 //
 // Positives (rotating cycle counts): 3, 4-5 or 6-8 transfers each way within 3 hours to 6.9 days (log-uniform),

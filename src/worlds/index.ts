@@ -3,7 +3,8 @@
 // labelled services and ordinary users) and the detection benchmark (many varied instances and their near misses,
 // woven into a year of ordinary traffic: benchmark/). The devnet's world and generators (patterns/) are kept as
 // they are: the devnet replays the same chain block for block. A world is rendered (render/) as:
-//   - a TxGraph around one address, for the risk core's scenario tests (graph.ts, evaluate.ts);
+//   - a TxGraph around one address, the graph the service's expansion would build (graph.ts), on which
+//     evaluate.ts measures the risk core's detection in memory;
 //   - rows in the chain data store, as an import would write them (store.ts);
 //   - an ethereum-etl export with its labels, prices and cases, read by `npm run eval` (etl.ts);
 //   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts).

@@ -1,6 +1,6 @@
 // Turns a scenario World (src/worlds) into the TxGraph the analysis layer would build around an address:
 // breadth-first from the subject up to `depth` hops, every transfer of every expanded address, labelled services
-// and tainted addresses (exchange, mixer, bridge, defi, sanctioned, illicit) ending paths instead of being
+// and tainted addresses (the risk core's TERMINAL_TYPES) ending paths instead of being
 // expanded (the root is always expanded), and, as the service's expansion does (src/analysis/graph, "Degree
 // limit"), a node with more new counterparties to follow than `degreeLimit` has only the top ones by USD followed
 // (the others stay in the graph, unexpanded); USD from the scenario's daily prices (priceOn), and each address's

@@ -1,0 +1,244 @@
+// The one way the service calls out to URLs that configuration names (integrators' servers, explorers, LLMs):
+// - http and https only, no credentials in the URL;
+// - the host name is resolved once, every address it resolves to is checked against the address policy
+//   (address-policy.ts: private, loopback, link-local and metadata ranges refused unless `allowPrivate`), and the
+//   connection is pinned to the checked address, so a second DNS answer cannot send it elsewhere (DNS rebinding);
+// - redirects are never followed (a 3xx is an answer like any other; the caller decides what it means);
+// - a connect timeout, a total timeout, and a response size limit enforced while the body streams in.
+// Failures are OutboundError with a kind and a message fit to show the operator (never a stack trace).
+import dns from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { refusedRange } from "./address-policy.ts";
+
+export type OutboundErrorKind =
+  | "invalid_url"
+  | "refused"
+  | "dns"
+  | "connect_timeout"
+  | "timeout"
+  | "too_large"
+  | "network";
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: OutboundErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "OutboundError";
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface OutboundOptions {
+  /** Reach loopback, private and link-local addresses too (VIGIA_ALLOW_PRIVATE_OUTBOUND: tests, on-premise). */
+  allowPrivate: boolean;
+  connectTimeoutMs: number;
+  /** From the start of the call to the last byte of the answer. */
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** How a host name is resolved (every address it has); the system resolver by default. */
+  resolve: (hostname: string) => Promise<ResolvedAddress[]>;
+  userAgent: string;
+}
+
+export const DEFAULT_OUTBOUND_OPTIONS: OutboundOptions = {
+  allowPrivate: false,
+  connectTimeoutMs: 5_000,
+  timeoutMs: 10_000,
+  maxResponseBytes: 1024 * 1024,
+  resolve: async (hostname) =>
+    (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+      address: a.address,
+      family: a.family === 6 ? 6 : 4,
+    })),
+  userAgent: "Vigia",
+};
+
+export interface OutboundRequest {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Overrides the client's total timeout for this call. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** The address the call was made to. */
+  address: string;
+  ms: number;
+}
+
+export class OutboundClient {
+  readonly options: OutboundOptions;
+
+  constructor(options: Partial<OutboundOptions> = {}) {
+    this.options = { ...DEFAULT_OUTBOUND_OPTIONS, ...options };
+  }
+
+  /** The URL parsed and its host resolved to the address the call will be pinned to; throws OutboundError. */
+  async target(rawUrl: string): Promise<{ url: URL; pinned: ResolvedAddress }> {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      throw new OutboundError("invalid_url", "not a valid URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new OutboundError("invalid_url", `only http and https URLs are called, not ${url.protocol}`);
+    if (url.username || url.password)
+      throw new OutboundError("invalid_url", "a URL with credentials in it is not called");
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    let addresses: ResolvedAddress[];
+    if (net.isIP(host)) {
+      addresses = [{ address: host, family: net.isIP(host) === 6 ? 6 : 4 }];
+    } else {
+      try {
+        addresses = await this.options.resolve(host);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new OutboundError("dns", `${host} could not be resolved${code ? ` (${code})` : ""}`);
+      }
+      if (addresses.length === 0) throw new OutboundError("dns", `${host} has no address`);
+    }
+    if (!this.options.allowPrivate) {
+      for (const { address } of addresses) {
+        const range = refusedRange(address);
+        if (range)
+          throw new OutboundError(
+            "refused",
+            `${host} is ${address === host ? "" : `resolved to ${address}, `}a ${range} address: outbound calls to private networks are refused (VIGIA_ALLOW_PRIVATE_OUTBOUND allows them)`,
+          );
+      }
+    }
+    return { url, pinned: addresses[0] as ResolvedAddress };
+  }
+
+  async request(req: OutboundRequest): Promise<OutboundResponse> {
+    const started = performance.now();
+    const { url, pinned } = await this.target(req.url);
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
+    const body = req.body === undefined ? undefined : Buffer.from(req.body);
+    const transport = url.protocol === "https:" ? https : http;
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    return await new Promise<OutboundResponse>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: OutboundError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(total);
+        request.destroy();
+        reject(error);
+      };
+      const request = transport.request(
+        url,
+        {
+          method: req.method,
+          agent: false,
+          headers: {
+            "user-agent": this.options.userAgent,
+            ...(body ? { "content-length": String(body.length) } : {}),
+            ...req.headers,
+          },
+          // Pinned: the connection goes to the address checked above, whatever the resolver answers now.
+          lookup: ((
+            _hostname: string,
+            options: { all?: boolean },
+            callback: (...args: unknown[]) => void,
+          ) => {
+            if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+            else callback(null, pinned.address, pinned.family);
+          }) as never,
+          ...(url.protocol === "https:" && !net.isIP(host) ? { servername: host } : {}),
+        },
+        (response) => {
+          const declared = Number(response.headers["content-length"]);
+          if (Number.isFinite(declared) && declared > this.options.maxResponseBytes) {
+            fail(tooLarge(this.options.maxResponseBytes));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > this.options.maxResponseBytes) fail(tooLarge(this.options.maxResponseBytes));
+            else chunks.push(chunk);
+          });
+          response.on("end", () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(total);
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+              address: pinned.address,
+              ms: performance.now() - started,
+            });
+          });
+          response.on("error", (error) => fail(networkError(error)));
+        },
+      );
+      const total = setTimeout(
+        () => fail(new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      request.on("socket", (socket) => {
+        if (!socket.connecting) return;
+        const connect = setTimeout(
+          () =>
+            fail(
+              new OutboundError(
+                "connect_timeout",
+                `no connection within ${this.options.connectTimeoutMs} ms`,
+              ),
+            ),
+          this.options.connectTimeoutMs,
+        );
+        socket.once("connect", () => clearTimeout(connect));
+        socket.once("close", () => clearTimeout(connect));
+      });
+      request.on("error", (error) => fail(networkError(error)));
+      if (req.signal) {
+        if (req.signal.aborted) fail(new OutboundError("timeout", "the call was cancelled"));
+        req.signal.addEventListener(
+          "abort",
+          () => fail(new OutboundError("timeout", "the call was cancelled")),
+          {
+            once: true,
+          },
+        );
+      }
+      request.end(body);
+    });
+  }
+}
+
+const tooLarge = (max: number) => new OutboundError("too_large", `the answer is larger than ${max} bytes`);
+
+function networkError(error: Error): OutboundError {
+  if (error instanceof OutboundError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const what =
+    code === "ECONNREFUSED"
+      ? "the connection was refused"
+      : code === "ECONNRESET"
+        ? "the connection was reset"
+        : code === "EHOSTUNREACH" || code === "ENETUNREACH"
+          ? "the host is unreachable"
+          : code?.startsWith("ERR_TLS") || code?.includes("CERT")
+            ? `the TLS handshake failed (${code})`
+            : `the call failed${code ? ` (${code})` : ""}`;
+  return new OutboundError("network", what);
+}

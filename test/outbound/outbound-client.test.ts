@@ -1,0 +1,154 @@
+// The safe outbound client (src/platform/outbound) against real HTTP servers on 127.0.0.1: by default it refuses
+// loopback, private, link-local and metadata addresses, IPv6 loopback, and names that resolve to any of them; it
+// resolves a name once and connects to the address it checked (no DNS-rebinding window); it never follows a
+// redirect; and it enforces its timeouts and its response size limit while the body streams in.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OutboundClient, OutboundError } from "../../src/platform/outbound/index.ts";
+
+let server: http.Server;
+let base: string;
+const seen: { method: string; url: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", body, headers: req.headers });
+      if (req.url === "/redirect") {
+        res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+      } else if (req.url === "/hang") {
+        res.writeHead(200); // headers only: the body never ends
+        res.write("x");
+      } else if (req.url === "/huge") {
+        res.writeHead(200, { "content-type": "application/octet-stream" }); // chunked: no content-length
+        const chunk = Buffer.alloc(64 * 1024, 1);
+        for (let i = 0; i < 40; i++) res.write(chunk);
+        res.end();
+      } else if (req.url === "/declared-huge") {
+        res.writeHead(200, { "content-length": String(10 * 1024 * 1024) });
+        res.end();
+      } else {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function refusal(client: OutboundClient, url: string): Promise<OutboundError> {
+  const error = await client.request({ method: "GET", url }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, url).toBeInstanceOf(OutboundError);
+  return error as OutboundError;
+}
+
+describe("outbound client, by default", () => {
+  const client = new OutboundClient();
+
+  it.each([
+    ["loopback", () => `${base}/users/1`],
+    ["private 10.x", () => "http://10.0.0.1/webhook"],
+    ["the metadata address", () => "http://169.254.169.254/latest/meta-data/"],
+    ["IPv6 loopback", () => "http://[::1]:8080/webhook"],
+    ["IPv4-mapped IPv6 loopback", () => "http://[::ffff:127.0.0.1]:8080/webhook"],
+    ["a name that resolves to loopback", () => `http://localhost:${new URL(base).port}/webhook`],
+  ])("refuses %s, without calling it", async (_what, url) => {
+    const before = seen.length;
+    const error = await refusal(client, url());
+    expect(error.kind).toBe("refused");
+    expect(error.message).toMatch(/VIGIA_ALLOW_PRIVATE_OUTBOUND/);
+    expect(seen.length).toBe(before);
+  });
+
+  it("refuses a name one of whose addresses is private", async () => {
+    const mixed = new OutboundClient({
+      resolve: async () => [
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.1.2.3", family: 4 },
+      ],
+    });
+    const error = await refusal(mixed, "https://integrator.example/webhook");
+    expect(error.kind).toBe("refused");
+    expect(error.message).toContain("10.1.2.3");
+  });
+
+  it("refuses other schemes and URLs with credentials", async () => {
+    expect((await refusal(client, "ftp://example.com/x")).kind).toBe("invalid_url");
+    expect((await refusal(client, "file:///etc/passwd")).kind).toBe("invalid_url");
+    expect((await refusal(client, "https://user:pass@example.com/")).kind).toBe("invalid_url");
+    expect((await refusal(client, "not a url")).kind).toBe("invalid_url");
+  });
+});
+
+describe("outbound client, private addresses allowed (tests, on-premise)", () => {
+  const client = new OutboundClient({ allowPrivate: true, timeoutMs: 2_000 });
+
+  it("sends the method, headers and body, and returns the answer", async () => {
+    const res = await client.request({
+      method: "POST",
+      url: `${base}/webhook?x=1`,
+      headers: { "content-type": "application/json", "webhook-id": "msg_1" },
+      body: JSON.stringify({ type: "notification" }),
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString())).toEqual({ ok: true });
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({ method: "POST", url: "/webhook?x=1", body: '{"type":"notification"}' });
+    expect(last.headers["webhook-id"]).toBe("msg_1");
+  });
+
+  it("does not follow a redirect, even to the metadata address", async () => {
+    const before = seen.length;
+    const res = await client.request({ method: "GET", url: `${base}/redirect` });
+    expect(res.status).toBe(302);
+    expect(seen.length).toBe(before + 1);
+  });
+
+  it("resolves a name once and connects to the address it checked", async () => {
+    const answers = ["127.0.0.1", "10.9.9.9"];
+    let calls = 0;
+    const pinned = new OutboundClient({
+      allowPrivate: true,
+      resolve: async () => [{ address: answers[calls++] as string, family: 4 }],
+    });
+    const res = await pinned.request({ method: "GET", url: `http://rebinding.test:${new URL(base).port}/x` });
+    expect(res.status).toBe(200);
+    expect(res.address).toBe("127.0.0.1");
+    expect(calls).toBe(1);
+  });
+
+  it("stops at the total timeout while the body never ends", async () => {
+    const quick = new OutboundClient({ allowPrivate: true, timeoutMs: 300 });
+    const started = Date.now();
+    const error = await refusal(quick, `${base}/hang`);
+    expect(error.kind).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("stops reading past the size limit, declared or streamed", async () => {
+    const small = new OutboundClient({ allowPrivate: true, maxResponseBytes: 1024 * 1024 });
+    expect((await refusal(small, `${base}/huge`)).kind).toBe("too_large");
+    expect((await refusal(small, `${base}/declared-huge`)).kind).toBe("too_large");
+  });
+
+  it("reports a refused connection as a network error", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await refusal(client, `http://127.0.0.1:${port}/`);
+    expect(error).toMatchObject({ kind: "network", message: "the connection was refused" });
+  });
+});

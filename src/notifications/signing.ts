@@ -1,0 +1,89 @@
+// How a call to an integrator is signed, in the scheme its project chose (its `signing_scheme` setting):
+// - `standard-webhooks` (default): `webhook-id` (the same for every retry of one message), `webhook-timestamp`
+//   (unix seconds) and `webhook-signature`: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the key the
+//   `whsec_<base64>` secret encodes. While a rotated-out secret is still honoured, both signatures are sent,
+//   space-separated, as the Standard Webhooks specification allows; receivers accept either.
+// - `hmac-canonical` (for integrators built for the service this interface comes from): `x-wavynode-hmac`, the base64
+//   HMAC-SHA256 (keyed by the 32-character hex secret as text) of `METHOD::lowercase-path::JSON::timestamp`, and
+//   `x-wavynode-timestamp`, epoch milliseconds as a string. JSON is JSON.stringify of the body with the keys of
+//   nested plain objects sorted recursively; arrays and the objects inside them keep their order; a GET signs `{}`.
+import crypto from "node:crypto";
+
+export type SigningScheme = "standard-webhooks" | "hmac-canonical";
+
+export interface Message {
+  /** the message id: stable across retries of one message */
+  id: string;
+  method: "GET" | "POST";
+  /** the URL's path, without the query string */
+  path: string;
+  /** the JSON body (POST), or undefined (GET) */
+  body: unknown;
+  /** when this attempt is signed, epoch milliseconds */
+  at: number;
+}
+
+/**
+ * The headers that sign one attempt of a message. `secrets`: the current secret first, then any rotated-out one
+ * still in its grace period (only Standard Webhooks can carry several signatures; the canonical scheme signs with
+ * the current one). `body` must be sent exactly as `serializeBody` gives it.
+ */
+export function signatureHeaders(
+  scheme: SigningScheme,
+  secrets: readonly string[],
+  message: Message,
+): Record<string, string> {
+  const [current] = secrets;
+  if (current === undefined) throw new Error("no signing secret");
+  if (scheme === "hmac-canonical") {
+    const timestamp = String(message.at);
+    return {
+      "x-wavynode-hmac": hmacCanonical(current, message, timestamp),
+      "x-wavynode-timestamp": timestamp,
+    };
+  }
+  const timestamp = String(Math.floor(message.at / 1000));
+  const content = `${message.id}.${timestamp}.${serializeBody(scheme, message.body)}`;
+  const signatures = secrets.map(
+    (secret) =>
+      `v1,${crypto.createHmac("sha256", standardWebhooksKey(secret)).update(content).digest("base64")}`,
+  );
+  return {
+    "webhook-id": message.id,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": signatures.join(" "),
+  };
+}
+
+/** The body as it is sent (and signed): canonical JSON for `hmac-canonical`, plain JSON.stringify otherwise. */
+export function serializeBody(scheme: SigningScheme, body: unknown): string {
+  if (body === undefined) return "";
+  return scheme === "hmac-canonical" ? canonicalJson(body) : JSON.stringify(body);
+}
+
+function hmacCanonical(secret: string, message: Message, timestamp: string): string {
+  const json = message.method === "GET" || message.body === undefined ? "{}" : canonicalJson(message.body);
+  const content = `${message.method.toUpperCase()}::${message.path.toLowerCase()}::${json}::${timestamp}`;
+  return crypto.createHmac("sha256", secret).update(content).digest("base64");
+}
+
+/** JSON.stringify with the keys of nested plain objects sorted; arrays (and objects inside them) kept as they are. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortPlainObjects(value));
+}
+
+function sortPlainObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return [...value];
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype)
+    return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    out[key] = sortPlainObjects((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** The HMAC key a `whsec_<base64>` secret encodes. */
+function standardWebhooksKey(secret: string): Buffer {
+  if (!secret.startsWith("whsec_")) throw new Error("a Standard Webhooks secret starts with whsec_");
+  return Buffer.from(secret.slice("whsec_".length), "base64");
+}

@@ -1,5 +1,8 @@
-// What the laws of the project's jurisdictions (MX, CO, SV, GT) say that the service applies: for now, the
-// reporting thresholds the structuring detector measures transfers against (thresholds.ts).
+// What the laws of the project's jurisdictions (MX, CO, SV, GT) say that the service applies: the reporting
+// thresholds the structuring detector measures transfers against (thresholds.ts), and the law rules a monitored
+// transfer is checked against (law-rules.ts, evaluate.ts; docs/regulation.md).
+export { type Evaluation, evaluateTransfer, type InflictedLaw, type TransferFacts } from "./evaluate.ts";
+export { LAW_RULES, type LawRisk, type LawRule } from "./law-rules.ts";
 export {
   currenciesNeeded,
   type DailyThreshold,

@@ -2,7 +2,7 @@
 --   kind:   'scan' (POST .../scan-risk), 'job' (POST /risk, run on the durable job queue), 'quick' and
 --           'investigation' reserved for the other analysis entry points.
 --   status: 'queued' -> 'running' -> 'completed' | 'failed' (a scan row is written once, completed or failed).
---   result: the full scan result of interface.md plus the findings with their evidence, the exposure and the
+--   result: the full scan result (docs/api.md) plus the findings with their evidence, the exposure and the
 --           breakdown of the score (what the API answers is rebuilt from it).
 -- "The latest analysis of (project, chain, address, depth)" (skipExisting, stored results) reads
 -- analyses_latest.

@@ -1,5 +1,5 @@
 -- Layered (incremental) analyses and the investigations that start them (src/analysis/layered,
--- src/investigations; interface.md "Layer result", "Analysis progress"; decisions.md "Investigations").
+-- src/investigations; docs/api.md, "Investigations and layered analyses").
 --
 -- A layered analysis is an analyses row of kind 'investigation'. Layer k expands the addresses k hops from the
 -- root; each layer is committed on its own, in one transaction with the row's progress and the expansion state
@@ -13,7 +13,7 @@ ALTER TABLE analyses
   -- JSON: the expansion graph after the last completed layer (with its frontier) and that layer's patterns
   ADD COLUMN layer_state text;
 
--- One completed layer, never changed afterwards. `body` is the layer result of interface.md as the JSON text
+-- One completed layer, never changed afterwards. `body` is the layer result (docs/api.md) as the JSON text
 -- the API answers, so that every read of a completed layer is byte-identical.
 CREATE TABLE analysis_layers (
   analysis_id uuid NOT NULL REFERENCES analyses (id) ON DELETE CASCADE,

@@ -4,10 +4,12 @@ import type { AttributionTables } from "./attribution/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
+import type { MonitoringTables } from "./monitoring/tables.ts";
 
 export interface DB
   extends KeysTables,
     ChainsTables,
     AnalysisTables,
     InvestigationTables,
-    AttributionTables {}
+    AttributionTables,
+    MonitoringTables {}

@@ -30,6 +30,7 @@ import {
   projectJurisdictions,
   registerKeysRoutes,
 } from "./keys/index.ts";
+import { registerMonitoringRoutes } from "./monitoring/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { serverSecret } from "./platform/crypto/server-secret.ts";
@@ -166,6 +167,7 @@ async function assemble(
           registerAnalysisRoutes(v1, analysis);
           registerLayeredRoutes(v1, analysis);
           registerInvestigationRoutes(v1, analysis);
+          registerMonitoringRoutes(v1, analysis);
         },
         pages: (root) => registerViewerRoutes(root),
       })

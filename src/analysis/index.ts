@@ -17,3 +17,5 @@ export {
   sweepStalled,
 } from "./layered/index.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
+export { StoredScanSchema } from "./schemas.ts";
+export { type StoredScanItem, storedScans } from "./stored.ts";

@@ -69,25 +69,26 @@ export const StoredQuery = Type.Object({
   chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
 });
 
+/** The summary of an address's latest stored scan. */
+export const StoredScanSchema = Type.Object({
+  analysisId: Type.String({ format: "uuid" }),
+  address: Type.String(),
+  chainId: Type.String(),
+  riskScore: Type.Integer(),
+  riskLevel: Level,
+  riskReason: Type.String(),
+  suspiciousActivity: Type.Boolean(),
+  patternsDetected: Type.Integer(),
+  patterns: Type.Array(PatternName),
+  transactionsAnalyzed: Type.Integer(),
+  completedAt: Type.String({ format: "date-time" }),
+  maxDepth: Type.Integer(),
+});
+
 export const StoredResponse = Type.Object({
   total: Type.Integer(),
   missing: Type.Integer(),
-  results: Type.Array(
-    Type.Object({
-      analysisId: Type.String({ format: "uuid" }),
-      address: Type.String(),
-      chainId: Type.String(),
-      riskScore: Type.Integer(),
-      riskLevel: Level,
-      riskReason: Type.String(),
-      suspiciousActivity: Type.Boolean(),
-      patternsDetected: Type.Integer(),
-      patterns: Type.Array(PatternName),
-      transactionsAnalyzed: Type.Integer(),
-      completedAt: Type.String({ format: "date-time" }),
-      maxDepth: Type.Integer(),
-    }),
-  ),
+  results: Type.Array(StoredScanSchema),
   missingAddresses: Type.Array(Type.String()),
 });
 

@@ -1,0 +1,3 @@
+// Monitoring of registered addresses: a project registers its users' addresses (routes.ts, store.ts), and their
+// new transfers are checked against the laws of the project's jurisdictions (src/regulation).
+export { registerMonitoringRoutes } from "./routes.ts";

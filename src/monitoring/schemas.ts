@@ -1,0 +1,54 @@
+// TypeBox schemas of the monitored-address routes (docs/api.md, "Addresses and monitoring").
+import { type Static, Type } from "@sinclair/typebox";
+import { StoredScanSchema } from "../analysis/index.ts";
+
+/**
+ * The integrator's id of the user an address belongs to. It names the user in storage paths and is the AVI's
+ * `id_usuario` (at most 30 of A-Z, digits, `-` and `_`; lower-case letters are accepted and written upper-case in
+ * the AVI), so nothing else is accepted.
+ */
+export const FOREIGN_USER_ID_PATTERN = "^[A-Za-z0-9_-]{1,30}$";
+
+const ForeignUserId = Type.String({
+  pattern: FOREIGN_USER_ID_PATTERN,
+  description: "the integrator's user id: 1-30 letters, digits, - or _",
+});
+
+export const RegisterBody = Type.Object({
+  address: Type.String({ minLength: 1, maxLength: 200 }),
+  chainId: Type.Union(
+    [Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ pattern: "^[1-9]\\d{0,9}$" })],
+    {
+      description: "EVM chain id, as a number or a decimal string",
+    },
+  ),
+  foreign_user_id: ForeignUserId,
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+});
+
+export const AddressSchema = Type.Object({
+  id: Type.Integer(),
+  address: Type.String(),
+  chain_id: Type.Integer(),
+  foreign_user_id: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: "date-time" }),
+  risk: Type.Union([StoredScanSchema, Type.Null()], {
+    description: "the address's latest stored scan, or null",
+  }),
+  stopped_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "beyond the contract: when monitoring stopped (DELETE); null while it is monitored",
+  }),
+});
+export type AddressBody = Static<typeof AddressSchema>;
+
+export const AddressParams = Type.Object({
+  projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  id: Type.String({ minLength: 1, maxLength: 40 }),
+});
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  foreign_user_id: Type.Optional(ForeignUserId),
+});

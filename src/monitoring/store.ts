@@ -1,0 +1,103 @@
+// Reads and writes of monitored addresses. An address and chain are monitored once per project; stopping keeps
+// the row (retention) with the time it stopped.
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../schema.ts";
+
+export interface MonitoredAddress {
+  id: number;
+  projectId: number;
+  chainId: number;
+  address: string;
+  foreignUserId: string;
+  description: string | null;
+  createdAt: Date;
+  stoppedAt: Date | null;
+}
+
+type Row = DB["monitored_addresses"] extends infer T ? { [K in keyof T]: unknown } : never;
+
+function fromRow(r: Row): MonitoredAddress {
+  return {
+    id: Number(r.id),
+    projectId: r.project_id as number,
+    chainId: r.chain_id as number,
+    address: r.address as string,
+    foreignUserId: r.foreign_user_id as string,
+    description: (r.description as string | null) ?? null,
+    createdAt: new Date(r.created_at as string),
+    stoppedAt: r.stopped_at ? new Date(r.stopped_at as string) : null,
+  };
+}
+
+/** The new address, or undefined when the project already monitors this address on this chain. */
+export async function insertAddress(
+  db: Kysely<DB>,
+  a: {
+    projectId: number;
+    chainId: number;
+    address: string;
+    foreignUserId: string;
+    description: string | null;
+  },
+): Promise<MonitoredAddress | undefined> {
+  const row = await db
+    .insertInto("monitored_addresses")
+    .values({
+      project_id: a.projectId,
+      chain_id: a.chainId,
+      address: a.address,
+      foreign_user_id: a.foreignUserId,
+      description: a.description,
+    })
+    .onConflict((oc) =>
+      oc.columns(["project_id", "chain_id", "address"]).where("stopped_at", "is", null).doNothing(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  return row ? fromRow(row as Row) : undefined;
+}
+
+export async function getAddress(
+  db: Kysely<DB>,
+  projectId: number,
+  id: number,
+): Promise<MonitoredAddress | undefined> {
+  const row = await db
+    .selectFrom("monitored_addresses")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("id", "=", String(id))
+    .executeTakeFirst();
+  return row ? fromRow(row as Row) : undefined;
+}
+
+/** The project's monitored addresses (not the stopped ones), oldest first; of one user when given. */
+export async function listAddresses(
+  db: Kysely<DB>,
+  projectId: number,
+  q: { foreignUserId?: string | undefined; limit: number; offset: number },
+): Promise<MonitoredAddress[]> {
+  let query = db
+    .selectFrom("monitored_addresses")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("stopped_at", "is", null);
+  if (q.foreignUserId !== undefined) query = query.where("foreign_user_id", "=", q.foreignUserId);
+  const rows = await query.orderBy("id").limit(q.limit).offset(q.offset).execute();
+  return rows.map((r) => fromRow(r as Row));
+}
+
+/** Stops monitoring (the first stop's time is kept); the address afterwards, or undefined when unknown. */
+export async function stopAddress(
+  db: Kysely<DB>,
+  projectId: number,
+  id: number,
+): Promise<MonitoredAddress | undefined> {
+  await db
+    .updateTable("monitored_addresses")
+    .set({ stopped_at: sql`COALESCE(stopped_at, now())` })
+    .where("project_id", "=", projectId)
+    .where("id", "=", String(id))
+    .execute();
+  return getAddress(db, projectId, id);
+}

@@ -31,6 +31,7 @@ import {
   registerKeysRoutes,
 } from "./keys/index.ts";
 import { registerMonitoringRoutes } from "./monitoring/index.ts";
+import { registerNotificationRoutes } from "./notifications/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { serverSecret } from "./platform/crypto/server-secret.ts";
@@ -38,6 +39,7 @@ import { migrate } from "./platform/db/migrate.ts";
 import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
+import { OutboundClient } from "./platform/outbound/index.ts";
 import type { DB } from "./schema.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
@@ -152,6 +154,8 @@ async function assemble(
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
+  // Every call to a URL that configuration names goes through this client (SSRF-safe; platform/outbound).
+  const outbound = new OutboundClient({ allowPrivate: config.allowPrivateOutbound });
   const app = options.http
     ? await buildHttpApp({
         logLevel: config.logLevel,
@@ -168,6 +172,7 @@ async function assemble(
           registerLayeredRoutes(v1, analysis);
           registerInvestigationRoutes(v1, analysis);
           registerMonitoringRoutes(v1, analysis);
+          registerNotificationRoutes(v1, { keys, outbound });
         },
         pages: (root) => registerViewerRoutes(root),
       })

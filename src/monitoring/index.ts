@@ -1,3 +1,4 @@
 // Monitoring of registered addresses: a project registers its users' addresses (routes.ts, store.ts), and their
 // new transfers are checked against the laws of the project's jurisdictions (src/regulation).
 export { registerMonitoringRoutes } from "./routes.ts";
+export { FOREIGN_USER_ID_PATTERN } from "./schemas.ts";

@@ -5,6 +5,7 @@ import type { ChainsTables } from "./chains/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
+import type { NotificationTables } from "./notifications/tables.ts";
 
 export interface DB
   extends KeysTables,
@@ -12,4 +13,5 @@ export interface DB
     AnalysisTables,
     InvestigationTables,
     AttributionTables,
-    MonitoringTables {}
+    MonitoringTables,
+    NotificationTables {}

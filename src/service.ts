@@ -31,7 +31,7 @@ import {
   registerKeysRoutes,
 } from "./keys/index.ts";
 import { registerMonitoringRoutes } from "./monitoring/index.ts";
-import { registerNotificationRoutes } from "./notifications/index.ts";
+import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { serverSecret } from "./platform/crypto/server-secret.ts";
@@ -172,13 +172,18 @@ async function assemble(
           registerLayeredRoutes(v1, analysis);
           registerInvestigationRoutes(v1, analysis);
           registerMonitoringRoutes(v1, analysis);
-          registerNotificationRoutes(v1, { keys, outbound });
+          registerNotificationRoutes(v1, { keys, outbound, now: Date.now });
         },
         pages: (root) => registerViewerRoutes(root),
       })
     : undefined;
 
   if (options.workers) await jobs.start();
+  // Notifications go out from every process with workers; they share the outbox (src/notifications).
+  const deliverer = options.workers
+    ? new NotificationDeliverer({ db: database.db, keys, outbound })
+    : undefined;
+  deliverer?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
@@ -231,6 +236,7 @@ async function assemble(
           }
         }
         stopSweep?.();
+        await deliverer?.stop();
         await jobs.stop();
         await indexers?.stop();
         await devnet?.stop();

@@ -5,7 +5,9 @@ export type { Actor, KeysContext } from "./context.ts";
 export {
   createProject,
   getProject,
+  type Integration,
   projectExists,
+  projectIntegration,
   projectJurisdictions,
   rotateWebhookSecret,
   updateProject,

@@ -94,6 +94,44 @@ export function getProject(ctx: KeysContext, projectId: number): Promise<Project
   return readProject(ctx.db, ctx, projectId);
 }
 
+/** How long a rotated-out webhook secret keeps signing beside the new one. */
+export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60_000;
+
+export interface Integration {
+  integrationUrl: string | null;
+  scheme: SigningScheme;
+  /** the current secret first, then a rotated-out one still in its grace period at `at` */
+  secrets: string[];
+}
+
+/** What a call to the project's integrator is made with, at a time. */
+export async function projectIntegration(
+  ctx: KeysContext,
+  projectId: number,
+  at: Date,
+): Promise<Integration> {
+  const row = await ctx.db
+    .selectFrom("projects")
+    .select([
+      "integration_url",
+      "signing_scheme",
+      "webhook_secret_enc",
+      "previous_webhook_secret_enc",
+      "previous_webhook_secret_until",
+    ])
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  if (!row) throw notFound("Project");
+  const secrets = [decrypt(ctx.serverKeys.encryption, row.webhook_secret_enc)];
+  if (
+    row.previous_webhook_secret_enc &&
+    row.previous_webhook_secret_until &&
+    new Date(row.previous_webhook_secret_until) > at
+  )
+    secrets.push(decrypt(ctx.serverKeys.encryption, row.previous_webhook_secret_enc));
+  return { integrationUrl: row.integration_url, scheme: row.signing_scheme, secrets };
+}
+
 /** The jurisdictions a project enables (none for an unknown project). */
 export async function projectJurisdictions(db: Kysely<DB>, projectId: number): Promise<Jurisdiction[]> {
   const row = await db
@@ -143,6 +181,9 @@ export async function updateProject(
       changes.signing_scheme = set.signing_scheme = patch.signing_scheme;
       changes.webhook_secret = "rotated";
       set.webhook_secret_enc = encrypt(ctx.serverKeys.encryption, newWebhookSecret(patch.signing_scheme));
+      // The old secret signs in the other scheme: no grace period for it.
+      set.previous_webhook_secret_enc = null;
+      set.previous_webhook_secret_until = null;
     }
     if (Object.keys(set).length === 0) return before;
     set.updated_at = new Date();
@@ -166,9 +207,17 @@ export async function rotateWebhookSecret(
   return ctx.db.transaction().execute(async (trx) => {
     const project = await readProject(trx, ctx, projectId, true);
     const secret = newWebhookSecret(project.signing_scheme);
+    const now = new Date();
     await trx
       .updateTable("projects")
-      .set({ webhook_secret_enc: encrypt(ctx.serverKeys.encryption, secret), updated_at: new Date() })
+      .set({
+        webhook_secret_enc: encrypt(ctx.serverKeys.encryption, secret),
+        // The secret rotated out keeps signing beside the new one for a while, so that an integrator can switch
+        // without dropping messages (Standard Webhooks carries several signatures).
+        previous_webhook_secret_enc: encrypt(ctx.serverKeys.encryption, project.webhook_secret),
+        previous_webhook_secret_until: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS),
+        updated_at: now,
+      })
       .where("id", "=", projectId)
       .execute();
     await writeAudit(trx, {

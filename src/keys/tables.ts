@@ -11,6 +11,13 @@ export interface ProjectsTable {
   jurisdictions: ColumnType<string[], string | undefined, string>;
   signing_scheme: ColumnType<SigningScheme, SigningScheme | undefined, SigningScheme>;
   webhook_secret_enc: string;
+  /** a rotated-out secret, valid until previous_webhook_secret_until (migrations/0012_notifications.sql) */
+  previous_webhook_secret_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_webhook_secret_until: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
   mx_reporting_entity: Json<MxReportingEntity | null> | null;
   is_demo: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Generated<Date>;

@@ -1,4 +1,7 @@
-// Calls to the integrator: how they are signed (signing.ts) and the endpoint check an admin runs before going live
-// (integration-test.ts, routes.ts).
+// Calls to the integrator: the notification outbox (store.ts) and its delivery, at least once, signed, retried on
+// schedule (deliver.ts); how calls are signed (signing.ts); the notifications log, redelivery and the endpoint
+// check an admin runs before going live (routes.ts, integration-test.ts).
+export { MAX_ATTEMPTS, NotificationDeliverer, RETRY_SCHEDULE_MS } from "./deliver.ts";
 export { type NotificationsContext, registerNotificationRoutes } from "./routes.ts";
 export { type Message, type SigningScheme, serializeBody, signatureHeaders } from "./signing.ts";
+export { enqueue, type NewMessage } from "./store.ts";

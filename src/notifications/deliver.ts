@@ -1,0 +1,140 @@
+// Delivers the notification outbox to integrators, at least once: claims due messages (store.ts), signs each in its
+// project's scheme with its current secret and any rotated-out one still valid (signing.ts), POSTs it to
+// `{integration_url}/webhook` through the safe outbound client, and records the attempt. A 2xx within 10 s is
+// delivered; anything else is retried on the Standard Webhooks example schedule (after 5 s, 5 min, 30 min, 2 h,
+// 5 h, 10 h, 14 h, 20 h and 24 h, with up to 10 % jitter: 10 attempts, about 75 h), then the message is failed and
+// kept for redelivery. Every process running workers runs one; they share the outbox safely.
+import type { Kysely } from "kysely";
+import { type KeysContext, projectIntegration } from "../keys/index.ts";
+import { type OutboundClient, OutboundError } from "../platform/outbound/index.ts";
+import type { DB } from "../schema.ts";
+import { WEBHOOK_TIMEOUT_MS } from "./integration-test.ts";
+import { serializeBody, signatureHeaders } from "./signing.ts";
+import { type Claim, claimDue, recordAttempt, withId } from "./store.ts";
+
+/** Waits after each failed attempt of a round (the last entry: before the 10th attempt). */
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  14 * 3_600_000,
+  20 * 3_600_000,
+  24 * 3_600_000,
+];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
+
+export interface DelivererOptions {
+  db: Kysely<DB>;
+  keys: KeysContext;
+  outbound: OutboundClient;
+  /** epoch milliseconds (tests move it) */
+  now: () => number;
+  /** in [0, 1): the jitter of each wait */
+  random: () => number;
+  /** messages claimed at once, and delivered concurrently */
+  batch: number;
+  /** how long a claim lasts: longer than a call can take */
+  leaseMs: number;
+  /** how often an idle deliverer looks for due messages */
+  pollMs: number;
+  /** a webhook that has not answered in full by then failed (10 s) */
+  webhookTimeoutMs: number;
+}
+
+export class NotificationDeliverer {
+  readonly #options: DelivererOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = false;
+
+  constructor(options: Partial<DelivererOptions> & Pick<DelivererOptions, "db" | "keys" | "outbound">) {
+    this.#options = {
+      now: Date.now,
+      random: Math.random,
+      batch: 16,
+      leaseMs: 60_000,
+      pollMs: 1_000,
+      webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
+      ...options,
+    };
+  }
+
+  /** Claims one batch of due messages and delivers them; the number delivered or retried. */
+  async runOnce(): Promise<number> {
+    const o = this.#options;
+    const claims = await claimDue(o.db, new Date(o.now()), o.batch, o.leaseMs);
+    await Promise.all(claims.map((claim) => this.#deliver(claim)));
+    return claims.length;
+  }
+
+  /** Polls until stopped; a full batch is followed at once by the next. */
+  start(): void {
+    const loop = async () => {
+      if (this.#stopped) return;
+      let delivered = 0;
+      try {
+        this.#running = this.runOnce();
+        delivered = (await this.#running) as number;
+      } catch {
+        // The database went away for a moment: the next poll tries again.
+      }
+      if (!this.#stopped)
+        this.#timer = setTimeout(loop, delivered >= this.#options.batch ? 0 : this.#options.pollMs);
+    };
+    this.#timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running?.catch(() => {});
+  }
+
+  async #deliver(claim: Claim): Promise<void> {
+    const o = this.#options;
+    const startedAt = new Date(o.now());
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const integration = await projectIntegration(o.keys, claim.projectId, startedAt);
+      if (!integration.integrationUrl)
+        throw new OutboundError("invalid_url", "the project has no integration_url");
+      const url = `${integration.integrationUrl.replace(/\/+$/, "")}/webhook`;
+      const body = withId(JSON.parse(claim.body), claim.id);
+      const headers = signatureHeaders(integration.scheme, integration.secrets, {
+        id: claim.messageId,
+        method: "POST",
+        path: new URL(url).pathname,
+        body,
+        at: startedAt.getTime(),
+      });
+      const res = await o.outbound.request({
+        method: "POST",
+        url,
+        timeoutMs: o.webhookTimeoutMs,
+        headers: { ...headers, "content-type": "application/json" },
+        body: serializeBody(integration.scheme, body),
+      });
+      statusCode = res.status;
+      if (res.status < 200 || res.status > 299) error = `answered ${res.status}`;
+    } catch (e) {
+      error = e instanceof OutboundError ? e.message : "the delivery failed";
+    }
+    const outcome = { startedAt, statusCode, error, durationMs: performance.now() - started };
+    if (error === null) {
+      await recordAttempt(o.db, claim, outcome, { status: "delivered" });
+      return;
+    }
+    const inRound = claim.attempt - claim.roundStart;
+    if (inRound >= MAX_ATTEMPTS) {
+      await recordAttempt(o.db, claim, outcome, { status: "failed" });
+      return;
+    }
+    const wait = (RETRY_SCHEDULE_MS[inRound - 1] as number) * (1 + 0.1 * o.random());
+    await recordAttempt(o.db, claim, outcome, { status: "pending", at: new Date(o.now() + wait) });
+  }
+}

@@ -1,0 +1,248 @@
+// The notification outbox: enqueueing messages, claiming due ones for delivery (several workers at once: each row
+// is claimed by one, for a lease), recording each attempt with its outcome, and the reads and redelivery of the
+// notifications log. All times come from the caller, so that a test can move the clock.
+import { randomUUID } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../schema.ts";
+import type { NotificationStatus } from "./tables.ts";
+
+export interface NewMessage {
+  projectId: number;
+  type: "notification" | "error";
+  body: unknown;
+  /** the monitored address and transfer the message is about: one message per address and transfer */
+  transfer?: { addressId: number; chainId: number; txHash: string; logIndex: number };
+}
+
+/** The new message's id, or undefined when one about this address and transfer exists already. */
+export async function enqueue(db: Kysely<DB>, message: NewMessage, at: Date): Promise<number | undefined> {
+  const row = await db
+    .insertInto("notifications")
+    .values({
+      message_id: `msg_${randomUUID()}`,
+      project_id: message.projectId,
+      address_id: message.transfer ? String(message.transfer.addressId) : null,
+      chain_id: message.transfer?.chainId ?? null,
+      tx_hash: message.transfer?.txHash ?? null,
+      log_index: message.transfer?.logIndex ?? null,
+      type: message.type,
+      body: JSON.stringify(message.body),
+      next_attempt_at: at,
+      created_at: at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["address_id", "chain_id", "tx_hash", "log_index"])
+        .where("address_id", "is not", null)
+        .doNothing(),
+    )
+    .returning("id")
+    .executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+export interface Claim {
+  id: number;
+  messageId: string;
+  projectId: number;
+  type: "notification" | "error";
+  body: string;
+  /** this attempt's number (1 for the first) */
+  attempt: number;
+  /** attempts before the latest redelivery */
+  roundStart: number;
+}
+
+/**
+ * Claims up to `limit` messages due at `at` for `leaseMs`: pending ones whose time has come, and ones whose
+ * delivery lease ran out (their worker died). Rows another worker is claiming are skipped, not waited for. Only
+ * messages of projects with an integration_url are due.
+ */
+export async function claimDue(db: Kysely<DB>, at: Date, limit: number, leaseMs: number): Promise<Claim[]> {
+  const leaseUntil = new Date(at.getTime() + leaseMs);
+  const { rows } = await sql<{
+    id: string;
+    message_id: string;
+    project_id: number;
+    type: "notification" | "error";
+    body: string;
+    attempts: number;
+    round_start: number;
+  }>`
+    UPDATE notifications n
+    SET status = 'delivering', attempts = n.attempts + 1, lease_until = ${leaseUntil}
+    FROM (
+      SELECT d.id FROM notifications d JOIN projects p ON p.id = d.project_id
+      WHERE p.integration_url IS NOT NULL
+        AND ((d.status = 'pending' AND d.next_attempt_at <= ${at})
+          OR (d.status = 'delivering' AND d.lease_until < ${at}))
+      ORDER BY d.next_attempt_at, d.id
+      LIMIT ${limit}
+      FOR UPDATE OF d SKIP LOCKED
+    ) due
+    WHERE n.id = due.id
+    RETURNING n.id, n.message_id, n.project_id, n.type, n.body, n.attempts, n.round_start`.execute(db);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    messageId: r.message_id,
+    projectId: r.project_id,
+    type: r.type,
+    body: r.body,
+    attempt: r.attempts,
+    roundStart: r.round_start,
+  }));
+}
+
+export interface AttemptOutcome {
+  startedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Records an attempt and what follows it: delivered, failed for good, or pending again at `nextAt`. Only the
+ * worker holding the claim records it: a worker whose lease ran out and was taken over changes nothing.
+ */
+export async function recordAttempt(
+  db: Kysely<DB>,
+  claim: Claim,
+  outcome: AttemptOutcome,
+  next: { status: "delivered" } | { status: "failed" } | { status: "pending"; at: Date },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("notifications")
+      .set({
+        status: next.status as NotificationStatus,
+        lease_until: null,
+        last_error: outcome.error,
+        ...(next.status === "delivered"
+          ? { delivered_at: new Date(outcome.startedAt.getTime() + outcome.durationMs) }
+          : {}),
+        ...(next.status === "pending" ? { next_attempt_at: next.at } : {}),
+      })
+      .where("id", "=", String(claim.id))
+      .where("status", "=", "delivering")
+      .where("attempts", "=", claim.attempt)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    await trx
+      .insertInto("notification_attempts")
+      .values({
+        notification_id: String(claim.id),
+        attempt: claim.attempt,
+        started_at: outcome.startedAt,
+        status_code: outcome.statusCode,
+        error: outcome.error,
+        duration_ms: Math.round(outcome.durationMs),
+      })
+      .onConflict((oc) => oc.columns(["notification_id", "attempt"]).doNothing())
+      .execute();
+    return true;
+  });
+}
+
+export interface NotificationView {
+  id: number;
+  message_id: string;
+  type: "notification" | "error";
+  status: NotificationStatus;
+  address_id: number | null;
+  chain_id: number | null;
+  tx_hash: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  body: unknown;
+  attempt_log: {
+    attempt: number;
+    started_at: string;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+  }[];
+}
+
+/** The project's notifications, newest first, each with its attempts. */
+export async function listNotifications(
+  db: Kysely<DB>,
+  projectId: number,
+  page: { limit: number; offset: number; status?: NotificationStatus | undefined },
+): Promise<NotificationView[]> {
+  let query = db.selectFrom("notifications").selectAll().where("project_id", "=", projectId);
+  if (page.status) query = query.where("status", "=", page.status);
+  const rows = await query.orderBy("id", "desc").limit(page.limit).offset(page.offset).execute();
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom("notification_attempts")
+    .selectAll()
+    .where(
+      "notification_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("notification_id")
+    .orderBy("attempt")
+    .execute();
+  const byId = new Map<string, NotificationView["attempt_log"]>();
+  for (const a of attempts) {
+    const list = byId.get(String(a.notification_id)) ?? [];
+    list.push({
+      attempt: a.attempt,
+      started_at: new Date(a.started_at).toISOString(),
+      status_code: a.status_code,
+      error: a.error,
+      duration_ms: a.duration_ms,
+    });
+    byId.set(String(a.notification_id), list);
+  }
+  return rows.map((r) => ({
+    id: Number(r.id),
+    message_id: r.message_id,
+    type: r.type,
+    status: r.status,
+    address_id: r.address_id === null ? null : Number(r.address_id),
+    chain_id: r.chain_id,
+    tx_hash: r.tx_hash,
+    attempts: r.attempts,
+    next_attempt_at: r.status === "pending" ? new Date(r.next_attempt_at).toISOString() : null,
+    delivered_at: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+    last_error: r.last_error,
+    created_at: new Date(r.created_at).toISOString(),
+    body: withId(JSON.parse(r.body), Number(r.id)),
+    attempt_log: byId.get(String(r.id)) ?? [],
+  }));
+}
+
+/**
+ * Sends a delivered or failed message again, from now, with a fresh retry schedule and the same message id. A
+ * message still pending or being delivered is left as it is. false when the project has no such message.
+ */
+export async function redeliver(db: Kysely<DB>, projectId: number, id: number, at: Date): Promise<boolean> {
+  const exists = await db
+    .selectFrom("notifications")
+    .select("id")
+    .where("project_id", "=", projectId)
+    .where("id", "=", String(id))
+    .executeTakeFirst();
+  if (!exists) return false;
+  await db
+    .updateTable("notifications")
+    .set({ status: "pending", next_attempt_at: at, round_start: sql`attempts`, lease_until: null })
+    .where("id", "=", String(id))
+    .where("status", "in", ["delivered", "failed"])
+    .execute();
+  return true;
+}
+
+/** A notification body with its `data.id` (the row's id); other bodies as they are. */
+export function withId(body: unknown, id: number): unknown {
+  if (body && typeof body === "object" && (body as { type?: unknown }).type === "notification") {
+    const data = (body as { data?: unknown }).data;
+    if (data && typeof data === "object") return { ...(body as object), data: { ...(data as object), id } };
+  }
+  return body;
+}

@@ -11,6 +11,7 @@ import { Ok, ok } from "../platform/http/schemas.ts";
 import type { OutboundClient } from "../platform/outbound/index.ts";
 import { testIntegration } from "./integration-test.ts";
 import { listNotifications, redeliver } from "./store.ts";
+import { NOTIFICATION_STATUSES } from "./tables.ts";
 
 export interface NotificationsContext {
   keys: KeysContext;
@@ -31,7 +32,7 @@ const NotificationSchema = Type.Object({
   id: Type.Integer(),
   message_id: Type.String({ description: "the webhook-id every attempt of the message carries" }),
   type: Type.Union([Type.Literal("notification"), Type.Literal("error")]),
-  status: Type.Union((["pending", "delivering", "delivered", "failed"] as const).map((s) => Type.Literal(s))),
+  status: Type.Union(NOTIFICATION_STATUSES.map((s) => Type.Literal(s))),
   address_id: Type.Union([Type.Integer(), Type.Null()]),
   chain_id: Type.Union([Type.Integer(), Type.Null()]),
   tx_hash: Type.Union([Type.String(), Type.Null()]),
@@ -68,11 +69,7 @@ export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsConte
         querystring: Type.Composite([
           Pagination,
           Type.Object({
-            status: Type.Optional(
-              Type.Union(
-                (["pending", "delivering", "delivered", "failed"] as const).map((s) => Type.Literal(s)),
-              ),
-            ),
+            status: Type.Optional(Type.Union(NOTIFICATION_STATUSES.map((s) => Type.Literal(s)))),
           }),
         ]),
         response: { 200: Ok(Type.Array(NotificationSchema)) },

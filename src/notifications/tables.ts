@@ -4,7 +4,8 @@ import type { ColumnType, Generated } from "kysely";
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export type NotificationStatus = "pending" | "delivering" | "delivered" | "failed";
+export const NOTIFICATION_STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
 export interface NotificationsTable {
   /** bigserial: read as a string by the drivers */

@@ -30,7 +30,7 @@ import {
   projectJurisdictions,
   registerKeysRoutes,
 } from "./keys/index.ts";
-import { registerMonitoringRoutes } from "./monitoring/index.ts";
+import { monitoringWatcher, registerMonitoringRoutes } from "./monitoring/index.ts";
 import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -197,7 +197,12 @@ async function assemble(
       })
     : undefined;
   const indexers = options.workers
-    ? startIndexers({ database, chains: (devnet?.registry ?? registry).enabled(), logLevel: config.logLevel })
+    ? startIndexers({
+        database,
+        chains: (devnet?.registry ?? registry).enabled(),
+        logLevel: config.logLevel,
+        hooks: { watcher: monitoringWatcher },
+      })
     : undefined;
 
   let url: string | undefined;

@@ -1,4 +1,7 @@
 // Monitoring of registered addresses: a project registers its users' addresses (routes.ts, store.ts), and their
-// new transfers are checked against the laws of the project's jurisdictions (src/regulation).
+// new transfers are recorded by the indexer in its own transaction (watch.ts), exactly once, to be checked against
+// the laws of the project's jurisdictions (src/regulation).
+
 export { registerMonitoringRoutes } from "./routes.ts";
 export { FOREIGN_USER_ID_PATTERN } from "./schemas.ts";
+export { monitoringWatcher, pendingTransfers } from "./watch.ts";

@@ -48,6 +48,10 @@ export async function insertAddress(
       address: a.address,
       foreign_user_id: a.foreignUserId,
       description: a.description,
+      // Transfers count from the next block the indexer writes (src/monitoring/watch.ts).
+      watch_from_block: sql<
+        string | null
+      >`(SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${a.chainId})`,
     })
     .onConflict((oc) =>
       oc.columns(["project_id", "chain_id", "address"]).where("stopped_at", "is", null).doNothing(),

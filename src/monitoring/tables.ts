@@ -1,4 +1,4 @@
-// Row types of the monitoring tables (migrations/0011_monitored_addresses.sql).
+// Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql).
 import type { ColumnType, Generated } from "kysely";
 
 export interface MonitoredAddressesTable {
@@ -11,8 +11,28 @@ export interface MonitoredAddressesTable {
   description: string | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   stopped_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** the chain's indexed head at registration (migrations/0013_monitored_transfers.sql) */
+  watch_from_block: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+}
+
+export interface MonitoredTransfersTable {
+  address_id: string;
+  project_id: number;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: ColumnType<string, string | bigint, string | bigint>;
+  status: ColumnType<
+    "pending" | "evaluated" | "unwound",
+    "pending" | "evaluated" | "unwound" | undefined,
+    "pending" | "evaluated" | "unwound"
+  >;
+  notification_id: string | null;
+  evaluated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface MonitoringTables {
   monitored_addresses: MonitoredAddressesTable;
+  monitored_transfers: MonitoredTransfersTable;
 }

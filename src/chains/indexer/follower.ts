@@ -20,6 +20,7 @@ import {
   knownTokens,
   readCheckpoint,
   storedHashes,
+  type TransferWatcher,
   unwindTo,
   writeBatch,
 } from "./store.ts";
@@ -41,6 +42,8 @@ export interface FollowerHooks {
   /** Inside a batch's transaction, after its rows are written, before it commits (tests inject crashes here). */
   beforeCommit?(range: { from: bigint; to: bigint }): Promise<void> | void;
   onEvent?(event: FollowerEvent): void;
+  /** Sees every confirmed transfer, and every unwind, in the indexer's transaction (monitoring). */
+  watcher?: TransferWatcher;
 }
 
 export interface FollowerStatus {
@@ -239,6 +242,7 @@ export class ChainFollower {
       checkpoint,
       done,
       beforeCommit ? async () => beforeCommit({ from: range.from, to: range.to }) : undefined,
+      this.#hooks.watcher,
     );
     this.#checkpoint = done;
     for (const address of prepared.learned.contracts) this.#kinds.set(address, true);
@@ -285,7 +289,14 @@ export class ChainFollower {
           "refusing to unwind that far (is rpc_url the right network, and synced?)",
       );
     }
-    const removed = await unwindTo(this.#db, this.chainId, ancestor, startBlock, checkpoint);
+    const removed = await unwindTo(
+      this.#db,
+      this.chainId,
+      ancestor,
+      startBlock,
+      checkpoint,
+      this.#hooks.watcher,
+    );
     this.#checkpoint = ancestor;
     this.#target = undefined;
     this.#log.warn(

@@ -6,3 +6,4 @@ export { indexStats } from "./index-stats.ts";
 export type { IndexerLog } from "./log.ts";
 export { type IndexerSettings, type IndexerTuning, indexedChains, settingsFor } from "./settings.ts";
 export { type Indexers, type StartIndexersOptions, startIndexers } from "./start.ts";
+export { type Checkpoint, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";

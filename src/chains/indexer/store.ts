@@ -44,6 +44,17 @@ export async function readCheckpoint(db: Kysely<DB>, chainId: number): Promise<C
   return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
 }
 
+/**
+ * What must see every transfer the indexer confirms, in the indexer's own transaction, so that what it records
+ * commits with the checkpoint, exactly once (the monitoring of registered addresses): the batch written, and the
+ * blocks a reorg unwinds.
+ */
+export interface TransferWatcher {
+  written(trx: Kysely<DB>, chainId: number, transfers: readonly TransferRow[]): Promise<void>;
+  /** everything above `aboveBlock` was unwound */
+  unwound(trx: Kysely<DB>, chainId: number, aboveBlock: bigint): Promise<void>;
+}
+
 /** Writes a batch and moves the checkpoint from `expected` to `next`; returns the number of new transfers. */
 export async function writeBatch(
   db: Kysely<DB>,
@@ -52,11 +63,13 @@ export async function writeBatch(
   expected: Checkpoint | undefined,
   next: Checkpoint,
   beforeCommit?: () => Promise<void>,
+  watcher?: TransferWatcher,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await insertBlocks(trx, rows.blocks);
     const inserted = await insertTransfers(trx, rows.transfers);
     await attributeTransfers(trx, chainId, rows.transfers);
+    await watcher?.written(trx, chainId, rows.transfers);
     await upsertTokens(trx, rows.tokens);
     await markContracts(trx, chainId, rows.contracts);
     await moveCheckpoint(trx, chainId, expected, next);
@@ -77,6 +90,7 @@ export async function unwindTo(
   ancestor: Checkpoint | undefined,
   startBlock: bigint,
   expected: Checkpoint,
+  watcher?: TransferWatcher,
 ): Promise<{ transfers: number; blocks: number }> {
   const above = (ancestor ? ancestor.number : startBlock - 1n).toString();
   return db.transaction().execute(async (trx) => {
@@ -104,6 +118,7 @@ export async function unwindTo(
       .where("first_seen_block", ">", above)
       .execute();
     await attributeTransfers(trx, chainId, unwound);
+    await watcher?.unwound(trx, chainId, BigInt(above));
     await moveCheckpoint(trx, chainId, expected, ancestor);
     return { transfers: Number(transfers.numDeletedRows), blocks: Number(blocks.numDeletedRows) };
   });

@@ -1,0 +1,90 @@
+// Watching registered addresses: the indexer hands every batch of confirmed transfers to this watcher inside the
+// transaction that writes them and moves its checkpoint, so each transfer of a monitored address is recorded
+// exactly once (primary key, ON CONFLICT DO NOTHING) however many workers run and however often they crash. Only
+// transfers in blocks after the registration count (migrations/0013_monitored_transfers.sql). A reorg that unwinds
+// blocks takes back the transfers not yet checked; one already checked is marked `unwound` and its notification,
+// possibly delivered, is kept: the integrator was told of a transfer that a deeper reorg than the confirmations
+// allowed for removed, and the log says so.
+import { type Kysely, sql } from "kysely";
+import type { TransferWatcher } from "../chains/indexer/index.ts";
+import type { TransferRow } from "../chains/store/index.ts";
+import type { DB } from "../schema.ts";
+
+interface Watched {
+  id: string;
+  project_id: number;
+  address: string;
+  watch_from_block: string | null;
+  created_at: Date;
+}
+
+/** Rows per insert statement (7 parameters each, well under the drivers' limits). */
+const CHUNK = 1_000;
+
+export const monitoringWatcher: TransferWatcher = {
+  async written(trx, chainId, transfers) {
+    if (transfers.length === 0) return;
+    const ends = [...new Set(transfers.flatMap((t) => [t.from, t.to]))];
+    const { rows: watched } = await sql<Watched>`
+      SELECT id, project_id, address, watch_from_block, created_at FROM monitored_addresses
+      WHERE chain_id = ${chainId} AND stopped_at IS NULL AND address = ANY(${ends}::text[])`.execute(trx);
+    if (watched.length === 0) return;
+    const byAddress = new Map<string, Watched[]>();
+    for (const w of watched) byAddress.set(w.address, [...(byAddress.get(w.address) ?? []), w]);
+    const rows = transfers.flatMap((t) => {
+      const touching = new Set([...(byAddress.get(t.from) ?? []), ...(byAddress.get(t.to) ?? [])]);
+      return [...touching]
+        .filter((w) => isNew(w, t))
+        .map((w) => ({
+          address_id: w.id,
+          project_id: w.project_id,
+          chain_id: chainId,
+          tx_hash: t.txHash,
+          log_index: t.logIndex,
+          block_number: t.blockNumber.toString(),
+        }));
+    });
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await trx
+        .insertInto("monitored_transfers")
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(["address_id", "chain_id", "tx_hash", "log_index"]).doNothing())
+        .execute();
+    }
+  },
+
+  async unwound(trx, chainId, aboveBlock) {
+    const above = aboveBlock.toString();
+    await trx
+      .deleteFrom("monitored_transfers")
+      .where("chain_id", "=", chainId)
+      .where("block_number", ">", above)
+      .where("status", "=", "pending")
+      .execute();
+    await trx
+      .updateTable("monitored_transfers")
+      .set({ status: "unwound" })
+      .where("chain_id", "=", chainId)
+      .where("block_number", ">", above)
+      .where("status", "=", "evaluated")
+      .execute();
+  },
+};
+
+/** A transfer counts when it is in a block after the registration. */
+function isNew(w: Watched, t: TransferRow): boolean {
+  if (w.watch_from_block !== null) return t.blockNumber > BigInt(w.watch_from_block);
+  return t.blockTime.getTime() >= new Date(w.created_at).getTime();
+}
+
+/** The transfers of a project's monitored addresses waiting to be checked, oldest first (tests and the checker). */
+export async function pendingTransfers(db: Kysely<DB>, limit: number) {
+  return db
+    .selectFrom("monitored_transfers")
+    .selectAll()
+    .where("status", "=", "pending")
+    .orderBy("created_at")
+    .orderBy("block_number")
+    .limit(limit)
+    .execute();
+}

@@ -30,7 +30,12 @@ import {
   projectJurisdictions,
   registerKeysRoutes,
 } from "./keys/index.ts";
-import { monitoringWatcher, registerMonitoringRoutes } from "./monitoring/index.ts";
+import {
+  monitoringWatcher,
+  ProfileReader,
+  registerMonitoringRoutes,
+  TransferChecker,
+} from "./monitoring/index.ts";
 import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -184,6 +189,11 @@ async function assemble(
     ? new NotificationDeliverer({ db: database.db, keys, outbound })
     : undefined;
   deliverer?.start();
+  // The recorded transfers of monitored addresses are checked against the law rules in the same processes.
+  const checker = options.workers
+    ? new TransferChecker({ db: database.db, keys, registry, profiles: new ProfileReader(outbound) })
+    : undefined;
+  checker?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
@@ -241,6 +251,7 @@ async function assemble(
           }
         }
         stopSweep?.();
+        await checker?.stop();
         await deliverer?.stop();
         await jobs.stop();
         await indexers?.stop();

@@ -2,6 +2,8 @@
 // new transfers are recorded by the indexer in its own transaction (watch.ts), exactly once, to be checked against
 // the laws of the project's jurisdictions (src/regulation).
 
+export { TransferChecker } from "./check.ts";
+export { ProfileReader } from "./profile.ts";
 export { registerMonitoringRoutes } from "./routes.ts";
 export { FOREIGN_USER_ID_PATTERN } from "./schemas.ts";
 export { monitoringWatcher, pendingTransfers } from "./watch.ts";

@@ -1,0 +1,203 @@
+// Checks the recorded transfers of monitored addresses (watch.ts) against the law rules of their project's
+// jurisdictions (src/regulation) and turns those that infringe any into notifications in the outbox
+// (src/notifications), which the deliverer sends. A transfer that infringes nothing sends nothing. When one that
+// does cannot be turned into a notification (the user's profile can't be fetched or lacks what a jurisdiction
+// needs), a `type: error` message naming the address, the transaction and the reason is sent instead.
+//
+// The notification and the transfer's `evaluated` mark commit together; the outbox holds one message per address
+// and transfer, so two checkers racing on one transfer make one message.
+import type { Kysely } from "kysely";
+import type { ChainRegistry } from "../chains/index.ts";
+import { type KeysContext, projectIntegration, projectJurisdictions } from "../keys/index.ts";
+import { enqueue, type NewMessage } from "../notifications/index.ts";
+import { evaluateTransfer, type InflictedLaw, umaOn } from "../regulation/index.ts";
+import type { DB } from "../schema.ts";
+import { earlierTransfers, type PendingTransfer, readPending, usdOf } from "./facts.ts";
+import type { ProfileReader } from "./profile.ts";
+
+export interface CheckerOptions {
+  db: Kysely<DB>;
+  keys: KeysContext;
+  registry: ChainRegistry;
+  profiles: ProfileReader;
+  now: () => number;
+  batch: number;
+  pollMs: number;
+}
+
+export class TransferChecker {
+  readonly #o: CheckerOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopped = false;
+
+  constructor(
+    options: Partial<CheckerOptions> & Pick<CheckerOptions, "db" | "keys" | "registry" | "profiles">,
+  ) {
+    this.#o = { now: Date.now, batch: 50, pollMs: 1_000, ...options };
+  }
+
+  /** Checks one batch of recorded transfers; how many were checked. */
+  async runOnce(): Promise<number> {
+    const pending = await readPending(this.#o.db, this.#o.batch);
+    for (const transfer of pending) await this.#check(transfer);
+    return pending.length;
+  }
+
+  start(): void {
+    const loop = async () => {
+      if (this.#stopped) return;
+      let checked = 0;
+      try {
+        this.#running = this.runOnce();
+        checked = (await this.#running) as number;
+      } catch {
+        // The database went away for a moment: the next poll tries again.
+      }
+      if (!this.#stopped) this.#timer = setTimeout(loop, checked >= this.#o.batch ? 0 : this.#o.pollMs);
+    };
+    this.#timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running?.catch(() => {});
+  }
+
+  async #check(t: PendingTransfer): Promise<void> {
+    const { db } = this.#o;
+    const chain = this.#o.registry.get(t.chainId);
+    const native = t.token === "native";
+    const decimals = native ? (chain?.currency_decimals ?? 18) : t.decimals;
+    const usd = usdOf(t.value, decimals, t.priceUsd);
+    const jurisdictions = await projectJurisdictions(db, t.projectId);
+    const earlier = await earlierTransfers(db, t, chain?.currency_decimals ?? 18);
+    const day = t.blockTime.toISOString().slice(0, 10);
+    const evaluation = evaluateTransfer(jurisdictions, {
+      day,
+      usd,
+      mxnPerUsd: t.mxnPerUsd,
+      counterpartyCategory: t.counterpartyCategory,
+      earlier: {
+        sixMonthsSubThresholdMxn: sixMonthsSubThreshold(earlier),
+        calendarMonthUsd: earlier
+          .filter((e) => e.blockTime.toISOString().slice(0, 7) === day.slice(0, 7))
+          .reduce((sum, e) => sum + (e.usd ?? 0), 0),
+      },
+    });
+    let message: NewMessage | undefined;
+    if (evaluation.laws.length > 0) {
+      const integration = await projectIntegration(this.#o.keys, t.projectId, new Date(this.#o.now()));
+      const profile = integration.integrationUrl
+        ? await this.#o.profiles.read(t.projectId, integration, jurisdictions, t.foreignUserId)
+        : ({ ok: true } as const);
+      message = profile.ok
+        ? notificationOf(
+            t,
+            usd,
+            decimals,
+            native ? (chain?.currency_symbol ?? "ETH") : t.symbol,
+            evaluation.laws,
+          )
+        : errorOf(t, profile.reason);
+    }
+    await db.transaction().execute(async (trx) => {
+      const id = message ? await enqueue(trx, message, new Date(this.#o.now())) : undefined;
+      await trx
+        .updateTable("monitored_transfers")
+        .set({
+          status: "evaluated",
+          evaluated_at: new Date(this.#o.now()),
+          ...(id !== undefined ? { notification_id: String(id) } : {}),
+        })
+        .where("address_id", "=", String(t.addressId))
+        .where("chain_id", "=", t.chainId)
+        .where("tx_hash", "=", t.txHash)
+        .where("log_index", "=", t.logIndex)
+        .where("status", "=", "pending")
+        .execute();
+    });
+  }
+}
+
+/**
+ * MXN of the user's earlier transfers under the single-operation threshold of their day (Mexico's accumulation
+ * counts only those; each at its own day's rate). Transfers without a price or a rate count nothing.
+ */
+function sixMonthsSubThreshold(
+  earlier: { blockTime: Date; usd: number | null; mxnPerUsd: number | null }[],
+): number {
+  let sum = 0;
+  for (const e of earlier) {
+    if (e.usd === null || e.mxnPerUsd === null) continue;
+    const day = e.blockTime.toISOString().slice(0, 10);
+    const threshold = (day >= "2025-07-17" ? 210 : 645) * umaOn(day);
+    const mxn = e.usd * e.mxnPerUsd;
+    if (mxn < threshold) sum += mxn;
+  }
+  return sum;
+}
+
+/** The notification body of the Events contract, with a few fields beyond it (direction, counterparty, decimal). */
+function notificationOf(
+  t: PendingTransfer,
+  usd: number | null,
+  decimals: number | null,
+  symbol: string | null,
+  laws: InflictedLaw[],
+): NewMessage {
+  const native = t.token === "native";
+  return {
+    projectId: t.projectId,
+    type: "notification",
+    transfer: { addressId: t.addressId, chainId: t.chainId, txHash: t.txHash, logIndex: t.logIndex },
+    body: {
+      type: "notification",
+      data: {
+        projectId: t.projectId,
+        chainId: t.chainId,
+        address: { id: t.addressId, userId: t.foreignUserId, address: t.address, description: t.description },
+        txHash: t.txHash,
+        timestamp: t.blockTime.toISOString(),
+        // A wei amount overflows a JSON number's precision: `valueDecimal` carries it exactly.
+        amount: {
+          value: Number(t.value),
+          valueDecimal: t.value.toString(),
+          usd: usd === null ? null : round2(usd),
+        },
+        token: {
+          name: native ? symbol : t.name,
+          symbol,
+          decimals,
+          address: native ? null : t.token,
+        },
+        inflictedLaws: laws.map((l) => ({
+          name: l.name,
+          description: l.description,
+          source: l.source,
+          risk: l.risk,
+          country: l.country,
+          countryCode: l.countryCode,
+          id: l.id,
+        })),
+        direction: t.direction,
+        counterparty: t.counterparty,
+      },
+    },
+  };
+}
+
+function errorOf(t: PendingTransfer, reason: string): NewMessage {
+  return {
+    projectId: t.projectId,
+    type: "error",
+    transfer: { addressId: t.addressId, chainId: t.chainId, txHash: t.txHash, logIndex: t.logIndex },
+    body: {
+      type: "error",
+      data: `Address ${t.address} (user ${t.foreignUserId}, address id ${t.addressId}), transaction ${t.txHash} on chain ${t.chainId}: ${reason}`,
+    },
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,255 @@
+// From a recorded transfer to a delivered notification: transfers of monitored addresses, written as the indexer
+// writes them, are checked against the law rules of the project's jurisdictions (MX and CO here) with the day's
+// price and MXN rate, the counterparty's label and the user's earlier transfers across all of the user's
+// addresses; those that infringe nothing send nothing; the others become notifications of the Events shape, or a
+// `type: error` when the user's profile can't be fetched or lacks what Mexico needs; each once, however often the
+// checker runs; then delivered, signed, to a real integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Checkpoint, writeBatch } from "../../src/chains/indexer/index.ts";
+import { monitoringWatcher, ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
+import { NotificationDeliverer } from "../../src/notifications/index.ts";
+import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { auth, startTestService, type TestService } from "../support/service.ts";
+
+const CHAIN = 31337;
+const DAY = "2026-03-10";
+const T0 = Date.parse(`${DAY}T10:00:00Z`) / 1000;
+const addr = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
+const SANCTIONED = addr(0x5a);
+const ETH = 10n ** 18n; // priced at USD 3,000 on the day; MXN 20 per USD
+
+let svc: TestService;
+let integrator: http.Server;
+let integratorUrl: string;
+const webhooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const profiles: Record<string, { status: number; body?: unknown }> = {
+  alice: {
+    status: 200,
+    body: {
+      givenName: "ANA",
+      paternalSurname: "LOPEZ",
+      maternalSurname: "RUIZ",
+      birthdate: "1990-01-02",
+      nationality: "MX",
+      mexico: { curp: "LORA900102MDFPZN01", actividadEconomica: 6120001 },
+    },
+  },
+  bob: { status: 500 },
+  carol: { status: 200, body: { givenName: "CAROL", paternalSurname: "X", maternalSurname: "Y" } }, // no `mexico`
+};
+
+let checkpoint: Checkpoint | undefined;
+let block = 0;
+async function index(transfers: { from: string; to: string; value: bigint }[]) {
+  block += 1;
+  const next = { number: BigInt(block), hash: `0x${block.toString(16).padStart(64, "c")}` };
+  await writeBatch(
+    svc.database.db,
+    CHAIN,
+    {
+      blocks: [
+        {
+          chainId: CHAIN,
+          number: next.number,
+          hash: next.hash,
+          parentHash: checkpoint?.hash ?? null,
+          timestamp: new Date((T0 + block * 12) * 1000),
+        },
+      ],
+      transfers: transfers.map((t, i) => ({
+        chainId: CHAIN,
+        txHash: `0x${(block * 100 + i).toString(16).padStart(64, "d")}`,
+        logIndex: -1,
+        blockNumber: next.number,
+        blockTime: new Date((T0 + block * 12) * 1000),
+        from: t.from,
+        to: t.to,
+        token: "native",
+        value: t.value,
+      })),
+      tokens: [],
+      contracts: [],
+    },
+    checkpoint,
+    next,
+    undefined,
+    monitoringWatcher,
+  );
+  checkpoint = next;
+}
+
+beforeAll(async () => {
+  integrator = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      const user = /\/users\/([^/?]+)/.exec(req.url ?? "")?.[1];
+      if (user) {
+        const p = profiles[user] ?? { status: 404 };
+        res
+          .writeHead(p.status, { "content-type": "application/json" })
+          .end(p.body ? JSON.stringify(p.body) : "");
+        return;
+      }
+      webhooks.push({ headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
+  integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
+  const db = svc.database.db;
+  await db
+    .insertInto("prices")
+    .values({ chain_id: CHAIN, token: "native", day: DAY, price_usd: "3000" })
+    .execute();
+  await db.insertInto("fx_rates").values({ day: "2026-03-09", currency: "MXN", per_usd: "20" }).execute();
+  await db
+    .insertInto("labels")
+    .values({
+      address: SANCTIONED,
+      chain_id: 0,
+      label: "OFAC SDN test",
+      category: "sanctioned",
+      source: "test",
+    })
+    .execute();
+  const patch = await svc.app!.inject({
+    method: "PATCH",
+    url: `/v1/projects/${svc.project.id}`,
+    headers: auth(svc.project.keys.admin),
+    payload: { integration_url: integratorUrl, jurisdictions: ["MX", "CO"] },
+  });
+  expect(patch.statusCode).toBe(200);
+  await index([]); // the indexer's head before the registrations
+  for (const [i, user] of [
+    [1, "alice"],
+    [2, "alice"],
+    [3, "bob"],
+    [4, "carol"],
+  ] as const) {
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses`,
+      headers: auth(svc.project.keys.developer),
+      payload: { address: addr(i), chainId: CHAIN, foreign_user_id: user },
+    });
+    expect(res.statusCode).toBe(201);
+  }
+});
+afterAll(async () => {
+  await svc?.stop();
+  integrator.closeAllConnections();
+  await new Promise((resolve) => integrator.close(resolve));
+});
+
+const checker = () =>
+  new TransferChecker({
+    db: svc.database.db,
+    keys: svc.keys,
+    registry: {
+      get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
+    } as never,
+    profiles: new ProfileReader(new OutboundClient({ allowPrivate: true })),
+  });
+const outbox = async () =>
+  (await svc.database.db.selectFrom("notifications").selectAll().orderBy("id").execute()).map((n) => ({
+    type: n.type,
+    tx: n.tx_hash,
+    body: JSON.parse(n.body),
+  }));
+const lawIds = (n: { body: { data: { inflictedLaws: { id: string }[] } } }) =>
+  n.body.data.inflictedLaws.map((l) => l.id);
+
+describe("checking monitored transfers", () => {
+  it("sends nothing for a transfer that infringes nothing", async () => {
+    await index([{ from: addr(0x99), to: addr(1), value: ETH / 100n }]); // USD 30
+    expect(await checker().runOnce()).toBe(1);
+    expect(await outbox()).toEqual([]);
+  });
+
+  it("notifies Colombia's USD 150 single transaction, and the monthly USD 450 across the user's two addresses", async () => {
+    await index([{ from: addr(1), to: addr(0x98), value: (6n * ETH) / 100n }]); // USD 180, out of alice's first
+    await index([{ from: addr(0x97), to: addr(2), value: ETH / 10n }]); // USD 300 into alice's second: 510 this month
+    await checker().runOnce();
+    const [single, monthly] = await outbox();
+    expect(lawIds(single!)).toEqual(["CO-TX-150"]);
+    expect(lawIds(monthly!)).toEqual(["CO-TX-150", "CO-TX-450"]);
+    expect(monthly!.body.data).toMatchObject({
+      projectId: svc.project.id,
+      chainId: CHAIN,
+      address: { userId: "alice", address: addr(2), description: null },
+      amount: { value: 1e17, valueDecimal: "100000000000000000", usd: 300 },
+      token: { symbol: "ETH", decimals: 18, address: null },
+      direction: "in",
+      counterparty: addr(0x97),
+    });
+    expect(monthly!.body.data.inflictedLaws[1]).toMatchObject({
+      name: expect.stringContaining("314/2021"),
+      risk: "warn",
+      country: "colombia",
+      countryCode: "CO",
+      source: expect.stringContaining("UIAF"),
+    });
+  });
+
+  it("a sanctioned counterparty is illegal in every project and a 24-hour notice in Mexico", async () => {
+    await index([{ from: SANCTIONED, to: addr(1), value: ETH / 1000n }]); // USD 3
+    await checker().runOnce();
+    expect(lawIds((await outbox()).at(-1)!)).toEqual(["MX-LIST", "XB-OFAC"]);
+  });
+
+  it("Mexico's 210 UMA at the day's MXN rate: a profile that can't be fetched or lacks `mexico` is a type: error", async () => {
+    // USD 1,500 at 20 MXN = 30,000 MXN, over 210 UMA of 2026 (24,635.10 MXN); also the travel rule and CO.
+    await index([
+      { from: addr(0x96), to: addr(3), value: ETH / 2n }, // bob: profile answers 500
+      { from: addr(0x96), to: addr(4), value: ETH / 2n }, // carol: no `mexico` object
+      { from: addr(0x96), to: addr(1), value: ETH / 2n }, // alice: a valid persona física
+    ]);
+    await checker().runOnce();
+    const last = (await outbox()).slice(-3);
+    expect(last.map((n) => n.type)).toEqual(["error", "error", "notification"]);
+    expect(last[0]!.body.data).toMatch(
+      new RegExp(`Address ${addr(3)} \\(user bob.*: the user profile request answered 500`),
+    );
+    expect(last[0]!.body.data).toContain(last[0]!.tx as string);
+    expect(last[1]!.body.data).toMatch(/user carol.*no `mexico` object/);
+    expect(lawIds(last[2]!)).toEqual(["MX-AV-210", "CO-TX-150", "XB-TRAVEL-1000"]);
+  });
+
+  it("checks each transfer once, however often the checker runs", async () => {
+    const before = await outbox();
+    expect(await checker().runOnce()).toBe(0);
+    const pending = await svc.database.db.selectFrom("monitored_transfers").select("status").execute();
+    expect(pending.every((p) => p.status === "evaluated")).toBe(true);
+    expect(await outbox()).toEqual(before);
+  });
+
+  it("delivers them signed to the integrator", async () => {
+    const deliverer = new NotificationDeliverer({
+      db: svc.database.db,
+      keys: svc.keys,
+      outbound: new OutboundClient({ allowPrivate: true }),
+    });
+    while ((await deliverer.runOnce()) > 0);
+    const sent = await outbox();
+    expect(webhooks).toHaveLength(sent.length);
+    const secret = (
+      await svc.app!.inject({
+        method: "GET",
+        url: `/v1/projects/${svc.project.id}`,
+        headers: auth(svc.project.keys.admin),
+      })
+    ).json().data.webhook_secret;
+    for (const w of webhooks) new Webhook(secret).verify(w.body, w.headers as Record<string, string>);
+    const bodies = webhooks.map((w) => JSON.parse(w.body));
+    expect(bodies.filter((b) => b.type === "notification").every((b) => Number.isInteger(b.data.id))).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,122 @@
+// Monitoring end to end on a real anvil chain: the service (workers on: indexer, checker, deliverer) follows the
+// chain; a registered address receives a transfer under Colombia's USD 150 (nothing is sent) and one over it; the
+// integrator, a real HTTP server on 127.0.0.1, receives exactly one notification, signed (Standard Webhooks,
+// verified with the public library), naming the transaction and the law. PGlite, or PostgreSQL with DATABASE_URL.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Anvil } from "../indexer/support/anvil.ts";
+import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
+
+let anvil: Anvil;
+let svc: TestService;
+let integrator: http.Server;
+const webhooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  anvil = await Anvil.start();
+  integrator = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      if (req.url?.includes("/users/")) {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ givenName: "ANA" }));
+        return;
+      }
+      webhooks.push({ headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
+  svc = await startTestService({
+    env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" },
+    chains: [
+      ...LOCAL_CHAINS.filter((c) => c.id !== 31337),
+      { id: 31337, name: "anvil", currency_symbol: "ETH", rpc_url: anvil.url, confirmations: 0 },
+    ],
+    service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
+  });
+  const today = new Date();
+  const days = [-1, 0, 1].map((d) => new Date(today.getTime() + d * 86_400_000).toISOString().slice(0, 10));
+  await svc.database.db
+    .insertInto("prices")
+    .values(days.map((day) => ({ chain_id: 31337, token: "native", day, price_usd: "3000" })))
+    .execute();
+});
+afterAll(async () => {
+  await svc?.stop();
+  await anvil?.stop();
+  integrator?.closeAllConnections();
+  await new Promise((resolve) => integrator?.close(resolve));
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("monitoring on anvil", () => {
+  it("notifies the integrator, signed and once, of the transfer that infringes a law", async () => {
+    const [sender, user] = (await anvil.rpc<string[]>("eth_accounts")).map((a) => a.toLowerCase());
+    const project = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: {
+        integration_url: `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`,
+        jurisdictions: ["CO"],
+      },
+    });
+    const secret = project.json().data.webhook_secret as string;
+    // The indexer has caught up with the node before the registration: only what follows counts.
+    await until(
+      "the indexer's first checkpoint",
+      async () =>
+        (await svc.database.db.selectFrom("indexer_checkpoints").select("block_number").executeTakeFirst()) ??
+        undefined,
+    );
+    const registered = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses`,
+      headers: auth(svc.project.keys.developer),
+      payload: { address: user, chainId: 31337, foreign_user_id: "alice" },
+    });
+    expect(registered.statusCode).toBe(201);
+
+    const send = (wei: bigint) =>
+      anvil.rpc<string>("eth_sendTransaction", [{ from: sender, to: user, value: `0x${wei.toString(16)}` }]);
+    await send(10n ** 16n); // 0.01 ETH: USD 30, under every rule
+    const big = await send(10n ** 17n); // 0.1 ETH: USD 300, over Colombia's USD 150
+
+    const webhook = await until("the webhook", async () => webhooks[0]);
+    const body = new Webhook(secret).verify(webhook.body, webhook.headers as Record<string, string>) as {
+      type: string;
+      data: {
+        txHash: string;
+        address: { userId: string };
+        inflictedLaws: { id: string }[];
+        amount: { usd: number };
+      };
+    };
+    expect(body.type).toBe("notification");
+    expect(body.data.txHash).toBe(big.toLowerCase());
+    expect(body.data.address.userId).toBe("alice");
+    expect(body.data.inflictedLaws.map((l) => l.id)).toEqual(["CO-TX-150"]);
+    expect(body.data.amount.usd).toBe(300);
+    // Both transfers were checked; only one was worth a message.
+    await until("both transfers checked", async () => {
+      const rows = await svc.database.db.selectFrom("monitored_transfers").select("status").execute();
+      return rows.length === 2 && rows.every((r) => r.status === "evaluated") ? true : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(webhooks).toHaveLength(1);
+  });
+});

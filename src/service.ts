@@ -34,6 +34,7 @@ import {
   monitoringWatcher,
   ProfileReader,
   registerMonitoringRoutes,
+  registerWalletRoutes,
   TransferChecker,
 } from "./monitoring/index.ts";
 import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
@@ -177,6 +178,7 @@ async function assemble(
           registerLayeredRoutes(v1, analysis);
           registerInvestigationRoutes(v1, analysis);
           registerMonitoringRoutes(v1, analysis);
+          registerWalletRoutes(v1, analysis);
           registerNotificationRoutes(v1, { keys, outbound, now: Date.now });
         },
         pages: (root) => registerViewerRoutes(root),

@@ -16,6 +16,7 @@ export {
   runToEnd,
   sweepStalled,
 } from "./layered/index.ts";
+export { quickRisk } from "./quick.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { StoredScanSchema } from "./schemas.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";

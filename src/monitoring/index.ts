@@ -6,4 +6,5 @@ export { TransferChecker } from "./check.ts";
 export { ProfileReader } from "./profile.ts";
 export { registerMonitoringRoutes } from "./routes.ts";
 export { FOREIGN_USER_ID_PATTERN } from "./schemas.ts";
+export { registerWalletRoutes } from "./wallet-routes.ts";
 export { monitoringWatcher, pendingTransfers } from "./watch.ts";

@@ -8,7 +8,15 @@ import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
-import { type AddressBody, AddressParams, AddressSchema, ListQuery, RegisterBody } from "./schemas.ts";
+import { readBalances } from "./balances.ts";
+import {
+  type AddressBody,
+  AddressParams,
+  AddressSchema,
+  AddressWithBalanceSchema,
+  ListQuery,
+  RegisterBody,
+} from "./schemas.ts";
 import { getAddress, insertAddress, listAddresses, type MonitoredAddress, stopAddress } from "./store.ts";
 
 export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): void {
@@ -104,15 +112,22 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
       config: { access: "viewer" },
       schema: {
         tags,
-        summary: "Read a monitored address, with its latest risk",
+        summary: "Read a monitored address, with its latest risk and its balances",
         params: AddressParams,
-        response: { 200: Ok(AddressSchema) },
+        response: { 200: Ok(AddressWithBalanceSchema) },
       },
     },
     async (req) => {
       const found = await getAddress(ctx.db, req.params.projectId, idOf(req.params.id));
       if (!found) throw notFound("Address");
-      return ok((await answer(req.params.projectId, [found]))[0] as AddressBody);
+      const chain = ctx.registry.get(found.chainId);
+      const balance = chain
+        ? await readBalances(ctx.db, chain, found.address).catch(() => undefined)
+        : undefined;
+      return ok({
+        ...((await answer(req.params.projectId, [found]))[0] as AddressBody),
+        balance: balance ?? null,
+      });
     },
   );
 

@@ -42,6 +42,29 @@ export const AddressSchema = Type.Object({
 });
 export type AddressBody = Static<typeof AddressSchema>;
 
+export const AssetSchema = Type.Object({
+  token: Type.String({ description: "'native' or the token contract" }),
+  symbol: Type.Union([Type.String(), Type.Null()]),
+  decimals: Type.Union([Type.Integer(), Type.Null()]),
+  raw: Type.String({ description: "the amount in the token's smallest unit" }),
+  balance: Type.Union([Type.Number(), Type.Null()], { description: "whole tokens" }),
+  usd: Type.Union([Type.Number(), Type.Null()]),
+});
+
+export const AddressWithBalanceSchema = Type.Composite([
+  AddressSchema,
+  Type.Object({
+    balance: Type.Union([Type.Array(AssetSchema), Type.Null()], {
+      description: "per token, read from the chain's node; null when the chain has none or it did not answer",
+    }),
+  }),
+]);
+
+export const WalletParams = Type.Object({ wallet: Type.String({ minLength: 1, maxLength: 200 }) });
+export const WalletQuery = Type.Object({
+  chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 1 })),
+});
+
 export const AddressParams = Type.Object({
   projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
   id: Type.String({ minLength: 1, maxLength: 40 }),

@@ -119,4 +119,32 @@ describe("monitoring on anvil", () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(webhooks).toHaveLength(1);
   });
+
+  it("reads balances from the node and the wallet's status from the store", async () => {
+    const [, user] = (await anvil.rpc<string[]>("eth_accounts")).map((a) => a.toLowerCase());
+    const onChain = BigInt(await anvil.rpc<string>("eth_getBalance", [user, "latest"]));
+    const get = (url: string) =>
+      svc.app!.inject({ method: "GET", url, headers: auth(svc.project.keys.viewer) });
+    const [address] = (await get(`/v1/projects/${svc.project.id}/addresses`)).json().data;
+    const read = (await get(`/v1/projects/${svc.project.id}/addresses/${address.id}`)).json().data;
+    expect(read.balance).toEqual([
+      expect.objectContaining({ token: "native", symbol: "ETH", decimals: 18, raw: onChain.toString() }),
+    ]);
+    const balance = (await get(`/v1/wallets/${user}/balance?chainId=31337`)).json().data;
+    expect(balance.assets[0].usd).toBeCloseTo((Number(onChain) / 1e18) * 3000, 0);
+    expect(balance.total_balance).toBe(balance.assets[0].usd);
+    const status = (await get(`/v1/wallets/${user}/status?chainId=31337`)).json().data;
+    expect(status).toMatchObject({ status: "clean", tags: [], lastDapps: [] });
+    expect(status.lastTxs).toHaveLength(2);
+    // Both in, natively; blocks a second apart or less may share a timestamp, so in either order.
+    expect(status.lastTxs.map((t: { value: string }) => t.value).sort()).toEqual([
+      (10n ** 16n).toString(),
+      (10n ** 17n).toString(),
+    ]);
+    expect(status.lastTxs.every((t: { direction: string }) => t.direction === "in")).toBe(true);
+    // A chain without a node: no balances to read (503); a bad wallet: 400; an unknown chain: 404.
+    expect((await get(`/v1/wallets/${user}/balance?chainId=1`)).statusCode).toBe(503);
+    expect((await get("/v1/wallets/0x1234/status?chainId=31337")).statusCode).toBe(400);
+    expect((await get(`/v1/wallets/${user}/status?chainId=999999`)).statusCode).toBe(404);
+  });
 });

@@ -1,0 +1,166 @@
+// GET /wallets/{wallet}/status and /wallets/{wallet}/balance (docs/api.md, "Addresses and monitoring"): any wallet,
+// monitored or not. Status: `dirty` when the wallet carries a risky label of its own (sanctioned, illicit,
+// blocklisted, mixer) or the quick check rates it high or critical, else `clean`; with its label names, its five
+// newest transfers and the five contracts it dealt with most recently. Balance: its assets as the chain's node
+// reports them (balances.ts), valued in USD.
+import { Type } from "@sinclair/typebox";
+import { sql } from "kysely";
+import { type AnalysisContext, quickRisk } from "../analysis/index.ts";
+import { normalizeEvmAddress } from "../chains/address/index.ts";
+import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import { readBalances } from "./balances.ts";
+import { AssetSchema, WalletParams, WalletQuery } from "./schemas.ts";
+
+const RISKY_OWN_CATEGORIES = ["sanctioned", "illicit", "blocklisted", "mixer"];
+
+const Tx = Type.Object({
+  txHash: Type.String(),
+  timestamp: Type.String({ format: "date-time" }),
+  direction: Type.Union([Type.Literal("in"), Type.Literal("out")]),
+  counterparty: Type.String(),
+  token: Type.String(),
+  value: Type.String({ description: "in the token's smallest unit" }),
+});
+const Dapp = Type.Object({
+  address: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  lastSeen: Type.String({ format: "date-time" }),
+});
+
+export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
+  const tags = ["Addresses and monitoring"];
+  const walletOf = (raw: string) => {
+    const wallet = normalizeEvmAddress(raw);
+    if (!wallet)
+      throw invalid(MESSAGES.invalidPath, [{ path: "/wallet", message: "must be an EVM address" }]);
+    return wallet;
+  };
+  const chainOf = (id: number | undefined) => {
+    const chain = ctx.registry.get(id ?? 1);
+    if (!chain) throw notFound("Chain");
+    return chain;
+  };
+
+  app.get(
+    "/wallets/:wallet/status",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Whether a wallet is clean or dirty, with its tags, latest transfers and contracts",
+        params: WalletParams,
+        querystring: WalletQuery,
+        response: {
+          200: Ok(
+            Type.Object({
+              status: Type.Union([Type.Literal("clean"), Type.Literal("dirty")]),
+              tags: Type.Array(Type.String()),
+              lastTxs: Type.Array(Tx),
+              lastDapps: Type.Array(Dapp),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const wallet = walletOf(req.params.wallet);
+      const chain = chainOf(req.query.chainId);
+      const labels = await ctx.db
+        .selectFrom("labels")
+        .select(["label", "category"])
+        .where("address", "=", wallet)
+        .where("chain_id", "in", [0, chain.id])
+        .orderBy("label")
+        .execute();
+      const risk = await quickRisk(ctx, principalOf(req).projectId, wallet, chain.id);
+      const dirty =
+        labels.some((l) => RISKY_OWN_CATEGORIES.includes(l.category)) ||
+        risk.level === "high" ||
+        risk.level === "critical";
+      const { rows: txs } = await sql<{
+        tx_hash: string;
+        block_time: Date | string;
+        from_address: string;
+        to_address: string;
+        token: string;
+        value: string;
+      }>`
+        (SELECT tx_hash, block_time, from_address, to_address, token, value::text AS value FROM transfers
+          WHERE chain_id = ${chain.id} AND from_address = ${wallet} ORDER BY block_time DESC LIMIT 5)
+        UNION ALL
+        (SELECT tx_hash, block_time, from_address, to_address, token, value::text AS value FROM transfers
+          WHERE chain_id = ${chain.id} AND to_address = ${wallet} ORDER BY block_time DESC LIMIT 5)
+        ORDER BY block_time DESC LIMIT 5`.execute(ctx.db);
+      const { rows: dapps } = await sql<{ address: string; last_seen: Date | string; label: string | null }>`
+        SELECT c.address, max(c.at) AS last_seen,
+          (SELECT l.label FROM labels l WHERE l.address = c.address AND l.chain_id IN (0, ${chain.id})
+            ORDER BY l.confidence DESC, l.label LIMIT 1) AS label
+        FROM (
+          (SELECT to_address AS address, block_time AS at FROM transfers
+            WHERE chain_id = ${chain.id} AND from_address = ${wallet} ORDER BY block_time DESC LIMIT 200)
+          UNION ALL
+          (SELECT from_address AS address, block_time AS at FROM transfers
+            WHERE chain_id = ${chain.id} AND to_address = ${wallet} ORDER BY block_time DESC LIMIT 200)
+        ) c
+        JOIN address_facts f ON f.chain_id = ${chain.id} AND f.address = c.address AND f.is_contract
+        GROUP BY c.address ORDER BY last_seen DESC LIMIT 5`.execute(ctx.db);
+      return ok({
+        status: dirty ? ("dirty" as const) : ("clean" as const),
+        tags: [...new Set(labels.map((l) => l.label))],
+        lastTxs: txs.map((t) => ({
+          txHash: t.tx_hash,
+          timestamp: new Date(t.block_time).toISOString(),
+          direction: t.from_address === wallet ? ("out" as const) : ("in" as const),
+          counterparty: t.from_address === wallet ? t.to_address : t.from_address,
+          token: t.token,
+          value: t.value,
+        })),
+        lastDapps: dapps.map((d) => ({
+          address: d.address,
+          label: d.label,
+          lastSeen: new Date(d.last_seen).toISOString(),
+        })),
+      });
+    },
+  );
+
+  app.get(
+    "/wallets/:wallet/balance",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "A wallet's balances, from the chain's node, valued in USD",
+        description: "Needs the chain's `rpc_url` (operations); a chain without one answers 503.",
+        params: WalletParams,
+        querystring: WalletQuery,
+        response: {
+          200: Ok(
+            Type.Object({
+              total_balance: Type.Number({ description: "USD" }),
+              assets: Type.Array(AssetSchema),
+            }),
+          ),
+        },
+      },
+    },
+    async (req) => {
+      const wallet = walletOf(req.params.wallet);
+      const chain = chainOf(req.query.chainId);
+      if (!chain.rpc_url)
+        throw new AppError("unavailable", `Chain ${chain.id} has no node configured to read balances from`);
+      let assets: Awaited<ReturnType<typeof readBalances>>;
+      try {
+        assets = await readBalances(ctx.db, chain, wallet);
+      } catch {
+        throw new AppError("unavailable", `The node of chain ${chain.id} did not answer`, { retryAfter: 5 });
+      }
+      const list = assets ?? [];
+      const total = list.reduce((sum, a) => sum + (a.usd ?? 0), 0);
+      return ok({ total_balance: Math.round(total * 100) / 100, assets: list });
+    },
+  );
+}

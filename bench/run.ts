@@ -7,6 +7,7 @@ import { httpChainDetail } from "./http-chain-detail.ts";
 import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark } from "./indexer.ts";
 import { layersBenchmark } from "./layers.ts";
+import { monitoringBenchmark } from "./monitoring.ts";
 import { riskEndpointsBenchmark } from "./risk-endpoints.ts";
 import { type Benchmark, machine, ROOT, writeReport } from "./support.ts";
 import { viewerRenderBenchmark } from "./viewer-render.ts";
@@ -19,6 +20,7 @@ const BENCHMARKS: Benchmark[] = [
   riskEndpointsBenchmark,
   layersBenchmark,
   viewerRenderBenchmark,
+  monitoringBenchmark,
 ];
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 

@@ -1,7 +1,10 @@
 // Monitoring end to end on a real anvil chain: the service (workers on: indexer, checker, deliverer) follows the
 // chain; a registered address receives a transfer under Colombia's USD 150 (nothing is sent) and one over it; the
 // integrator, a real HTTP server on 127.0.0.1, receives exactly one notification, signed (Standard Webhooks,
-// verified with the public library), naming the transaction and the law. PGlite, or PostgreSQL with DATABASE_URL.
+// verified with the public library), naming the transaction and the law; then, in hmac-canonical with Mexico
+// enabled, the 210 UMA aviso at the day's MXN rate, checked by the canonical rule written here. PGlite, or
+// PostgreSQL with DATABASE_URL.
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -13,6 +16,8 @@ let anvil: Anvil;
 let svc: TestService;
 let integrator: http.Server;
 const webhooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+/** What the integrator answers for a user profile. */
+let profile: object = { givenName: "ANA" };
 
 beforeAll(async () => {
   anvil = await Anvil.start();
@@ -23,7 +28,7 @@ beforeAll(async () => {
     });
     req.on("end", () => {
       if (req.url?.includes("/users/")) {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ givenName: "ANA" }));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(profile));
         return;
       }
       webhooks.push({ headers: req.headers, body });
@@ -120,6 +125,54 @@ describe("monitoring on anvil", () => {
     expect(webhooks).toHaveLength(1);
   });
 
+  it("in hmac-canonical, with Mexico enabled: the 210 UMA aviso, verified by the canonical rule", async () => {
+    const [sender, user] = (await anvil.rpc<string[]>("eth_accounts")).map((a) => a.toLowerCase());
+    const project = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: { signing_scheme: "hmac-canonical", jurisdictions: ["MX"] },
+    });
+    const secret = project.json().data.webhook_secret as string;
+    const days = [-1, 0, 1].map((d) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10));
+    await svc.database.db
+      .insertInto("fx_rates")
+      .values(days.map((day) => ({ day, currency: "MXN", per_usd: "20" })))
+      .execute();
+    profile = {
+      givenName: "ANA",
+      paternalSurname: "LOPEZ",
+      maternalSurname: "RUIZ",
+      birthdate: "1990-01-02",
+      mexico: { curp: "LORA900102MDFPZN01" },
+    };
+    webhooks.length = 0;
+    // 0.5 ETH: USD 1,500, MXN 30,000: over 210 UMA (24,635.10 MXN in 2026); also the travel rule.
+    const tx = (
+      await anvil.rpc<string>("eth_sendTransaction", [
+        { from: sender, to: user, value: `0x${(5n * 10n ** 17n).toString(16)}` },
+      ])
+    ).toLowerCase();
+    const webhook = await until("the webhook", async () => webhooks[0]);
+    const timestamp = webhook.headers["x-wavynode-timestamp"] as string;
+    const sorted = (v: unknown): unknown =>
+      Array.isArray(v) || v === null || typeof v !== "object"
+        ? v
+        : Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          );
+    const body = JSON.parse(webhook.body);
+    const expected = crypto
+      .createHmac("sha256", secret)
+      .update(`POST::/webhook::${JSON.stringify(sorted(body))}::${timestamp}`)
+      .digest("base64");
+    expect(webhook.headers["x-wavynode-hmac"]).toBe(expected);
+    expect(body.data.txHash).toBe(tx);
+    expect(body.data.inflictedLaws.map((l: { id: string }) => l.id)).toEqual(["MX-AV-210", "XB-TRAVEL-1000"]);
+  });
+
   it("reads balances from the node and the wallet's status from the store", async () => {
     const [, user] = (await anvil.rpc<string[]>("eth_accounts")).map((a) => a.toLowerCase());
     const onChain = BigInt(await anvil.rpc<string>("eth_getBalance", [user, "latest"]));
@@ -135,11 +188,12 @@ describe("monitoring on anvil", () => {
     expect(balance.total_balance).toBe(balance.assets[0].usd);
     const status = (await get(`/v1/wallets/${user}/status?chainId=31337`)).json().data;
     expect(status).toMatchObject({ status: "clean", tags: [], lastDapps: [] });
-    expect(status.lastTxs).toHaveLength(2);
+    expect(status.lastTxs).toHaveLength(3);
     // Both in, natively; blocks a second apart or less may share a timestamp, so in either order.
     expect(status.lastTxs.map((t: { value: string }) => t.value).sort()).toEqual([
       (10n ** 16n).toString(),
       (10n ** 17n).toString(),
+      (5n * 10n ** 17n).toString(),
     ]);
     expect(status.lastTxs.every((t: { direction: string }) => t.direction === "in")).toBe(true);
     // A chain without a node: no balances to read (503); a bad wallet: 400; an unknown chain: 404.

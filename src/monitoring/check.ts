@@ -8,12 +8,22 @@
 // and transfer, so two checkers racing on one transfer make one message.
 import type { Kysely } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
-import { type KeysContext, projectIntegration, projectJurisdictions } from "../keys/index.ts";
+import {
+  type Integration,
+  type KeysContext,
+  projectIntegration,
+  projectJurisdictions,
+} from "../keys/index.ts";
 import { enqueue, type NewMessage } from "../notifications/index.ts";
 import { evaluateTransfer, type InflictedLaw, umaOn } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { earlierTransfers, type PendingTransfer, readPending, usdOf } from "./facts.ts";
 import type { ProfileReader } from "./profile.ts";
+
+interface ProjectSettings {
+  jurisdictions: readonly string[];
+  integration: Integration;
+}
 
 export interface CheckerOptions {
   db: Kysely<DB>;
@@ -40,7 +50,20 @@ export class TransferChecker {
   /** Checks one batch of recorded transfers; how many were checked. */
   async runOnce(): Promise<number> {
     const pending = await readPending(this.#o.db, this.#o.batch);
-    for (const transfer of pending) await this.#check(transfer);
+    // A batch is mostly one project's transfers: its jurisdictions and integration are read once.
+    const projects = new Map<number, Promise<ProjectSettings>>();
+    const settingsOf = (projectId: number) => {
+      let found = projects.get(projectId);
+      if (!found) {
+        found = Promise.all([
+          projectJurisdictions(this.#o.db, projectId),
+          projectIntegration(this.#o.keys, projectId, new Date(this.#o.now())),
+        ]).then(([jurisdictions, integration]) => ({ jurisdictions, integration }));
+        projects.set(projectId, found);
+      }
+      return found;
+    };
+    for (const transfer of pending) await this.#check(transfer, settingsOf);
     return pending.length;
   }
 
@@ -65,13 +88,16 @@ export class TransferChecker {
     await this.#running?.catch(() => {});
   }
 
-  async #check(t: PendingTransfer): Promise<void> {
+  async #check(
+    t: PendingTransfer,
+    settingsOf: (projectId: number) => Promise<ProjectSettings>,
+  ): Promise<void> {
     const { db } = this.#o;
     const chain = this.#o.registry.get(t.chainId);
     const native = t.token === "native";
     const decimals = native ? (chain?.currency_decimals ?? 18) : t.decimals;
     const usd = usdOf(t.value, decimals, t.priceUsd);
-    const jurisdictions = await projectJurisdictions(db, t.projectId);
+    const { jurisdictions, integration } = await settingsOf(t.projectId);
     const earlier = await earlierTransfers(db, t, chain?.currency_decimals ?? 18);
     const day = t.blockTime.toISOString().slice(0, 10);
     const evaluation = evaluateTransfer(jurisdictions, {
@@ -88,7 +114,6 @@ export class TransferChecker {
     });
     let message: NewMessage | undefined;
     if (evaluation.laws.length > 0) {
-      const integration = await projectIntegration(this.#o.keys, t.projectId, new Date(this.#o.now()));
       const profile = integration.integrationUrl
         ? await this.#o.profiles.read(t.projectId, integration, jurisdictions, t.foreignUserId)
         : ({ ok: true } as const);

@@ -6,7 +6,7 @@ import { type AnalysisContext, storedScans } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
-import { ProjectParams } from "../platform/http/params.ts";
+import { ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { readBalances } from "./balances.ts";
 import {
@@ -99,8 +99,7 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
     async (req) => {
       const found = await listAddresses(ctx.db, req.params.projectId, {
         foreignUserId: req.query.foreign_user_id,
-        limit: req.query.limit ?? 10,
-        offset: req.query.offset ?? 0,
+        ...page(req.query),
       });
       return ok(await answer(req.params.projectId, found));
     },

@@ -1,6 +1,7 @@
 // TypeBox schemas of the monitored-address routes (docs/api.md, "Addresses and monitoring").
 import { type Static, Type } from "@sinclair/typebox";
 import { StoredScanSchema } from "../analysis/index.ts";
+import { Pagination } from "../platform/http/params.ts";
 
 /**
  * The integrator's id of the user an address belongs to. It names the user in storage paths and is the AVI's
@@ -70,8 +71,7 @@ export const AddressParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 40 }),
 });
 
-export const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-  foreign_user_id: Type.Optional(ForeignUserId),
-});
+export const ListQuery = Type.Composite([
+  Pagination,
+  Type.Object({ foreign_user_id: Type.Optional(ForeignUserId) }),
+]);

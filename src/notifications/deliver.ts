@@ -5,7 +5,7 @@
 // 5 h, 10 h, 14 h, 20 h and 24 h, with up to 10 % jitter: 10 attempts, about 75 h), then the message is failed and
 // kept for redelivery. Every process running workers runs one; they share the outbox safely.
 import type { Kysely } from "kysely";
-import { type KeysContext, projectIntegration } from "../keys/index.ts";
+import { type Integration, type KeysContext, projectIntegration } from "../keys/index.ts";
 import { type OutboundClient, OutboundError } from "../platform/outbound/index.ts";
 import type { DB } from "../schema.ts";
 import { WEBHOOK_TIMEOUT_MS } from "./integration-test.ts";
@@ -65,8 +65,19 @@ export class NotificationDeliverer {
   /** Claims one batch of due messages and delivers them; the number delivered or retried. */
   async runOnce(): Promise<number> {
     const o = this.#options;
-    const claims = await claimDue(o.db, new Date(o.now()), o.batch, o.leaseMs);
-    await Promise.all(claims.map((claim) => this.#deliver(claim)));
+    const at = new Date(o.now());
+    const claims = await claimDue(o.db, at, o.batch, o.leaseMs);
+    // A batch is mostly one project's messages: its settings are read (and its secrets decrypted) once.
+    const integrations = new Map<number, Promise<Integration>>();
+    const integrationOf = (projectId: number) => {
+      let found = integrations.get(projectId);
+      if (!found) {
+        found = projectIntegration(o.keys, projectId, at);
+        integrations.set(projectId, found);
+      }
+      return found;
+    };
+    await Promise.all(claims.map((claim) => this.#deliver(claim, integrationOf)));
     return claims.length;
   }
 
@@ -93,14 +104,14 @@ export class NotificationDeliverer {
     await this.#running?.catch(() => {});
   }
 
-  async #deliver(claim: Claim): Promise<void> {
+  async #deliver(claim: Claim, integrationOf: (projectId: number) => Promise<Integration>): Promise<void> {
     const o = this.#options;
     const startedAt = new Date(o.now());
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const integration = await projectIntegration(o.keys, claim.projectId, startedAt);
+      const integration = await integrationOf(claim.projectId);
       if (!integration.integrationUrl)
         throw new OutboundError("invalid_url", "the project has no integration_url");
       const url = `${integration.integrationUrl.replace(/\/+$/, "")}/webhook`;

@@ -1,0 +1,4 @@
+// File storage (file-store.ts): one port, a filesystem store (the embedded default) and a database store (fleets).
+export { DatabaseStore } from "./db-store.ts";
+export { checkStoragePath, type FileStore, isStoragePath, isUnder } from "./file-store.ts";
+export { FilesystemStore } from "./fs-store.ts";

@@ -6,6 +6,7 @@ import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
 import type { NotificationTables } from "./notifications/tables.ts";
+import type { ReportTables } from "./reports/tables.ts";
 
 export interface DB
   extends KeysTables,
@@ -14,4 +15,5 @@ export interface DB
     InvestigationTables,
     AttributionTables,
     MonitoringTables,
-    NotificationTables {}
+    NotificationTables,
+    ReportTables {}

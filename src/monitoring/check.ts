@@ -15,7 +15,13 @@ import {
   projectJurisdictions,
 } from "../keys/index.ts";
 import { enqueue, type NewMessage } from "../notifications/index.ts";
-import { evaluateTransfer, type InflictedLaw, umaOn } from "../regulation/index.ts";
+import { zonedDay } from "../platform/time-zone.ts";
+import {
+  evaluateTransfer,
+  type InflictedLaw,
+  MEXICO_TIME_ZONE,
+  mxSingleOperationThresholdMxn,
+} from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { earlierTransfers, type PendingTransfer, readPending, usdOf } from "./facts.ts";
 import type { ProfileReader } from "./profile.ts";
@@ -99,7 +105,8 @@ export class TransferChecker {
     const usd = usdOf(t.value, decimals, t.priceUsd);
     const { jurisdictions, integration } = await settingsOf(t.projectId);
     const earlier = await earlierTransfers(db, t, chain?.currency_decimals ?? 18);
-    const day = t.blockTime.toISOString().slice(0, 10);
+    // The day in Mexico City: the UMA changes and the 2025 reform took effect at midnight there, not in UTC.
+    const day = zonedDay(t.blockTime, MEXICO_TIME_ZONE);
     const evaluation = evaluateTransfer(jurisdictions, {
       day,
       usd,
@@ -134,6 +141,10 @@ export class TransferChecker {
         .set({
           status: "evaluated",
           evaluated_at: new Date(this.#o.now()),
+          // what the reports cite (src/reports): the rules infringed, at this price and rate
+          laws: evaluation.laws.map((l) => l.id),
+          price_usd: t.priceUsd,
+          mxn_per_usd: t.mxnPerUsd,
           ...(id !== undefined ? { notification_id: String(id) } : {}),
         })
         .where("address_id", "=", String(t.addressId))
@@ -156,8 +167,7 @@ function sixMonthsSubThreshold(
   let sum = 0;
   for (const e of earlier) {
     if (e.usd === null || e.mxnPerUsd === null) continue;
-    const day = e.blockTime.toISOString().slice(0, 10);
-    const threshold = (day >= "2025-07-17" ? 210 : 645) * umaOn(day);
+    const threshold = mxSingleOperationThresholdMxn(zonedDay(e.blockTime, MEXICO_TIME_ZONE));
     const mxn = e.usd * e.mxnPerUsd;
     if (mxn < threshold) sum += mxn;
   }

@@ -3,7 +3,7 @@
 // the laws of the project's jurisdictions (src/regulation).
 
 export { TransferChecker } from "./check.ts";
-export { ProfileReader } from "./profile.ts";
+export { mexicanGap, type Profile, ProfileReader, type ProfileResult } from "./profile.ts";
 export { registerMonitoringRoutes } from "./routes.ts";
 export { FOREIGN_USER_ID_PATTERN } from "./schemas.ts";
 export { registerWalletRoutes } from "./wallet-routes.ts";

@@ -107,6 +107,11 @@ export class ProfileReader {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Forgets every cached answer (a profile known to have changed). */
+  clear(): void {
+    this.#cache.clear();
+  }
+
   read(
     projectId: number,
     integration: Integration,
@@ -160,7 +165,8 @@ export class ProfileReader {
         reason: `the user profile is invalid at ${first?.path || "/"}: ${first?.message ?? "not an object"}`,
       };
     }
-    const profile = json as Profile;
+    // Extra fields the integrator sends are dropped: a report keeps the profile it used, and only what it used.
+    const profile = Value.Clean(ProfileSchema, json) as Profile;
     if (jurisdictions.includes("MX")) {
       const gap = mexicanGap(profile);
       if (gap) return { ok: false, reason: gap };

@@ -1,4 +1,5 @@
-// Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql).
+// Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql,
+// 0014_reports.sql).
 import type { ColumnType, Generated } from "kysely";
 
 export interface MonitoredAddressesTable {
@@ -30,6 +31,10 @@ export interface MonitoredTransfersTable {
   notification_id: string | null;
   evaluated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** the law rules the transfer infringed, its token's USD price and the MXN rate it was judged at (0014) */
+  laws: string[] | null;
+  price_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  mxn_per_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
 export interface MonitoringTables {

@@ -4,6 +4,15 @@
 export { type Evaluation, evaluateTransfer, type InflictedLaw, type TransferFacts } from "./evaluate.ts";
 export { LAW_RULES, type LawRisk, type LawRule } from "./law-rules.ts";
 export {
+  MEXICO_TIME_ZONE,
+  MX_ACCUMULATION_RULES,
+  MX_MONTHLY_AVISO_RULES,
+  MX_REFORM_DAY,
+  MX_URGENT_AVISO_RULES,
+  mxSingleOperationThresholdMxn,
+  REGULATOR_TIME_ZONES,
+} from "./mexico.ts";
+export {
   currenciesNeeded,
   type DailyThreshold,
   type FxRates,

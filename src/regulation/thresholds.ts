@@ -2,7 +2,7 @@
 // uses them: amounts that a series of transfers kept just below would have avoided reporting (docs/api.md,
 // "Structuring thresholds", gives the table with its sources). Thresholds set in a local currency are converted to
 // USD at each day's exchange rate; those set in USD apply as they are. Pure: the caller reads the rates.
-import { umaOn } from "./uma.ts";
+import { mxSingleOperationThresholdMxn } from "./mexico.ts";
 
 export const JURISDICTION_CODES = ["MX", "CO", "SV", "GT"] as const;
 export type JurisdictionCode = (typeof JURISDICTION_CODES)[number];
@@ -24,18 +24,12 @@ interface ThresholdRule {
   currency: "USD" | "MXN";
 }
 
-/**
- * The 2025 reform of LFPIORPI Art. 17 XVI (DOF 16 July 2025, in force the next day) lowered the aviso threshold for
- * virtual assets from 645 to 210 UMA per operation.
- */
-const MX_REFORM_DAY = "2025-07-17";
-
 const RULES: readonly ThresholdRule[] = [
   {
     jurisdiction: "MX",
     name: "MX LFPIORPI Art. 17 XVI aviso",
     currency: "MXN",
-    amountOn: (day) => (day >= MX_REFORM_DAY ? 210 : 645) * umaOn(day),
+    amountOn: mxSingleOperationThresholdMxn,
   },
   // Resolución UIAF 314 de 2021: a single virtual-asset transaction of USD 150 or more is reported.
   {

@@ -1,0 +1,84 @@
+// Row types of the report tables (migrations/0014_reports.sql).
+import type { ColumnType, Generated } from "kysely";
+
+type Json<T> = ColumnType<T, string, string>;
+type Count = ColumnType<number, number | undefined, number>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type CountryCode = "MX" | "CO" | "SV" | "GT";
+export type ReportKind = "monthly" | "urgent" | "zero";
+export type GenerationTrigger = "schedule" | "api" | "urgent";
+
+export interface GenerationProblem {
+  /** the user whose file was not written; absent for a problem of the whole generation */
+  userId?: string;
+  reason: string;
+}
+
+/** What a file's avisos were when written: a filed one that changes later becomes a correction. */
+export interface ReportEntry {
+  reference: string;
+  digest: string;
+}
+
+export interface ReportGenerationsTable {
+  id: Generated<string>;
+  project_id: number;
+  country_code: CountryCode;
+  period: string;
+  trigger: GenerationTrigger;
+  actor: string;
+  status: "completed" | "failed";
+  written: Count;
+  unchanged: Count;
+  removed: Count;
+  problems: Json<GenerationProblem[]>;
+  address_id: string | null;
+  chain_id: number | null;
+  tx_hash: string | null;
+  log_index: number | null;
+  started_at: Timestamp;
+  finished_at: Timestamp;
+}
+
+export interface ReportsTable {
+  id: Generated<string>;
+  project_id: number;
+  country_code: CountryCode;
+  period: string;
+  kind: ReportKind;
+  user_id: string | null;
+  version: ColumnType<number, number | undefined, number>;
+  name: string;
+  path: string;
+  storage_key: string;
+  media_type: string;
+  sha256: string;
+  size: number;
+  status: ColumnType<"draft" | "filed", "draft" | "filed" | undefined, "draft" | "filed">;
+  profile_enc: string | null;
+  entries: Json<ReportEntry[]>;
+  generation_id: string | null;
+  address_id: string | null;
+  chain_id: number | null;
+  tx_hash: string | null;
+  log_index: number | null;
+  filed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  filed_by: string | null;
+  folio: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StoredFilesTable {
+  path: string;
+  content: Uint8Array;
+  size: number;
+  created_at: Timestamp;
+}
+
+export interface ReportTables {
+  report_generations: ReportGenerationsTable;
+  reports: ReportsTable;
+  stored_files: StoredFilesTable;
+}

@@ -46,6 +46,14 @@ import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
 import { OutboundClient } from "./platform/outbound/index.ts";
+import { DatabaseStore, type FileStore, FilesystemStore } from "./platform/storage/index.ts";
+import {
+  type ReportsContext,
+  registerFileRoutes,
+  registerReportJobs,
+  registerReportRoutes,
+  UrgentAvisoWriter,
+} from "./reports/index.ts";
 import type { DB } from "./schema.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
@@ -63,6 +71,8 @@ export interface ServiceOptions {
   devnet?: boolean | { port?: number };
   /** Overrides for tests: a fetch for Blockscout stats. */
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
+  /** Overrides for tests: the clock of the reports (signed URL expiry, closed months, generation times). */
+  clock?: () => number;
   /** Overrides for tests: how often workers poll and maintenance runs. */
   jobs?: Pick<JobQueueOptions, "pollingIntervalSeconds" | "superviseIntervalSeconds">;
 }
@@ -75,6 +85,8 @@ export interface Service {
   authenticator: KeyAuthenticator;
   /** Durable background jobs: any process queues them, only a process with workers runs them. */
   jobs: JobQueue;
+  /** The compliance reports' context (its file store, clock and profile reader). */
+  reports: ReportsContext;
   /** The chain followers, when this process runs the workers. */
   indexers: Indexers | undefined;
   /** The demo devnet, when this process runs it (ServiceOptions.devnet). */
@@ -162,6 +174,17 @@ async function assemble(
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
   // Every call to a URL that configuration names goes through this client (SSRF-safe; platform/outbound).
   const outbound = new OutboundClient({ allowPrivate: config.allowPrivateOutbound });
+  const profiles = new ProfileReader(outbound);
+  const reports: ReportsContext = {
+    db: database.db,
+    keys,
+    registry,
+    store: fileStore(config, database),
+    profiles,
+    publicUrl: config.publicUrl,
+    now: options.clock ?? Date.now,
+  };
+  await registerReportJobs(reports, jobs);
   const app = options.http
     ? await buildHttpApp({
         logLevel: config.logLevel,
@@ -180,6 +203,8 @@ async function assemble(
           registerMonitoringRoutes(v1, analysis);
           registerWalletRoutes(v1, analysis);
           registerNotificationRoutes(v1, { keys, outbound, now: Date.now });
+          registerReportRoutes(v1, reports);
+          registerFileRoutes(v1, reports);
         },
         pages: (root) => registerViewerRoutes(root),
       })
@@ -193,9 +218,12 @@ async function assemble(
   deliverer?.start();
   // The recorded transfers of monitored addresses are checked against the law rules in the same processes.
   const checker = options.workers
-    ? new TransferChecker({ db: database.db, keys, registry, profiles: new ProfileReader(outbound) })
+    ? new TransferChecker({ db: database.db, keys, registry, profiles })
     : undefined;
   checker?.start();
+  // Mexico's 24-hour avisos are written as soon as the checker finds them (src/reports).
+  const urgentAvisos = options.workers ? new UrgentAvisoWriter(reports) : undefined;
+  urgentAvisos?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
@@ -226,6 +254,7 @@ async function assemble(
     keys,
     authenticator,
     jobs,
+    reports,
     indexers,
     devnet,
     demo,
@@ -254,6 +283,7 @@ async function assemble(
         }
         stopSweep?.();
         await checker?.stop();
+        await urgentAvisos?.stop();
         await deliverer?.stop();
         await jobs.stop();
         await indexers?.stop();
@@ -275,6 +305,16 @@ async function createDemoProjectOnFirstStart(keys: KeysContext) {
 }
 
 /** " (pid N)" from the data dir's lock file, for error messages. */
+/** The report file store: the data dir's `files` folder on the embedded default, a table on PostgreSQL. */
+function fileStore(config: Config, database: Database<DB>): FileStore {
+  const kind =
+    config.fileStore ??
+    (database.kind === "postgres" || config.dataDir === "memory://" ? "database" : "filesystem");
+  return kind === "database"
+    ? new DatabaseStore(database.db)
+    : new FilesystemStore(path.join(config.dataDir, "files"));
+}
+
 function ownerPid(dataDir: string): string {
   try {
     const pid = fs.readFileSync(path.join(dataDir, "pglite.lock"), "utf8").trim();

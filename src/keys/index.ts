@@ -1,7 +1,9 @@
 // The keys feature: projects, API keys, roles and the audit trail.
 export { createKey, listKeys, revokeKey } from "./api-keys.ts";
+export { writeAudit } from "./audit.ts";
 export { KeyAuthenticator } from "./authenticator.ts";
 export type { Actor, KeysContext } from "./context.ts";
+export { actorName } from "./context.ts";
 export {
   createProject,
   getProject,
@@ -13,3 +15,4 @@ export {
   updateProject,
 } from "./projects.ts";
 export { registerKeysRoutes } from "./routes.ts";
+export type { MxReportingEntity } from "./tables.ts";

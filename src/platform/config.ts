@@ -19,6 +19,11 @@ export interface Config {
   chainStatsTtlSeconds: number;
   /** Upper bound on how long a route waits for an upstream before serving the last snapshot. */
   upstreamTimeoutMs: number;
+  /**
+   * Where report files are kept: `filesystem` (under the data dir) or `database` (a table, for fleets). Default:
+   * the filesystem on the embedded database, the database on PostgreSQL.
+   */
+  fileStore: "filesystem" | "database" | undefined;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -27,6 +32,13 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function fileStoreFrom(value: string | undefined): Config["fileStore"] {
+  if (value === undefined || value === "") return undefined;
+  if (value !== "filesystem" && value !== "database")
+    throw new Error(`VIGIA_FILE_STORE must be "filesystem" or "database", got "${value}"`);
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.VIGIA_LOG_LEVEL || env.LOG_LEVEL || "info",
     chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),
     upstreamTimeoutMs: intFrom(env.VIGIA_UPSTREAM_TIMEOUT_MS, 1500, "VIGIA_UPSTREAM_TIMEOUT_MS"),
+    fileStore: fileStoreFrom(env.VIGIA_FILE_STORE),
   };
 }

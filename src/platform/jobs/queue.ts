@@ -153,7 +153,9 @@ export class JobQueue {
       backend: database.kind === "pglite" ? "pglite" : "postgres",
       // Maintenance (expiring jobs, lost heartbeats, deleting old jobs) runs where the workers run.
       supervise: options.workers,
-      schedule: false,
+      // Cron schedules (schedule()) are evaluated where the workers run; pg-boss's occurrence slots keep several
+      // worker processes from sending one occurrence twice.
+      schedule: options.workers,
       superviseIntervalSeconds: supervise,
       monitorIntervalSeconds: supervise,
       // REINDEX CONCURRENTLY cannot run on the embedded database's single connection.
@@ -224,6 +226,28 @@ export class JobQueue {
     });
     if (!id) throw new Error(`job not queued on ${name}: one with the same singleton key is already queued`);
     return id;
+  }
+
+  /**
+   * Sends a job to a queue on a cron schedule (`cron` in the time zone `tz`), from now on in every process that
+   * runs workers; `key` tells several schedules of one queue apart. Scheduling again replaces the schedule.
+   * Occurrences missed while no worker ran are sent once when one starts again.
+   */
+  async schedule<T extends object>(
+    name: string,
+    cron: string,
+    data: T,
+    options: { tz: string; key: string },
+  ): Promise<void> {
+    await this.#ready(name);
+    await this.#boss.schedule(name, cron, data, { tz: options.tz, key: options.key, missed: "once" });
+  }
+
+  /** The schedules of a queue, as stored. */
+  async schedules(name: string): Promise<{ key: string; cron: string; timezone: string; data: unknown }[]> {
+    await this.#ready(name);
+    const found = await this.#boss.getSchedules(name);
+    return found.map((s) => ({ key: s.key, cron: s.cron, timezone: s.timezone, data: s.data }));
   }
 
   /** Registers the handler of a queue; it runs only in a process with workers. */

@@ -1,0 +1,18 @@
+// What the reports feature needs from the rest of the service, given by the composition root (service.ts).
+import type { Kysely } from "kysely";
+import type { ChainRegistry } from "../chains/index.ts";
+import type { KeysContext } from "../keys/index.ts";
+import type { ProfileReader } from "../monitoring/index.ts";
+import type { FileStore } from "../platform/storage/index.ts";
+import type { DB } from "../schema.ts";
+
+export interface ReportsContext {
+  db: Kysely<DB>;
+  keys: KeysContext;
+  registry: ChainRegistry;
+  store: FileStore;
+  profiles: ProfileReader;
+  /** the absolute base of signed URLs (VIGIA_PUBLIC_URL) */
+  publicUrl: string;
+  now: () => number;
+}

@@ -1,0 +1,68 @@
+// GET /v1/files/<path>?expires=&signature= (docs/api.md, "Compliance reports"): serves a report file to whoever
+// holds its signed URL, without an API key, until it expires. The signature is checked before anything is looked
+// up, so an altered or expired URL answers 403 and reveals nothing about what exists.
+import { Type } from "@sinclair/typebox";
+import { checkSignedPath } from "../platform/crypto/signed-url.ts";
+import { AppError, notFound } from "../platform/errors.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { isStoragePath } from "../platform/storage/index.ts";
+import type { ReportsContext } from "./context.ts";
+import { STORAGE_PATH_PATTERN } from "./routes.ts";
+import { findByPath } from "./store.ts";
+
+export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
+  app.get(
+    "/files/*",
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["Compliance reports"],
+        summary: "Download a report file through its signed URL",
+        description: "No API key: the signature grants the file until `expires`. Expired or altered: 403.",
+        params: Type.Object({
+          "*": Type.String({
+            minLength: 1,
+            maxLength: 512,
+            pattern: STORAGE_PATH_PATTERN,
+            description: "the report's path",
+          }),
+        }),
+        querystring: Type.Object(
+          {
+            expires: Type.String({ pattern: "^\\d{1,12}$", description: "unix seconds" }),
+            signature: Type.String({
+              pattern: "^[A-Za-z0-9_-]{1,100}$",
+              description: "base64url HMAC-SHA256",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const path = req.params["*"];
+      const check = checkSignedPath(
+        ctx.keys.serverKeys.urlSigning,
+        path,
+        req.query.expires,
+        req.query.signature,
+        ctx.now(),
+      );
+      if (check !== "valid")
+        throw new AppError(
+          "forbidden",
+          check === "expired" ? "This download link has expired" : "This download link is not valid",
+        );
+      if (!isStoragePath(path)) throw notFound("File");
+      const report = await findByPath(ctx, path);
+      const content = report ? await ctx.store.get(report.storageKey) : undefined;
+      if (!report || !content) throw notFound("File");
+      return reply
+        .header("content-type", report.mediaType)
+        .header("content-disposition", `attachment; filename="${report.name}"`)
+        .header("cache-control", "private, no-store")
+        .header("x-content-type-options", "nosniff")
+        .send(content);
+    },
+  );
+}

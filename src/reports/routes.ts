@@ -1,0 +1,309 @@
+// The compliance reports API (docs/api.md, "Compliance reports"): list a month's reports, get a report's signed
+// download URL (by file name with projectId/countryCode/period, or by `path`, which takes precedence), generate a
+// month on demand, mark a report filed, and list the generations with their problems. Thin: parse, authorise,
+// call the verbs. The signed URL itself is served by file-routes.ts.
+import { type Static, Type } from "@sinclair/typebox";
+import { actorName } from "../keys/index.ts";
+import { signPath } from "../platform/crypto/signed-url.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
+import { Pagination, page } from "../platform/http/params.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import type { ReportsContext } from "./context.ts";
+import { assertClosed, generateReports } from "./generate.ts";
+import { PERIOD_PATTERN } from "./period.ts";
+import { findReport, listGenerations, listReports, markFiled } from "./store.ts";
+import type { CountryCode } from "./tables.ts";
+
+/** How long a signed download URL is valid. */
+export const SIGNED_URL_TTL_MS = 30 * 24 * 3600_000;
+
+const Country = Type.Union(["MX", "CO", "SV", "GT"].map((c) => Type.Literal(c)));
+const Period = Type.String({ pattern: PERIOD_PATTERN, description: "YYYY-MM" });
+const ProjectId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+/** A storage path as platform/storage accepts it: up to 8 plain segments of up to 128 characters, no `..`. */
+export const STORAGE_PATH_PATTERN =
+  "^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}(/[A-Za-z0-9][A-Za-z0-9._-]{0,127}){0,7}$";
+const StoragePath = Type.String({ minLength: 1, maxLength: 512, pattern: STORAGE_PATH_PATTERN });
+
+const ListQuerySchema = Type.Object(
+  {
+    projectId: ProjectId,
+    period: Period,
+    countryCode: Country,
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    ...Pagination.properties,
+  },
+  { additionalProperties: false },
+);
+
+const LocateQuery = Type.Object(
+  {
+    projectId: Type.Optional(ProjectId),
+    countryCode: Type.Optional(Country),
+    period: Type.Optional(Period),
+    path: Type.Optional(StoragePath),
+  },
+  { additionalProperties: false },
+);
+const ReportIdParams = Type.Object({ reportId: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const ReportSchema = Type.Object({
+  id: Type.String({ description: "the storage path" }),
+  name: Type.String(),
+  created_at: Type.String({ format: "date-time" }),
+  updated_at: Type.String({ format: "date-time" }),
+  path: Type.String(),
+  countryCode: Type.String(),
+  period: Type.String(),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.Literal("monthly"), Type.Literal("urgent"), Type.Literal("zero")]),
+  version: Type.Integer(),
+  status: Type.Union([Type.Literal("draft"), Type.Literal("filed")]),
+  size: Type.Integer(),
+  sha256: Type.String(),
+  filedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  folio: Type.Union([Type.String(), Type.Null()]),
+});
+
+const DownloadSchema = Type.Object({
+  name: Type.String(),
+  signedUrl: Type.String(),
+  period: Type.String(),
+  expiresAt: Type.String({ format: "date-time" }),
+});
+
+const ProblemSchema = Type.Object({ userId: Type.Optional(Type.String()), reason: Type.String() });
+
+const GenerationSchema = Type.Object({
+  id: Type.Integer(),
+  status: Type.String(),
+  files: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      name: Type.String(),
+      version: Type.Integer(),
+      outcome: Type.Union([Type.Literal("written"), Type.Literal("unchanged")]),
+    }),
+  ),
+  removed: Type.Array(Type.String()),
+  problems: Type.Array(ProblemSchema),
+});
+
+const GenerationRecordSchema = Type.Object({
+  id: Type.Integer(),
+  countryCode: Type.String(),
+  period: Type.String(),
+  trigger: Type.String(),
+  actor: Type.String(),
+  status: Type.String(),
+  written: Type.Integer(),
+  unchanged: Type.Integer(),
+  removed: Type.Integer(),
+  problems: Type.Array(ProblemSchema),
+  txHash: Type.Union([Type.String(), Type.Null()]),
+  startedAt: Type.String({ format: "date-time" }),
+  finishedAt: Type.String({ format: "date-time" }),
+});
+
+const GenerateBody = Type.Object(
+  { projectId: ProjectId, period: Period, countryCode: Country },
+  { additionalProperties: false },
+);
+const FiledBody = Type.Object(
+  {
+    folio: Type.Optional(
+      Type.String({
+        pattern: "^[2-9]\\d{3}-[1-9]\\d{0,8}$",
+        description: "the acknowledgement folio (YYYY-N)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The storage path a GET /reports/{reportId} names: `path` when given, else rebuilt from the file name. */
+function pathOf(reportId: string, q: Static<typeof LocateQuery>, keyProject: number): string {
+  if (q.path !== undefined) return q.path;
+  if (!q.countryCode || !q.period)
+    throw invalid(MESSAGES.invalidQuery, [
+      { path: "/countryCode", message: "countryCode and period (or path) are required with a file name" },
+    ]);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(reportId)) throw notFound("Report");
+  return `${q.countryCode.toLowerCase()}/${q.projectId ?? keyProject}/${q.period}/${reportId}`;
+}
+
+export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
+  const tags = ["Compliance reports"];
+
+  const download = async (projectId: number, path: string) => {
+    const report = await findReport(ctx, projectId, path);
+    const expiresAt = ctx.now() + SIGNED_URL_TTL_MS;
+    const base = ctx.publicUrl.replace(/\/+$/, "");
+    return {
+      name: report.name,
+      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.keys.serverKeys.urlSigning, report.path, expiresAt)}`,
+      period: report.period,
+      expiresAt: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString(),
+    };
+  };
+
+  app.get(
+    "/reports",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "List a month's compliance reports",
+        description:
+          "The report files of a project, country and month (`period` YYYY-MM), by name; `search` filters by name. " +
+          "`id` is the storage path.",
+        querystring: ListQuerySchema,
+        response: { 200: Ok(Type.Array(ReportSchema)) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return ok(
+        await listReports(ctx, {
+          projectId: q.projectId,
+          countryCode: q.countryCode as CountryCode,
+          period: q.period,
+          ...page(q),
+          ...(q.search ? { search: q.search } : {}),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    "/reports/generations",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "List a month's report generations",
+        description:
+          "Every generation of a project's reports for a country and month, newest first, with what it wrote and " +
+          "why any file was not written (`problems`).",
+        querystring: Type.Object(
+          { projectId: ProjectId, period: Period, countryCode: Country, ...Pagination.properties },
+          { additionalProperties: false },
+        ),
+        response: { 200: Ok(Type.Array(GenerationRecordSchema)) },
+      },
+    },
+    async (req) =>
+      ok(
+        await listGenerations(ctx, {
+          projectId: req.query.projectId,
+          countryCode: req.query.countryCode as CountryCode,
+          period: req.query.period,
+          ...page(req.query),
+        }),
+      ),
+  );
+
+  app.get(
+    "/reports/download",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Get a report's signed download URL by its path",
+        querystring: Type.Object({ path: StoragePath }, { additionalProperties: false }),
+        response: { 200: Ok(DownloadSchema) },
+      },
+    },
+    async (req) => ok(await download(principalOf(req).projectId, req.query.path)),
+  );
+
+  app.post(
+    "/reports/generate",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Generate a month's reports now",
+        description:
+          "Builds the project's files for a country and a month that has closed in the regulator's time zone. " +
+          "Files not yet filed are replaced; filed ones are kept, and changes become new versions.",
+        body: GenerateBody,
+        response: { 200: Ok(GenerationSchema) },
+      },
+    },
+    async (req) => {
+      const principal = principalOf(req);
+      if (req.body.projectId !== principal.projectId) throw notFound("Project");
+      const countryCode = req.body.countryCode as CountryCode;
+      assertClosed(countryCode, req.body.period, ctx.now());
+      const summary = await generateReports(ctx, {
+        projectId: principal.projectId,
+        countryCode,
+        period: req.body.period,
+        trigger: "api",
+        actor: actorName({ kind: "key", keyId: principal.keyId }),
+      });
+      return ok({
+        id: summary.generationId,
+        status: summary.status,
+        files: summary.files,
+        removed: summary.removed,
+        problems: summary.problems,
+      });
+    },
+  );
+
+  app.get(
+    "/reports/:reportId",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "Get a report's signed download URL",
+        description:
+          "`reportId` is the file name (e.g. `u-1.xml`), located with `projectId`, `countryCode` and `period`; or " +
+          "give `path`, which takes precedence. The URL works without an API key for 30 days.",
+        params: ReportIdParams,
+        querystring: LocateQuery,
+        response: { 200: Ok(DownloadSchema) },
+      },
+    },
+    async (req) => {
+      const project = principalOf(req).projectId;
+      return ok(await download(project, pathOf(req.params.reportId, req.query, project)));
+    },
+  );
+
+  app.post(
+    "/reports/:reportId/filed",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Mark a report filed with the regulator",
+        description:
+          "Located as in GET /reports/{reportId}. A filed report never changes: later generations of its month " +
+          "write new versions (for Mexico, corrections carrying the `folio` given here).",
+        params: ReportIdParams,
+        querystring: LocateQuery,
+        body: Type.Optional(FiledBody),
+        response: { 200: Ok(ReportSchema) },
+      },
+    },
+    async (req) => {
+      const principal = principalOf(req);
+      const path = pathOf(req.params.reportId, req.query, principal.projectId);
+      return ok(
+        await markFiled(
+          ctx,
+          principal.projectId,
+          path,
+          req.body?.folio,
+          actorName({ kind: "key", keyId: principal.keyId }),
+        ),
+      );
+    },
+  );
+}

@@ -1,0 +1,220 @@
+// Reading the report rows for the API: the month's list with its filters, one report by its path (always within
+// the asking project: another project's report is "not found"), marking a report filed, and the generations.
+import { sql } from "kysely";
+import { writeAudit } from "../keys/index.ts";
+import { AppError, notFound } from "../platform/errors.ts";
+import { isUnder } from "../platform/storage/index.ts";
+import type { ReportsContext } from "./context.ts";
+import type { CountryCode, GenerationProblem, ReportKind } from "./tables.ts";
+
+export interface ReportView {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  path: string;
+  countryCode: CountryCode;
+  period: string;
+  userId: string | null;
+  kind: ReportKind;
+  version: number;
+  status: "draft" | "filed";
+  size: number;
+  sha256: string;
+  filedAt: string | null;
+  folio: string | null;
+}
+
+const COLUMNS = [
+  "path",
+  "name",
+  "created_at",
+  "updated_at",
+  "country_code",
+  "period",
+  "user_id",
+  "kind",
+  "version",
+  "status",
+  "size",
+  "sha256",
+  "filed_at",
+  "folio",
+  "storage_key",
+  "media_type",
+] as const;
+
+type Row = {
+  path: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+  country_code: CountryCode;
+  period: string;
+  user_id: string | null;
+  kind: ReportKind;
+  version: number;
+  status: "draft" | "filed";
+  size: number;
+  sha256: string;
+  filed_at: Date | null;
+  folio: string | null;
+  storage_key: string;
+  media_type: string;
+};
+
+const view = (r: Row): ReportView => ({
+  id: r.path,
+  name: r.name,
+  created_at: new Date(r.created_at).toISOString(),
+  updated_at: new Date(r.updated_at).toISOString(),
+  path: r.path,
+  countryCode: r.country_code,
+  period: r.period,
+  userId: r.user_id,
+  kind: r.kind,
+  version: r.version,
+  status: r.status,
+  size: r.size,
+  sha256: r.sha256,
+  filedAt: r.filed_at ? new Date(r.filed_at).toISOString() : null,
+  folio: r.folio,
+});
+
+export interface ListQuery {
+  projectId: number;
+  countryCode: CountryCode;
+  period: string;
+  limit: number;
+  offset: number;
+  search?: string;
+}
+
+export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<ReportView[]> {
+  let query = ctx.db
+    .selectFrom("reports")
+    .select(COLUMNS)
+    .where("project_id", "=", q.projectId)
+    .where("country_code", "=", q.countryCode)
+    .where("period", "=", q.period);
+  if (q.search) {
+    const pattern = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<boolean>`name ILIKE ${pattern}`);
+  }
+  const rows = await query.orderBy("name").limit(q.limit).offset(q.offset).execute();
+  return rows.map(view);
+}
+
+export interface StoredReport extends ReportView {
+  storageKey: string;
+  mediaType: string;
+}
+
+/** A report of the project by its path, or 404 (also for a path outside the project's folders). */
+export async function findReport(
+  ctx: ReportsContext,
+  projectId: number,
+  path: string,
+): Promise<StoredReport> {
+  const country = path.slice(0, 2);
+  if (!["mx", "co", "sv", "gt"].includes(country) || !isUnder(path, `${country}/${projectId}`))
+    throw notFound("Report");
+  const row = await ctx.db
+    .selectFrom("reports")
+    .select(COLUMNS)
+    .where("project_id", "=", projectId)
+    .where("path", "=", path)
+    .executeTakeFirst();
+  if (!row) throw notFound("Report");
+  return { ...view(row), storageKey: row.storage_key, mediaType: row.media_type };
+}
+
+/** A report by its path whoever's it is (the signed-URL route: the signature is the authority). */
+export async function findByPath(ctx: ReportsContext, path: string): Promise<StoredReport | undefined> {
+  const row = await ctx.db.selectFrom("reports").select(COLUMNS).where("path", "=", path).executeTakeFirst();
+  return row ? { ...view(row), storageKey: row.storage_key, mediaType: row.media_type } : undefined;
+}
+
+/**
+ * Marks a report filed with the regulator (with the folio it gave, when known): from then on its month's
+ * generations never change it. Filing again only records a folio that was missing.
+ */
+export async function markFiled(
+  ctx: ReportsContext,
+  projectId: number,
+  path: string,
+  folio: string | undefined,
+  actor: string,
+): Promise<ReportView> {
+  const report = await findReport(ctx, projectId, path);
+  if (report.status === "filed" && (folio === undefined || folio === report.folio)) return report;
+  if (report.status === "filed" && report.folio && folio !== report.folio)
+    throw new AppError("conflict", `This report was filed with the folio ${report.folio}`);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("reports")
+      .set({
+        status: "filed",
+        ...(report.status === "filed" ? {} : { filed_at: new Date(ctx.now()), filed_by: actor }),
+        ...(folio !== undefined ? { folio } : {}),
+      })
+      .where("project_id", "=", projectId)
+      .where("path", "=", path)
+      .execute();
+    await writeAudit(trx, {
+      projectId,
+      actor,
+      action: "reports.filed",
+      target: path,
+      details: { sha256: report.sha256, ...(folio !== undefined ? { folio } : {}) },
+    });
+  });
+  return findReport(ctx, projectId, path);
+}
+
+export interface GenerationView {
+  id: number;
+  countryCode: CountryCode;
+  period: string;
+  trigger: string;
+  actor: string;
+  status: "completed" | "failed";
+  written: number;
+  unchanged: number;
+  removed: number;
+  problems: GenerationProblem[];
+  txHash: string | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export async function listGenerations(
+  ctx: ReportsContext,
+  q: Omit<ListQuery, "search">,
+): Promise<GenerationView[]> {
+  const rows = await ctx.db
+    .selectFrom("report_generations")
+    .selectAll()
+    .where("project_id", "=", q.projectId)
+    .where("country_code", "=", q.countryCode)
+    .where("period", "=", q.period)
+    .orderBy("id", "desc")
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    countryCode: r.country_code,
+    period: r.period,
+    trigger: r.trigger,
+    actor: r.actor,
+    status: r.status,
+    written: r.written,
+    unchanged: r.unchanged,
+    removed: r.removed,
+    problems: r.problems,
+    txHash: r.tx_hash,
+    startedAt: new Date(r.started_at).toISOString(),
+    finishedAt: new Date(r.finished_at).toISOString(),
+  }));
+}

@@ -113,6 +113,11 @@ export function plausibleValue(param: Param, scope: Scope): string {
   const candidates: string[] = [];
   if (/chain/i.test(param.name)) candidates.push("1");
   if (Array.isArray(s.enum) && s.enum.length > 0) candidates.push(String(s.enum[0]));
+  // A union of literals (TypeBox's Type.Union of Type.Literal): its first value.
+  for (const option of s.anyOf ?? []) {
+    if (option.const !== undefined) candidates.push(String(option.const));
+    if (Array.isArray(option.enum) && option.enum.length > 0) candidates.push(String(option.enum[0]));
+  }
   if (s.default !== undefined) candidates.push(String(s.default));
   if (/address|wallet/i.test(param.name)) candidates.push(`0x${"ab".repeat(20)}`);
   // An id of the right shape that no test creates: reads answer 404, deletes change nothing.

@@ -135,6 +135,36 @@ describe("jobs", () => {
     }
   });
 
+  it("keeps a cron schedule per key, in its time zone, replaced when scheduled again", async () => {
+    await worker.define("test.cron");
+    await worker.schedule(
+      "test.cron",
+      "0 1 * * *",
+      { countryCode: "MX" },
+      { tz: "America/Mexico_City", key: "MX" },
+    );
+    await worker.schedule(
+      "test.cron",
+      "0 1 * * *",
+      { countryCode: "CO" },
+      { tz: "America/Bogota", key: "CO" },
+    );
+    await worker.schedule(
+      "test.cron",
+      "0 2 * * *",
+      { countryCode: "MX" },
+      { tz: "America/Mexico_City", key: "MX" },
+    );
+    const schedules = (await worker.schedules("test.cron")).sort((a, b) => (a.key < b.key ? -1 : 1));
+    expect(schedules).toEqual([
+      { key: "CO", cron: "0 1 * * *", timezone: "America/Bogota", data: { countryCode: "CO" } },
+      { key: "MX", cron: "0 2 * * *", timezone: "America/Mexico_City", data: { countryCode: "MX" } },
+    ]);
+    await expect(
+      worker.schedule("test.cron", "0 1 * * *", {}, { tz: "America/Nowhere", key: "X" }),
+    ).rejects.toThrow();
+  });
+
   it("refuses a queue it has no definition of, and workers on another process's embedded database", async () => {
     await expect(sender.send("test.nowhere", {})).rejects.toThrow(/unknown job queue/);
     expect(

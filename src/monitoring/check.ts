@@ -6,6 +6,7 @@
 //
 // The notification and the transfer's `evaluated` mark commit together; the outbox holds one message per address
 // and transfer, so two checkers racing on one transfer make one message.
+
 import type { Kysely } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
 import {
@@ -15,6 +16,7 @@ import {
   projectJurisdictions,
 } from "../keys/index.ts";
 import { enqueue, type NewMessage } from "../notifications/index.ts";
+import { PollingLoop } from "../platform/polling.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import {
   evaluateTransfer,
@@ -43,14 +45,13 @@ export interface CheckerOptions {
 
 export class TransferChecker {
   readonly #o: CheckerOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = false;
+  readonly #loop: PollingLoop;
 
   constructor(
     options: Partial<CheckerOptions> & Pick<CheckerOptions, "db" | "keys" | "registry" | "profiles">,
   ) {
     this.#o = { now: Date.now, batch: 50, pollMs: 1_000, ...options };
+    this.#loop = new PollingLoop(() => this.runOnce(), this.#o.batch, this.#o.pollMs);
   }
 
   /** Checks one batch of recorded transfers; how many were checked. */
@@ -74,24 +75,11 @@ export class TransferChecker {
   }
 
   start(): void {
-    const loop = async () => {
-      if (this.#stopped) return;
-      let checked = 0;
-      try {
-        this.#running = this.runOnce();
-        checked = (await this.#running) as number;
-      } catch {
-        // The database went away for a moment: the next poll tries again.
-      }
-      if (!this.#stopped) this.#timer = setTimeout(loop, checked >= this.#o.batch ? 0 : this.#o.pollMs);
-    };
-    this.#timer = setTimeout(loop, 0);
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async #check(

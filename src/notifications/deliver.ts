@@ -4,9 +4,11 @@
 // delivered; anything else is retried on the Standard Webhooks example schedule (after 5 s, 5 min, 30 min, 2 h,
 // 5 h, 10 h, 14 h, 20 h and 24 h, with up to 10 % jitter: 10 attempts, about 75 h), then the message is failed and
 // kept for redelivery. Every process running workers runs one; they share the outbox safely.
+
 import type { Kysely } from "kysely";
 import { type Integration, type KeysContext, projectIntegration } from "../keys/index.ts";
 import { type OutboundClient, OutboundError } from "../platform/outbound/index.ts";
+import { PollingLoop } from "../platform/polling.ts";
 import type { DB } from "../schema.ts";
 import { WEBHOOK_TIMEOUT_MS } from "./integration-test.ts";
 import { serializeBody, signatureHeaders } from "./signing.ts";
@@ -46,9 +48,7 @@ export interface DelivererOptions {
 
 export class NotificationDeliverer {
   readonly #options: DelivererOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = false;
+  readonly #loop: PollingLoop;
 
   constructor(options: Partial<DelivererOptions> & Pick<DelivererOptions, "db" | "keys" | "outbound">) {
     this.#options = {
@@ -60,6 +60,7 @@ export class NotificationDeliverer {
       webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
       ...options,
     };
+    this.#loop = new PollingLoop(() => this.runOnce(), this.#options.batch, this.#options.pollMs);
   }
 
   /** Claims one batch of due messages and delivers them; the number delivered or retried. */
@@ -83,25 +84,11 @@ export class NotificationDeliverer {
 
   /** Polls until stopped; a full batch is followed at once by the next. */
   start(): void {
-    const loop = async () => {
-      if (this.#stopped) return;
-      let delivered = 0;
-      try {
-        this.#running = this.runOnce();
-        delivered = (await this.#running) as number;
-      } catch {
-        // The database went away for a moment: the next poll tries again.
-      }
-      if (!this.#stopped)
-        this.#timer = setTimeout(loop, delivered >= this.#options.batch ? 0 : this.#options.pollMs);
-    };
-    this.#timer = setTimeout(loop, 0);
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async #deliver(claim: Claim, integrationOf: (projectId: number) => Promise<Integration>): Promise<void> {

@@ -7,16 +7,18 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import { getProject, writeAudit } from "../keys/index.ts";
+import type { Profile } from "../monitoring/index.ts";
 import { encrypt } from "../platform/crypto/secrets.ts";
+import { PollingLoop } from "../platform/polling.ts";
 import { MEXICO_TIME_ZONE, MX_URGENT_AVISO_RULES } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./mx/avi.ts";
 import { MX_XML } from "./mx/monthly.ts";
 import { validateAvi } from "./mx/validate.ts";
-import { readOperations } from "./operations.ts";
+import { type ReportOperation, readOperations } from "./operations.ts";
 import { periodOf } from "./period.ts";
 import { profileSource } from "./profiles.ts";
-import type { GenerationProblem } from "./tables.ts";
+import type { GenerationProblem, ReportEntry } from "./tables.ts";
 
 const RETRY_AFTER_MS = 3600_000;
 
@@ -60,7 +62,47 @@ function alertOf(laws: string[], counterparty: string): AviAviso["alert"] {
       };
 }
 
-/** Writes the 24-hour aviso of one transfer; true when written or already there. */
+type Built =
+  | { ok: true; xml: string; entries: ReportEntry[]; profile: Profile }
+  | { ok: false; problem: GenerationProblem };
+
+/** The 24-hour aviso's XML, checked against the XSD, or the problem that keeps it from being written. */
+async function buildUrgent(ctx: ReportsContext, d: Due, op: ReportOperation, period: string): Promise<Built> {
+  const project = await getProject(ctx.keys, d.project_id);
+  if (!project.mx_reporting_entity)
+    return {
+      ok: false,
+      problem: { reason: "the project has no Mexican reporting entity (`mx_reporting_entity`)" },
+    };
+  const profile = await (await profileSource(ctx, d.project_id, "MX"))(op.userId);
+  if (!profile.ok) return { ok: false, problem: { userId: op.userId, reason: profile.reason } };
+  const aviso: AviAviso = {
+    prioridad: 2,
+    alert: alertOf(op.laws, op.counterparty),
+    anchor: op,
+    operations: [op],
+  };
+  const built = aviFile({
+    period,
+    entity: project.mx_reporting_entity,
+    userId: op.userId,
+    profile: profile.profile,
+    avisos: [aviso],
+  });
+  if (!built.ok) return { ok: false, problem: { userId: op.userId, reason: built.reason } };
+  const check = await validateAvi(built.xml);
+  if (!check.valid)
+    return {
+      ok: false,
+      problem: {
+        userId: op.userId,
+        reason: `the file does not validate against its schema: ${check.errors.slice(0, 3).join("; ")}`,
+      },
+    };
+  return { ok: true, xml: built.xml, entries: built.entries, profile: profile.profile };
+}
+
+/** Writes the 24-hour aviso of one transfer; true when written (or already there). */
 export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boolean> {
   const startedAt = new Date(ctx.now());
   const transfer = {
@@ -76,141 +118,95 @@ export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boo
     transfer,
   });
   if (!op) return false;
-  const project = await getProject(ctx.keys, d.project_id);
   const period = periodOf(op.blockTime, MEXICO_TIME_ZONE);
-  const folder = `mx/${d.project_id}/${period}`;
-  const problems: GenerationProblem[] = [];
-  let written: { path: string } | undefined;
-  if (!project.mx_reporting_entity) {
-    problems.push({ reason: "the project has no Mexican reporting entity (`mx_reporting_entity`)" });
-  } else {
-    const profile = await (await profileSource(ctx, d.project_id, "MX"))(op.userId);
-    if (!profile.ok) problems.push({ userId: op.userId, reason: profile.reason });
-    else {
-      const aviso: AviAviso = {
-        prioridad: 2,
-        alert: alertOf(op.laws, op.counterparty),
-        anchor: op,
-        operations: [op],
-      };
-      const built = aviFile({
-        period,
-        entity: project.mx_reporting_entity,
-        userId: op.userId,
-        profile: profile.profile,
-        avisos: [aviso],
-      });
-      if (!built.ok) problems.push({ userId: op.userId, reason: built.reason });
-      else {
-        const check = await validateAvi(built.xml);
-        if (!check.valid)
-          problems.push({
-            userId: op.userId,
-            reason: `the file does not validate against its schema: ${check.errors.slice(0, 3).join("; ")}`,
-          });
-        else {
-          const content = Buffer.from(built.xml);
-          const sha = crypto.createHash("sha256").update(content).digest("hex");
-          const reference = avisoReference(2, op);
-          const name = `${op.userId}.24h.${reference}.xml`;
-          const storageKey = `${folder}/${op.userId}.24h.${reference}.${sha.slice(0, 16)}.xml`;
-          await ctx.store.put(storageKey, content);
-          written = { path: `${folder}/${name}` };
-          const profileEnc = encrypt(ctx.keys.serverKeys.encryption, JSON.stringify(profile.profile));
-          await ctx.db.transaction().execute(async (trx) => {
-            const generation = await trx
-              .insertInto("report_generations")
-              .values({
-                project_id: d.project_id,
-                country_code: "MX",
-                period,
-                trigger: "urgent",
-                actor: "system",
-                status: "completed",
-                written: 1,
-                problems: "[]",
-                address_id: d.address_id,
-                chain_id: d.chain_id,
-                tx_hash: d.tx_hash,
-                log_index: d.log_index,
-                started_at: startedAt,
-                finished_at: new Date(ctx.now()),
-              })
-              .returning("id")
-              .executeTakeFirstOrThrow();
-            await trx
-              .insertInto("reports")
-              .values({
-                project_id: d.project_id,
-                country_code: "MX",
-                period,
-                kind: "urgent",
-                user_id: op.userId,
-                name,
-                path: `${folder}/${name}`,
-                storage_key: storageKey,
-                media_type: MX_XML,
-                sha256: sha,
-                size: content.length,
-                profile_enc: profileEnc,
-                entries: JSON.stringify(built.entries),
-                generation_id: generation.id,
-                address_id: d.address_id,
-                chain_id: d.chain_id,
-                tx_hash: d.tx_hash,
-                log_index: d.log_index,
-                created_at: new Date(ctx.now()),
-                updated_at: new Date(ctx.now()),
-              })
-              // Two workers that raced on one transfer write one file.
-              .onConflict((oc) => oc.doNothing())
-              .execute();
-            await writeAudit(trx, {
-              projectId: d.project_id,
-              actor: "system",
-              action: "reports.generated",
-              target: `${folder}/${name}`,
-              details: { generationId: Number(generation.id), trigger: "urgent", txHash: d.tx_hash },
-            });
-          });
-        }
-      }
-    }
-  }
-  if (problems.length > 0) {
+  const built = await buildUrgent(ctx, d, op, period);
+  const generation = (status: "completed" | "failed", problems: GenerationProblem[]) => ({
+    project_id: d.project_id,
+    country_code: "MX" as const,
+    period,
+    trigger: "urgent" as const,
+    actor: "system",
+    status,
+    written: status === "completed" ? 1 : 0,
+    problems: JSON.stringify(problems),
+    address_id: d.address_id,
+    chain_id: d.chain_id,
+    tx_hash: d.tx_hash,
+    log_index: d.log_index,
+    started_at: startedAt,
+    finished_at: new Date(ctx.now()),
+  });
+  if (!built.ok) {
+    // Recorded, and tried again an hour later (due()).
     await ctx.db
       .insertInto("report_generations")
+      .values(generation("failed", [built.problem]))
+      .execute();
+    return false;
+  }
+  const folder = `mx/${d.project_id}/${period}`;
+  const content = Buffer.from(built.xml);
+  const sha = crypto.createHash("sha256").update(content).digest("hex");
+  const reference = avisoReference(2, op);
+  const name = `${op.userId}.24h.${reference}.xml`;
+  const storageKey = `${folder}/${op.userId}.24h.${reference}.${sha.slice(0, 16)}.xml`;
+  await ctx.store.put(storageKey, content);
+  await ctx.db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto("report_generations")
+      .values(generation("completed", []))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const at = new Date(ctx.now());
+    await trx
+      .insertInto("reports")
       .values({
         project_id: d.project_id,
         country_code: "MX",
         period,
-        trigger: "urgent",
-        actor: "system",
-        status: "failed",
-        problems: JSON.stringify(problems),
+        kind: "urgent",
+        user_id: op.userId,
+        name,
+        path: `${folder}/${name}`,
+        storage_key: storageKey,
+        media_type: MX_XML,
+        sha256: sha,
+        size: content.length,
+        profile_enc: encrypt(ctx.keys.serverKeys.encryption, JSON.stringify(built.profile)),
+        entries: JSON.stringify(built.entries),
+        generation_id: id,
         address_id: d.address_id,
         chain_id: d.chain_id,
         tx_hash: d.tx_hash,
         log_index: d.log_index,
-        started_at: startedAt,
-        finished_at: new Date(ctx.now()),
+        created_at: at,
+        updated_at: at,
       })
+      // Two workers that raced on one transfer write one file.
+      .onConflict((oc) => oc.doNothing())
       .execute();
-  }
-  return written !== undefined;
+    await writeAudit(trx, {
+      projectId: d.project_id,
+      actor: "system",
+      action: "reports.generated",
+      target: `${folder}/${name}`,
+      details: { generationId: Number(id), trigger: "urgent", txHash: d.tx_hash },
+    });
+  });
+  return true;
 }
 
 /** Polls for transfers due a 24-hour aviso, in the processes that run workers. */
 export class UrgentAvisoWriter {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = false;
+  readonly #loop: PollingLoop;
 
   constructor(
     private readonly ctx: ReportsContext,
-    private readonly pollMs = 2_000,
+    pollMs = 2_000,
     private readonly batch = 20,
-  ) {}
+  ) {
+    this.#loop = new PollingLoop(() => this.runOnce(), batch, pollMs);
+  }
 
   /** Writes the avisos due now; how many transfers were handled. */
   async runOnce(): Promise<number> {
@@ -220,23 +216,10 @@ export class UrgentAvisoWriter {
   }
 
   start(): void {
-    const loop = async () => {
-      if (this.#stopped) return;
-      let handled = 0;
-      try {
-        this.#running = this.runOnce();
-        handled = (await this.#running) as number;
-      } catch {
-        // The database or the integrator went away for a moment: the next poll tries again.
-      }
-      if (!this.#stopped) this.#timer = setTimeout(loop, handled >= this.batch ? 0 : this.pollMs);
-    };
-    this.#timer = setTimeout(loop, 0);
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 }

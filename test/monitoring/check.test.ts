@@ -8,10 +8,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Checkpoint, writeBatch } from "../../src/chains/indexer/index.ts";
-import { monitoringWatcher, ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
+import { ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
 import { NotificationDeliverer } from "../../src/notifications/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { MonitoredChain, type NativeTransfer } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const CHAIN = 31337;
@@ -41,45 +41,10 @@ const profiles: Record<string, { status: number; body?: unknown }> = {
   carol: { status: 200, body: { givenName: "CAROL", paternalSurname: "X", maternalSurname: "Y" } }, // no `mexico`
 };
 
-let checkpoint: Checkpoint | undefined;
-let block = 0;
-async function index(transfers: { from: string; to: string; value: bigint }[]) {
-  block += 1;
-  const next = { number: BigInt(block), hash: `0x${block.toString(16).padStart(64, "c")}` };
-  await writeBatch(
-    svc.database.db,
-    CHAIN,
-    {
-      blocks: [
-        {
-          chainId: CHAIN,
-          number: next.number,
-          hash: next.hash,
-          parentHash: checkpoint?.hash ?? null,
-          timestamp: new Date((T0 + block * 12) * 1000),
-        },
-      ],
-      transfers: transfers.map((t, i) => ({
-        chainId: CHAIN,
-        txHash: `0x${(block * 100 + i).toString(16).padStart(64, "d")}`,
-        logIndex: -1,
-        blockNumber: next.number,
-        blockTime: new Date((T0 + block * 12) * 1000),
-        from: t.from,
-        to: t.to,
-        token: "native",
-        value: t.value,
-      })),
-      tokens: [],
-      contracts: [],
-    },
-    checkpoint,
-    next,
-    undefined,
-    monitoringWatcher,
-  );
-  checkpoint = next;
-}
+let chain: MonitoredChain;
+/** The next block, 12 s after the last, with these transfers. */
+const index = (transfers: NativeTransfer[]) =>
+  chain.block(new Date((T0 + (chain.head + 1) * 12) * 1000), transfers);
 
 beforeAll(async () => {
   integrator = http.createServer((req, res) => {
@@ -103,6 +68,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
   integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
   svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
+  chain = new MonitoredChain(svc.database.db, CHAIN);
   const db = svc.database.db;
   await db
     .insertInto("prices")

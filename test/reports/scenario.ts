@@ -6,9 +6,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { type Checkpoint, writeBatch } from "../../src/chains/indexer/index.ts";
-import { monitoringWatcher, ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
+import { ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, type TestService } from "../support/service.ts";
 
 export const CHAIN = 31337;
@@ -186,46 +186,9 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
     },
   });
   expect(patch.statusCode).toBe(200);
-  let checkpoint: Checkpoint | undefined;
-  let block = 0;
-  const index = async (transfers: typeof TRANSFERS) => {
-    block += 1;
-    const time = new Date(transfers[0]?.at ?? "2025-07-01T00:00:00Z");
-    const next = { number: BigInt(block), hash: `0x${block.toString(16).padStart(64, "c")}` };
-    await writeBatch(
-      db,
-      CHAIN,
-      {
-        blocks: [
-          {
-            chainId: CHAIN,
-            number: next.number,
-            hash: next.hash,
-            parentHash: checkpoint?.hash ?? null,
-            timestamp: time,
-          },
-        ],
-        transfers: transfers.map((t, i) => ({
-          chainId: CHAIN,
-          txHash: `0x${(block * 100 + i).toString(16).padStart(64, "d")}`,
-          logIndex: -1,
-          blockNumber: next.number,
-          blockTime: time,
-          from: t.from,
-          to: t.to,
-          token: "native",
-          value: t.value,
-        })),
-        tokens: [],
-        contracts: [],
-      },
-      checkpoint,
-      next,
-      undefined,
-      monitoringWatcher,
-    );
-    checkpoint = next;
-  };
+  const chain = new MonitoredChain(db, CHAIN);
+  const index = (transfers: typeof TRANSFERS) =>
+    chain.block(new Date(transfers[0]?.at ?? "2025-07-01T00:00:00Z"), transfers);
   await index([]);
   for (const [i, user] of USERS) {
     const res = await svc.app!.inject({

@@ -29,7 +29,14 @@ const mexican = (extra: object) => ({
     interiorNumber: "4B",
     postalCode: "06700",
   },
-  colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050", ciudadResidencia: "11001" },
+  colombia: {
+    tipoIdentificacion: "13",
+    numeroIdentificacion: "1020304050",
+    numeroCliente: "C-77",
+    ciudadResidencia: "11001",
+    fechaVinculacion: "2024-05-02",
+    numeroWallet: "W-1",
+  },
   ...extra,
 });
 

@@ -58,6 +58,8 @@ export function coFile(input: CoFile): LayoutResult {
       co.numeroCliente ?? input.userId,
       name,
       co.ciudadResidencia ?? "",
+      co.fechaVinculacion ? co.fechaVinculacion.replaceAll("-", "") : "",
+      co.numeroWallet ?? "-1",
       op.direction === "out" ? "E" : "R",
       (op.symbol ?? op.token).toUpperCase(),
       wholeTokens(op.value, op.decimals) ?? "",

@@ -1,4 +1,4 @@
-// EVM address and hash forms: accepted in any case, stored and answered in lowercase (docs/api.md).
+// Address families (families.ts) and the EVM address and hash forms: accepted in any case, stored and answered in lowercase (docs/api.md).
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -12,3 +12,5 @@ export function normalizeEvmAddress(value: string): string | undefined {
 }
 
 export const NATIVE_TOKEN = "native";
+
+export { type AddressFamily, type ParsedAddress, parseAddress } from "./families.ts";

@@ -5,6 +5,7 @@ import type { ChainsTables } from "./chains/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
+import type { NarrativeTables } from "./narratives/tables.ts";
 import type { NotificationTables } from "./notifications/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
 
@@ -16,4 +17,5 @@ export interface DB
     AttributionTables,
     MonitoringTables,
     NotificationTables,
-    ReportTables {}
+    ReportTables,
+    NarrativeTables {}

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
+import pino from "pino";
 import {
   type AnalysisContext,
   ReadCoalescing,
@@ -37,6 +38,7 @@ import {
   registerWalletRoutes,
   TransferChecker,
 } from "./monitoring/index.ts";
+import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
 import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -85,6 +87,8 @@ export interface Service {
   authenticator: KeyAuthenticator;
   /** Durable background jobs: any process queues them, only a process with workers runs them. */
   jobs: JobQueue;
+  /** The chains this service knows (VIGIA_CHAINS or the built-in list). */
+  registry: ChainRegistry;
   /** The compliance reports' context (its file store, clock and profile reader). */
   reports: ReportsContext;
   /** The chain followers, when this process runs the workers. */
@@ -185,6 +189,15 @@ async function assemble(
     now: options.clock ?? Date.now,
   };
   await registerReportJobs(reports, jobs);
+  const walletReports = new WalletReports({
+    db: database.db,
+    registry,
+    llm: config.llm ? new LlmWriter(config.llm) : undefined,
+    now: options.clock ?? Date.now,
+    ttlMs: config.walletReportTtlSeconds * 1000,
+    llmPerHour: config.llmReportsPerHour,
+    log: pino({ level: config.logLevel, name: "narratives" }),
+  });
   const app = options.http
     ? await buildHttpApp({
         logLevel: config.logLevel,
@@ -205,6 +218,7 @@ async function assemble(
           registerNotificationRoutes(v1, { keys, outbound, now: Date.now });
           registerReportRoutes(v1, reports);
           registerFileRoutes(v1, reports);
+          registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined);
         },
         pages: (root) => registerViewerRoutes(root),
       })
@@ -254,6 +268,7 @@ async function assemble(
     keys,
     authenticator,
     jobs,
+    registry,
     reports,
     indexers,
     devnet,

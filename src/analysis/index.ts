@@ -19,4 +19,5 @@ export {
 export { quickRisk } from "./quick.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { StoredScanSchema } from "./schemas.ts";
+export { latestCompleted, type StoredAnalysis } from "./store.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";

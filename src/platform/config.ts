@@ -24,6 +24,12 @@ export interface Config {
    * the filesystem on the embedded database, the database on PostgreSQL.
    */
   fileStore: "filesystem" | "database" | undefined;
+  /** An OpenAI-compatible chat-completions endpoint for wallet reports; unset: the deterministic writer. */
+  llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
+  /** How long a wallet report is served from the cache. */
+  walletReportTtlSeconds: number;
+  /** LLM generations of wallet reports per project and hour; beyond it the deterministic writer serves. */
+  llmReportsPerHour: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -39,6 +45,21 @@ function fileStoreFrom(value: string | undefined): Config["fileStore"] {
   if (value !== "filesystem" && value !== "database")
     throw new Error(`VIGIA_FILE_STORE must be "filesystem" or "database", got "${value}"`);
   return value;
+}
+
+function llmFrom(env: NodeJS.ProcessEnv): Config["llm"] {
+  const baseUrl = env.VIGIA_LLM_BASE_URL;
+  if (!baseUrl) return undefined;
+  if (!/^https?:\/\/\S+$/.test(baseUrl))
+    throw new Error(`VIGIA_LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  const model = env.VIGIA_LLM_MODEL;
+  if (!model) throw new Error("VIGIA_LLM_MODEL is required with VIGIA_LLM_BASE_URL");
+  return {
+    baseUrl,
+    model,
+    apiKey: env.VIGIA_LLM_API_KEY || undefined,
+    timeoutMs: intFrom(env.VIGIA_LLM_TIMEOUT_MS, 20_000, "VIGIA_LLM_TIMEOUT_MS"),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -60,5 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),
     upstreamTimeoutMs: intFrom(env.VIGIA_UPSTREAM_TIMEOUT_MS, 1500, "VIGIA_UPSTREAM_TIMEOUT_MS"),
     fileStore: fileStoreFrom(env.VIGIA_FILE_STORE),
+    llm: llmFrom(env),
+    walletReportTtlSeconds: intFrom(
+      env.VIGIA_WALLET_REPORT_TTL_SECONDS,
+      86_400,
+      "VIGIA_WALLET_REPORT_TTL_SECONDS",
+    ),
+    llmReportsPerHour: intFrom(env.VIGIA_LLM_REPORTS_PER_HOUR, 100, "VIGIA_LLM_REPORTS_PER_HOUR"),
   };
 }

@@ -1,0 +1,203 @@
+// GET /wallets/{wallet}/report's verb: the cached report of a project, address, chain scope and language while it
+// has not expired (24 h by default); otherwise the facts are gathered and written, by the LLM when one is
+// configured and the project is under its hourly limit of LLM generations, else (or when the LLM fails, times out
+// or its answer does not pass check-answer.ts) by the deterministic writer. Requests for the same report while it
+// is being written wait for that one generation. Every generation is logged with its writer, model, language and
+// the hash of its facts.
+import crypto from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ParsedAddress } from "../chains/address/index.ts";
+import type { ChainRegistry } from "../chains/index.ts";
+import type { DB } from "../schema.ts";
+import { checkAnswer } from "./check-answer.ts";
+import { deterministicReport, sectionsOf } from "./deterministic.ts";
+import { gatherFacts, type WalletFacts } from "./facts.ts";
+import type { LlmWriter } from "./llm.ts";
+import type { ReportLanguage, ReportWriter } from "./tables.ts";
+
+export interface NarrativesLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface NarrativesContext {
+  db: Kysely<DB>;
+  registry: ChainRegistry;
+  llm: LlmWriter | undefined;
+  now: () => number;
+  ttlMs: number;
+  llmPerHour: number;
+  log: NarrativesLog;
+}
+
+export interface ReportRequest {
+  projectId: number;
+  parsed: ParsedAddress;
+  chainId: number | undefined;
+  lang: ReportLanguage;
+  recreate: boolean;
+}
+
+export interface WalletReport {
+  markdown: string;
+  writer: ReportWriter;
+  model: string | null;
+  lang: ReportLanguage;
+  factsSha256: string;
+  createdAt: Date;
+  cached: boolean;
+}
+
+/** A stable hash of the facts (their asOf day excluded: the same facts on another day are the same facts). */
+export function factsHash(facts: WalletFacts): string {
+  const { asOf: _, ...rest } = facts;
+  return crypto.createHash("sha256").update(JSON.stringify(rest)).digest("hex");
+}
+
+export class WalletReports {
+  readonly #inFlight = new Map<string, Promise<WalletReport>>();
+
+  constructor(private readonly ctx: NarrativesContext) {}
+
+  async get(req: ReportRequest): Promise<WalletReport> {
+    const scope = req.chainId ?? 0;
+    const key = `${req.projectId}\n${req.parsed.address}\n${scope}\n${req.lang}`;
+    const pending = this.#inFlight.get(key);
+    if (pending) return pending;
+    if (!req.recreate) {
+      const cached = await this.ctx.db
+        .selectFrom("wallet_reports")
+        .selectAll()
+        .where("project_id", "=", req.projectId)
+        .where("address", "=", req.parsed.address)
+        .where("chain_scope", "=", scope)
+        .where("lang", "=", req.lang)
+        .where("expires_at", ">", new Date(this.ctx.now()))
+        .executeTakeFirst();
+      if (cached)
+        return {
+          markdown: cached.markdown,
+          writer: cached.writer,
+          model: cached.model,
+          lang: cached.lang,
+          factsSha256: cached.facts_sha256,
+          createdAt: new Date(cached.created_at),
+          cached: true,
+        };
+    }
+    // Checked again: another request may have started the generation while this one read the cache.
+    const started = this.#inFlight.get(key) ?? this.#generate(req, scope);
+    this.#inFlight.set(key, started);
+    try {
+      return await started;
+    } finally {
+      if (this.#inFlight.get(key) === started) this.#inFlight.delete(key);
+    }
+  }
+
+  async #llmAllowed(projectId: number): Promise<boolean> {
+    if (!this.ctx.llm) return false;
+    const since = new Date(this.ctx.now() - 3600_000);
+    const row = await this.ctx.db
+      .selectFrom("wallet_report_generations")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("project_id", "=", projectId)
+      .where("llm_called", "=", true)
+      .where("created_at", ">", since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n) < this.ctx.llmPerHour;
+  }
+
+  async #generate(req: ReportRequest, scope: number): Promise<WalletReport> {
+    const started = performance.now();
+    const now = new Date(this.ctx.now());
+    const facts = await gatherFacts(this.ctx.db, this.ctx.registry, {
+      projectId: req.projectId,
+      parsed: req.parsed,
+      chainId: req.chainId,
+      now,
+    });
+    const hash = factsHash(facts);
+    let markdown = deterministicReport(facts, req.lang);
+    let writer: ReportWriter = "deterministic";
+    let model: string | null = null;
+    let fallback: string | null = null;
+    const llm = this.ctx.llm;
+    const llmCalled = llm !== undefined && (await this.#llmAllowed(req.projectId));
+    if (llm && !llmCalled)
+      fallback = `the project reached its limit of ${this.ctx.llmPerHour} LLM reports per hour`;
+    if (llm && llmCalled) {
+      try {
+        const answer = await llm.write(facts, req.lang, sectionsOf(req.lang));
+        const check = checkAnswer(answer, facts, this.#allowedLinks());
+        if (check.ok) {
+          markdown = `${answer.trimEnd()}\n`;
+          writer = "llm";
+          model = llm.model;
+        } else fallback = check.reason;
+      } catch (error) {
+        fallback = `the LLM call failed: ${(error as Error).message.slice(0, 300)}`;
+      }
+    }
+    if (fallback)
+      this.ctx.log.warn(
+        { projectId: req.projectId, address: req.parsed.address, reason: fallback },
+        "wallet report: the deterministic report is served",
+      );
+    const createdAt = new Date(this.ctx.now());
+    const row = {
+      project_id: req.projectId,
+      address: req.parsed.address,
+      chain_scope: scope,
+      lang: req.lang,
+      markdown,
+      writer,
+      model,
+      facts_sha256: hash,
+      created_at: createdAt,
+      expires_at: new Date(createdAt.getTime() + this.ctx.ttlMs),
+    };
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("wallet_reports")
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(["project_id", "address", "chain_scope", "lang"]).doUpdateSet({
+            markdown: row.markdown,
+            writer: row.writer,
+            model: row.model,
+            facts_sha256: row.facts_sha256,
+            created_at: row.created_at,
+            expires_at: row.expires_at,
+          }),
+        )
+        .execute();
+      await trx
+        .insertInto("wallet_report_generations")
+        .values({
+          project_id: req.projectId,
+          address: req.parsed.address,
+          chain_scope: scope,
+          lang: req.lang,
+          writer,
+          model,
+          facts_sha256: hash,
+          llm_called: llmCalled,
+          fallback_reason: fallback,
+          duration_ms: Math.round(performance.now() - started),
+          created_at: createdAt,
+        })
+        .execute();
+    });
+    return { markdown, writer, model, lang: req.lang, factsSha256: hash, createdAt, cached: false };
+  }
+
+  /** Links an LLM's report may carry: the configured chains' explorers. */
+  #allowedLinks(): string[] {
+    return this.ctx.registry
+      .enabled()
+      .map((c) => c.explorer_url)
+      .filter((u): u is string => typeof u === "string" && u.length > 0)
+      .map((u) => u.replace(/\/*$/, "/"));
+  }
+}

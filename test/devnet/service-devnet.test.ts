@@ -28,7 +28,7 @@ describe("vigia serve without VIGIA_CHAINS", () => {
     await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
     taken = (squatter.address() as net.AddressInfo).port;
     const config = loadConfig({
-      VIGIA_SECRET: "test-secret-0123456789abcdef",
+      VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
       VIGIA_LOG_LEVEL: "silent",
       PORT: "0",
       ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),

@@ -137,7 +137,7 @@ function postgresBackend(): Backend {
   };
   return {
     name: "PostgreSQL",
-    env: { DATABASE_URL: withSchema.toString(), VIGIA_SECRET: "test-secret-for-the-killed-import" },
+    env: { DATABASE_URL: withSchema.toString(), VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk" },
     open,
     async underWay() {
       await until("the import to start", async () => {

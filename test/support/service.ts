@@ -8,7 +8,7 @@ import { type Config, loadConfig } from "../../src/platform/config.ts";
 import { type Service, type ServiceOptions, startService } from "../../src/service.ts";
 import { testDatabase } from "./database.ts";
 
-export const TEST_SECRET = "test-secret-0123456789abcdef";
+export const TEST_SECRET = "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk";
 
 /** A chains file with no address outside this machine, so no test ever reaches the internet. */
 export function writeChainsFile(chains: unknown[]): string {

@@ -2,24 +2,55 @@
 // into the data dir (so a newcomer needs no setup). PostgreSQL deployments run several processes that must
 // agree on it, so there it has to be given; so does an in-memory database (tests), which has no data dir to
 // keep one in. `vigia serve`, `vigia worker` and every other command resolve it here, by the same rule.
+//
+// Every key the service uses (encryption of stored secrets, API-key lookups, signed URLs) is derived from it, so it
+// must carry at least 32 random bytes: `openssl rand -base64 32` makes one.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.ts";
 
+export const MIN_SECRET_BYTES = 32;
+const HOW_TO = "make one with `openssl rand -base64 32`";
+
+/**
+ * At most how many random bytes a secret string carries: 4 bits per character of a hex string, 6 of a base64 one,
+ * 8 otherwise; and none at all when few distinct characters make it up or one character dominates it.
+ */
+export function secretBytes(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const c of secret) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const most = Math.max(0, ...counts.values());
+  if (counts.size < 10 || most > secret.length / 4) return 0;
+  const bits = /^[0-9a-fA-F]+$/.test(secret) ? 4 : /^[A-Za-z0-9+/_=-]+$/.test(secret) ? 6 : 8;
+  return Math.floor((secret.length * bits) / 8);
+}
+
+function checkStrength(secret: string, where: string): string {
+  const bytes = secretBytes(secret);
+  if (bytes < MIN_SECRET_BYTES)
+    throw new Error(
+      `${where} must carry at least ${MIN_SECRET_BYTES} random bytes (this one has at most ${bytes}); ${HOW_TO}`,
+    );
+  return secret;
+}
+
 export function serverSecret(config: Pick<Config, "secret" | "dataDir" | "databaseUrl">): string {
-  if (config.secret) {
-    if (config.secret.length < 16) throw new Error("VIGIA_SECRET must be at least 16 characters");
-    return config.secret;
-  }
-  if (config.databaseUrl) throw new Error("VIGIA_SECRET is required when DATABASE_URL is set");
+  if (config.secret) return checkStrength(config.secret, "VIGIA_SECRET");
+  if (config.databaseUrl) throw new Error(`VIGIA_SECRET is required when DATABASE_URL is set; ${HOW_TO}`);
   if (config.dataDir === "memory://") throw new Error("VIGIA_SECRET is required with an in-memory database");
   const file = path.join(config.dataDir, "secret");
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // Written whole to a temporary file and linked into place only if none is there yet: a crash leaves either no
+  // secret file or a complete one, and two processes starting together end up with the same secret.
+  const temporary = `${file}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  fs.writeFileSync(temporary, crypto.randomBytes(MIN_SECRET_BYTES).toString("base64url"), { mode: 0o600 });
   try {
-    fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
+    fs.linkSync(temporary, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    fs.rmSync(temporary, { force: true });
   }
-  return fs.readFileSync(file, "utf8").trim();
+  return checkStrength(fs.readFileSync(file, "utf8").trim(), `The secret in ${file}`);
 }

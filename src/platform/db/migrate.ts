@@ -14,16 +14,28 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * The migrations in order. Two files with one number would leave the second silently skipped wherever the first
+ * was applied, so a repeated number fails the start (as does a `.sql` file whose name does not follow the form).
+ */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  return fs
+  const files = fs
     .readdirSync(dir)
-    .filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 4)),
-      name: file.replace(/\.sql$/, ""),
-      sql: fs.readFileSync(`${dir}${file}`, "utf8"),
-    }));
+    .filter((file) => file.endsWith(".sql"))
+    .sort();
+  const badName = files.find((file) => !/^\d{4}_[\w-]+\.sql$/.test(file));
+  if (badName) throw new Error(`migration ${badName} is not named NNNN_name.sql`);
+  const migrations = files.map((file) => ({
+    version: Number(file.slice(0, 4)),
+    name: file.replace(/\.sql$/, ""),
+    sql: fs.readFileSync(`${dir}${file}`, "utf8"),
+  }));
+  for (let i = 1; i < migrations.length; i++) {
+    const [before, after] = [migrations[i - 1] as Migration, migrations[i] as Migration];
+    if (before.version === after.version)
+      throw new Error(`migrations ${before.name} and ${after.name} share the number ${after.version}`);
+  }
+  return migrations;
 }
 
 /** Returns the names of the migrations this call applied. */

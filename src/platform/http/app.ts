@@ -229,6 +229,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       ),
   );
 
+  // Fail closed: a route that says nothing about who may call it is a mistake, refused when it is registered (the
+  // auth hook would otherwise let it through as public). Only the API documentation's own routes are exempt.
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/v1/docs")) return;
+    if (route.config?.access === undefined)
+      throw new Error(`route ${String(route.method)} ${route.url} declares no access level (config.access)`);
+  });
+
   // Every /v1 route documents the error responses it can give.
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/v1") || route.url.startsWith("/v1/docs")) return;

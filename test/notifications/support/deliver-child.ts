@@ -14,7 +14,7 @@ const env = process.env;
 const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 const config = loadConfig({
-  VIGIA_SECRET: "test-secret-0123456789abcdef",
+  VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
   VIGIA_LOG_LEVEL: "warn",
   VIGIA_CHAINS: env.CHILD_CHAINS as string,
   ...(env.CHILD_DATABASE_URL

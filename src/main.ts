@@ -2,6 +2,7 @@
 // Each command exits non-zero with a one-line error on bad input.
 import { Command, InvalidArgumentError, Option } from "commander";
 import { registerDevnetCommand } from "./devnet/cli.ts";
+import { shouldRunDevnet } from "./devnet/when.ts";
 import {
   registerImportEtlCommand,
   registerRateCommands,
@@ -51,8 +52,8 @@ function printJson(value: unknown) {
 
 async function serve(opts: { workers: boolean }) {
   const config = loadConfig();
-  // With no chains configured, a fresh machine gets the demo devnet, indexed by this process.
-  const devnet = opts.workers && !config.chainsFile;
+  // A fresh embedded setup gets the demo devnet, indexed by this process (src/devnet/when.ts).
+  const devnet = shouldRunDevnet(config, opts.workers);
   const service = await startService(config, { http: true, workers: opts.workers, devnet });
   const url = await service.listen();
   const lines = [

@@ -171,7 +171,11 @@ async function spawnAnvil(
   if (stateFile) args.push("--state", stateFile, "--state-interval", "30");
   // Its own process group: a Ctrl-C in the terminal reaches Vigía, which stops the node in order (after the
   // indexer), instead of reaching both at once.
-  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  // A minimal environment: the node needs none of the service's settings, and must not see its secrets.
+  const env = Object.fromEntries(
+    ["PATH", "HOME", "TMPDIR", "LANG"].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])),
+  );
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"], detached: true, env });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     if (stderr.length < 10_000) stderr += chunk.toString();

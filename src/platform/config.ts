@@ -30,6 +30,8 @@ export interface Config {
   walletReportTtlSeconds: number;
   /** LLM generations of wallet reports per project and hour; beyond it the deterministic writer serves. */
   llmReportsPerHour: number;
+  /** VIGIA_DEVNET: `true` runs the demo devnet even on PostgreSQL, `false` never; unset: only on the embedded default. */
+  devnet: boolean | undefined;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -88,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "VIGIA_WALLET_REPORT_TTL_SECONDS",
     ),
     llmReportsPerHour: intFrom(env.VIGIA_LLM_REPORTS_PER_HOUR, 100, "VIGIA_LLM_REPORTS_PER_HOUR"),
+    devnet: env.VIGIA_DEVNET === "true" ? true : env.VIGIA_DEVNET === "false" ? false : undefined,
   };
 }

@@ -40,6 +40,9 @@ beforeAll(async () => {
   await sql`create table t (id serial primary key, who text not null)`.execute(direct.db);
   await direct.startSocketBridge();
   expect(fs.existsSync(socketPathFor(dataDir))).toBe(true);
+  // The data dir and the socket (the database, without a password) are this user's alone.
+  expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+  expect(fs.statSync(socketPathFor(dataDir)).mode & 0o777).toBe(0o600);
   socket = await openDatabase<TestDB>({ dataDir });
   expect(socket.kind).toBe("pglite-socket");
 }, 120_000);

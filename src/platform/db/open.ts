@@ -158,7 +158,8 @@ async function openPGlite<DB>(options: OpenOptions): Promise<Database<DB>> {
   const inMemory = options.dataDir === "memory://";
   let releaseLock = () => {};
   if (!inMemory) {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    // The data dir holds the database, the secret and the socket: this user's alone.
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const socketPath = socketPathFor(options.dataDir);
     if (await socketAnswers(socketPath)) {
       const pool = new pg.Pool({

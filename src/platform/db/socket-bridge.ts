@@ -94,6 +94,8 @@ export async function startSocketBridge(pglite: PGlite, dataDir: string): Promis
     maxConnections: 16,
   });
   await server.start();
+  // Only this user may connect: the socket is the embedded database with no password.
+  fs.chmodSync(socketPath, 0o600);
   return {
     path: socketPath,
     async stop() {

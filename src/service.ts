@@ -169,6 +169,7 @@ async function assemble(
     jobs,
     expansion: { history, coalescing },
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
+    log: pino({ level: config.logLevel, name: "analysis" }),
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

@@ -16,4 +16,6 @@ export interface AnalysisContext {
   risk?: RiskConfig;
   /** The jurisdictions (MX, CO, SV, GT) a project enables; none when absent. */
   projectJurisdictions?: (projectId: number) => Promise<readonly string[]>;
+  /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
+  log?: { warn(obj: object, msg: string): void };
 }

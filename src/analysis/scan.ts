@@ -113,10 +113,11 @@ async function analyseChain(
       maxDepth: req.maxDepth,
     });
   } catch (error) {
-    const message = `Data source failed: ${error instanceof Error ? error.message : String(error)}`;
+    // The detail (a driver message, an upstream host or body) is for the operator's log, never for the client.
+    ctx.log?.warn({ err: error, chainId, roots: roots.size }, "scan: the analysis failed");
     for (const [address, positions] of roots) {
       for (const i of positions)
-        failures.push({ i, address, chainId: String(chainId), error: publicMessage(message) });
+        failures.push({ i, address, chainId: String(chainId), error: DATA_SOURCE_FAILED });
     }
     return;
   }
@@ -138,9 +139,5 @@ async function analyseChain(
   }
 }
 
-/** Error text safe to show a client: one line, no driver or SQL detail. */
-function publicMessage(message: string): string {
-  return /syntax|relation|SQLSTATE|ECONN|pglite|kysely/i.test(message)
-    ? "Data source failed"
-    : message.split("\n")[0]!.slice(0, 200);
-}
+/** The fixed reason a client gets when the analysis of a chain fails. */
+export const DATA_SOURCE_FAILED = "Data source failed";

@@ -48,10 +48,15 @@ export async function registerLayerJobs(ctx: AnalysisContext): Promise<void> {
   });
 }
 
-/** The reason kept on a failed analysis: which layer, and what went wrong (one line, bounded). */
+/**
+ * The reason kept on a failed analysis and shown to clients: which layer, and a fixed cause (it ran out of time, or
+ * a data source failed). The error's own text (driver messages, upstream hosts and bodies) goes to the job log.
+ */
 export function failureReason(layer: number, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `Layer ${layer} failed: ${message.split("\n")[0]}`.slice(0, 500);
+  const name = error instanceof Error ? error.name : "";
+  const timedOut =
+    name === "AbortError" || name === "TimeoutError" || /timed? ?out|deadline/i.test(String(error));
+  return `Layer ${layer} failed: ${timedOut ? "it ran out of time" : "a data source failed"}`;
 }
 
 /** An unfinished analysis not advanced for this long has most likely lost its job (see requeueStalled). */

@@ -54,6 +54,8 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
         req.params.analysisId,
         req.params.layer,
       );
+      // The answer depends on the key (its project): a shared cache must keep one key's answer from another.
+      reply.header("vary", "x-api-key, x-api-header");
       if (!answer.completed) {
         reply.header("cache-control", "no-cache");
         return ok(answer.layer);

@@ -204,6 +204,7 @@ async function assemble(
         logLevel: config.logLevel,
         publicUrl: config.publicUrl,
         rateLimitPerMinute: config.rateLimitPerMinute,
+        authFailuresPerMinute: config.authFailuresPerMinute,
         authenticate: authenticator.authenticate,
         checkReady: async () => {
           await sql`select 1`.execute(database.db);

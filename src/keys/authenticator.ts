@@ -17,6 +17,11 @@ interface CacheEntry {
 
 export class KeyAuthenticator {
   readonly #cache = new Map<string, CacheEntry>();
+  /**
+   * Answers for unknown keys, apart: a flood of guessed keys fills this small map, not the one real keys live in,
+   * so it cannot push them out.
+   */
+  readonly #unknown = new Map<string, CacheEntry>();
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
   /** Bumped by forget(), so that a lookup started before a revocation is not cached after it. */
   #generation = 0;
@@ -26,7 +31,12 @@ export class KeyAuthenticator {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly serverKeys: ServerKeys,
-    private readonly opts: { cacheMs?: number; maxEntries?: number; flushMs?: number } = {},
+    private readonly opts: {
+      cacheMs?: number;
+      maxEntries?: number;
+      maxUnknown?: number;
+      flushMs?: number;
+    } = {},
   ) {
     this.#timer = setInterval(() => void this.flushLastUsed().catch(() => {}), opts.flushMs ?? 5000);
     this.#timer.unref();
@@ -38,7 +48,7 @@ export class KeyAuthenticator {
     // limiter's per-key counters), so a hit costs neither the checksum nor the HMAC: together about 5 µs of every
     // authenticated request (bench/http-chain-detail.ts). Only well-formed keys are remembered, and a miss or an
     // expired answer is checked and looked up by HMAC exactly as before.
-    let entry = this.#cache.get(key);
+    let entry = this.#cache.get(key) ?? this.#unknown.get(key);
     if (!entry || entry.expires < now) {
       if (!isWellFormedApiKey(key)) return undefined;
       // Requests that miss together share one lookup: when a busy key's answer expires, every request in flight
@@ -82,11 +92,19 @@ export class KeyAuthenticator {
   }
 
   #remember(key: string, entry: CacheEntry): void {
-    if (this.#cache.size >= (this.opts.maxEntries ?? 10_000)) {
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
+    const [cache, max] = entry.principal
+      ? [this.#cache, this.opts.maxEntries ?? 10_000]
+      : [this.#unknown, this.opts.maxUnknown ?? 1_000];
+    if (cache.size >= max) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
-    this.#cache.set(key, entry);
+    cache.set(key, entry);
+  }
+
+  /** How many answers are cached: known keys, and unknown ones apart. */
+  get cached(): { known: number; unknown: number } {
+    return { known: this.#cache.size, unknown: this.#unknown.size };
   }
 
   async flushLastUsed(): Promise<void> {

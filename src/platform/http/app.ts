@@ -22,6 +22,7 @@ import type { Logger } from "pino";
 import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import { type Authenticator, authHook } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
+import { FailureLimiter } from "./failure-limiter.ts";
 import { ErrorResponse } from "./schemas.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -40,6 +41,8 @@ export interface HttpAppOptions {
   logLevel: string;
   publicUrl: string;
   rateLimitPerMinute: number;
+  /** Failed authentications (401, 403) per client address and minute before its requests are refused; 0: none. */
+  authFailuresPerMinute?: number;
   authenticate: Authenticator;
   /** Throws when the service cannot serve (database down); /readyz answers 503 then. */
   checkReady: () => Promise<void>;
@@ -284,18 +287,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     global: true,
     max: options.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per key: the presented header value (never logged); per client address when no key is given.
-    keyGenerator: (request) => {
-      const key = request.headers["x-api-key"] ?? request.headers["x-api-header"];
-      return typeof key === "string" ? `k:${key}` : `ip:${request.ip}`;
-    },
+    // Per key: its id, once the auth hook (which runs first) has found it, however the header was spelled; per
+    // client address for public routes.
+    keyGenerator: (request) => (request.principal ? `k:${request.principal.keyId}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       new AppError("rate_limited", `Rate limit of ${context.max} requests per minute exceeded`, {
         retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)),
       }),
   });
 
-  app.addHook("onRequest", authHook(options.authenticate));
+  const failures = options.authFailuresPerMinute
+    ? new FailureLimiter(options.authFailuresPerMinute)
+    : undefined;
+  app.addHook("onRequest", authHook(options.authenticate, failures));
   app.addHook("preValidation", async (request) => {
     const parts = [
       [request.body, MESSAGES.invalidBody],

@@ -3,6 +3,7 @@
 // where keys live is not known here: the caller passes an Authenticator.
 import type { FastifyRequest } from "fastify";
 import { AppError, MESSAGES } from "../errors.ts";
+import type { FailureLimiter } from "./failure-limiter.ts";
 
 export const ROLES = ["viewer", "developer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -49,17 +50,33 @@ function requestedProjectId(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function authHook(authenticate: Authenticator) {
+/**
+ * The auth hook. An address with too many failed authentications in the last minute (`failures`) is refused before
+ * its key is looked up; every 401 and 403 counts against it.
+ */
+export function authHook(authenticate: Authenticator, failures?: FailureLimiter) {
   return async function authorise(request: FastifyRequest): Promise<void> {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === "public") return;
+    const address = request.ip;
+    const wait = failures?.blockedFor(address) ?? 0;
+    if (wait > 0)
+      throw new AppError(
+        "rate_limited",
+        `Too many failed authentications from this address: limit of ${failures?.maxPerWindow} per minute`,
+        { retryAfter: wait },
+      );
+    const refuse = (code: "unauthorized" | "forbidden", message: string) => {
+      failures?.fail(address);
+      return new AppError(code, message);
+    };
     const key = presentedKey(request);
     const principal = key === undefined ? undefined : await authenticate(key);
-    if (!principal) throw new AppError("unauthorized", MESSAGES.invalidKey);
-    if (roleRank(principal.role) < roleRank(access)) throw new AppError("forbidden", MESSAGES.forbidden);
+    if (!principal) throw refuse("unauthorized", MESSAGES.invalidKey);
+    if (roleRank(principal.role) < roleRank(access)) throw refuse("forbidden", MESSAGES.forbidden);
     const projectId = requestedProjectId(request);
     if (projectId !== undefined && projectId !== String(principal.projectId)) {
-      throw new AppError("forbidden", MESSAGES.forbidden);
+      throw refuse("forbidden", MESSAGES.forbidden);
     }
     request.principal = principal;
   };

@@ -1,5 +1,7 @@
 // Reads network statistics and market data from a Blockscout instance's `GET /api/v2/stats`.
 // Blockscout sends numbers as strings (and sometimes as numbers) and `tvl` as null; we keep decimal strings.
+import { BodyTooLargeError, readLimitedText } from "../platform/limited-body.ts";
+
 export interface NetworkStats {
   market_cap: string | null;
   coin_price: string | null;
@@ -47,11 +49,15 @@ export function parseBlockscoutStats(body: unknown): NetworkStats {
   };
 }
 
+const STATS_MAX_BYTES = 1_000_000;
+
 export async function fetchBlockscoutStats(baseUrl: string, signal: AbortSignal): Promise<NetworkStats> {
   const url = `${baseUrl.replace(/\/+$/, "")}/api/v2/stats`;
   const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "error" });
   if (!response.ok) throw new Error(`Blockscout stats: HTTP ${response.status}`);
-  const text = await response.text();
-  if (text.length > 1_000_000) throw new Error("Blockscout stats: response too large");
+  // Read with a limit while it streams: a stats answer is a few hundred bytes.
+  const text = await readLimitedText(response, STATS_MAX_BYTES).catch((error: unknown) => {
+    throw error instanceof BodyTooLargeError ? new Error("Blockscout stats: response too large") : error;
+  });
   return parseBlockscoutStats(JSON.parse(text));
 }

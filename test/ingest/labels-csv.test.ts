@@ -176,6 +176,18 @@ describe("import tags: CSV", () => {
     await expect(importLabels(database.db, mismatch)).rejects.toThrow(
       `${mismatch}:2: chain "polygon" is chain id 137, not 1`,
     );
+    const long = write("long.csv", [
+      "address,chain_id,label,category,source",
+      `0x${"e".repeat(40)},1,${"x".repeat(501)},bridge,test-bad`,
+    ]);
+    await expect(importLabels(database.db, long)).rejects.toThrow(
+      `${long}:2: the label is longer than 500 characters`,
+    );
+    const unclosed = write("unclosed.csv", [
+      "address,chain_id,label,category,source",
+      `0x${"e".repeat(40)},1,"${"z".repeat(1_200_000)}`,
+    ]);
+    await expect(importLabels(database.db, unclosed)).rejects.toThrow(/max_record_size|record size/i);
     const header = write("header.csv", ["address,chain_id,label,category", `0x${"e".repeat(40)},1,x,bridge`]);
     await expect(importLabels(database.db, header)).rejects.toThrow(`${header}:1: missing column source`);
     const quote = write("quote.csv", [

@@ -204,6 +204,14 @@ describe("sanctions update", () => {
     await expect(updateSanctions(database.db, bad)).rejects.toThrow(
       `${bad}:${line}: entry 8: "0x1234" is not an EVM address`,
     );
+    // An entry that never closes is refused once it passes the bound, not read to the end of memory.
+    const runaway = write(
+      "runaway.xml",
+      `${v1.slice(0, v1.indexOf("</sdnEntry>"))}${"<x>y</x>".repeat(600_000)}`,
+    );
+    await expect(updateSanctions(database.db, runaway)).rejects.toThrow(
+      "runs past 4194304 characters without closing",
+    );
     expect(await sanctioned()).toEqual(before);
     await expect(updateSanctions(database.db, path.join(dir, "missing.xml"))).rejects.toThrow("no such file");
   });

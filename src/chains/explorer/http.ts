@@ -1,6 +1,7 @@
 // GET a JSON document from an explorer: through the host's token bucket, with a per-request timeout, a response
 // size limit, no redirects, retries with exponential backoff on 5xx / timeouts / network errors, and waits on 429
 // as long as its Retry-After says (or the backoff, without one).
+import { BodyTooLargeError, readLimitedText } from "../../platform/limited-body.ts";
 import type { ExplorerOptions } from "./config.ts";
 import { ExplorerError, redactUrl } from "./errors.ts";
 import { sleep, type TokenBucket } from "./rate-limiter.ts";
@@ -193,26 +194,11 @@ function snippet(text: string): string {
 }
 
 async function readLimited(response: Response, maxBytes: number, where: string): Promise<string> {
-  const tooLarge = () =>
-    new ExplorerError("too_large", `explorer ${where}: answer larger than ${maxBytes} bytes`);
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+  try {
+    return await readLimitedText(response, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError)
+      throw new ExplorerError("too_large", `explorer ${where}: answer larger than ${maxBytes} bytes`);
+    throw error;
   }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

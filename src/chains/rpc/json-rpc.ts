@@ -5,6 +5,10 @@
 // Errors are split by what the caller should do: `RpcTransportError` (the node could not be reached or answered
 // something that is not JSON-RPC: retry later) and `RpcCallError` (the node answered this call with an error
 // object: the call itself failed, e.g. a reverted eth_call or an unsupported method).
+import { readLimitedText } from "../../platform/limited-body.ts";
+
+/** The largest answer read from a node: a batch of blocks with their receipts stays far below it. */
+export const RPC_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export interface RpcCall {
   method: string;
@@ -42,6 +46,8 @@ export interface JsonRpcClientOptions {
   /** HTTP requests of one batch in flight at once. */
   concurrency?: number;
   fetch?: typeof fetch;
+  /** The largest answer read (default RPC_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 interface Envelope {
@@ -55,6 +61,7 @@ export class JsonRpcClient {
   readonly #maxBatch: number;
   readonly #concurrency: number;
   readonly #fetch: typeof fetch;
+  readonly #maxResponseBytes: number;
   #nextId = 1;
 
   constructor(
@@ -66,6 +73,7 @@ export class JsonRpcClient {
     this.#maxBatch = Math.max(1, options.maxBatch ?? 50);
     this.#concurrency = Math.max(1, options.concurrency ?? 4);
     this.#fetch = options.fetch ?? fetch;
+    this.#maxResponseBytes = options.maxResponseBytes ?? RPC_MAX_RESPONSE_BYTES;
   }
 
   /** One call; throws RpcCallError when the node answers with an error object. */
@@ -127,7 +135,8 @@ export class JsonRpcClient {
         redirect: "error",
       });
       status = response.status;
-      text = await response.text();
+      // Bounded while it streams: a node (or anything at its URL) answering without end must not exhaust memory.
+      text = await readLimitedText(response, this.#maxResponseBytes);
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
       const reason = timeout.aborted ? `timed out after ${this.#timeoutMs} ms` : describe(error);

@@ -19,7 +19,14 @@ export async function openCsv(file: string): Promise<CsvFile> {
   await assertReadableFile(file);
   const source = fs.createReadStream(file);
   const parser = source.pipe(
-    parse({ bom: true, skip_empty_lines: true, info: true, relax_column_count: false }),
+    // A record past 1 MiB is not a label row (an unclosed quote would otherwise read the rest of the file).
+    parse({
+      bom: true,
+      skip_empty_lines: true,
+      info: true,
+      relax_column_count: false,
+      max_record_size: 1 << 20,
+    }),
   );
   source.on("error", (error) => parser.destroy(error));
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<{

@@ -49,6 +49,9 @@ export function labelFileFormat(file: string): LabelFileFormat {
   );
 }
 
+/** A label is a name, not a document: longer texts are refused (they would end up in reports and prompts). */
+export const MAX_LABEL_LENGTH = 500;
+
 export async function importLabels(
   db: Kysely<DB>,
   file: string,
@@ -71,6 +74,8 @@ export async function importLabels(
           progress.tick(read);
           if ("error" in outcome) problems.reject(line, outcome.error);
           else if ("skip" in outcome) problems.skip(outcome.skip);
+          else if (outcome.row.label.length > MAX_LABEL_LENGTH)
+            problems.reject(line, `the label is longer than ${MAX_LABEL_LENGTH} characters`);
           else if (!problems.failed) await stage.add(line, outcome.row);
         }
         problems.throwIfFailed();

@@ -26,4 +26,13 @@ describe("SDN entry", () => {
       parseSdnEntry("<sdnEntry><uid>36</uid><lastName>AEROCARIBBEAN AIRLINES</lastName></sdnEntry>"),
     ).toBe(undefined);
   });
+
+  it("expands no DOCTYPE entity (an entity bomb stays text)", () => {
+    const entry =
+      parseSdnEntry(`<!DOCTYPE x [<!ENTITY a "AAAAAAAAAA"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
+    <sdnEntry><uid>9</uid><lastName>&b;</lastName>
+      <idList><id><uid>5</uid><idType>Digital Currency Address - ETH</idType><idNumber>0xabc</idNumber></id></idList>
+    </sdnEntry>`);
+    expect(entry?.name).toBe("&b;");
+  });
 });

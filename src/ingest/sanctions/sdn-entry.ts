@@ -13,13 +13,27 @@ export interface SdnEntry {
 export const DIGITAL_CURRENCY_ID = "Digital Currency Address - ";
 
 const parser = new XMLParser({
+  // Entities are not expanded: a list has no need of them, and expansion is how XML bombs grow.
+  processEntities: false,
   ignoreAttributes: true,
   parseTagValue: false,
   trimValues: true,
   isArray: (name) => name === "id" || name === "program",
 });
 
-const textOf = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
+const PREDEFINED: Record<string, string> = {
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&apos;": "'",
+  "&amp;": "&",
+};
+
+/** Text with XML's five predefined entities decoded (nothing else is: no DOCTYPE entity is ever expanded). */
+const textOf = (value: unknown): string =>
+  typeof value === "string"
+    ? value.replace(/&(lt|gt|quot|apos|amp);/g, (e) => PREDEFINED[e] ?? e).trim()
+    : "";
 
 /** The entry's digital currency addresses, or none without parsing when it has no such id. */
 export function parseSdnEntry(xml: string): SdnEntry | undefined {

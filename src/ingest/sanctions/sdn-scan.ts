@@ -12,6 +12,8 @@ export interface SdnListInfo {
 }
 
 const START = /<sdnEntry[\s>]/;
+/** The longest entry read (the largest in the real list are a few tens of kilobytes). */
+export const MAX_ENTRY_CHARS = 4 * 1024 * 1024;
 const END = "</sdnEntry>";
 
 function newlines(text: string, from = 0, to = text.length): number {
@@ -44,7 +46,14 @@ export async function* sdnEntries(
         prelude = undefined;
       }
       const end = buffer.indexOf(END, start);
-      if (end === -1) break;
+      if (end === -1) {
+        // An entry is a few kilobytes: one that runs on without closing is not an SDN list.
+        if (buffer.length - start > MAX_ENTRY_CHARS)
+          throw new InputError(
+            `${file}: line ${line + newlines(buffer, 0, start)}: an <sdnEntry> runs past ${MAX_ENTRY_CHARS} characters without closing`,
+          );
+        break;
+      }
       const entryLine = line + newlines(buffer, 0, start);
       const stop = end + END.length;
       info.entries += 1;

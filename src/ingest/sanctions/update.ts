@@ -2,12 +2,14 @@
 // with those of OFAC's SDN list, in one transaction: new addresses are added, changed ones updated, and addresses
 // no longer on the list lose the label. EVM addresses are labelled on every EVM chain (chain id 0): the designated
 // key controls the address on all of them. Without FILE the list is downloaded from OFAC_SDN_URL first.
+
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Kysely } from "kysely";
+import { byteLimit } from "../../platform/limited-body.ts";
 import type { DB } from "../../schema.ts";
 import { ALL_EVM_CHAINS, placeAddress, resolveCurrency } from "../labels/chains.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
@@ -109,14 +111,20 @@ export async function updateSanctions(
   }
 }
 
+/** The largest SDN download accepted (the advanced XML is about 100 MB). */
+export const SDN_MAX_BYTES = 1024 * 1024 * 1024;
+
 /** Downloads the SDN list to a temporary file; the caller removes it. */
 export async function downloadSdnList(url = OFAC_SDN_URL, timeoutMs = 300_000): Promise<string> {
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "vigia-sdn-"));
   const file = path.join(dir, "sdn.xml");
+  // The list is about 100 MB; anything past SDN_MAX_BYTES is not it, and fails the download.
   await pipeline(
-    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream),
+    Readable.fromWeb(
+      response.body.pipeThrough(byteLimit(SDN_MAX_BYTES)) as import("node:stream/web").ReadableStream,
+    ),
     fs.createWriteStream(file),
   );
   return file;

@@ -170,6 +170,7 @@ async function assemble(
     expansion: { history, coalescing },
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
     log: pino({ level: config.logLevel, name: "analysis" }),
+    maxActiveJobsPerProject: config.maxActiveJobsPerProject,
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

@@ -16,6 +16,8 @@ export interface AnalysisContext {
   risk?: RiskConfig;
   /** The jurisdictions (MX, CO, SV, GT) a project enables; none when absent. */
   projectJurisdictions?: (projectId: number) => Promise<readonly string[]>;
+  /** Risk jobs (POST /risk) a project may have queued or running at once; beyond it, 429. Default 20. */
+  maxActiveJobsPerProject?: number;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
   log?: { warn(obj: object, msg: string): void };
 }

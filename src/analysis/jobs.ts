@@ -3,7 +3,8 @@
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.
 
-import { notFound } from "../platform/errors.ts";
+import { sql } from "kysely";
+import { AppError, notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { AnalysisContext } from "./context.ts";
@@ -46,20 +47,50 @@ export async function registerRiskJobs(ctx: AnalysisContext): Promise<void> {
   });
 }
 
+export const DEFAULT_MAX_ACTIVE_JOBS = 20;
+
+/**
+ * Queues a risk job. A project with `maxActiveJobsPerProject` jobs queued or running gets 429 (counted under a lock
+ * on the project, so concurrent requests cannot pass the cap together). A process killed between the row and the
+ * queued job leaves a queued row without a job: the stalled-analysis sweep (layered/jobs.ts) queues it again.
+ */
 export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): Promise<string> {
   const id = newAnalysisId();
-  await insertQueued(ctx.db, {
-    id,
-    projectId: req.projectId,
-    chainId: req.chainId,
-    address: req.address,
-    kind: "job",
-    maxDepth: RISK_JOB_DEPTH,
-    window: { from: req.from, to: req.to },
+  const cap = ctx.maxActiveJobsPerProject ?? DEFAULT_MAX_ACTIVE_JOBS;
+  await ctx.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-risk-jobs:${req.projectId}`}))`.execute(trx);
+    const { n } = await trx
+      .selectFrom("analyses")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("project_id", "=", req.projectId)
+      .where("kind", "=", "job")
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= cap)
+      throw new AppError(
+        "rate_limited",
+        `This project already has ${cap} risk jobs queued or running; send more when some have finished`,
+        { retryAfter: 30 },
+      );
+    await insertQueued(trx, {
+      id,
+      projectId: req.projectId,
+      chainId: req.chainId,
+      address: req.address,
+      kind: "job",
+      maxDepth: RISK_JOB_DEPTH,
+      window: { from: req.from, to: req.to },
+    });
   });
   const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId: id });
   await setJobId(ctx.db, id, jobId);
   return id;
+}
+
+/** Queues a risk job's run again (the sweep of stalled analyses). */
+export async function requeueRiskJob(ctx: AnalysisContext, analysisId: string): Promise<void> {
+  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId });
+  await setJobId(ctx.db, analysisId, jobId);
 }
 
 /** Runs (or reruns) one job's analysis; on the last attempt a failure is recorded instead of thrown. */

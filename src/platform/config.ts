@@ -16,6 +16,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
+  /** Risk jobs a project may have queued or running at once. */
+  maxActiveJobsPerProject: number;
   logLevel: string;
   /** Seconds a chain's market/stats snapshot is considered fresh. */
   chainStatsTtlSeconds: number;
@@ -82,6 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "true" || env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "1",
     rateLimitPerMinute: intFrom(env.VIGIA_RATE_LIMIT_PER_MINUTE, 6000, "VIGIA_RATE_LIMIT_PER_MINUTE"),
     authFailuresPerMinute: intFrom(env.VIGIA_AUTH_FAILURES_PER_MINUTE, 60, "VIGIA_AUTH_FAILURES_PER_MINUTE"),
+    maxActiveJobsPerProject: intFrom(
+      env.VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT,
+      20,
+      "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
+    ),
     logLevel: env.VIGIA_LOG_LEVEL || env.LOG_LEVEL || "info",
     chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),
     upstreamTimeoutMs: intFrom(env.VIGIA_UPSTREAM_TIMEOUT_MS, 1500, "VIGIA_UPSTREAM_TIMEOUT_MS"),

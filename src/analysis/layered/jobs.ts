@@ -2,7 +2,9 @@
 // unfinished layer (advance.ts) and, having stored it, queues the next; a job killed with its process is run again after the
 // restart (or when its heartbeat stops, on PostgreSQL) and so the analysis resumes at its first unfinished layer.
 // A layer that keeps failing fails the analysis, with the reason kept on its row.
+
 import type { AnalysisContext } from "../context.ts";
+import { requeueRiskJob } from "../jobs.ts";
 import { advanceAnalysis } from "./advance.ts";
 import { findStalled, getLayeredAnalysis, markFailed, touch } from "./store.ts";
 
@@ -71,10 +73,12 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  */
 export function sweepStalled(ctx: AnalysisContext): () => void {
   const sweep = async () => {
-    for (const id of await findStalled(ctx.db, new Date(Date.now() - STALLED_AFTER_MS), 100)) {
+    for (const { id, kind } of await findStalled(ctx.db, new Date(Date.now() - STALLED_AFTER_MS), 100)) {
       // Marked as looked at, so the next sweep leaves it alone unless it stalls again.
       await touch(ctx.db, id);
-      await queueNextLayer(ctx, id);
+      // A risk job's handler skips a finished row, so queueing one again never runs it twice to completion.
+      if (kind === "job") await requeueRiskJob(ctx, id);
+      else await queueNextLayer(ctx, id);
     }
   };
   const run = () => {

@@ -242,16 +242,20 @@ export async function readFinalGraph(
 }
 
 /** Unfinished layered analyses last changed before `before`, at most `limit` of them. */
-export async function findStalled(db: Kysely<DB>, before: Date, limit: number): Promise<string[]> {
+export async function findStalled(
+  db: Kysely<DB>,
+  before: Date,
+  limit: number,
+): Promise<{ id: string; kind: "investigation" | "job" }[]> {
   const rows = await db
     .selectFrom("analyses")
-    .select("id")
-    .where("kind", "=", "investigation")
+    .select(["id", "kind"])
+    .where("kind", "in", ["investigation", "job"])
     .where("status", "in", ["queued", "running"])
     .where("updated_at", "<", before)
     .limit(limit)
     .execute();
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, kind: r.kind as "investigation" | "job" }));
 }
 
 /** Marks an analysis as looked at now (its updated_at). */

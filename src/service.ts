@@ -206,6 +206,7 @@ async function assemble(
         publicUrl: config.publicUrl,
         rateLimitPerMinute: config.rateLimitPerMinute,
         authFailuresPerMinute: config.authFailuresPerMinute,
+        heavyRateLimitPerMinute: config.heavyRateLimitPerMinute,
         authenticate: authenticator.authenticate,
         checkReady: async () => {
           await sql`select 1`.execute(database.db);

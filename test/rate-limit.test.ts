@@ -4,9 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, startTestService, type TestService } from "./support/service.ts";
 
 const LIMIT = 5;
+const HEAVY = 2;
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startTestService({ env: { VIGIA_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  svc = await startTestService({
+    env: { VIGIA_RATE_LIMIT_PER_MINUTE: String(LIMIT), VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: String(HEAVY) },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -29,5 +32,15 @@ describe("rate limiting", () => {
 
     expect((await get("/v1/chains", svc.project.keys.developer)).statusCode).toBe(200);
     for (let i = 0; i < LIMIT + 2; i++) expect((await get("/healthz")).statusCode).toBe(200);
+  });
+
+  it("limits a heavy route on its own, lower limit, without touching the cheap routes' budget", async () => {
+    const key = svc.project.keys.admin;
+    const report = () => get(`/v1/wallets/0x${"ab".repeat(20)}/report`, key);
+    for (let i = 0; i < HEAVY; i++) expect((await report()).statusCode).toBe(200);
+    const limited = await report();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/2 requests per minute/);
+    expect((await get("/v1/chains", key)).statusCode).toBe(200);
   });
 });

@@ -55,7 +55,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
   app.post(
     "/projects/:projectId/addresses/scan-risk",
     {
-      config: { access: "developer" },
+      config: { access: "developer", heavy: true },
       schema: {
         tags,
         summary: "Scan 1 to 50 addresses for risk",
@@ -107,7 +107,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
   app.post(
     "/risk",
     {
-      config: { access: "developer" },
+      config: { access: "developer", heavy: true },
       schema: {
         tags,
         summary: "Start an asynchronous risk analysis",

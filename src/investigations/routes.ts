@@ -19,7 +19,7 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
   app.post(
     "/projects/:projectId/investigations",
     {
-      config: { access: "developer" },
+      config: { access: "developer", heavy: true },
       schema: {
         tags,
         summary: "Start an investigation of a wallet",

@@ -29,7 +29,7 @@ export function registerNarrativeRoutes(
   app.get(
     "/wallets/:wallet/report",
     {
-      config: { access: "viewer" },
+      config: { access: "viewer", heavy: true },
       schema: {
         tags: ["Wallet background report"],
         summary: "A written background report on a wallet",

@@ -16,6 +16,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
+  /** Requests per key and minute to each heavy route (analyses, reports). */
+  heavyRateLimitPerMinute: number;
   /** Risk jobs a project may have queued or running at once. */
   maxActiveJobsPerProject: number;
   logLevel: string;
@@ -84,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "true" || env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "1",
     rateLimitPerMinute: intFrom(env.VIGIA_RATE_LIMIT_PER_MINUTE, 6000, "VIGIA_RATE_LIMIT_PER_MINUTE"),
     authFailuresPerMinute: intFrom(env.VIGIA_AUTH_FAILURES_PER_MINUTE, 60, "VIGIA_AUTH_FAILURES_PER_MINUTE"),
+    heavyRateLimitPerMinute: intFrom(
+      env.VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE,
+      600,
+      "VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE",
+    ),
     maxActiveJobsPerProject: intFrom(
       env.VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT,
       20,

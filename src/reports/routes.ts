@@ -222,7 +222,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
   app.post(
     "/reports/generate",
     {
-      config: { access: "admin" },
+      config: { access: "admin", heavy: true },
       schema: {
         tags,
         summary: "Generate a month's reports now",

@@ -43,6 +43,7 @@ export async function startTestService(
     VIGIA_CHAINS: writeChainsFile(opts.chains ?? LOCAL_CHAINS),
     // The contract suites send hundreds of bad keys from one address; the limit has its own test.
     VIGIA_AUTH_FAILURES_PER_MINUTE: "1000000",
+    VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1000000",
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...opts.env,
   });

@@ -43,6 +43,8 @@ export interface HttpAppOptions {
   rateLimitPerMinute: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused; 0: none. */
   authFailuresPerMinute?: number;
+  /** Requests per key and minute to each heavy route (`config.heavy`), apart from the general limit. */
+  heavyRateLimitPerMinute?: number;
   authenticate: Authenticator;
   /** Throws when the service cannot serve (database down); /readyz answers 503 then. */
   checkReady: () => Promise<void>;
@@ -234,10 +236,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   // Fail closed: a route that says nothing about who may call it is a mistake, refused when it is registered (the
   // auth hook would otherwise let it through as public). Only the API documentation's own routes are exempt.
+  // A heavy route gets its own rate limit (read by the rate-limit plugin, registered after this hook).
   app.addHook("onRoute", (route) => {
     if (route.url.startsWith("/v1/docs")) return;
     if (route.config?.access === undefined)
       throw new Error(`route ${String(route.method)} ${route.url} declares no access level (config.access)`);
+    if (route.config.heavy && options.heavyRateLimitPerMinute)
+      (route.config as Record<string, unknown>).rateLimit = {
+        max: options.heavyRateLimitPerMinute,
+        timeWindow: 60_000,
+      };
   });
 
   // Every /v1 route documents the error responses it can give.

@@ -25,6 +25,8 @@ export type RouteAccess = Role | "public";
 declare module "fastify" {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** A route whose request does heavy work (an analysis, a report): it has its own, lower rate limit. */
+    heavy?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;

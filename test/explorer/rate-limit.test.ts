@@ -28,12 +28,13 @@ const JITTER_MS = 15;
 /**
  * The bucket spaces the moments requests are handed to fetch; between that and the arrival lie connection set-up
  * and thread scheduling, which on a loaded machine (two cores shared with other test runs) can take tens of ms. So
- * a gap may fall short by that much, and the span by the delay of its first request; both stay far from the
- * few-ms gaps of an unlimited client.
+ * a gap may fall short by that much (one request that arrives late shortens the gap after it: 132 ms of a 200 ms
+ * interval was seen on Node 22 under the full suite), and the span by the delay of its first request. The span
+ * proves the rate; each gap need only stay far from the few-ms gaps of an unlimited client.
  */
 const SCHEDULING_MS = 50;
 function expectSpacing(requests: Request[], intervalMs: number) {
-  for (const gap of gaps(requests)) expect(gap).toBeGreaterThanOrEqual(intervalMs - SCHEDULING_MS);
+  for (const gap of gaps(requests)) expect(gap).toBeGreaterThanOrEqual(intervalMs / 2);
   const span = requests.at(-1)!.at - requests[0]!.at;
   expect(span).toBeGreaterThanOrEqual((requests.length - 1) * intervalMs - SCHEDULING_MS);
 }

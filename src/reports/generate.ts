@@ -9,7 +9,7 @@ import { REGULATOR_TIME_ZONES } from "../regulation/index.ts";
 import type { Candidate, Refused } from "./candidate.ts";
 import type { ReportsContext } from "./context.ts";
 import { folderOf, type Scope, type WriteResult, writeMonth } from "./files.ts";
-import { mxCandidates } from "./mx/monthly.ts";
+import { ACCUMULATION_WINDOW_MS, mxCandidates } from "./mx/monthly.ts";
 import { readOperations } from "./operations.ts";
 import { periodBounds } from "./period.ts";
 import { profileSource } from "./profiles.ts";
@@ -24,8 +24,6 @@ export interface GenerationRequest extends Scope {
 export interface GenerationSummary extends WriteResult {
   status: "completed";
 }
-
-const SIX_MONTHS_MS = 183 * 24 * 3600_000;
 
 /** Refuses a month that has not closed yet in the regulator's time zone (its report would be incomplete). */
 export function assertClosed(countryCode: CountryCode, period: string, nowMs: number): void {
@@ -62,7 +60,7 @@ export async function generateReports(
     } else {
       const operations = await readOperations(ctx.db, ctx.registry, {
         projectId: req.projectId,
-        from: new Date(bounds.start.getTime() - SIX_MONTHS_MS),
+        from: new Date(bounds.start.getTime() - ACCUMULATION_WINDOW_MS),
         to: bounds.end,
       });
       const urgent = await ctx.db

@@ -49,8 +49,9 @@ interface Row {
 
 export interface OperationQuery {
   projectId: number;
-  from: Date;
-  to: Date;
+  /** [from, to): the block times read; unbounded when absent */
+  from?: Date;
+  to?: Date;
   /** only this user's transfers */
   userId?: string;
   /** only this transfer */
@@ -75,7 +76,8 @@ export async function readOperations(
     JOIN monitored_addresses ma ON ma.id = mt.address_id
     LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token
     WHERE mt.project_id = ${q.projectId} AND mt.status = 'evaluated'
-      AND t.block_time >= ${q.from} AND t.block_time < ${q.to}
+      ${q.from ? sql`AND t.block_time >= ${q.from}` : sql``}
+      ${q.to ? sql`AND t.block_time < ${q.to}` : sql``}
       ${q.userId !== undefined ? sql`AND ma.foreign_user_id = ${q.userId}` : sql``}
       ${
         q.transfer
@@ -107,6 +109,17 @@ export async function readOperations(
       laws: r.laws ?? [],
     };
   });
+}
+
+/** The operations grouped by user, users in order of their id (each user's operations keep their order). */
+export function byUser(operations: ReportOperation[]): [string, ReportOperation[]][] {
+  const groups = new Map<string, ReportOperation[]>();
+  for (const op of operations) {
+    const list = groups.get(op.userId);
+    if (list) list.push(op);
+    else groups.set(op.userId, [op]);
+  }
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The amount in whole tokens as a decimal string, exact (no floating point), or null without decimals. */

@@ -4,7 +4,7 @@
 import type { ProfileResult } from "../monitoring/index.ts";
 import type { Candidate, Refused } from "./candidate.ts";
 import { coFile } from "./co/layout.ts";
-import type { ReportOperation } from "./operations.ts";
+import { byUser, type ReportOperation } from "./operations.ts";
 import type { CountryCode } from "./tables.ts";
 import { thresholdFile } from "./threshold-layout.ts";
 
@@ -31,11 +31,9 @@ export async function textCandidates(
   month: TextMonth,
 ): Promise<{ candidates: Candidate[]; refused: Refused[] }> {
   const rules = COUNTRY_RULES[month.countryCode];
-  const byUser = new Map<string, ReportOperation[]>();
-  for (const op of month.operations) byUser.set(op.userId, [...(byUser.get(op.userId) ?? []), op]);
   const candidates: Candidate[] = [];
   const refused: Refused[] = [];
-  for (const [userId, operations] of [...byUser].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [userId, operations] of byUser(month.operations)) {
     const hit = operations.filter((op) => op.laws.some((l) => rules.includes(l)));
     if (hit.length === 0) continue;
     const profile = await month.profileOf(userId);

@@ -113,8 +113,6 @@ export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boo
   };
   const [op] = await readOperations(ctx.db, ctx.registry, {
     projectId: d.project_id,
-    from: new Date("1970-01-01T00:00:00Z"),
-    to: new Date("9999-12-31T00:00:00Z"),
     transfer,
   });
   if (!op) return false;

@@ -12,7 +12,7 @@ import {
   mxSingleOperationThresholdMxn,
 } from "../../regulation/index.ts";
 import type { Candidate, FiledAviso, Refused, Rendered } from "../candidate.ts";
-import { mxnValue, type ReportOperation } from "../operations.ts";
+import { byUser, mxnValue, type ReportOperation } from "../operations.ts";
 import type { PeriodBounds } from "../period.ts";
 import { ALERT_CODES, type AviAviso, aviFile, zeroInforme } from "./avi.ts";
 import { validateAvi } from "./validate.ts";
@@ -22,7 +22,8 @@ export const MX_XML = "application/xml";
 /** The name (without extension) of a month's informe en ceros: it holds a dot, which no user id can. */
 export const zeroStem = (period: string) => `informe-en-ceros.${period.replace("-", "")}`;
 
-const SIX_MONTHS_MS = 183 * 24 * 3600_000;
+/** How far back the six-month accumulation reaches (half a year, rounded up to 183 days). */
+export const ACCUMULATION_WINDOW_MS = 183 * 24 * 3600_000;
 
 const hits = (op: ReportOperation, rules: readonly string[]) => op.laws.some((l) => rules.includes(l));
 
@@ -35,7 +36,7 @@ export function monthlyAvisos(userOperations: ReportOperation[], bounds: PeriodB
     const accumulated = hits(anchor, MX_ACCUMULATION_RULES)
       ? userOperations.filter((op) => {
           if (op === anchor || op.blockTime > anchor.blockTime) return false;
-          if (anchor.blockTime.getTime() - op.blockTime.getTime() > SIX_MONTHS_MS) return false;
+          if (anchor.blockTime.getTime() - op.blockTime.getTime() > ACCUMULATION_WINDOW_MS) return false;
           if (op.blockTime.getTime() === anchor.blockTime.getTime() && op.txHash >= anchor.txHash)
             return false;
           if (hits(op, MX_MONTHLY_AVISO_RULES)) return false;
@@ -99,11 +100,9 @@ export interface MxMonth {
 }
 
 export async function mxCandidates(month: MxMonth): Promise<{ candidates: Candidate[]; refused: Refused[] }> {
-  const byUser = new Map<string, ReportOperation[]>();
-  for (const op of month.operations) byUser.set(op.userId, [...(byUser.get(op.userId) ?? []), op]);
   const candidates: Candidate[] = [];
   const refused: Refused[] = [];
-  for (const [userId, operations] of [...byUser].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [userId, operations] of byUser(month.operations)) {
     const avisos = monthlyAvisos(operations, month.bounds);
     if (avisos.length === 0) continue;
     const profile = await month.profileOf(userId);

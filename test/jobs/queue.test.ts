@@ -165,6 +165,66 @@ describe("jobs", () => {
     ).rejects.toThrow();
   });
 
+  it("a job sent in a caller's transaction exists exactly when that transaction commits", async () => {
+    await sender.define("test.atomic");
+    await database.db.schema.createTable("atomic_rows").ifNotExists().addColumn("id", "text").execute();
+    // Not prepared: refused rather than risk waiting on the transaction it runs in.
+    await expect(
+      database.db.transaction().execute((trx) => sender.send("test.atomic", {}, { transaction: trx })),
+    ).rejects.toThrow(/must be prepared/);
+    await sender.prepare("test.atomic");
+
+    let rolledBack = "";
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("atomic_rows" as never)
+          .values({ id: "rolled back" } as never)
+          .execute();
+        rolledBack = await sender.send("test.atomic", { row: "rolled back" }, { transaction: trx });
+        throw new Error("the caller's next write failed");
+      }),
+    ).rejects.toThrow("the caller's next write failed");
+    expect(rolledBack).not.toBe("");
+    expect(await sender.get("test.atomic", rolledBack)).toBeUndefined();
+
+    const committed = await database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("atomic_rows" as never)
+        .values({ id: "committed" } as never)
+        .execute();
+      return await sender.send("test.atomic", { row: "committed" }, { transaction: trx });
+    });
+    expect(await sender.get("test.atomic", committed)).toMatchObject({
+      state: "created",
+      data: { row: "committed" },
+    });
+    const rows = await database.db
+      .selectFrom("atomic_rows" as never)
+      .selectAll()
+      .execute();
+    expect(rows).toEqual([{ id: "committed" }]);
+  });
+
+  it("a failed job waits its retry delay before it runs again (backoff over minutes, not at once)", async () => {
+    await worker.define("test.patient", { retryLimit: 4, retryDelaySeconds: 30, retryBackoff: true });
+    let runs = 0;
+    await worker.work("test.patient", async () => {
+      runs++;
+      throw new Error("the data source is down");
+    });
+    const id = await worker.send("test.patient", {});
+    const deadline = Date.now() + 20_000;
+    while ((await worker.get("test.patient", id))?.state !== "retry") {
+      if (Date.now() > deadline) throw new Error("the job never failed");
+      await sleep(100);
+    }
+    // At least 15 s (half the delay, the least jitter) before the second run: it has not come in 3 s.
+    await sleep(3000);
+    expect(runs).toBe(1);
+    expect(await worker.get("test.patient", id)).toMatchObject({ state: "retry" });
+  });
+
   it("refuses a queue it has no definition of, and workers on another process's embedded database", async () => {
     await expect(sender.send("test.nowhere", {})).rejects.toThrow(/unknown job queue/);
     expect(

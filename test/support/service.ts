@@ -53,6 +53,8 @@ export async function startTestService(
     workers: false,
     ...(db.schema ? { schema: db.schema } : {}),
     ...opts.service,
+    // A job failed on purpose (the kill tests) runs again within a second, not after the production backoff.
+    jobs: { retryDelayMaxSeconds: 1, ...opts.service?.jobs },
   });
   const actor = { kind: "cli" } as const;
   const main = await createProject(service.keys, { name: "Test project" }, actor);

@@ -7,6 +7,7 @@
 // Every process can send jobs and read them; only a process started with `workers: true` runs handlers. Handlers
 // are registered with `work()` whatever the process: a process without workers just never runs them. pg-boss is
 // started on the first use, or by `start()`.
+import { CompiledQuery, type Kysely } from "kysely";
 import { PgBoss, type Job as PgBossJob } from "pg-boss";
 import pino from "pino";
 import type { Database } from "../db/open.ts";
@@ -28,6 +29,8 @@ export interface QueuePolicy {
   /** Seconds before a retry; doubled for each further one (with jitter) when retryBackoff. Defaults 5, true. */
   retryDelaySeconds?: number;
   retryBackoff?: boolean;
+  /** The longest wait before a retry, in seconds, however many runs failed. Default 1 hour. */
+  retryDelayMaxSeconds?: number;
   /** How long a finished job (completed, failed, cancelled) is kept, in seconds. Default 7 days. */
   deleteAfterSeconds?: number;
 }
@@ -38,6 +41,7 @@ export const DEFAULT_QUEUE_POLICY: Required<QueuePolicy> = {
   retryLimit: 3,
   retryDelaySeconds: 5,
   retryBackoff: true,
+  retryDelayMaxSeconds: 3600,
   deleteAfterSeconds: 7 * 24 * 3600,
 };
 
@@ -80,6 +84,13 @@ export interface SendOptions {
   singletonKey?: string;
   /** Run no earlier than this many seconds from now. */
   startAfterSeconds?: number;
+  /**
+   * Queue the job in this open transaction (a Kysely transaction on the service's database): it exists exactly
+   * when the caller's own writes commit. The queue must have been `prepare`d before the transaction began: on the
+   * embedded database any other statement of pg-boss would wait for that transaction to end.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any database schema; only raw statements run through it
+  transaction?: Kysely<any>;
 }
 
 export interface JobsLog {
@@ -97,6 +108,11 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** How often expired jobs and lost heartbeats are checked, in seconds. Default 10. */
   superviseIntervalSeconds?: number;
+  /**
+   * Caps every queue's wait before a retry, in seconds (tests, where a job killed on purpose should run again at
+   * once). Unset: each queue's own policy.
+   */
+  retryDelayMaxSeconds?: number;
   /**
    * At start, fail the jobs left `active` by an earlier run, so they are retried at once. Only right for the only
    * process that runs workers on this database: the default is true on the embedded database, false on PostgreSQL.
@@ -125,6 +141,8 @@ export class JobQueue {
   readonly #recover: boolean;
   readonly #definitions = new Map<string, Required<QueuePolicy>>();
   readonly #registrations: Registration[] = [];
+  /** queues whose pg-boss metadata is cached, so that a send in a caller's transaction runs one statement */
+  readonly #prepared = new Set<string>();
   #starting: Promise<void> | undefined;
   #stopping: Promise<void> | undefined;
   #started = false;
@@ -204,25 +222,55 @@ export class JobQueue {
   }
 
   async #apply(name: string, policy: Required<QueuePolicy>): Promise<void> {
+    const cap = this.#options.retryDelayMaxSeconds;
     const common = {
       expireInSeconds: policy.expireInSeconds,
       retryLimit: policy.retryLimit,
-      retryDelay: policy.retryDelaySeconds,
+      retryDelay: cap === undefined ? policy.retryDelaySeconds : Math.min(cap, policy.retryDelaySeconds),
       retryBackoff: policy.retryBackoff,
+      // pg-boss takes a longest wait only with backoff (a fixed delay is its own longest).
+      ...(policy.retryBackoff
+        ? { retryDelayMax: Math.min(cap ?? Number.POSITIVE_INFINITY, policy.retryDelayMaxSeconds) }
+        : {}),
       deleteAfterSeconds: policy.deleteAfterSeconds,
     };
     const { heartbeatSeconds } = policy;
     // createQueue leaves an existing queue as it is; updateQueue then applies this definition to it.
     await this.#boss.createQueue(name, heartbeatSeconds === null ? common : { ...common, heartbeatSeconds });
     await this.#boss.updateQueue(name, { ...common, heartbeatSeconds });
+    // Creating or updating a queue drops pg-boss's cached copy of it.
+    this.#prepared.delete(name);
+  }
+
+  /**
+   * Readies a queue for `send` inside a caller's transaction: pg-boss started and the queue's metadata cached
+   * (pg-boss reads it before its insert; a cached queue stays cached until it is defined again).
+   */
+  async prepare(name: string): Promise<void> {
+    await this.#ready(name);
+    if (this.#prepared.has(name)) return;
+    // Any call that names the queue caches it; this one reads no rows.
+    await this.#boss.findJobs(name, { id: "00000000-0000-0000-0000-000000000000" });
+    this.#prepared.add(name);
   }
 
   /** Queues a job; returns its id. */
   async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string> {
-    await this.#ready(name);
+    const { transaction } = options;
+    if (transaction && !this.#prepared.has(name))
+      throw new Error(`queue "${name}" must be prepared before a send in a transaction`);
+    if (!transaction) await this.#ready(name);
     const id = await this.#boss.send(name, data, {
       ...(options.singletonKey !== undefined ? { singletonKey: options.singletonKey } : {}),
       ...(options.startAfterSeconds !== undefined ? { startAfter: options.startAfterSeconds } : {}),
+      ...(transaction
+        ? {
+            db: {
+              executeSql: async (text: string, values?: unknown[]) =>
+                await transaction.executeQuery(CompiledQuery.raw(text, values ?? [])),
+            },
+          }
+        : {}),
     });
     if (!id) throw new Error(`job not queued on ${name}: one with the same singleton key is already queued`);
     return id;

@@ -23,7 +23,7 @@ const service = await startService(config, {
   http: false,
   workers: true,
   ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
-  jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 },
+  jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1, retryDelayMaxSeconds: 1 },
 });
 // No heartbeat: a dead worker's job is found by its expiry (4 s) on PostgreSQL, at the next start on PGlite.
 await service.jobs.define(CRASH_QUEUE, {

@@ -3,7 +3,7 @@
 // PostgreSQL apply each migration exactly once.
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Database } from "./open.ts";
+import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS } from "./open.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../../migrations/", import.meta.url));
 const LOCK_ID = 0x5649_4741; // "VIGA"
@@ -43,6 +43,8 @@ export async function migrate<DB>(database: Database<DB>, migrations = readMigra
   const applied: string[] = [];
   for (const migration of migrations) {
     const didApply = await database.rawTransaction(async (raw) => {
+      // A migration may build an index over millions of rows: it gets the maintenance timeout, not the service's.
+      await raw.exec(`SET LOCAL statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
       await raw.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
       await raw.exec(
         `CREATE TABLE IF NOT EXISTS schema_migrations (

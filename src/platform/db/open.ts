@@ -45,7 +45,16 @@ export interface OpenOptions {
   /** PostgreSQL schema to work in (created if missing); tests use a fresh one per file. */
   schema?: string | undefined;
   poolSize?: number;
+  /**
+   * The longest a statement may run on PostgreSQL, in ms (the server cancels it: SQLSTATE 57014). Default: one
+   * hour, for operator commands (imports). The embedded PGlite runs on this thread and cannot interrupt a
+   * statement; there the callers' own budgets and row caps bound the work.
+   */
+  statementTimeoutMs?: number | undefined;
 }
+
+/** Statements of operator commands and migrations (index builds, bulk imports) may take this long. */
+export const MAINTENANCE_STATEMENT_TIMEOUT_MS = 3_600_000;
 
 async function socketAnswers(socketPath: string): Promise<boolean> {
   if (!fs.existsSync(socketPath)) return false;
@@ -148,6 +157,7 @@ async function openPostgres<DB>(options: OpenOptions): Promise<Database<DB>> {
   const pool = new pg.Pool({
     connectionString: withDefaultUser(options.databaseUrl as string),
     max: options.poolSize ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? MAINTENANCE_STATEMENT_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on("error", () => {}); // an idle client's error must not crash the process; the next query reports it

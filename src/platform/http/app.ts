@@ -94,6 +94,12 @@ export function toAppError(error: unknown): AppError {
         ? new AppError("unsupported_media_type", "Content-Type must be application/json")
         : new AppError("invalid_request", MESSAGES.invalidBody);
   }
+  // The database cancelled a statement that ran past its timeout (VIGIA_STATEMENT_TIMEOUT_MS): busy, try again.
+  if ((error as { code?: unknown })?.code === "57014")
+    return new AppError("unavailable", "The database took too long to answer; try again shortly", {
+      retryAfter: 5,
+      cause: error,
+    });
   const status = fe?.statusCode;
   if (status === 413) return new AppError("payload_too_large", "Request body is larger than 1 MiB");
   if (status === 415) return new AppError("unsupported_media_type", "Content-Type must be application/json");

@@ -12,6 +12,7 @@ import {
   registerLayeredRoutes,
   registerLayerJobs,
   registerRiskJobs,
+  startAnalysisPruning,
   sweepStalled,
 } from "./analysis/index.ts";
 import {
@@ -75,8 +76,11 @@ export interface ServiceOptions {
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
   /** Overrides for tests: the clock of the reports (signed URL expiry, closed months, generation times). */
   clock?: () => number;
-  /** Overrides for tests: how often workers poll and maintenance runs. */
-  jobs?: Pick<JobQueueOptions, "pollingIntervalSeconds" | "superviseIntervalSeconds">;
+  /** Overrides for tests: how often workers poll and maintenance runs, and the longest wait before a retry. */
+  jobs?: Pick<
+    JobQueueOptions,
+    "pollingIntervalSeconds" | "superviseIntervalSeconds" | "retryDelayMaxSeconds"
+  >;
 }
 
 export interface Service {
@@ -110,6 +114,7 @@ export async function startService(config: Config, options: ServiceOptions): Pro
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     schema: options.schema,
+    statementTimeoutMs: config.statementTimeoutMs,
   });
   try {
     return await assemble(config, options, database, registry);
@@ -171,6 +176,8 @@ async function assemble(
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
     log: pino({ level: config.logLevel, name: "analysis" }),
     maxActiveJobsPerProject: config.maxActiveJobsPerProject,
+    maxActiveAnalysesPerProject: config.maxActiveAnalysesPerProject,
+    requestDeadlineMs: config.requestDeadlineMs,
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
@@ -243,6 +250,10 @@ async function assemble(
   const urgentAvisos = options.workers ? new UrgentAvisoWriter(reports) : undefined;
   urgentAvisos?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
+  // Finished analyses past their retention are deleted (src/analysis/retention.ts).
+  const pruning = options.workers
+    ? startAnalysisPruning(database.db, config.analysisRetentionDays)
+    : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
   // The devnet's node may not get port 8545: the indexer follows the chain at the node's actual URL.
@@ -301,6 +312,7 @@ async function assemble(
           }
         }
         stopSweep?.();
+        await pruning?.stop();
         await checker?.stop();
         await urgentAvisos?.stop();
         await deliverer?.stop();

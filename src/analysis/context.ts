@@ -18,6 +18,13 @@ export interface AnalysisContext {
   projectJurisdictions?: (projectId: number) => Promise<readonly string[]>;
   /** Risk jobs (POST /risk) a project may have queued or running at once; beyond it, 429. Default 20. */
   maxActiveJobsPerProject?: number;
+  /**
+   * Layered analyses (investigations, incremental or standard) a project may have queued or running at once;
+   * beyond it, 429. Default 10.
+   */
+  maxActiveAnalysesPerProject?: number;
+  /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. Default 30 s. */
+  requestDeadlineMs?: number;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
   log?: { warn(obj: object, msg: string): void };
 }

@@ -17,6 +17,7 @@ export {
   sweepStalled,
 } from "./layered/index.ts";
 export { quickRisk } from "./quick.ts";
+export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { StoredScanSchema } from "./schemas.ts";
 export { latestCompleted, type StoredAnalysis } from "./store.ts";

@@ -25,7 +25,18 @@ import {
 export const RISK_QUEUE = "risk-analysis";
 /** Depth of a POST /risk analysis: the scan default. */
 export const RISK_JOB_DEPTH = DEFAULT_DEPTH;
-const RETRY_LIMIT = 2;
+/**
+ * How a failed analysis run (risk job or layer) is retried: four more runs, after about 30 s, 1, 2 and 4 minutes
+ * (pg-boss doubles the wait, with jitter), so a data source that is down for a few minutes does not fail the
+ * analysis. The last run records the failure on the analysis instead of throwing.
+ */
+export const ANALYSIS_RETRIES = {
+  retryLimit: 4,
+  retryDelaySeconds: 30,
+  retryBackoff: true,
+  retryDelayMaxSeconds: 300,
+} as const;
+const RETRY_LIMIT = ANALYSIS_RETRIES.retryLimit;
 
 export interface RiskJobRequest {
   projectId: number;
@@ -40,9 +51,9 @@ export type RiskJobView = RiskJobViewBody;
 
 /** Defines the queue and its handler (the handler runs only in a process with workers). */
 export async function registerRiskJobs(ctx: AnalysisContext): Promise<void> {
-  await ctx.jobs.define(RISK_QUEUE, { retryLimit: RETRY_LIMIT, retryDelaySeconds: 1, retryBackoff: false });
+  await ctx.jobs.define(RISK_QUEUE, ANALYSIS_RETRIES);
   await ctx.jobs.work<{ analysisId: string }, { analysisId: string }>(RISK_QUEUE, async (job) => {
-    await runRiskJob(ctx, job.data.analysisId, job.retryCount >= RETRY_LIMIT);
+    await runRiskJob(ctx, job.data.analysisId, job.retryCount >= RETRY_LIMIT, job.signal);
     return { analysisId: job.data.analysisId };
   });
 }
@@ -51,12 +62,13 @@ export const DEFAULT_MAX_ACTIVE_JOBS = 20;
 
 /**
  * Queues a risk job. A project with `maxActiveJobsPerProject` jobs queued or running gets 429 (counted under a lock
- * on the project, so concurrent requests cannot pass the cap together). A process killed between the row and the
- * queued job leaves a queued row without a job: the stalled-analysis sweep (layered/jobs.ts) queues it again.
+ * on the project, so concurrent requests cannot pass the cap together). The row and its pg-boss job are written
+ * in one transaction: a process killed at any moment leaves both or neither.
  */
 export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): Promise<string> {
   const id = newAnalysisId();
   const cap = ctx.maxActiveJobsPerProject ?? DEFAULT_MAX_ACTIVE_JOBS;
+  await ctx.jobs.prepare(RISK_QUEUE);
   await ctx.db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-risk-jobs:${req.projectId}`}))`.execute(trx);
     const { n } = await trx
@@ -81,9 +93,9 @@ export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): P
       maxDepth: RISK_JOB_DEPTH,
       window: { from: req.from, to: req.to },
     });
+    const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId: id }, { transaction: trx });
+    await setJobId(trx, id, jobId);
   });
-  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId: id });
-  await setJobId(ctx.db, id, jobId);
   return id;
 }
 
@@ -93,11 +105,15 @@ export async function requeueRiskJob(ctx: AnalysisContext, analysisId: string): 
   await setJobId(ctx.db, analysisId, jobId);
 }
 
-/** Runs (or reruns) one job's analysis; on the last attempt a failure is recorded instead of thrown. */
+/**
+ * Runs (or reruns) one job's analysis; on the last attempt a failure is recorded instead of thrown. A run whose
+ * `signal` aborts (the job was taken away from this worker) stops and stores nothing: pg-boss runs it again.
+ */
 export async function runRiskJob(
   ctx: AnalysisContext,
   analysisId: string,
   lastAttempt: boolean,
+  signal?: AbortSignal,
 ): Promise<void> {
   const job = await getAnalysis(ctx.db, undefined, analysisId);
   if (!job || job.status === "completed" || job.status === "failed") return;
@@ -114,13 +130,14 @@ export async function runRiskJob(
         from: from ? Math.floor(from.getTime() / 1000) : undefined,
         to: to ? Math.floor(to.getTime() / 1000) : undefined,
       },
+      signal,
     });
     const outcome = outcomes.get(job.address);
     if (!outcome) throw new Error("no analysis produced");
     const result = scanResultOf(analysisId, job.chainId, job.maxDepth, outcome.analysis, outcome.metrics);
     await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
   } catch (error) {
-    if (!lastAttempt) throw error;
+    if (!lastAttempt || signal?.aborted) throw error;
     await finish(ctx.db, analysisId, {
       error: "The analysis failed",
       durationMs: performance.now() - started,

@@ -16,6 +16,8 @@ export interface RunRequest {
   maxDepth: number;
   /** unix seconds, inclusive */
   window?: { from?: number | undefined; to?: number | undefined };
+  /** Stops the analysis with the signal's reason (a job taken away from its worker, a request's deadline). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface RootOutcome {
@@ -45,6 +47,7 @@ export async function runAnalysis(
     {
       ...base,
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
       budget: {
         maxNodes: (base.budget?.maxNodes ?? 5_000) * scale,
         maxEdges: (base.budget?.maxEdges ?? 20_000) * scale,
@@ -52,7 +55,9 @@ export async function runAnalysis(
       },
     },
   );
-  const { index, analyses } = analyseRootsIndexed(graph, await riskConfigFor(ctx, request.projectId, graph));
+  const config = await riskConfigFor(ctx, request.projectId, graph);
+  request.signal?.throwIfAborted();
+  const { index, analyses } = analyseRootsIndexed(graph, config);
   const durationMs = Math.round(performance.now() - started);
   const out = new Map<string, RootOutcome>();
   for (const analysis of analyses) {

@@ -6,6 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import { OUT_OF_TIME, requestDeadline } from "./deadline.ts";
 import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
 import type { ScanResponse } from "./schemas.ts";
@@ -25,6 +26,7 @@ export async function scanRisk(
   req: ScanRequest,
 ): Promise<{ summary: ScanSummary; results: ScanResult[] }> {
   const started = performance.now();
+  const deadline = requestDeadline(ctx);
   const results: (ScanResult | undefined)[] = req.addresses.map(() => undefined);
   // chainId -> address -> positions in the request (an address may be listed twice)
   const byChain = new Map<number, Map<string, number[]>>();
@@ -58,7 +60,7 @@ export async function scanRisk(
       }
     }
     if (roots.size === 0) continue;
-    await analyseChain(ctx, req, chainId, roots, results, failures);
+    await analyseChain(ctx, req, chainId, roots, results, failures, deadline);
   }
 
   for (const f of failures) {
@@ -103,6 +105,7 @@ async function analyseChain(
   roots: Map<string, number[]>,
   results: (ScanResult | undefined)[],
   failures: { i: number; address: string; chainId: string; error: string }[],
+  deadline: AbortSignal,
 ): Promise<void> {
   let outcomes: Awaited<ReturnType<typeof runAnalysis>>;
   try {
@@ -111,13 +114,14 @@ async function analyseChain(
       chainId,
       roots: [...roots.keys()],
       maxDepth: req.maxDepth,
+      signal: deadline,
     });
   } catch (error) {
+    const reason = deadline.aborted ? OUT_OF_TIME : DATA_SOURCE_FAILED;
     // The detail (a driver message, an upstream host or body) is for the operator's log, never for the client.
     ctx.log?.warn({ err: error, chainId, roots: roots.size }, "scan: the analysis failed");
     for (const [address, positions] of roots) {
-      for (const i of positions)
-        failures.push({ i, address, chainId: String(chainId), error: DATA_SOURCE_FAILED });
+      for (const i of positions) failures.push({ i, address, chainId: String(chainId), error: reason });
     }
     return;
   }

@@ -20,6 +20,14 @@ export interface Config {
   heavyRateLimitPerMinute: number;
   /** Risk jobs a project may have queued or running at once. */
   maxActiveJobsPerProject: number;
+  /** Layered analyses (investigations) a project may have queued or running at once. */
+  maxActiveAnalysesPerProject: number;
+  /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. */
+  requestDeadlineMs: number;
+  /** The longest a database statement may run, in ms (PostgreSQL; PGlite cannot interrupt a statement). */
+  statementTimeoutMs: number;
+  /** Days a finished analysis (scan, risk job, layered analysis without an investigation) is kept. */
+  analysisRetentionDays: number;
   logLevel: string;
   /** Seconds a chain's market/stats snapshot is considered fresh. */
   chainStatsTtlSeconds: number;
@@ -45,6 +53,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
+  const n = intFrom(value, fallback, name);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -95,6 +109,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT,
       20,
       "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
+    ),
+    maxActiveAnalysesPerProject: intFrom(
+      env.VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT,
+      10,
+      "VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT",
+    ),
+    requestDeadlineMs: positiveIntFrom(env.VIGIA_REQUEST_DEADLINE_MS, 30_000, "VIGIA_REQUEST_DEADLINE_MS"),
+    statementTimeoutMs: positiveIntFrom(env.VIGIA_STATEMENT_TIMEOUT_MS, 60_000, "VIGIA_STATEMENT_TIMEOUT_MS"),
+    analysisRetentionDays: positiveIntFrom(
+      env.VIGIA_ANALYSIS_RETENTION_DAYS,
+      90,
+      "VIGIA_ANALYSIS_RETENTION_DAYS",
     ),
     logLevel: env.VIGIA_LOG_LEVEL || env.LOG_LEVEL || "info",
     chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),

@@ -25,11 +25,15 @@ export interface MonthlyRun {
   failed: { projectId: number; error: string }[];
 }
 
-/** Generates the month that closed before `nowMs` for every project enabling the country, where still needed. */
+/**
+ * Generates the month that closed before `nowMs` for every project enabling the country, where still needed.
+ * `signal` (the job taken away from this worker) stops it between projects; the next run does the rest.
+ */
 export async function runMonthly(
   ctx: ReportsContext,
   countryCode: CountryCode,
   nowMs = ctx.now(),
+  signal?: AbortSignal,
 ): Promise<MonthlyRun> {
   const timeZone = REGULATOR_TIME_ZONES[countryCode];
   const now = new Date(nowMs);
@@ -47,6 +51,7 @@ export async function runMonthly(
   for (const project of rows) {
     const due = project.problems === null || (retrying && Number(project.problems) > 0);
     if (!due) continue;
+    signal?.throwIfAborted();
     try {
       const summary = await generateReports(ctx, {
         projectId: project.id,
@@ -76,7 +81,7 @@ export async function runMonthly(
 export async function registerReportJobs(ctx: ReportsContext, jobs: JobQueue): Promise<void> {
   await jobs.define(MONTHLY_REPORTS_QUEUE, { retryLimit: 3, retryDelaySeconds: 300, expireInSeconds: 3600 });
   await jobs.work<{ countryCode: CountryCode }, MonthlyRun>(MONTHLY_REPORTS_QUEUE, (job) =>
-    runMonthly(ctx, job.data.countryCode),
+    runMonthly(ctx, job.data.countryCode, ctx.now(), job.signal),
   );
   if (!jobs.runsWorkers) return;
   for (const countryCode of COUNTRIES)

@@ -1,7 +1,8 @@
 // Risk jobs are capped per project: a project flooding POST /risk gets 429 with Retry-After once it has the
-// documented number queued or running, while another project's jobs are still accepted and run; and a job whose
-// process died between its row and its queued job (no job id, left queued) is queued again by the stalled-analysis
-// sweep and completes. PGlite, or PostgreSQL with DATABASE_URL.
+// documented number queued or running, while another project's jobs are still accepted and run; and a queued row
+// whose job is gone (pg-boss gave up on it, or its jobs were deleted) is queued again by the stalled-analysis sweep
+// and completes. (A process killed while starting a job leaves both or neither: risk-job-crash.test.ts.)
+// PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepStalled } from "../../src/analysis/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -69,11 +70,11 @@ describe("per-project caps on risk jobs", () => {
   });
 });
 
-describe("a job whose process died before it was queued", () => {
+describe("a queued risk job whose pg-boss job is gone", () => {
   it("is queued again by the sweep and completes", async () => {
     const id = crypto.randomUUID();
     const stale = new Date(Date.now() - 30 * 60_000);
-    // The state a SIGKILL between the row and the job leaves: queued, no job id, not touched since.
+    // Queued, no job to run it, not touched since.
     await busy.database.db
       .insertInto("analyses")
       .values({

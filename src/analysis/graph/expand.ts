@@ -97,7 +97,7 @@ export async function expandGraph(
   const layers: LayerReport[] = [];
   let queries = 1;
   while (graph.frontier.length > 0) {
-    const report = await expandLayer(db, graph, { ...options, deadline });
+    const report = await expandLayer(db, graph, { ...options, deadline }); // throws when options.signal aborts
     layers.push(report);
     queries += report.statements;
     if (report.stop) break;

@@ -41,7 +41,7 @@ export async function ensureHistories(
   chainId: number,
   addresses: string[],
   window: { from?: number | undefined; to?: number | undefined },
-  opts: { concurrency: number; deadline: number; now: () => number },
+  opts: { concurrency: number; deadline: number; now: () => number; signal?: AbortSignal | undefined },
 ): Promise<HistoryReport & { timedOut: boolean }> {
   const report = emptyHistoryReport();
   const range = {
@@ -52,6 +52,9 @@ export async function ensureHistories(
   const remaining = opts.deadline - opts.now();
   if (remaining <= 0) return { ...report, skipped: [...addresses], timedOut: true };
   const timer = setTimeout(() => controller.abort(new Error("time budget spent")), remaining);
+  // Work taken away from the caller stops the fetches in flight too (the caller then throws the signal's reason).
+  const stop = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", stop, { once: true });
   const results: ("ok" | "incomplete" | "skipped" | { error: string })[] = new Array(addresses.length);
   let next = 0;
   const worker = async () => {
@@ -77,6 +80,7 @@ export async function ensureHistories(
     );
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", stop);
   }
   addresses.forEach((address, i) => {
     const result = results[i];

@@ -207,7 +207,8 @@ export async function expandLayer(
   layerOptions: LayerOptions = {},
 ): Promise<LayerReport> {
   const options = resolveOptions(layerOptions);
-  const { budget, now } = options;
+  const { budget, now, signal } = options;
+  signal?.throwIfAborted();
   const started = now();
   const deadline = layerOptions.deadline ?? started + budget.maxMillis;
   const frontier = [...new Set(graph.frontier)].sort(byAddress);
@@ -258,7 +259,9 @@ export async function expandLayer(
       concurrency: options.historyConcurrency,
       deadline,
       now,
+      signal,
     });
+    signal?.throwIfAborted();
     const { timedOut, ...historyReport } = history;
     report.history = historyReport;
     if (timedOut) timeCut = true;
@@ -271,6 +274,7 @@ export async function expandLayer(
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
   );
   const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap, options.coalescing);
+  signal?.throwIfAborted();
   report.statements = 1;
   report.transfersRead = rows.length;
   report.cap = cap;

@@ -43,6 +43,11 @@ export interface ExpansionOptions {
   coalescing: ReadCoalescing | undefined;
   /** Clock in epoch milliseconds (tests). */
   now: () => number;
+  /**
+   * Ends the expansion with the signal's reason as an error (not a truncated graph): the work was taken away
+   * (a job's claim lost, a request's deadline passed) and its result would not be used.
+   */
+  signal: AbortSignal | undefined;
 }
 
 export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
@@ -55,6 +60,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   historyConcurrency: 4,
   coalescing: undefined,
   now: () => Date.now(),
+  signal: undefined,
 };
 
 export type ExpansionOverrides = Partial<Omit<ExpansionOptions, "budget">> & {

@@ -21,7 +21,12 @@ export type AdvanceOutcome =
   /** the analysis does not exist, or failed */
   | { state: "gone" };
 
-export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string): Promise<AdvanceOutcome> {
+/** `signal`: the work was taken away (a job's claim lost, a request's deadline); throws its reason, stores nothing. */
+export async function advanceAnalysis(
+  ctx: AnalysisContext,
+  analysisId: string,
+  signal?: AbortSignal,
+): Promise<AdvanceOutcome> {
   const analysis = await getLayeredAnalysis(ctx.db, undefined, analysisId);
   if (!analysis || analysis.status === "failed") return { state: "gone" };
   if (analysis.status === "completed" || analysis.completedLayers >= analysis.maxDepth)
@@ -48,6 +53,7 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
   const report = await expandLayer(ctx.db, graph, {
     ...ctx.expansion,
     ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+    ...(signal ? { signal } : {}),
   });
 
   const final = layer === analysis.maxDepth - 1;
@@ -60,6 +66,7 @@ export async function advanceAnalysis(ctx: AnalysisContext, analysisId: string):
     unchanged && !final
       ? undefined
       : analyseGraph(graph, analysis.address, await riskConfigFor(ctx, analysis.projectId, graph));
+  signal?.throwIfAborted();
   const patterns = risk ? toLayerPatterns(risk.findings) : (previous?.patterns ?? []);
   const summary = risk ? { score: risk.score, level: risk.level, reason: risk.reason } : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;

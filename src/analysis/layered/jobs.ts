@@ -3,13 +3,15 @@
 // restart (or when its heartbeat stops, on PostgreSQL) and so the analysis resumes at its first unfinished layer.
 // A layer that keeps failing fails the analysis, with the reason kept on its row.
 
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
 import type { AnalysisContext } from "../context.ts";
-import { requeueRiskJob } from "../jobs.ts";
+import { ANALYSIS_RETRIES, requeueRiskJob } from "../jobs.ts";
 import { advanceAnalysis } from "./advance.ts";
 import { findStalled, getLayeredAnalysis, markFailed, touch } from "./store.ts";
 
 export const LAYER_QUEUE = "analysis-layer";
-const RETRY_LIMIT = 2;
+const RETRY_LIMIT = ANALYSIS_RETRIES.retryLimit;
 
 export interface LayerJob {
   analysisId: string;
@@ -24,25 +26,31 @@ export async function queueNextLayer(
   ctx: AnalysisContext,
   analysisId: string,
   startAfterSeconds?: number,
+  transaction?: Kysely<DB>,
 ): Promise<void> {
   await ctx.jobs.send<LayerJob>(
     LAYER_QUEUE,
     { analysisId },
-    startAfterSeconds !== undefined ? { startAfterSeconds } : {},
+    {
+      ...(startAfterSeconds !== undefined ? { startAfterSeconds } : {}),
+      ...(transaction ? { transaction } : {}),
+    },
   );
 }
 
 export async function registerLayerJobs(ctx: AnalysisContext): Promise<void> {
-  await ctx.jobs.define(LAYER_QUEUE, { retryLimit: RETRY_LIMIT, retryDelaySeconds: 1, retryBackoff: false });
+  await ctx.jobs.define(LAYER_QUEUE, ANALYSIS_RETRIES);
   await ctx.jobs.work<LayerJob, { completedLayers: number | null }>(LAYER_QUEUE, async (job) => {
     const { analysisId } = job.data;
     try {
-      const outcome = await advanceAnalysis(ctx, analysisId);
+      const outcome = await advanceAnalysis(ctx, analysisId, job.signal);
       if (outcome.state !== "more") return { completedLayers: null };
       if (outcome.committed) await queueNextLayer(ctx, analysisId);
       return { completedLayers: outcome.completedLayers };
     } catch (error) {
-      if (job.retryCount < RETRY_LIMIT) throw error;
+      // Taken away from this worker (expired, or the worker stopping): pg-boss has failed or retried the job
+      // already; the analysis is left as it is for the next run.
+      if (job.retryCount < RETRY_LIMIT || job.signal.aborted) throw error;
       const analysis = await getLayeredAnalysis(ctx.db, undefined, analysisId);
       await markFailed(ctx.db, analysisId, failureReason(analysis?.completedLayers ?? 0, error));
       return { completedLayers: null };
@@ -66,9 +74,10 @@ const STALLED_AFTER_MS = 15 * 60_000;
 const SWEEP_EVERY_MS = 5 * 60_000;
 
 /**
- * Queues a job for every unfinished layered analysis that has not moved for STALLED_AFTER_MS: one whose first
- * job was never queued (its process died between committing the analysis and queueing the job) or whose job
- * pg-boss gave up on. A job too many is harmless (advance.ts stores each layer once). Runs in processes with
+ * Queues a job for every unfinished analysis (layered, or a risk job) that has not moved for STALLED_AFTER_MS: one
+ * whose job pg-boss gave up on (it expired on every run) or no longer holds. (An analysis and its first job are
+ * written in one transaction, and a layer job killed after storing its layer is itself run again, so a crash alone
+ * does not strand one.) A job too many is harmless (advance.ts stores each layer once). Runs in processes with
  * workers, at start and then every few minutes; returns a stop function.
  */
 export function sweepStalled(ctx: AnalysisContext): () => void {

@@ -2,11 +2,13 @@
 // project's latest analysis of the same wallet, chain and depth that has not failed), and run it to the end in the
 // caller's request. Everything else about layers, jobs and their state stays inside src/analysis/layered.
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { AppError } from "../../platform/errors.ts";
 import type { DB } from "../../schema.ts";
 import type { AnalysisContext } from "../context.ts";
+import { requestDeadline } from "../deadline.ts";
 import { advanceAnalysis } from "./advance.ts";
-import { failureReason, queueNextLayer } from "./jobs.ts";
+import { failureReason, LAYER_QUEUE, queueNextLayer } from "./jobs.ts";
 import type { LayerGraph } from "./layer-result.ts";
 import {
   findReusable,
@@ -27,13 +29,17 @@ export interface LayeredAnalysisKey {
 /** How long the safety-net job of an analysis its caller runs to the end waits before it looks at it. */
 const SAFETY_NET_SECONDS = 60;
 
+export const DEFAULT_MAX_ACTIVE_ANALYSES = 10;
+
 /**
  * The id of the layered analysis to follow: the latest one of this key that has not failed, else a new one.
  * `attach` stores the caller's record of it: in the same transaction as a new analysis (so no record points at an
  * analysis that does not exist, and no analysis is left without its record), alone when one is reused.
  * Incremental: the new analysis's first layer is queued as a job now. Otherwise the caller is to run it to the end
  * (runToEnd); a delayed job is queued too, so that a caller that dies half-way still leaves an analysis that
- * completes.
+ * completes. The job is queued in the same transaction as the analysis, so neither exists without the other.
+ * A project with `maxActiveAnalysesPerProject` analyses queued or running gets 429 for a new one (counted under a
+ * lock on the project); reusing one is always allowed, as it adds no work.
  */
 export async function openLayeredAnalysis(
   ctx: AnalysisContext,
@@ -46,24 +52,47 @@ export async function openLayeredAnalysis(
     return reusable;
   }
   const id = randomUUID();
+  const cap = ctx.maxActiveAnalysesPerProject ?? DEFAULT_MAX_ACTIVE_ANALYSES;
+  await ctx.jobs.prepare(LAYER_QUEUE);
   await ctx.db.transaction().execute(async (tx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-layered:${key.projectId}`}))`.execute(tx);
+    const { n } = await tx
+      .selectFrom("analyses")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("project_id", "=", key.projectId)
+      .where("kind", "=", "investigation")
+      .where("status", "in", ["queued", "running"])
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= cap)
+      throw new AppError(
+        "rate_limited",
+        `This project already has ${cap} analyses queued or running; start more when some have finished`,
+        { retryAfter: 30 },
+      );
     await insertLayeredAnalysis(tx, { id, ...key, incremental: opts.incremental });
     await opts.attach(tx, id);
+    await queueNextLayer(ctx, id, opts.incremental ? undefined : SAFETY_NET_SECONDS, tx);
   });
-  await queueNextLayer(ctx, id, opts.incremental ? undefined : SAFETY_NET_SECONDS);
   return id;
 }
 
 /**
  * Processes the remaining layers in this call (a layer another caller stores first is not done twice); a layer
  * that fails fails the analysis, with its reason. The final cumulative graph when the analysis completed.
+ * Past the request's deadline (deadline.ts) this call stops and a job carries on from the first unfinished layer:
+ * undefined, and the analysis is still running.
  */
 export async function runToEnd(ctx: AnalysisContext, analysisId: string): Promise<LayerGraph | undefined> {
+  const deadline = requestDeadline(ctx);
   for (;;) {
     let outcome: Awaited<ReturnType<typeof advanceAnalysis>>;
     try {
-      outcome = await advanceAnalysis(ctx, analysisId);
+      outcome = await advanceAnalysis(ctx, analysisId, deadline);
     } catch (error) {
+      if (deadline.aborted) {
+        await queueNextLayer(ctx, analysisId);
+        return undefined;
+      }
       const analysis = await getLayeredAnalysis(ctx.db, undefined, analysisId);
       await markFailed(ctx.db, analysisId, failureReason(analysis?.completedLayers ?? 0, error));
       return undefined;

@@ -39,6 +39,7 @@ const jobs = new JobQueue(service.database, {
   schema: env.CHILD_SCHEMA ?? "pgboss",
   logLevel: "warn",
   pollingIntervalSeconds: 0.5,
+  retryDelayMaxSeconds: 1,
   superviseIntervalSeconds: 1,
 });
 

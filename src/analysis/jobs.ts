@@ -3,10 +3,10 @@
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.
 
-import { sql } from "kysely";
-import { AppError, notFound } from "../platform/errors.ts";
+import { notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
+import { refuseOverCap } from "./caps.ts";
 import type { AnalysisContext } from "./context.ts";
 import { DEFAULT_DEPTH } from "./depth.ts";
 import { publicResult, scanResultOf } from "./result.ts";
@@ -70,20 +70,7 @@ export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): P
   const cap = ctx.maxActiveJobsPerProject ?? DEFAULT_MAX_ACTIVE_JOBS;
   await ctx.jobs.prepare(RISK_QUEUE);
   await ctx.db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-risk-jobs:${req.projectId}`}))`.execute(trx);
-    const { n } = await trx
-      .selectFrom("analyses")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("project_id", "=", req.projectId)
-      .where("kind", "=", "job")
-      .where("status", "in", ["queued", "running"])
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= cap)
-      throw new AppError(
-        "rate_limited",
-        `This project already has ${cap} risk jobs queued or running; send more when some have finished`,
-        { retryAfter: 30 },
-      );
+    await refuseOverCap(trx, { projectId: req.projectId, kind: "job", cap, what: "risk jobs" });
     await insertQueued(trx, {
       id,
       projectId: req.projectId,

@@ -2,9 +2,9 @@
 // project's latest analysis of the same wallet, chain and depth that has not failed), and run it to the end in the
 // caller's request. Everything else about layers, jobs and their state stays inside src/analysis/layered.
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
-import { AppError } from "../../platform/errors.ts";
+import type { Kysely } from "kysely";
 import type { DB } from "../../schema.ts";
+import { refuseOverCap } from "../caps.ts";
 import type { AnalysisContext } from "../context.ts";
 import { requestDeadline } from "../deadline.ts";
 import { advanceAnalysis } from "./advance.ts";
@@ -55,20 +55,7 @@ export async function openLayeredAnalysis(
   const cap = ctx.maxActiveAnalysesPerProject ?? DEFAULT_MAX_ACTIVE_ANALYSES;
   await ctx.jobs.prepare(LAYER_QUEUE);
   await ctx.db.transaction().execute(async (tx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-layered:${key.projectId}`}))`.execute(tx);
-    const { n } = await tx
-      .selectFrom("analyses")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("project_id", "=", key.projectId)
-      .where("kind", "=", "investigation")
-      .where("status", "in", ["queued", "running"])
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= cap)
-      throw new AppError(
-        "rate_limited",
-        `This project already has ${cap} analyses queued or running; start more when some have finished`,
-        { retryAfter: 30 },
-      );
+    await refuseOverCap(tx, { projectId: key.projectId, kind: "investigation", cap, what: "analyses" });
     await insertLayeredAnalysis(tx, { id, ...key, incremental: opts.incremental });
     await opts.attach(tx, id);
     await queueNextLayer(ctx, id, opts.incremental ? undefined : SAFETY_NET_SECONDS, tx);

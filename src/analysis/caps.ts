@@ -1,0 +1,29 @@
+// The per-project cap on queued and running analyses of one kind (docs/api.md, "Limits on heavy work"). Checked
+// inside the transaction that would add one, under a lock on the project and kind, so concurrent requests cannot
+// pass the last free place together, on any process of a fleet.
+import { type Kysely, sql } from "kysely";
+import { AppError } from "../platform/errors.ts";
+import type { DB } from "../schema.ts";
+import type { AnalysisKind } from "./tables.ts";
+
+/** Throws 429 (rate_limited, Retry-After 30) when the project already has `cap` analyses of `kind` unfinished. */
+export async function refuseOverCap(
+  trx: Kysely<DB>,
+  limit: { projectId: number; kind: AnalysisKind; cap: number; what: string },
+): Promise<void> {
+  const { projectId, kind, cap, what } = limit;
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-active:${kind}:${projectId}`}))`.execute(trx);
+  const { n } = await trx
+    .selectFrom("analyses")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("project_id", "=", projectId)
+    .where("kind", "=", kind)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= cap)
+    throw new AppError(
+      "rate_limited",
+      `This project already has ${cap} ${what} queued or running; start more when some have finished`,
+      { retryAfter: 30 },
+    );
+}

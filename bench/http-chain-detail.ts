@@ -48,7 +48,7 @@ async function serviceEnvironment(database: DatabaseName, workDir: string) {
   const env: Record<string, string> = {
     HOST: "127.0.0.1",
     PORT: "0",
-    VIGIA_SECRET: `bench-${crypto.randomBytes(16).toString("hex")}`,
+    VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_CHAINS: chainsFile,
     VIGIA_LOG_LEVEL: "warn",
     LOG_LEVEL: "",

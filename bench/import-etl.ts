@@ -196,7 +196,7 @@ async function freshTarget(
   url.searchParams.set("options", `-c search_path=${schema}`);
   return {
     target: url.toString(),
-    env: { DATABASE_URL: url.toString(), VIGIA_SECRET: `bench-${crypto.randomBytes(8).toString("hex")}` },
+    env: { DATABASE_URL: url.toString(), VIGIA_SECRET: crypto.randomBytes(32).toString("base64") },
     drop: async () => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();

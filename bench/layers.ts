@@ -68,7 +68,7 @@ async function runOn(
   const chains = path.join(os.tmpdir(), `vigia-bench-chains-${crypto.randomBytes(4).toString("hex")}.json`);
   fs.writeFileSync(chains, JSON.stringify([{ id: 1, name: "Ethereum", currency_symbol: "ETH" }]));
   const config = loadConfig({
-    VIGIA_SECRET: "bench-secret-0123456789abcdef",
+    VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_LOG_LEVEL: "warn",
     VIGIA_CHAINS: chains,
     VIGIA_RATE_LIMIT_PER_MINUTE: "1000000",

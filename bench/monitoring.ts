@@ -61,7 +61,7 @@ async function runOn(database: "pglite" | "postgres"): Promise<Figures> {
   );
   const schema = `bench_${crypto.randomBytes(6).toString("hex")}`;
   const config = loadConfig({
-    VIGIA_SECRET: "bench-secret-0123456789abcdef",
+    VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_LOG_LEVEL: "warn",
     VIGIA_CHAINS: chains,
     VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",

@@ -57,6 +57,8 @@ export interface LayerReport {
   capped: string[];
   history: HistoryReport;
   ms: number;
+  /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
+  readMs: number;
   /** set when the expansion ends with this layer, and why */
   stop?: StopReason;
 }
@@ -231,6 +233,7 @@ export async function expandLayer(
     capped: [],
     history: emptyHistoryReport(),
     ms: 0,
+    readMs: 0,
   };
   const finish = (stop?: StopReason) => {
     if (stop) report.stop = stop;
@@ -273,7 +276,9 @@ export async function expandLayer(
     options.maxTransfersPerAddress,
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
   );
+  const readStarted = now();
   const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap, options.coalescing);
+  report.readMs = now() - readStarted;
   signal?.throwIfAborted();
   report.statements = 1;
   report.transfersRead = rows.length;

@@ -15,6 +15,7 @@
 // transfers in time order, and answered for any time by binary search: O(K·E log E) for a whole graph, shared by
 // every root of a multi-root analysis (the fractions do not depend on the root).
 import type { GraphIndex } from "./graph-index.ts";
+import { stepsToTargets } from "./trace.ts";
 import type { GraphEdge } from "./types.ts";
 
 export type TaintDirection = "incoming" | "outgoing";
@@ -38,6 +39,12 @@ interface Sums {
 
 export class HaircutTaint {
   readonly #levels: Map<string, Sums>[] = [];
+  /**
+   * fewest steps from a target to each address in the taint's direction, ignoring time and passability, as far
+   * as `#stepsHops` (the most hops asked so far: a fraction at k hops asks only fewer hops of others)
+   */
+  #steps: Map<string, number> | undefined;
+  #stepsHops = 0;
 
   constructor(
     private readonly index: GraphIndex,
@@ -53,6 +60,13 @@ export class HaircutTaint {
   fraction(address: string, at: number, hops: number): number {
     if (this.targets.has(address)) return 1;
     if (hops <= 0 || !this.options.passable(address)) return 0;
+    // No target within `hops` steps even ignoring time: nothing can be traced, so the fraction is exactly 0. Most
+    // of a big graph is so, and this skips building its prefix sums at every hop count.
+    if (!this.#steps || this.#stepsHops < hops) {
+      this.#steps = stepsToTargets(this.index, this.targets, this.direction, hops);
+      this.#stepsHops = hops;
+    }
+    if (!((this.#steps.get(address) ?? Number.POSITIVE_INFINITY) <= hops)) return 0;
     const sums = this.#sums(address, hops);
     const n = sums.times.length;
     if (n === 0) return 0;

@@ -176,13 +176,19 @@ function pathsOf(
   direction: Direction,
 ): TraceGroup {
   // B[j]: addresses from which a target is reachable in exactly j more steps, with the latest key of the first.
+  // Only those the root reaches in k - j steps (or k - j - 1: a self-transfer there) can be on a path, so B keeps
+  // no other: walking back from a busy target (an exchange) would otherwise visit most of a multi-root graph once
+  // per root. Exact: an address the root does not reach at that step is left out of A only because no transfer
+  // into it is late enough, and then no transfer out of it can continue a time-respecting path either.
+  const onPath = (u: string, j: number) =>
+    (A[k - j] as Map<string, number>).has(u) || (A[k - j - 1] as Map<string, number>).has(u);
   const B: Map<string, number>[] = [new Map(targets.map((t) => [t, Number.POSITIVE_INFINITY]))];
   for (let j = 1; j < k; j++) {
     const layer = new Map<string, number>();
     for (const [v, t] of B[j - 1] as Map<string, number>) {
       for (const e of w.back(v)) {
         const u = w.prev(e);
-        if (!through(u) || w.key(e) > t) continue;
+        if (!through(u) || w.key(e) > t || !onPath(u, j)) continue;
         const seen = layer.get(u);
         if (seen === undefined || w.key(e) > seen) layer.set(u, w.key(e));
       }
@@ -195,8 +201,16 @@ function pathsOf(
   const via = new Set<string>();
   for (let i = 1; i <= k; i++) {
     const ahead = B[k - i] as Map<string, number>;
-    for (const [u, t] of A[i - 1] as Map<string, number>) {
-      if (i > 1 && !through(u)) continue;
+    // Past the root, an address with a transfer on a path is one B holds k - i + 1 steps from a target: walk the
+    // smaller of the two sets.
+    const reached = A[i - 1] as Map<string, number>;
+    const leading = i > 1 ? (B[k - i + 1] as Map<string, number>) : undefined;
+    const from =
+      leading && leading.size < reached.size
+        ? [...leading.keys()].filter((u) => reached.has(u)).map((u) => [u, reached.get(u) as number] as const)
+        : reached;
+    for (const [u, t] of from) {
+      if (i > 1 && (!through(u) || (leading && !leading.has(u)))) continue;
       for (const e of w.steps(u)) {
         const v = w.next(e);
         const latest = ahead.get(v);

@@ -64,12 +64,13 @@ export async function splitScan(
   roots: string[],
   maxDepth: number,
   budget: { maxNodes: number; maxEdges: number },
+  jsonRows: boolean,
 ): Promise<ScanSplit> {
   let t = performance.now();
   const { graph, layers } = await expandGraph(
     db,
     { chainId, roots, maxDepth },
-    { budget, native: { symbol: "ETH", decimals: 18 } },
+    { budget, native: { symbol: "ETH", decimals: 18 }, jsonRows },
   );
   const expandMs = performance.now() - t;
   const readMs = layers.reduce((sum, layer) => sum + layer.readMs, 0);

@@ -331,7 +331,7 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
     for (const depth of ORDINARY_DEPTHS) {
       const splits: ScanSplit[] = [];
       for (const roots of ordinarySets)
-        splits.push(await splitScan(store.db, CHAIN_ID, roots, depth, SCAN_BUDGET));
+        splits.push(await splitScan(store.db, CHAIN_ID, roots, depth, SCAN_BUDGET, database === "pglite"));
       ordinary.push({ depth, sets: ordinarySets, splits });
       console.log(`  ordinary users at depth ${depth}: ${splits.length} scans taken apart`);
     }

@@ -510,6 +510,23 @@ describe("layer by layer", () => {
 });
 
 describe("determinism", () => {
+  it("reads the same graph when the layers come as one JSON text (the PGlite form)", async () => {
+    for (const [roots, chainId, options] of [
+      [[addr("R"), addr("H")], 1, {}],
+      [[addr("H")], HUB_CHAIN, { degreeLimit: 20 }],
+      [[addr("R")], 1, { budget: { maxNodes: 7 } }],
+      [[addr("R")], 1, { window: true }],
+    ] as const) {
+      const window = "window" in options ? { from: T0 + 2 * DAY, to: T0 + 40 * DAY } : undefined;
+      const request = { chainId, roots: [...roots], maxDepth: 3, ...(window ? { window } : {}) };
+      const rest = "window" in options ? {} : options;
+      const plain = await expandGraph(db, request, { ...rest, jsonRows: false });
+      const json = await expandGraph(db, request, { ...rest, jsonRows: true });
+      expect(json.graph.edges.length).toBeGreaterThan(0);
+      expect(JSON.stringify(graphToJson(json.graph))).toBe(JSON.stringify(graphToJson(plain.graph)));
+    }
+  });
+
   it("the same data gives the same graph, whatever order it was stored in and the roots were given in", async () => {
     const other = await openTestDatabase();
     try {

@@ -277,7 +277,15 @@ export async function expandLayer(
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
   );
   const readStarted = now();
-  const { rows } = await readLayer(db, graph.chainId, frontier, graph.window ?? {}, cap, options.coalescing);
+  const { rows } = await readLayer(
+    db,
+    graph.chainId,
+    frontier,
+    graph.window ?? {},
+    cap,
+    options.coalescing,
+    options.jsonRows,
+  );
   report.readMs = now() - readStarted;
   signal?.throwIfAborted();
   report.statements = 1;

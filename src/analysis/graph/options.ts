@@ -41,6 +41,8 @@ export interface ExpansionOptions {
   historyConcurrency: number;
   /** Shares the statements of concurrent single-address reads (quick checks); none: each read runs alone. */
   coalescing: ReadCoalescing | undefined;
+  /** read each layer as one JSON text: faster on PGlite, whose row decoding is slow (docs/decisions/0018) */
+  jsonRows: boolean;
   /** Clock in epoch milliseconds (tests). */
   now: () => number;
   /**
@@ -59,6 +61,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   history: undefined,
   historyConcurrency: 4,
   coalescing: undefined,
+  jsonRows: false,
   now: () => Date.now(),
   signal: undefined,
 };

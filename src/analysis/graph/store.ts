@@ -67,6 +67,28 @@ export interface LayerRow {
   cp_inferred: boolean | null;
 }
 
+/** LayerRow's fields in the order of the layer statement's columns (the JSON form gives each row as an array). */
+const LAYER_FIELDS = [
+  "i",
+  "out",
+  "tx_hash",
+  "log_index",
+  "block_number",
+  "at",
+  "cp",
+  "token",
+  "value",
+  "symbol",
+  "decimals",
+  "price_usd",
+  "cp_known",
+  "cp_is_contract",
+  "cp_first_seen_at",
+  "cp_label",
+  "cp_category",
+  "cp_inferred",
+] as const satisfies readonly (keyof LayerRow)[];
+
 export interface Layer {
   /** the frontier addresses, deduplicated; LayerRow.i - 1 indexes it */
   frontier: string[];
@@ -255,6 +277,8 @@ export async function readLayer(
   window: Window,
   cap: number,
   coalescing?: ReadCoalescing,
+  /** have the engine return the rows as one JSON text (faster to decode on PGlite; docs/decisions/0018) */
+  asJson = false,
 ): Promise<Layer> {
   const unique = [...new Set(frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
@@ -268,8 +292,30 @@ export async function readLayer(
         )
       : undefined;
   if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
+  if (asJson) {
+    const { rows } = await layerJsonQuery(chainId, unique, window, cap).execute(db);
+    const arrays = JSON.parse(rows[0]?.j ?? "null") as unknown[][] | null;
+    return { frontier: unique, rows: (arrays ?? []).map(rowOf) };
+  }
   const { rows } = await layerQuery(chainId, unique, window, cap).execute(db);
   return { frontier: unique, rows };
+}
+
+function rowOf(values: unknown[]): LayerRow {
+  const row: Record<string, unknown> = {};
+  for (let k = 0; k < LAYER_FIELDS.length; k++) row[LAYER_FIELDS[k] as string] = values[k];
+  return row as unknown as LayerRow;
+}
+
+/**
+ * The layer statement with its rows as one JSON text of arrays (LAYER_FIELDS order). PGlite decodes a result row
+ * by row in JavaScript, at about 14 µs a row of this statement; one text that V8's JSON parser reads costs about
+ * half (docs/decisions/0018). node-postgres decodes rows fast enough that PostgreSQL keeps the plain form.
+ */
+export function layerJsonQuery(chainId: number, frontier: string[], window: Window, cap: number) {
+  return sql<{ j: string | null }>`${sql.raw(PREPARED)}SELECT json_agg(json_build_array(${sql.join(
+    LAYER_FIELDS.map((f) => sql.ref(`l.${f}`)),
+  )}))::text AS j FROM (${layerQuery(chainId, frontier, window, cap)}) l`;
 }
 
 /** The statement of readLayer, for a deduplicated frontier (exported for EXPLAIN in benchmarks). */

@@ -11,8 +11,7 @@
 // - expansion: the rest of the expansion (building nodes and edges, budgets, the frontier);
 // - risk core: analyseRootsIndexed over the whole multi-root graph;
 // - serialisation: the 50 stored results and the HTTP answer as JSON text.
-import type { Kysely } from "kysely";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
 import { publicResult, scanResultOf } from "../src/analysis/result.ts";

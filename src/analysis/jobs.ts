@@ -3,9 +3,11 @@
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.
 
+import type { Kysely } from "kysely";
 import { notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
+import type { DB } from "../schema.ts";
 import { refuseOverCap } from "./caps.ts";
 import type { AnalysisContext } from "./context.ts";
 import { DEFAULT_DEPTH } from "./depth.ts";
@@ -80,16 +82,21 @@ export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): P
       maxDepth: RISK_JOB_DEPTH,
       window: { from: req.from, to: req.to },
     });
-    const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId: id }, { transaction: trx });
-    await setJobId(trx, id, jobId);
+    await queueRun(ctx, trx, id);
   });
   return id;
 }
 
-/** Queues a risk job's run again (the sweep of stalled analyses). */
+/** Queues a risk job's run again (the sweep of stalled analyses), with the row's job id in the same transaction. */
 export async function requeueRiskJob(ctx: AnalysisContext, analysisId: string): Promise<void> {
-  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId });
-  await setJobId(ctx.db, analysisId, jobId);
+  await ctx.jobs.prepare(RISK_QUEUE);
+  await ctx.db.transaction().execute((trx) => queueRun(ctx, trx, analysisId));
+}
+
+/** Sends the run of a risk job in the caller's transaction (the queue prepared) and records its job id. */
+async function queueRun(ctx: AnalysisContext, trx: Kysely<DB>, analysisId: string): Promise<void> {
+  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId }, { transaction: trx });
+  await setJobId(trx, analysisId, jobId);
 }
 
 /**

@@ -205,12 +205,10 @@ function pathsOf(
     // smaller of the two sets.
     const reached = A[i - 1] as Map<string, number>;
     const leading = i > 1 ? (B[k - i + 1] as Map<string, number>) : undefined;
-    const from =
-      leading && leading.size < reached.size
-        ? [...leading.keys()].filter((u) => reached.has(u)).map((u) => [u, reached.get(u) as number] as const)
-        : reached;
-    for (const [u, t] of from) {
-      if (i > 1 && (!through(u) || (leading && !leading.has(u)))) continue;
+    const smaller = leading && leading.size < reached.size ? leading : reached;
+    for (const u of smaller.keys()) {
+      const t = reached.get(u);
+      if (t === undefined || (i > 1 && (!through(u) || (leading && !leading.has(u))))) continue;
       for (const e of w.steps(u)) {
         const v = w.next(e);
         const latest = ahead.get(v);

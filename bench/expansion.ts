@@ -74,10 +74,10 @@ export async function generate(database: Database<DB>): Promise<void> {
         CASE WHEN g % 2 = 0 THEN ${hex(`floor(${ADDRESSES} * random())::bigint`)} ELSE ${hex(`${HUBS} + g % ${UNLABELLED_HUBS}`)} END,
         'native', (floor(random() * 1e6) + 1)::numeric * 1e12
       FROM generate_series(1, ${UNLABELLED_HUBS * HUB_TRANSFERS}) g;
-      INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
-      SELECT ${CHAIN}, a, min(b), min(t) FROM (
-        SELECT from_address a, block_number b, block_time t FROM transfers
-        UNION ALL SELECT to_address, block_number, block_time FROM transfers
+      INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at, transfers_out, transfers_in)
+      SELECT ${CHAIN}, a, min(b), min(t), sum(o), sum(i) FROM (
+        SELECT from_address a, block_number b, block_time t, 1 o, 0 i FROM transfers
+        UNION ALL SELECT to_address, block_number, block_time, 0, 1 FROM transfers
       ) x GROUP BY a;
       INSERT INTO prices (chain_id, token, day, price_usd)
       SELECT ${CHAIN}, 'native', d::date, 2000 + 100 * sin(extract(doy FROM d)) FROM generate_series(

@@ -74,6 +74,8 @@ const RATE = Number(process.env.BENCH_RISK_RATE || 500);
 const SCANS = Number(process.env.BENCH_RISK_SCANS || 12);
 const PARALLEL = Number(process.env.BENCH_RISK_SCANS_PARALLEL || 2);
 const PARALLEL_ROUNDS = 2;
+/** The service's peak resident set during the benchmark, MiB at most (docs/decisions/0019). */
+const RSS_TARGET_MB = 1536;
 const ORDINARY_SCANS = Number(process.env.BENCH_RISK_ORDINARY_SCANS || 10);
 const SCAN_SIZE = 50;
 const DEPTH = 3;
@@ -578,6 +580,8 @@ interface Outcome {
   scans?: ScanOutcome;
   /** per depth, the ordinary users' scans through the service, in the order of prepared.ordinary */
   ordinary?: { depth: number; samples: ScanSample[]; load: string }[];
+  /** the service's peak resident set (VmHWM) at the end of the scans, bytes */
+  peakRss?: number | undefined;
 }
 
 /** The scans of ordinary users at random, one after the other, at each depth. */
@@ -638,6 +642,7 @@ async function runOn(database: DatabaseName): Promise<Outcome> {
     const quick = await measureQuick(url, key);
     const scans = await measureScans(url, key, projectId, sets, parallelSets);
     const ordinary = await measureOrdinary(url, key, projectId, prepared.ordinary);
+    const peakRss = service.peakRssBytes();
     return {
       database,
       prepared: {
@@ -650,6 +655,7 @@ async function runOn(database: DatabaseName): Promise<Outcome> {
       quick,
       scans,
       ordinary,
+      peakRss,
     };
   } finally {
     await service?.stop();
@@ -675,7 +681,8 @@ function verdicts(o: Outcome) {
     const ok = run.samples.every((s) => s.failed === 0);
     return ok && (target === undefined || latencies(run.samples.map((s) => s.wall)).p95 <= target);
   });
-  return { quickMet, scanMet, scanP95, ordinaryMet: ordinaryMet && o.ordinary !== undefined };
+  const rssMet = o.peakRss !== undefined && o.peakRss <= RSS_TARGET_MB * 2 ** 20;
+  return { quickMet, scanMet, scanP95, ordinaryMet: ordinaryMet && o.ordinary !== undefined, rssMet };
 }
 
 function ordinaryMarkdown(outcomes: Outcome[]): string[] {
@@ -821,6 +828,16 @@ function markdown(outcomes: Outcome[]): string {
     }
   }
   lines.push(...ordinaryMarkdown(outcomes));
+  lines.push(
+    "",
+    `The service's peak resident set (VmHWM, /proc) at the end of its quick checks and scans (target ≤ ${int(RSS_TARGET_MB)} MB): ` +
+      outcomes
+        .map(
+          (o) => `${LABEL[o.database]} ${o.peakRss === undefined ? "—" : `${int(o.peakRss / 2 ** 20)} MB`}`,
+        )
+        .join(", ") +
+      ".",
+  );
   lines.push("", "Load average when each part began (1, 5, 15 min; 2 cores):");
   for (const o of outcomes) {
     if (o.quick && o.scans)
@@ -866,7 +883,7 @@ export const riskEndpointsBenchmark: Benchmark = {
       if (outcome.skipped) console.log(`${LABEL[database]}: skipped (${outcome.skipped})`);
       const v = verdicts(outcome);
       console.log(
-        `  ${LABEL[database]}: quick check target ${v.quickMet ? "met" : "missed"}; scan target ${v.scanMet ? "met" : "missed"} (p95 ${ms(v.scanP95)}); ordinary-user targets ${v.ordinaryMet ? "met" : "missed"}`,
+        `  ${LABEL[database]}: quick check target ${v.quickMet ? "met" : "missed"}; scan target ${v.scanMet ? "met" : "missed"} (p95 ${ms(v.scanP95)}); ordinary-user targets ${v.ordinaryMet ? "met" : "missed"}; memory target ${v.rssMet ? "met" : "missed"}`,
       );
       outcomes.push(outcome);
     }

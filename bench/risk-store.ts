@@ -188,10 +188,10 @@ export async function generateRiskStore(
   await database.rawTransaction(async (raw) => {
     await raw.exec(`SET LOCAL work_mem = '${WORK_MEM}'`);
     await raw.exec(`
-      INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
-      SELECT ${CHAIN_ID}, a, min(b), min(t) FROM (
-        SELECT from_address a, block_number b, block_time t FROM transfers
-        UNION ALL SELECT to_address, block_number, block_time FROM transfers
+      INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at, transfers_out, transfers_in)
+      SELECT ${CHAIN_ID}, a, min(b), min(t), sum(o), sum(i) FROM (
+        SELECT from_address a, block_number b, block_time t, 1 o, 0 i FROM transfers
+        UNION ALL SELECT to_address, block_number, block_time, 0, 1 FROM transfers
       ) x GROUP BY a;
       UPDATE address_facts SET is_contract = true WHERE address IN (
         SELECT ${sqlAddress("k")} FROM generate_series(${SERVICES.hubs.first}, ${SERVICES.gambling.first + SERVICES.gambling.count - 1}) k);

@@ -48,7 +48,12 @@ export async function layerStatementsMs(
       .filter((node) => node.depth === layer.depth && node.expanded)
       .map((node) => node.address)
       .sort();
-    const query = layerQuery(graph.chainId, frontier, graph.window ?? {}, layer.cap).compile(db);
+    const query = layerQuery({
+      chainId: graph.chainId,
+      frontier,
+      window: graph.window ?? {},
+      cap: layer.cap,
+    }).compile(db);
     const runs = [await explainMs(db, query), await explainMs(db, query)];
     total += Math.min(...runs);
   }
@@ -69,7 +74,7 @@ export async function quickStatementsMsPerCheck(
     for (let i = 0; i < addresses.length; i += batch) {
       const group = [...new Set(addresses.slice(i, i + batch))];
       await readAddressFacts(db, chainId, group);
-      await layerQuery(chainId, group, {}, perDirection).execute(db);
+      await layerQuery({ chainId, frontier: group, window: {}, cap: perDirection }).execute(db);
     }
     rounds.push((performance.now() - started) / addresses.length);
   }

@@ -44,6 +44,8 @@ export interface ChildServer<T> {
   info: T;
   /** CPU time (user + system) the child has used so far, in seconds; undefined where /proc is missing. */
   cpuSeconds(): number | undefined;
+  /** The child's peak resident set so far (VmHWM), in bytes; undefined where /proc is missing. */
+  peakRssBytes(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,15 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (14th and 15th)
+  } catch {
+    return undefined;
+  }
+}
+
+function peakRssOf(pid: number | undefined): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
   }
@@ -119,6 +130,7 @@ export async function startChild<T extends { url: string }>(
   return {
     info,
     cpuSeconds: () => cpuSecondsOf(child.pid),
+    peakRssBytes: () => peakRssOf(child.pid),
     stop: () => stopChild(child, exited, opts.label),
   };
 }

@@ -49,6 +49,10 @@ export interface AddressFactsTable {
   first_seen_block: Decimal | null;
   first_seen_at: Timestamp | null;
   is_contract: ColumnType<boolean, boolean | undefined, boolean>;
+  /** transfers the address sent on this chain (kept by every writer of transfers; migrations/0017) */
+  transfers_out: ColumnType<string, string | number | undefined, string | number>;
+  /** transfers the address received on this chain */
+  transfers_in: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface LabelsTable {

@@ -327,6 +327,49 @@ describe("degree limit", () => {
   });
 });
 
+describe("busy addresses", () => {
+  // On the hub chain H has 60 transfers (address_facts, kept by insertTransfers) and each P_i 2.
+  it("are reached, with their transfers with the frontier, but their own history is never read", async () => {
+    const { graph, layers } = await expand([hubPeer(5)], 3, { busyTransfers: 60 }, HUB_CHAIN);
+    expect([...graph.nodes.keys()].sort()).toEqual([addr("H"), hubPeer(5), hubPeerNext(5)].sort());
+    expect(graph.nodes.get(addr("H"))).toMatchObject({ depth: 1, expanded: false });
+    expect(layers[0]?.busy).toEqual([addr("H")]);
+    expect(graph.truncated).toEqual({ nodes: false, edges: false, time: false, degree: false });
+    // One transfer fewer than the limit: H is an ordinary address and is expanded.
+    const below = await expand([hubPeer(5)], 2, { busyTransfers: 61, degreeLimit: 100 }, HUB_CHAIN);
+    expect(below.graph.nodes.get(addr("H"))?.expanded).toBe(true);
+    expect(below.graph.nodes.size).toBe(62);
+  });
+
+  it("a root is expanded however busy it is", async () => {
+    const { graph, layers } = await expand(["H"], 2, { busyTransfers: 2, degreeLimit: 100 }, HUB_CHAIN);
+    expect(graph.nodes.get(addr("H"))?.expanded).toBe(true);
+    expect(graph.edges.filter((e) => e.from === addr("H"))).toHaveLength(60);
+    // Its counterparties have 2 transfers each: busy under this limit, so none is followed.
+    expect(layers[0]?.busy).toHaveLength(60);
+    expect(graph.nodes.size).toBe(61);
+  });
+});
+
+describe("row limit of a layer", () => {
+  it("shrinks the per-address cap so that a layer stays within it", async () => {
+    const { layers, graph } = await expand(["H"], 1, { maxLayerRows: 20 }, HUB_CHAIN);
+    expect(layers[0]?.cap).toBe(10);
+    expect(layers[0]?.transfersRead).toBe(10);
+    expect(graph.truncated.edges).toBe(true);
+  });
+
+  it("is a hard bound: a frontier too wide for it reads no more, and the expansion ends cut", async () => {
+    const roots = Array.from({ length: 12 }, (_, i) => hubPeer(i + 1));
+    const { layers, graph } = await expand(roots, 3, { maxLayerRows: 10 }, HUB_CHAIN);
+    expect(layers).toHaveLength(1);
+    expect(layers[0]).toMatchObject({ cap: 1, transfersRead: 10, stop: "edges" });
+    expect(graph.edges.length).toBeLessThanOrEqual(10);
+    expect(graph.frontier).toEqual([]);
+    expect(graph.truncated.edges).toBe(true);
+  });
+});
+
 describe("budgets", () => {
   it("a node budget keeps risk-labelled counterparties first, then the largest by USD, and says so", async () => {
     const { graph, layers } = await expand(["R"], 3, { budget: { maxNodes: 4 } });

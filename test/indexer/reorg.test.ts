@@ -7,6 +7,7 @@ import { ChainFollower, settingsFor } from "../../src/chains/indexer/index.ts";
 import { processOwnsDatabase } from "../../src/chains/indexer/lock.ts";
 import { JsonRpcClient } from "../../src/chains/rpc/json-rpc.ts";
 import { openTestDatabase } from "../support/db-only.ts";
+import { transferCountMismatches } from "../support/transfer-counts.ts";
 import { Anvil, CHAIN_ID } from "./support/anvil.ts";
 import { contracts } from "./support/contracts.ts";
 import {
@@ -115,6 +116,8 @@ describe("reorgs", () => {
     // First-seen facts follow the surviving chain.
     expect(await firstSeen(orphanOnly)).toBeNull();
     expect(await firstSeen(newOnly)).toBe(String(fork + 1n));
+    // The orphaned transfers are taken back from their ends' transfer counts, the new ones added.
+    expect(await transferCountMismatches(database.db)).toEqual([]);
   });
 
   it("after a restart, from the next block's parent hash; deeper than the first search window", async () => {
@@ -137,6 +140,7 @@ describe("reorgs", () => {
     const reorgs = indexer.events.filter((e) => e.kind === "reorg");
     expect(reorgs).toHaveLength(1);
     expect(reorgs[0]).toMatchObject({ kind: "reorg", from: fork + 20n, ancestor: fork, blocks: 20 });
+    expect(await transferCountMismatches(database.db)).toEqual([]);
   });
 
   it("a reorg deeper than maxReorgDepth is refused (warned, retried), not unwound", async () => {

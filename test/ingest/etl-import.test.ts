@@ -15,6 +15,7 @@ import type { DB } from "../../src/schema.ts";
 import { onPostgres } from "../support/database.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 import { fixture } from "../support/fixtures.ts";
+import { transferCountMismatches } from "../support/transfer-counts.ts";
 
 const SAMPLES = fixture("ethereum-etl");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-etl-test-"));
@@ -224,6 +225,27 @@ describe("import etl", () => {
       database.db,
     );
     expect(rows.map((r) => r.status)).toEqual(["completed", "completed"]);
+  });
+
+  it("counts each address's transfers once, across overlapping imports in batches", async () => {
+    // The first 150 transactions of the block, then the whole sample in batches of 40: the batches that overlap
+    // go the idempotent way and count only what they insert; the later ones the COPY way again.
+    const transactions = fs
+      .readFileSync(path.join(SAMPLES, "ethereum_etl_transactions_block17173049.csv"), "utf8")
+      .split("\n");
+    const part = writeExport("part", {
+      "ethereum_etl_transactions_block17173049.csv": `${transactions.slice(0, 151).join("\n")}\n`,
+    });
+    const first = await importEtl(database, { chainId: 1, dir: part });
+    expect(await transferCountMismatches(database.db)).toEqual([]);
+    const second = await importEtl(database, { chainId: 1, dir: SAMPLES, batchRows: 40 });
+    expect(first.transfers.written + second.transfers.written).toBe(143);
+    expect(await transferCountMismatches(database.db)).toEqual([]);
+    const { rows } = await sql<{ sent: string; received: string }>`
+      SELECT sum(transfers_out)::text AS sent, sum(transfers_in)::text AS received FROM address_facts`.execute(
+      database.db,
+    );
+    expect(rows).toEqual([{ sent: "143", received: "143" }]);
   });
 
   it("reads blocks, tokens and contracts, both timestamp forms, and skips what moved nothing", async () => {

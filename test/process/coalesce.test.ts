@@ -168,7 +168,9 @@ afterAll(async () => {
 describe("coalesced expansion reads", () => {
   it("give each caller the rows and facts it gets when read alone", async () => {
     const addresses = Array.from({ length: 30 }, (_, k) => address(k + 1));
-    const alone = await Promise.all(addresses.map((a) => readLayer(plain.db, 1, [a], {}, 500)));
+    const alone = await Promise.all(
+      addresses.map((a) => readLayer(plain.db, { chainId: 1, frontier: [a], window: {}, cap: 500 })),
+    );
     const factsAlone = await Promise.all(addresses.map((a) => readAddressFacts(plain.db, 1, [a])));
     // Counting the statements sent (a plugin sees each one), on a handle registered as serving one at a time.
     let statements = 0;
@@ -181,7 +183,11 @@ describe("coalesced expansion reads", () => {
     };
     const counted = database.db.withPlugin(counter);
     const shared = new ReadCoalescing(1);
-    const together = await Promise.all(addresses.map((a) => readLayer(counted, 1, [a], {}, 500, shared)));
+    const together = await Promise.all(
+      addresses.map((a) =>
+        readLayer(counted, { chainId: 1, frontier: [a], window: {}, cap: 500 }, { coalescing: shared }),
+      ),
+    );
     const layerStatements = statements;
     const factsTogether = await Promise.all(addresses.map((a) => readAddressFacts(counted, 1, [a], shared)));
     // The first caller alone, then the 29 who waited, 16 at most per statement.
@@ -202,7 +208,11 @@ describe("coalesced expansion reads", () => {
     statements = 0;
     const gathered = database.db.withPlugin(counter);
     const perTurn = new ReadCoalescing(1, true);
-    const inTurn = await Promise.all(addresses.map((a) => readLayer(gathered, 1, [a], {}, 500, perTurn)));
+    const inTurn = await Promise.all(
+      addresses.map((a) =>
+        readLayer(gathered, { chainId: 1, frontier: [a], window: {}, cap: 500 }, { coalescing: perTurn }),
+      ),
+    );
     expect(statements).toBe(2);
     for (let k = 0; k < addresses.length; k++)
       expect(canonical(inTurn[k]!.rows)).toEqual(canonical(alone[k]!.rows));

@@ -7,7 +7,7 @@ import { NO_TRUNCATION } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { expandLayer, type LayerReport, newNode, sortGraph } from "./layer.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
-import { type ReadCoalescing, readAddressFacts, type Window } from "./store.ts";
+import { type ReadCoalescing, readAddressFacts, UNKNOWN_FACTS, type Window } from "./store.ts";
 
 export interface ExpansionRequest {
   chainId: number;
@@ -54,21 +54,7 @@ export async function createGraph(
     chainId: request.chainId,
     roots,
     nodes: new Map(
-      roots.map((address) => [
-        address,
-        newNode(
-          address,
-          0,
-          facts.get(address) ?? {
-            known: false,
-            isContract: false,
-            firstSeenAt: undefined,
-            label: undefined,
-            category: undefined,
-            inferred: false,
-          },
-        ),
-      ]),
+      roots.map((address) => [address, newNode(address, 0, facts.get(address) ?? UNKNOWN_FACTS)]),
     ),
     edges: [],
     maxDepth: request.maxDepth,

@@ -55,6 +55,8 @@ export interface LayerReport {
   degreeLimited: string[];
   /** frontier addresses with more transfers than the per-address cap: only the newest were read */
   capped: string[];
+  /** new counterparties reached but not followed because they are busy (options.busyTransfers) */
+  busy: string[];
   history: HistoryReport;
   ms: number;
   /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
@@ -200,6 +202,7 @@ const factsOf = (row: LayerRow): AddressFacts =>
     label: row.cp_label,
     category: row.cp_category,
     inferred: row.cp_inferred,
+    transfers: row.cp_transfers,
   });
 
 /** Expands `graph.frontier` by one hop, in place. */
@@ -231,6 +234,7 @@ export async function expandLayer(
     next: 0,
     degreeLimited: [],
     capped: [],
+    busy: [],
     history: emptyHistoryReport(),
     ms: 0,
     readMs: 0,
@@ -272,25 +276,28 @@ export async function expandLayer(
 
   // 3. The layer's one statement.
   const edgeRoom = Math.max(0, budget.maxEdges - graph.edges.length);
+  // The cap also keeps a whole layer within maxLayerRows (both directions of every frontier address); the
+  // statement's own LIMIT is the hard bound behind it, for ties at the cut or a frontier too wide for a cap of 1.
   const cap = Math.min(
     options.maxTransfersPerAddress,
     Math.max(MIN_TRANSFERS_PER_ADDRESS, Math.ceil((READ_AHEAD * edgeRoom) / frontier.length)),
+    Math.max(1, Math.floor(options.maxLayerRows / (2 * frontier.length))),
   );
   const readStarted = now();
   const { rows } = await readLayer(
     db,
-    graph.chainId,
-    frontier,
-    graph.window ?? {},
-    cap,
-    options.coalescing,
-    options.jsonRows,
+    { chainId: graph.chainId, frontier, window: graph.window ?? {}, cap, rowLimit: options.maxLayerRows },
+    { coalescing: options.coalescing, asJson: options.jsonRows },
   );
   report.readMs = now() - readStarted;
   signal?.throwIfAborted();
   report.statements = 1;
   report.transfersRead = rows.length;
   report.cap = cap;
+  // Rows the limit left out are missing from some frontier addresses' flows: the graph is cut here, as when the
+  // edge budget is spent (what is read is kept; nothing is expanded further).
+  const rowCut = rows.length >= options.maxLayerRows;
+  if (rowCut) graph.truncated.edges = true;
 
   // 4. What the rows say, per frontier address and per counterparty, in one pass. (readLayer keeps the order of
   //    the frontier it is given, deduplicated and sorted here: row.i - 1 indexes `frontier`.)
@@ -332,6 +339,7 @@ export async function expandLayer(
         label: undefined,
         category: row.cp_category ?? undefined,
         inferred: false,
+        transfers: 0,
       });
       fresh.set(cp, {
         first: row,
@@ -363,6 +371,7 @@ export async function expandLayer(
     else graph.truncated.degree = true;
   }
   report.capped.sort(byAddress);
+  report.busy.sort(byAddress);
 
   // 5. Which new counterparties are followed to the next layer: per frontier address, those whose type does not
   //    end a path, and beyond the degree limit only the top ones by the USD of their transfers with it.
@@ -374,6 +383,12 @@ export async function expandLayer(
   };
   for (const [cp, entry] of fresh) {
     if (options.terminalTypes.has(entry.type)) continue;
+    // A busy address dilutes any share traced through it below what exposure counts (docs/decisions/0019): it is
+    // reached, with its transfers with the frontier, and its own history is never read.
+    if (entry.first.cp_transfers >= options.busyTransfers) {
+      report.busy.push(cp);
+      continue;
+    }
     offer(entry.fi, entry, cp, entry.fiUsd);
     if (entry.otherFlows) for (const [fi, usd] of entry.otherFlows) offer(fi, entry, cp, usd);
   }
@@ -447,9 +462,9 @@ export async function expandLayer(
   // The next frontier.
   let stop: StopReason | undefined;
   let next: string[];
-  if (budgetCut) {
+  if (budgetCut || rowCut) {
     next = [];
-    stop = graph.truncated.nodes ? "nodes" : "edges";
+    stop = budgetCut && graph.truncated.nodes ? "nodes" : "edges";
   } else {
     next = [];
     for (const entry of added) if (entry.followed && entry.depth < graph.maxDepth) next.push(entry.first.cp);

@@ -18,6 +18,8 @@ export interface AddressFacts {
   category: string | undefined;
   /** the label is inferred (an exchange deposit address, src/attribution), not stored */
   inferred: boolean;
+  /** transfers the store holds of the address, sent and received (address_facts; 0 when unknown) */
+  transfers: number;
 }
 
 /** Labels first; then `contract` from address_facts; `eoa` for an address the store has seen; else `unknown`. */

@@ -31,6 +31,17 @@ export interface ExpansionOptions {
    * the cap also shrinks so that one layer reads about 4x the edges the edge budget has left (never below 25).
    */
   maxTransfersPerAddress: number;
+  /**
+   * Rows one layer statement reads at most, whatever the frontier: the per-address cap shrinks to keep a layer
+   * within it, and the statement's LIMIT enforces it (reaching it ends the expansion with `truncated.edges`).
+   */
+  maxLayerRows: number;
+  /**
+   * A counterparty with at least this many transfers in the store (sent and received, address_facts) is reached
+   * but never expanded, whatever its type: a path through so busy an address carries a share of any one source
+   * too small to count as exposure (docs/decisions/0019). Roots are expanded whatever their count.
+   */
+  busyTransfers: number;
   /** Node types that end a path: reached, never expanded (roots excepted). */
   terminalTypes: ReadonlySet<NodeType>;
   /** The chain's native currency (transfers with token 'native'). */
@@ -56,6 +67,8 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   budget: { maxNodes: 5_000, maxEdges: 20_000, maxMillis: 5_000 },
   degreeLimit: 50,
   maxTransfersPerAddress: 10_000,
+  maxLayerRows: 500_000,
+  busyTransfers: 1_000,
   terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
   history: undefined,
@@ -82,6 +95,8 @@ export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOpt
     ["budget.maxEdges", budget.maxEdges],
     ["degreeLimit", options.degreeLimit],
     ["maxTransfersPerAddress", options.maxTransfersPerAddress],
+    ["maxLayerRows", options.maxLayerRows],
+    ["busyTransfers", options.busyTransfers],
     ["historyConcurrency", options.historyConcurrency],
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);

@@ -65,6 +65,8 @@ export interface LayerRow {
   cp_category: string | null;
   /** the label is an inferred exchange deposit address's (src/attribution), not a stored one */
   cp_inferred: boolean | null;
+  /** the counterparty's transfers in the store, sent and received (address_facts; 0 when unknown) */
+  cp_transfers: number;
 }
 
 /** LayerRow's fields in the order of the layer statement's columns (the JSON form gives each row as an array). */
@@ -87,7 +89,24 @@ const LAYER_FIELDS = [
   "cp_label",
   "cp_category",
   "cp_inferred",
+  "cp_transfers",
 ] as const satisfies readonly (keyof LayerRow)[];
+
+/** What one layer statement reads. */
+export interface LayerRead {
+  chainId: number;
+  /** the addresses to expand (duplicates are ignored) */
+  frontier: string[];
+  window: Window;
+  /** transfers per frontier address and direction at most, the newest (with those tied with the last) */
+  cap: number;
+  /**
+   * rows of the whole statement at most: a hard bound on what one layer holds in memory, whatever the frontier
+   * and the ties at the cut. Which rows a cut leaves out depends on the plan, so the layer treats a statement that
+   * reaches it as a spent budget (layer.ts). Default: no limit beyond the caps.
+   */
+  rowLimit?: number | undefined;
+}
 
 export interface Layer {
   /** the frontier addresses, deduplicated; LayerRow.i - 1 indexes it */
@@ -104,6 +123,7 @@ interface RawFactsRow {
   label: string | null;
   category: string | null;
   inferred: boolean | null;
+  transfers: number;
 }
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
@@ -121,7 +141,9 @@ const epoch = (column: RawBuilder<unknown>) => sql`floor(date_part('epoch', ${co
  */
 function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`fa AS (
-      SELECT f.address, f.is_contract, f.first_seen_at FROM address_facts f
+      SELECT f.address, f.is_contract, f.first_seen_at,
+        LEAST(f.transfers_out + f.transfers_in, 2147483647)::int AS transfers
+      FROM address_facts f
       WHERE f.chain_id = ${chainId} AND f.address = ANY(${cps})
     ),
     lb AS (
@@ -147,6 +169,7 @@ export function toFacts(row: {
   label: string | null;
   category: string | null;
   inferred: boolean | null;
+  transfers: number;
 }): AddressFacts {
   return {
     known: row.known,
@@ -155,6 +178,7 @@ export function toFacts(row: {
     label: row.label ?? undefined,
     category: row.category ?? undefined,
     inferred: row.inferred === true,
+    transfers: row.transfers,
   };
 }
 
@@ -197,24 +221,21 @@ export class ReadCoalescing {
   }
 }
 
-const UNKNOWN_FACTS: AddressFacts = Object.freeze({
+/** The facts of an address the store has never seen. */
+export const UNKNOWN_FACTS: AddressFacts = Object.freeze({
   known: false,
   isContract: false,
   firstSeenAt: undefined,
   label: undefined,
   category: undefined,
   inferred: false,
+  transfers: 0,
 });
 
 /** Layer rows of several frontier addresses in one statement, each address's rows as if read alone. */
-async function layerRowsByAddress(
-  db: Kysely<DB>,
-  chainId: number,
-  frontier: string[],
-  window: Window,
-  cap: number,
-): Promise<Map<string, LayerRow[]>> {
-  const { rows } = await layerQuery(chainId, frontier, window, cap).execute(db);
+async function layerRowsByAddress(db: Kysely<DB>, read: LayerRead): Promise<Map<string, LayerRow[]>> {
+  const { frontier } = read;
+  const { rows } = await layerQuery(read).execute(db);
   const byAddress = new Map<string, LayerRow[]>();
   for (const row of rows) {
     const address = frontier[row.i - 1] as string;
@@ -258,7 +279,8 @@ async function queryAddressFacts(
   const { rows } = await sql<RawFactsRow>`${sql.raw(PREPARED)}
     WITH ${factsCtes(chainId, sql`${unique}::text[]`)}
     SELECT a.address, fa.address IS NOT NULL AS known, COALESCE(fa.is_contract, false) AS is_contract,
-      ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category, lb.inferred
+      ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category, lb.inferred,
+      COALESCE(fa.transfers, 0) AS transfers
     FROM unnest(${unique}::text[]) a(address)
     LEFT JOIN fa ON fa.address = a.address
     LEFT JOIN lb ON lb.address = a.address`.execute(db);
@@ -272,32 +294,35 @@ async function queryAddressFacts(
  */
 export async function readLayer(
   db: Kysely<DB>,
-  chainId: number,
-  frontier: string[],
-  window: Window,
-  cap: number,
-  coalescing?: ReadCoalescing,
-  /** have the engine return the rows as one JSON text (faster to decode on PGlite; docs/decisions/0018) */
-  asJson = false,
+  read: LayerRead,
+  how: {
+    /** shares statements between concurrent single-address reads (none: the read runs alone) */
+    coalescing?: ReadCoalescing | undefined;
+    /** have the engine return the rows as one JSON text (faster on PGlite; docs/decisions/0018) */
+    asJson?: boolean;
+  } = {},
 ): Promise<Layer> {
-  const unique = [...new Set(frontier)];
+  const unique = [...new Set(read.frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
+  const { chainId, window, cap, rowLimit } = read;
   const kind = `layer:${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
+  // A single address's rows are bounded by its cap: coalesced reads need no row limit of their own.
   const coalescer =
     unique.length === 1
-      ? coalescing?.coalescerFor(
+      ? how.coalescing?.coalescerFor(
           kind,
-          (f) => layerRowsByAddress(db, chainId, f, window, cap),
+          (f) => layerRowsByAddress(db, { chainId, frontier: f, window, cap }),
           () => [] as LayerRow[],
         )
       : undefined;
   if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
-  if (asJson) {
-    const { rows } = await layerJsonQuery(chainId, unique, window, cap).execute(db);
+  const exact = { chainId, frontier: unique, window, cap, rowLimit };
+  if (how.asJson) {
+    const { rows } = await layerJsonQuery(exact).execute(db);
     const arrays = JSON.parse(rows[0]?.j ?? "null") as unknown[][] | null;
     return { frontier: unique, rows: (arrays ?? []).map(rowOf) };
   }
-  const { rows } = await layerQuery(chainId, unique, window, cap).execute(db);
+  const { rows } = await layerQuery(exact).execute(db);
   return { frontier: unique, rows };
 }
 
@@ -312,19 +337,17 @@ function rowOf(values: unknown[]): LayerRow {
  * by row in JavaScript, at about 14 µs a row of this statement; one text that V8's JSON parser reads costs about
  * half (docs/decisions/0018). node-postgres decodes rows fast enough that PostgreSQL keeps the plain form.
  */
-export function layerJsonQuery(chainId: number, frontier: string[], window: Window, cap: number) {
+export function layerJsonQuery(read: LayerRead) {
   return sql<{ j: string | null }>`${sql.raw(PREPARED)}SELECT json_agg(json_build_array(${sql.join(
     LAYER_FIELDS.map((f) => sql.ref(`l.${f}`)),
-  )}))::text AS j FROM (${layerQuery(chainId, frontier, window, cap)}) l`;
+  )}))::text AS j FROM (${layerQuery(read)}) l`;
 }
 
 /** The statement of readLayer, for a deduplicated frontier (exported for EXPLAIN in benchmarks). */
-export function layerQuery(
-  chainId: number,
-  frontier: string[],
-  window: Window,
-  cap: number,
-): RawBuilder<LayerRow> {
+export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
+  const { chainId, frontier, window, cap, rowLimit } = read;
+  // The limit is on the transfers read, before the facts of their counterparties are looked up.
+  const limit = rowLimit === undefined ? sql`` : sql`LIMIT (${rowLimit}::bigint)`;
   const from = window.from !== undefined ? sql`AND t.block_time >= ${iso(window.from)}::timestamptz` : sql``;
   const to = window.to !== undefined ? sql`AND t.block_time <= ${iso(window.to)}::timestamptz` : sql``;
   const columns = sql`t.tx_hash, t.log_index, t.block_number, t.block_time, t.token, t.value`;
@@ -341,6 +364,7 @@ export function layerQuery(
         (SELECT false AS out, ${columns}, t.from_address AS cp FROM transfers t
           WHERE t.chain_id = ${chainId} AND t.to_address = f.address ${from} ${to} ${order})
       ) y
+      ${limit}
     ),
     cps(a) AS MATERIALIZED (SELECT ARRAY(SELECT DISTINCT cp FROM x)),
     ${factsCtes(chainId, sql`(SELECT a FROM cps)::text[]`)}
@@ -349,7 +373,7 @@ export function layerQuery(
       tk.symbol, tk.decimals, p.price_usd::text AS price_usd,
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
       ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
-      lb.inferred AS cp_inferred
+      lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers
     FROM x
     LEFT JOIN fa ON fa.address = x.cp
     LEFT JOIN lb ON lb.address = x.cp

@@ -10,6 +10,7 @@ import { attributeTransfers } from "../../attribution/index.ts";
 import type { DB } from "../../schema.ts";
 import {
   type BlockRow,
+  deleteTransfersAbove,
   insertBlocks,
   insertTransfers,
   markContracts,
@@ -95,17 +96,8 @@ export async function unwindTo(
   const above = (ancestor ? ancestor.number : startBlock - 1n).toString();
   return db.transaction().execute(async (trx) => {
     // The unwound transfers' ends are re-judged once they are gone (deposit attribution, src/attribution).
-    const unwound = await trx
-      .selectFrom("transfers")
-      .select(["from_address as from", "to_address as to"])
-      .where("chain_id", "=", chainId)
-      .where("block_number", ">", above)
-      .execute();
-    const transfers = await trx
-      .deleteFrom("transfers")
-      .where("chain_id", "=", chainId)
-      .where("block_number", ">", above)
-      .executeTakeFirst();
+    // deleteTransfersAbove also takes the deleted transfers back from their ends' transfer counts.
+    const unwound = await deleteTransfersAbove(trx, chainId, BigInt(above));
     const blocks = await trx
       .deleteFrom("blocks")
       .where("chain_id", "=", chainId)
@@ -120,7 +112,7 @@ export async function unwindTo(
     await attributeTransfers(trx, chainId, unwound);
     await watcher?.unwound(trx, chainId, BigInt(above));
     await moveCheckpoint(trx, chainId, expected, ancestor);
-    return { transfers: Number(transfers.numDeletedRows), blocks: Number(blocks.numDeletedRows) };
+    return { transfers: unwound.length, blocks: Number(blocks.numDeletedRows) };
   });
 }
 

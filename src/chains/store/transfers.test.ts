@@ -1,7 +1,16 @@
-// The shared store writers are idempotent and keep first-seen facts at the earliest transfer.
+// The shared store writers are idempotent and keep first-seen facts at the earliest transfer and each address's
+// transfer counts, which a reorg unwind takes back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../../test/support/db-only.ts";
-import { insertBlocks, insertTransfers, markContracts, type TransferRow, upsertTokens } from "./transfers.ts";
+import { transferCountMismatches } from "../../../test/support/transfer-counts.ts";
+import {
+  deleteTransfersAbove,
+  insertBlocks,
+  insertTransfers,
+  markContracts,
+  type TransferRow,
+  upsertTokens,
+} from "./transfers.ts";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 beforeAll(async () => {
@@ -47,6 +56,31 @@ describe("store writers", () => {
       .where("address", "=", a)
       .executeTakeFirstOrThrow();
     expect(marked.is_contract).toBe(true);
+  });
+
+  it("count each address's transfers sent and received, once, and take back what is deleted", async () => {
+    const db = database.db;
+    const c = `0x${"c".repeat(40)}`;
+    const counts = async () =>
+      Object.fromEntries(
+        (
+          await db
+            .selectFrom("address_facts")
+            .select(["address", "transfers_out", "transfers_in"])
+            .where("address", "in", [a, b, c])
+            .execute()
+        ).map((r) => [r.address.slice(0, 3), `${r.transfers_out}/${r.transfers_in}`]),
+      );
+    const self = { ...transfer(20), from: c, to: c };
+    const toC = { ...transfer(21), to: c };
+    await insertTransfers(db, [self, toC]);
+    await insertTransfers(db, [self, toC]); // a replay counts nothing
+    expect(await counts()).toMatchObject({ "0xa": "5/0", "0xb": "0/4", "0xc": "1/2" });
+    expect(await transferCountMismatches(db)).toEqual([]);
+    const gone = await deleteTransfersAbove(db, 1, 120n);
+    expect(gone).toHaveLength(1);
+    expect(await counts()).toMatchObject({ "0xa": "4/0", "0xc": "1/1" });
+    expect(await transferCountMismatches(db)).toEqual([]);
   });
 
   it("upserts blocks and tokens without losing known metadata", async () => {

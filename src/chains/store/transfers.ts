@@ -34,56 +34,83 @@ export interface TokenRow {
   decimals: number | null;
 }
 
-/** Inserts transfers (one statement per batch); returns how many were new. */
+/**
+ * Inserts transfers and keeps their ends' address facts, in one statement per batch; returns how many were new.
+ * Only the transfers actually inserted count in `transfers_out` / `transfers_in` (a replayed batch changes
+ * nothing), and `first_seen_*` stays at each address's earliest transfer. Block times never decrease with the
+ * block number, so the earliest time is the earliest block's. Addresses are upserted in order, so that concurrent
+ * writers lock the same rows in the same order and never deadlock.
+ */
 export async function insertTransfers(db: Kysely<DB>, rows: TransferRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await sql`
-    INSERT INTO transfers (chain_id, tx_hash, log_index, block_number, block_time, from_address, to_address, token, value)
-    SELECT * FROM unnest(
-      ${rows.map((r) => r.chainId)}::integer[],
-      ${rows.map((r) => r.txHash)}::text[],
-      ${rows.map((r) => r.logIndex)}::integer[],
-      ${rows.map((r) => r.blockNumber.toString())}::bigint[],
-      ${rows.map((r) => r.blockTime.toISOString())}::timestamptz[],
-      ${rows.map((r) => r.from)}::text[],
-      ${rows.map((r) => r.to)}::text[],
-      ${rows.map((r) => r.token)}::text[],
-      ${rows.map((r) => r.value.toString())}::numeric[]
+  const { rows: result } = await sql<{ inserted: string }>`
+    WITH inserted AS (
+      INSERT INTO transfers (chain_id, tx_hash, log_index, block_number, block_time, from_address, to_address, token, value)
+      SELECT * FROM unnest(
+        ${rows.map((r) => r.chainId)}::integer[],
+        ${rows.map((r) => r.txHash)}::text[],
+        ${rows.map((r) => r.logIndex)}::integer[],
+        ${rows.map((r) => r.blockNumber.toString())}::bigint[],
+        ${rows.map((r) => r.blockTime.toISOString())}::timestamptz[],
+        ${rows.map((r) => r.from)}::text[],
+        ${rows.map((r) => r.to)}::text[],
+        ${rows.map((r) => r.token)}::text[],
+        ${rows.map((r) => r.value.toString())}::numeric[]
+      )
+      ON CONFLICT DO NOTHING
+      RETURNING chain_id, from_address, to_address, block_number, block_time
+    ),
+    facts AS (
+      INSERT INTO address_facts AS f (chain_id, address, first_seen_block, first_seen_at, transfers_out, transfers_in)
+      SELECT chain_id, address, min(block_number), min(block_time), sum(sent), sum(received) FROM (
+        SELECT chain_id, from_address AS address, block_number, block_time, 1 AS sent, 0 AS received FROM inserted
+        UNION ALL
+        SELECT chain_id, to_address, block_number, block_time, 0, 1 FROM inserted
+      ) sides
+      GROUP BY chain_id, address
+      ORDER BY chain_id, address
+      ON CONFLICT (chain_id, address) DO UPDATE SET
+        first_seen_block = LEAST(f.first_seen_block, excluded.first_seen_block),
+        first_seen_at = LEAST(f.first_seen_at, excluded.first_seen_at),
+        transfers_out = f.transfers_out + excluded.transfers_out,
+        transfers_in = f.transfers_in + excluded.transfers_in
+      RETURNING 1
     )
-    ON CONFLICT DO NOTHING`.execute(db);
-  await recordFirstSeen(db, rows);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
-/** Keeps `address_facts.first_seen_*` at the earliest transfer seen for each address. */
-async function recordFirstSeen(db: Kysely<DB>, rows: TransferRow[]): Promise<void> {
-  const earliest = new Map<string, { chainId: number; address: string; block: bigint; at: Date }>();
-  for (const r of rows) {
-    for (const address of [r.from, r.to]) {
-      const key = `${r.chainId}:${address}`;
-      const seen = earliest.get(key);
-      if (!seen || r.blockNumber < seen.block) {
-        earliest.set(key, { chainId: r.chainId, address, block: r.blockNumber, at: r.blockTime });
-      }
-    }
-  }
-  const facts = [...earliest.values()].sort(
-    (a, b) => a.chainId - b.chainId || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0),
-  );
-  await sql`
-    INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
-    SELECT * FROM unnest(
-      ${facts.map((f) => f.chainId)}::integer[],
-      ${facts.map((f) => f.address)}::text[],
-      ${facts.map((f) => f.block.toString())}::bigint[],
-      ${facts.map((f) => f.at.toISOString())}::timestamptz[]
-    )
-    ON CONFLICT (chain_id, address) DO UPDATE SET
-      first_seen_block = LEAST(address_facts.first_seen_block, excluded.first_seen_block),
-      first_seen_at = LEAST(address_facts.first_seen_at, excluded.first_seen_at)
-    WHERE address_facts.first_seen_block IS NULL OR excluded.first_seen_block < address_facts.first_seen_block`.execute(
+    SELECT (SELECT count(*) FROM inserted)::text AS inserted, (SELECT count(*) FROM facts) AS facts`.execute(
     db,
   );
+  return Number(result[0]?.inserted ?? 0);
+}
+
+/**
+ * Deletes a chain's transfers above a block (a reorg unwind) and takes them back from their ends' transfer counts,
+ * in one statement; returns the ends of the deleted transfers.
+ */
+export async function deleteTransfersAbove(
+  db: Kysely<DB>,
+  chainId: number,
+  aboveBlock: bigint,
+): Promise<{ from: string; to: string }[]> {
+  const { rows } = await sql<{ from: string; to: string }>`
+    WITH deleted AS (
+      DELETE FROM transfers WHERE chain_id = ${chainId} AND block_number > ${aboveBlock.toString()}
+      RETURNING from_address, to_address
+    ),
+    counts AS (
+      SELECT address, sum(sent) AS sent, sum(received) AS received FROM (
+        SELECT from_address AS address, 1 AS sent, 0 AS received FROM deleted
+        UNION ALL
+        SELECT to_address, 0, 1 FROM deleted
+      ) sides
+      GROUP BY address
+    ),
+    taken AS (
+      UPDATE address_facts f SET transfers_out = f.transfers_out - c.sent, transfers_in = f.transfers_in - c.received
+      FROM counts c WHERE f.chain_id = ${chainId} AND f.address = c.address
+      RETURNING 1
+    )
+    SELECT from_address AS from, to_address AS to FROM deleted`.execute(db);
+  return rows;
 }
 
 export async function insertBlocks(db: Kysely<DB>, rows: BlockRow[]): Promise<void> {

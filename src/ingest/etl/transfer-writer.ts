@@ -1,13 +1,15 @@
-// Writes batches of timed transfers into the store, idempotently, and keeps address_facts.first_seen_* at each
-// address's earliest transfer (what the shared insertTransfers does).
+// Writes batches of timed transfers into the store, idempotently, and keeps each address's facts as the shared
+// insertTransfers does: address_facts.first_seen_* at its earliest transfer, and its counts of transfers sent and
+// received (transfers_out / transfers_in, of the transfers actually written: a re-run adds nothing).
 //
 // With COPY (an atomic import on PostgreSQL or PGlite in this process), optimistically: each batch is first
 // COPYed straight into `transfers` under a savepoint, which is as fast as a bare COPY; if any of its rows is there
 // already (a re-run, overlapping exports) the COPY fails on the primary key, the savepoint is rolled back and the
 // batch goes the idempotent way instead (COPY into a TEMP table, INSERT ... ON CONFLICT DO NOTHING); the next
-// batch tries the fast way again once a batch had no conflict. The earliest block of each address is gathered in
-// memory (at most MAX_ADDRESSES of them, then they are moved into a TEMP table) and merged into address_facts once,
-// at the end (addresses in order, so concurrent imports never deadlock).
+// batch tries the fast way again once a batch had no conflict. The earliest block of each address and its counts
+// are gathered in memory (at most MAX_ADDRESSES of them, then they are moved into a TEMP table; the idempotent way
+// adds the ends of the rows it inserted there directly) and merged into address_facts once, at the end (addresses
+// in order, so concurrent imports never deadlock).
 // Without COPY (through the socket bridge) each batch goes through the shared insertTransfers.
 import { insertTransfers } from "../../chains/store/index.ts";
 import type { Conn } from "./connection.ts";
@@ -32,9 +34,17 @@ const earlierBlock = (a: string, b: string) => a.length < b.length || (a.length 
 /** Addresses whose first sighting is held in memory before it is moved into the TEMP table (about 40 MB). */
 const MAX_ADDRESSES = 200_000;
 
+/** What an import has learnt of one address so far: its earliest transfer, and the transfers it sent and received. */
+interface Seen {
+  block: string;
+  time: string;
+  sent: number;
+  received: number;
+}
+
 export class TransferWriter {
   private optimistic = true;
-  private readonly earliest = new Map<string, { block: string; time: string }>();
+  private readonly earliest = new Map<string, Seen>();
   private readonly stage = "etl_transfers_stage";
   private readonly seen = "etl_first_seen";
 
@@ -48,7 +58,8 @@ export class TransferWriter {
     if (!this.useCopy) return;
     await conn.query(`CREATE TEMP TABLE ${this.stage} (LIKE transfers INCLUDING DEFAULTS) ON COMMIT DROP`);
     await conn.query(
-      `CREATE TEMP TABLE ${this.seen} (address text NOT NULL, block bigint NOT NULL, ts timestamptz NOT NULL) ON COMMIT DROP`,
+      `CREATE TEMP TABLE ${this.seen} (address text NOT NULL, block bigint NOT NULL, ts timestamptz NOT NULL,
+         sent bigint NOT NULL, received bigint NOT NULL) ON COMMIT DROP`,
     );
   }
 
@@ -80,31 +91,45 @@ export class TransferWriter {
         `${chain}\t${r.txHash}\t${r.logIndex}\t${r.block}\t${r.time}\t${r.from}\t${r.to}\t${r.token}\t${r.value}\n`;
     }
     const text = lines.join("");
-    let written: number;
     if (this.optimistic && (await this.tryCopy(conn, copy, text))) {
-      written = rows.length;
-    } else {
-      await conn.query(`TRUNCATE ${this.stage}`);
-      await copy(`${this.stage} (${TRANSFER_COLUMNS})`, text);
-      const [row] = await conn.query<{ n: string }>(
-        `WITH inserted AS (INSERT INTO transfers SELECT * FROM ${this.stage} ON CONFLICT DO NOTHING RETURNING 1)
-         SELECT count(*) AS n FROM inserted`,
-      );
-      written = Number(row?.n ?? 0);
-      this.optimistic = written === rows.length;
+      for (const r of rows) {
+        this.see(r.from, r, 1, 0);
+        this.see(r.to, r, 0, 1);
+      }
+      if (this.earliest.size > MAX_ADDRESSES) await this.flushSeen(conn);
+      return rows.length;
     }
-    for (const r of rows) {
-      this.see(r.from, r);
-      this.see(r.to, r);
-    }
-    if (this.earliest.size > MAX_ADDRESSES) await this.flushSeen(conn);
+    // Some rows are there already: only the ends of the rows inserted now are counted (straight into the TEMP
+    // table; the rows already there were counted when they were written).
+    await conn.query(`TRUNCATE ${this.stage}`);
+    await copy(`${this.stage} (${TRANSFER_COLUMNS})`, text);
+    const [row] = await conn.query<{ n: string }>(
+      `WITH inserted AS (
+         INSERT INTO transfers SELECT * FROM ${this.stage} ON CONFLICT DO NOTHING
+         RETURNING from_address, to_address, block_number, block_time
+       ),
+       sides AS (
+         INSERT INTO ${this.seen} (address, block, ts, sent, received)
+         SELECT from_address, block_number, block_time, 1, 0 FROM inserted
+         UNION ALL SELECT to_address, block_number, block_time, 0, 1 FROM inserted
+         RETURNING 1
+       )
+       SELECT count(*) AS n FROM inserted`,
+    );
+    const written = Number(row?.n ?? 0);
+    this.optimistic = written === rows.length;
     return written;
   }
 
-  private see(address: string, r: TimedTransfer): void {
+  private see(address: string, r: TimedTransfer, sent: number, received: number): void {
     const seen = this.earliest.get(address);
-    if (!seen) this.earliest.set(detach(address), { block: r.block, time: r.time });
-    else if (earlierBlock(r.block, seen.block)) {
+    if (!seen) {
+      this.earliest.set(detach(address), { block: r.block, time: r.time, sent, received });
+      return;
+    }
+    seen.sent += sent;
+    seen.received += received;
+    if (earlierBlock(r.block, seen.block)) {
       seen.block = r.block;
       seen.time = r.time;
     }
@@ -113,9 +138,11 @@ export class TransferWriter {
   private async flushSeen(conn: Conn): Promise<void> {
     if (this.earliest.size === 0 || !conn.copyText) return;
     const lines: string[] = [];
-    for (const [address, { block, time }] of this.earliest) lines.push(`${address}\t${block}\t${time}\n`);
+    for (const [address, { block, time, sent, received }] of this.earliest) {
+      lines.push(`${address}\t${block}\t${time}\t${sent}\t${received}\n`);
+    }
     this.earliest.clear();
-    await conn.copyText(`${this.seen} (address, block, ts)`, lines.join(""));
+    await conn.copyText(`${this.seen} (address, block, ts, sent, received)`, lines.join(""));
   }
 
   private async tryCopy(
@@ -136,17 +163,19 @@ export class TransferWriter {
     }
   }
 
-  /** Merges the gathered first sightings into address_facts (the COPY way; insertTransfers did it per batch). */
+  /** Merges the gathered facts into address_facts (the COPY way; insertTransfers did it per batch). */
   async finish(conn: Conn): Promise<void> {
     if (!this.useCopy || !conn.copyText) return;
     await this.flushSeen(conn);
     await conn.query(
-      `INSERT INTO address_facts (chain_id, address, first_seen_block, first_seen_at)
-       SELECT $1, address, min(block), min(ts) FROM ${this.seen} GROUP BY address ORDER BY address
+      `INSERT INTO address_facts AS f (chain_id, address, first_seen_block, first_seen_at, transfers_out, transfers_in)
+       SELECT $1, address, min(block), min(ts), sum(sent), sum(received) FROM ${this.seen}
+       GROUP BY address ORDER BY address
        ON CONFLICT (chain_id, address) DO UPDATE SET
-         first_seen_block = LEAST(address_facts.first_seen_block, excluded.first_seen_block),
-         first_seen_at = LEAST(address_facts.first_seen_at, excluded.first_seen_at)
-       WHERE address_facts.first_seen_block IS NULL OR excluded.first_seen_block < address_facts.first_seen_block`,
+         first_seen_block = LEAST(f.first_seen_block, excluded.first_seen_block),
+         first_seen_at = LEAST(f.first_seen_at, excluded.first_seen_at),
+         transfers_out = f.transfers_out + excluded.transfers_out,
+         transfers_in = f.transfers_in + excluded.transfers_in`,
       [this.chainId],
     );
   }

@@ -10,8 +10,10 @@ import type { Severity } from "../findings.ts";
  * received; critical is reserved for direct exposure to sanctioned or illicit addresses and for received funds
  * traced from them at criticalTracedShare or more; mixing is a pattern only where the address's own traced funds
  * reach a mixer or come out of one, a weaker link is mixer exposure; exchange deposit addresses are inferred.
+ * 1.3.0 (docs/decisions/0019): the graph a result is computed on no longer runs through busy addresses (1,000
+ * transfers or more in the store, roots excepted): they are reached but not expanded.
  */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.2.0";
+export const SCORING_MODEL_VERSION = "vigia-risk-1.3.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */

@@ -351,6 +351,33 @@ describe("busy addresses", () => {
   });
 });
 
+describe("path shares", () => {
+  // P5 received USD 50 from H and sent USD 2 on: H carries 50/52 of P5's flows. H sent P_i USD 10 i, of 18,300
+  // in all; so P_i's path share is 50/52 x 10 i / 18,300 (by USD; by count, 1/60 of H's transfers is less).
+  it("follow a counterparty only while its share of the path stays at or above the floor", async () => {
+    const { graph, layers } = await expand(
+      [hubPeer(5)],
+      3,
+      { minPathShare: 0.02, degreeLimit: 100 },
+      HUB_CHAIN,
+    );
+    expect(graph.nodes.get(addr("H"))?.expanded).toBe(true);
+    const followed = [...graph.nodes.values()]
+      .filter((n) => n.depth === 2 && n.expanded)
+      .map((n) => n.address);
+    expect(followed).toEqual(Array.from({ length: 22 }, (_, i) => hubPeer(39 + i)));
+    expect(layers[1]?.diluted).toBe(37);
+    for (let i = 39; i <= 60; i++) expect(graph.nodes.get(hubPeerNext(i))?.depth).toBe(3);
+    expect(graph.nodes.has(hubPeerNext(38))).toBe(false);
+  });
+
+  it("a floor of 0 follows every path", async () => {
+    const { graph, layers } = await expand([hubPeer(5)], 3, { minPathShare: 0, degreeLimit: 100 }, HUB_CHAIN);
+    expect(layers[1]?.diluted).toBe(0);
+    expect(graph.nodes.size).toBe(121);
+  });
+});
+
 describe("row limit of a layer", () => {
   it("shrinks the per-address cap so that a layer stays within it", async () => {
     const { layers, graph } = await expand(["H"], 1, { maxLayerRows: 20 }, HUB_CHAIN);
@@ -458,11 +485,11 @@ describe("one statement per layer", () => {
     expect(result.queries).toBe(5);
 
     const hub = new StatementCounter();
-    const hubResult = await expandGraph(db.withPlugin(hub), {
-      chainId: HUB_CHAIN,
-      roots: [addr("H")],
-      maxDepth: 3,
-    });
+    const hubResult = await expandGraph(
+      db.withPlugin(hub),
+      { chainId: HUB_CHAIN, roots: [addr("H")], maxDepth: 3 },
+      { minPathShare: 0 }, // every path followed: the widest frontiers
+    );
     expect(hubResult.layers.map((l) => l.frontier)).toEqual([1, 50, 50]);
     expect(hub.statements).toBe(1 + 3);
   });

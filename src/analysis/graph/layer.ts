@@ -57,6 +57,8 @@ export interface LayerReport {
   capped: string[];
   /** new counterparties reached but not followed because they are busy (options.busyTransfers) */
   busy: string[];
+  /** new counterparties reached but not followed because their path share fell below options.minPathShare */
+  diluted: number;
   history: HistoryReport;
   ms: number;
   /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
@@ -156,13 +158,20 @@ interface NewCounterparty {
   depth: number;
   /** USD of its transfers with the frontier */
   usd: number;
-  /** the frontier address (index) of its first row, and the USD of its transfers with that one */
+  /** the frontier address (index) of its first row, and its transfers with that one: USD and how many */
   fi: number;
   fiUsd: number;
-  /** frontier address (index) -> USD, for the other frontier addresses it transferred with */
-  otherFlows: Map<number, number> | undefined;
+  fiRows: number;
+  /** frontier address (index) -> its transfers with it, for the other frontier addresses it transferred with */
+  otherFlows: Map<number, Flow> | undefined;
   /** followed to the next layer (if admitted) */
   followed: boolean;
+}
+
+/** A new counterparty's transfers with one frontier address. */
+interface Flow {
+  usd: number;
+  rows: number;
 }
 
 /** amount / 10^decimals x the day's price, to the cent; null without a price or without decimals. */
@@ -235,6 +244,7 @@ export async function expandLayer(
     degreeLimited: [],
     capped: [],
     busy: [],
+    diluted: 0,
     history: emptyHistoryReport(),
     ms: 0,
     readMs: 0,
@@ -304,6 +314,8 @@ export async function expandLayer(
   const { native } = options;
   const outCount = new Array<number>(frontier.length).fill(0);
   const inCount = new Array<number>(frontier.length).fill(0);
+  /** USD of every transfer read of each frontier address (the denominators of the path shares) */
+  const usdTotal = new Array<number>(frontier.length).fill(0);
   /** transfers between nodes the graph holds already (a self-transfer, or with a node of an earlier layer) */
   const knownRows: LayerRow[] = [];
   // Only those can be in the graph already, or come back twice (once per side): a transfer with a new
@@ -317,6 +329,7 @@ export async function expandLayer(
     else inCount[fi] = (inCount[fi] as number) + 1;
     const cp = row.cp;
     if (graph.nodes.has(cp)) {
+      usdTotal[fi] = (usdTotal[fi] as number) + (usdOf(row, native) ?? 0);
       if (!existing) {
         existing = new Set();
         const inFrontier = new Set(frontier);
@@ -330,6 +343,7 @@ export async function expandLayer(
       continue;
     }
     const usd = usdOf(row, native) ?? 0;
+    usdTotal[fi] = (usdTotal[fi] as number) + usd;
     const entry = fresh.get(cp);
     if (!entry) {
       const type = nodeTypeOf({
@@ -349,6 +363,7 @@ export async function expandLayer(
         usd,
         fi,
         fiUsd: usd,
+        fiRows: 1,
         otherFlows: undefined,
         followed: false,
       });
@@ -357,10 +372,16 @@ export async function expandLayer(
     if (entry.more) entry.more.push(row);
     else entry.more = [row];
     entry.usd += usd;
-    if (entry.fi === fi) entry.fiUsd += usd;
-    else {
+    if (entry.fi === fi) {
+      entry.fiUsd += usd;
+      entry.fiRows++;
+    } else {
       entry.otherFlows ??= new Map();
-      entry.otherFlows.set(fi, (entry.otherFlows.get(fi) ?? 0) + usd);
+      const flow = entry.otherFlows.get(fi);
+      if (flow) {
+        flow.usd += usd;
+        flow.rows++;
+      } else entry.otherFlows.set(fi, { usd, rows: 1 });
       entry.depth = Math.min(entry.depth, (frontierNodes[fi] as GraphNode).depth + 1);
     }
   }
@@ -381,6 +402,18 @@ export async function expandLayer(
     if (list) list.push([entry, cp, usd]);
     else expandable[fi] = [[entry, cp, usd]];
   };
+  // The share of a path: at most what a counterparty's transfers with a frontier address are of all that
+  // address's transfers read (by USD or by count, whichever is larger: unpriced tokens still count), times the
+  // frontier address's own share (1 for a root). Any value traced from the counterparty to the roots along that
+  // path is at most that share of it.
+  const frontierShares = frontier.map((address) => graph.frontierShares?.[address] ?? 1);
+  const linkShare = (fi: number, usd: number, rows: number) => {
+    const total = usdTotal[fi] as number;
+    const byUsd = total > 0 ? usd / total : 0;
+    const byCount = rows / ((outCount[fi] as number) + (inCount[fi] as number));
+    return (frontierShares[fi] as number) * Math.max(byUsd, byCount);
+  };
+  const shares = new Map<NewCounterparty, number>();
   for (const [cp, entry] of fresh) {
     if (options.terminalTypes.has(entry.type)) continue;
     // A busy address dilutes any share traced through it below what exposure counts (docs/decisions/0019): it is
@@ -389,8 +422,17 @@ export async function expandLayer(
       report.busy.push(cp);
       continue;
     }
+    let share = linkShare(entry.fi, entry.fiUsd, entry.fiRows);
+    if (entry.otherFlows)
+      for (const [fi, flow] of entry.otherFlows) share = Math.max(share, linkShare(fi, flow.usd, flow.rows));
+    // Diluted along the way: nothing it passes on could reach the roots as a share exposure counts.
+    if (share < options.minPathShare) {
+      report.diluted++;
+      continue;
+    }
+    shares.set(entry, share);
     offer(entry.fi, entry, cp, entry.fiUsd);
-    if (entry.otherFlows) for (const [fi, usd] of entry.otherFlows) offer(fi, entry, cp, usd);
+    if (entry.otherFlows) for (const [fi, flow] of entry.otherFlows) offer(fi, entry, cp, flow.usd);
   }
   for (const [fi, address] of frontier.entries()) {
     const list = expandable[fi];
@@ -470,6 +512,12 @@ export async function expandLayer(
     for (const entry of added) if (entry.followed && entry.depth < graph.maxDepth) next.push(entry.first.cp);
     if (next.length === 0) stop = added.some((entry) => entry.followed) ? "depth" : "done";
   }
+  const nextShares: Record<string, number> = {};
+  for (const entry of added) {
+    const share = shares.get(entry);
+    if (entry.followed && share !== undefined && share < 1) nextShares[entry.first.cp] = share;
+  }
+  graph.frontierShares = nextShares;
   if (timeCut) {
     graph.truncated.time = true;
     stop ??= "time";

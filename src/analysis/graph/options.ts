@@ -7,6 +7,11 @@ import type { ReadCoalescing } from "./store.ts";
 export interface ExpandingGraph extends TxGraph {
   /** Addresses the next layer expands, sorted; empty once the expansion is done or a budget is spent. */
   frontier: string[];
+  /**
+   * The path share of frontier addresses (layer.ts): at most what of their value can reach the roots along the
+   * path that reached them. Missing (a root, or a graph saved before shares were kept): 1.
+   */
+  frontierShares?: Record<string, number>;
 }
 
 export interface ExpansionBudget {
@@ -42,6 +47,12 @@ export interface ExpansionOptions {
    * too small to count as exposure (docs/decisions/0019). Roots are expanded whatever their count.
    */
   busyTransfers: number;
+  /**
+   * A counterparty is followed only while the share of its path is at least this: its transfers with the
+   * frontier address are at most that share of all that address's transfers (by USD or by count), compounded
+   * along the path from a root (docs/decisions/0019). 0 follows every path.
+   */
+  minPathShare: number;
   /** Node types that end a path: reached, never expanded (roots excepted). */
   terminalTypes: ReadonlySet<NodeType>;
   /** The chain's native currency (transfers with token 'native'). */
@@ -69,6 +80,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   maxTransfersPerAddress: 10_000,
   maxLayerRows: 500_000,
   busyTransfers: 1_000,
+  minPathShare: 0.01,
   terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
   history: undefined,
@@ -102,6 +114,9 @@ export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOpt
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
   }
   if (!(budget.maxMillis > 0)) throw new RangeError("budget.maxMillis must be positive");
+  if (!(options.minPathShare >= 0 && options.minPathShare <= 1)) {
+    throw new RangeError("minPathShare must be between 0 and 1");
+  }
   return options;
 }
 

@@ -15,6 +15,7 @@ export function graphToJson(graph: ExpandingGraph): GraphJson {
     nodes: [...graph.nodes.values()].map((n) => ({ ...n })),
     edges: graph.edges.map((e) => ({ ...e, value: e.value.toString() })),
     frontier: [...graph.frontier],
+    ...(graph.frontierShares ? { frontierShares: { ...graph.frontierShares } } : {}),
   };
 }
 
@@ -25,5 +26,6 @@ export function graphFromJson(json: GraphJson): ExpandingGraph {
     nodes: new Map(json.nodes.map((n) => [n.address, { ...n }])),
     edges: json.edges.map((e) => ({ ...e, value: BigInt(e.value) })),
     frontier: [...json.frontier],
+    ...(json.frontierShares ? { frontierShares: { ...json.frontierShares } } : {}),
   };
 }

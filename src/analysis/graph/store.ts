@@ -233,9 +233,13 @@ export const UNKNOWN_FACTS: AddressFacts = Object.freeze({
 });
 
 /** Layer rows of several frontier addresses in one statement, each address's rows as if read alone. */
-async function layerRowsByAddress(db: Kysely<DB>, read: LayerRead): Promise<Map<string, LayerRow[]>> {
+async function layerRowsByAddress(
+  db: Kysely<DB>,
+  read: LayerRead,
+  asJson: boolean,
+): Promise<Map<string, LayerRow[]>> {
   const { frontier } = read;
-  const { rows } = await layerQuery(read).execute(db);
+  const rows = await layerRows(db, read, asJson);
   const byAddress = new Map<string, LayerRow[]>();
   for (const row of rows) {
     const address = frontier[row.i - 1] as string;
@@ -311,19 +315,21 @@ export async function readLayer(
     unique.length === 1
       ? how.coalescing?.coalescerFor(
           kind,
-          (f) => layerRowsByAddress(db, { chainId, frontier: f, window, cap }),
+          (f) => layerRowsByAddress(db, { chainId, frontier: f, window, cap }, how.asJson === true),
           () => [] as LayerRow[],
         )
       : undefined;
   if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
-  const exact = { chainId, frontier: unique, window, cap, rowLimit };
-  if (how.asJson) {
-    const { rows } = await layerJsonQuery(exact).execute(db);
-    const arrays = JSON.parse(rows[0]?.j ?? "null") as unknown[][] | null;
-    return { frontier: unique, rows: (arrays ?? []).map(rowOf) };
-  }
-  const { rows } = await layerQuery(exact).execute(db);
+  const rows = await layerRows(db, { chainId, frontier: unique, window, cap, rowLimit }, how.asJson === true);
   return { frontier: unique, rows };
+}
+
+/** Runs the layer statement for a deduplicated frontier, as plain rows or as one JSON text. */
+async function layerRows(db: Kysely<DB>, read: LayerRead, asJson: boolean): Promise<LayerRow[]> {
+  if (!asJson) return (await layerQuery(read).execute(db)).rows;
+  const { rows } = await layerJsonQuery(read).execute(db);
+  const arrays = JSON.parse(rows[0]?.j ?? "null") as unknown[][] | null;
+  return (arrays ?? []).map(rowOf);
 }
 
 function rowOf(values: unknown[]): LayerRow {

@@ -352,8 +352,11 @@ export function layerJsonQuery(read: LayerRead) {
 /** The statement of readLayer, for a deduplicated frontier (exported for EXPLAIN in benchmarks). */
 export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
   const { chainId, frontier, window, cap, rowLimit } = read;
-  // The limit is on the transfers read, before the facts of their counterparties are looked up.
-  const limit = rowLimit === undefined ? sql`` : sql`LIMIT (${rowLimit}::bigint)`;
+  // The limit is on the transfers read, before the facts of their counterparties are looked up. It is written
+  // into the text, not passed as a parameter: the statement is prepared, and after five runs PostgreSQL may plan
+  // it once for any parameters; with the limit unknown, that generic plan took a wide layer from 0.7 s to 32 s
+  // (bench/expansion.ts, docs/decisions/0019). The limit is one value per configuration, so one text.
+  const limit = rowLimit === undefined ? sql`` : sql`LIMIT ${sql.lit(Math.floor(rowLimit))}`;
   const from = window.from !== undefined ? sql`AND t.block_time >= ${iso(window.from)}::timestamptz` : sql``;
   const to = window.to !== undefined ? sql`AND t.block_time <= ${iso(window.to)}::timestamptz` : sql``;
   const columns = sql`t.tx_hash, t.log_index, t.block_number, t.block_time, t.token, t.value`;

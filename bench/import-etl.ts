@@ -1,7 +1,7 @@
 // Benchmark `import-etl`: `vigia import etl` (the real command, a child process) on a seeded, generated
 // ethereum-etl export of 1 million transfers, on PGlite and on PostgreSQL, each beside a bare COPY of the very same
-// transfers (already in the store's columns) into an equivalent indexed table (the `transfers` table of
-// migrations/0002, primary key and indexes included) in the same run. Rates count transfers over the time the work
+// transfers (already in the store's columns) into an equivalent indexed table (the `transfers` table as the
+// migrations leave it, primary key and indexes included, the covering ones of 0007 too) in the same run. Rates count transfers over the time the work
 // took inside each process (the import's own `seconds`; the bare COPY's time from its first row to its commit),
 // not process start-up. Peak memory is the child's peak RSS (VmHWM). The import also runs on a 250,000-transfer
 // export, to show memory stays flat as the file grows.
@@ -35,7 +35,7 @@ const MIB = 2 ** 20;
 type DatabaseName = "pglite" | "postgres";
 const LABEL: Record<DatabaseName, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
 
-/** The store's transfers table (migrations/0002_chain_data.sql), under another name. */
+/** The store's transfers table as the migrations leave it (0002, with the covering indexes of 0007), under another name. */
 const BARE_DDL = `
 CREATE TABLE bare_transfers (
   chain_id integer NOT NULL, tx_hash text NOT NULL, log_index integer NOT NULL, block_number bigint NOT NULL,
@@ -43,8 +43,10 @@ CREATE TABLE bare_transfers (
   value numeric(78, 0) NOT NULL,
   PRIMARY KEY (chain_id, tx_hash, log_index)
 );
-CREATE INDEX bare_transfers_from_time_idx ON bare_transfers (chain_id, from_address, block_time DESC);
-CREATE INDEX bare_transfers_to_time_idx ON bare_transfers (chain_id, to_address, block_time DESC);
+CREATE INDEX bare_transfers_from_cover_idx ON bare_transfers (chain_id, from_address, block_time DESC)
+  INCLUDE (to_address, tx_hash, log_index, block_number, token, value);
+CREATE INDEX bare_transfers_to_cover_idx ON bare_transfers (chain_id, to_address, block_time DESC)
+  INCLUDE (from_address, tx_hash, log_index, block_number, token, value);
 CREATE INDEX bare_transfers_block_idx ON bare_transfers (chain_id, block_number);`;
 const BARE_COLUMNS =
   "chain_id, tx_hash, log_index, block_number, block_time, from_address, to_address, token, value";
@@ -289,7 +291,8 @@ function markdown(outcomes: Outcome[], sizes: { big: number; small: number }): s
     `A seeded ethereum-etl export of ${fmt.rps(sizes.big)} transfers (transactions.csv with native transfers, failed and`,
     "zero-value transactions; token_transfers.csv; blocks, tokens, contracts), imported by the real command (a child",
     "process, into a fresh database), beside a bare COPY of the same transfers, already in the store's columns, into",
-    "an equivalent indexed table (the `transfers` table with its primary key and three indexes) in one transaction.",
+    "an equivalent indexed table (the `transfers` table with its primary key and three indexes, two of them the",
+    "covering ones of migrations/0007, as the store has them) in one transaction.",
     `Rates are transfers over the time the work took inside each process (not process start-up), best of ${REPEAT} runs`,
     "each, bare and import alternately (the machine is shared with other work). Peak RSS is the",
     `child's VmHWM. The import also ran on a ${fmt.rps(sizes.small)}-transfer export, to show memory stays flat.`,

@@ -8,7 +8,7 @@ ALTER TABLE address_facts
   ADD COLUMN transfers_out bigint NOT NULL DEFAULT 0,
   ADD COLUMN transfers_in bigint NOT NULL DEFAULT 0;
 
--- The counts of what the store holds already (one pass over transfers: about 5 s per million on these machines).
+-- The counts of what the store holds already: one pass over transfers (5 million took 29 s on PostgreSQL here).
 UPDATE address_facts f SET transfers_out = c.sent, transfers_in = c.received
 FROM (
   SELECT chain_id, address, sum(sent) AS sent, sum(received) AS received FROM (

@@ -392,7 +392,6 @@ export async function expandLayer(
     else graph.truncated.degree = true;
   }
   report.capped.sort(byAddress);
-  report.busy.sort(byAddress);
 
   // 5. Which new counterparties are followed to the next layer: per frontier address, those whose type does not
   //    end a path, and beyond the degree limit only the top ones by the USD of their transfers with it.
@@ -434,6 +433,7 @@ export async function expandLayer(
     offer(entry.fi, entry, cp, entry.fiUsd);
     if (entry.otherFlows) for (const [fi, flow] of entry.otherFlows) offer(fi, entry, cp, flow.usd);
   }
+  report.busy.sort(byAddress);
   for (const [fi, address] of frontier.entries()) {
     const list = expandable[fi];
     if (!list) continue;
@@ -503,19 +503,19 @@ export async function expandLayer(
 
   // The next frontier.
   let stop: StopReason | undefined;
-  let next: string[];
+  const next: string[] = [];
+  /** the path shares of the next frontier (1, the default, is left out) */
+  const nextShares: Record<string, number> = {};
   if (budgetCut || rowCut) {
-    next = [];
     stop = budgetCut && graph.truncated.nodes ? "nodes" : "edges";
   } else {
-    next = [];
-    for (const entry of added) if (entry.followed && entry.depth < graph.maxDepth) next.push(entry.first.cp);
+    for (const entry of added) {
+      if (!entry.followed || entry.depth >= graph.maxDepth) continue;
+      next.push(entry.first.cp);
+      const share = shares.get(entry) as number; // set for every followed counterparty
+      if (share < 1) nextShares[entry.first.cp] = share;
+    }
     if (next.length === 0) stop = added.some((entry) => entry.followed) ? "depth" : "done";
-  }
-  const nextShares: Record<string, number> = {};
-  for (const entry of added) {
-    const share = shares.get(entry);
-    if (entry.followed && share !== undefined && share < 1) nextShares[entry.first.cp] = share;
   }
   graph.frontierShares = nextShares;
   if (timeCut) {

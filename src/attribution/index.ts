@@ -3,6 +3,7 @@
 // (deposit-heuristic.ts; docs/decisions/0010).
 //
 //   attributeTransfers(db, chainId, written)  re-judges the addresses the written transfers could change
+//   attributeWritten(db, chainId, ends)        the same once after a bulk write, from the ends it left in a table
 //   attributeAllChains(db)                     re-judges every candidate (after exchange labels changed)
 //   afterExchangeLabelChange(db, change)       runs a label write, then attributeAllChains if it changed any
 //   judgeDepositAddress(history, params?)      the heuristic alone (pure)
@@ -20,5 +21,7 @@ export {
   afterExchangeLabelChange,
   attributeAllChains,
   attributeTransfers,
+  attributeWritten,
 } from "./refresh.ts";
+export type { WrittenEnds } from "./store.ts";
 export type { AttributionTables } from "./tables.ts";

@@ -13,12 +13,16 @@ import {
 } from "./deposit-heuristic.ts";
 import {
   allCandidates,
+  candidatesOfWritten,
   chainsWithTransfers,
+  dropWrittenCandidates,
   exchangeLabelsDigest,
   exchangeWallets,
   knownCandidates,
+  pageOfWrittenCandidates,
   readHistories,
   saveVerdicts,
+  type WrittenEnds,
 } from "./store.ts";
 
 /** Addresses judged per statement. */
@@ -60,6 +64,34 @@ export async function attributeTransfers(
   return judge(db, chainId, [...candidates].sort(), params);
 }
 
+/**
+ * What attributeTransfers does batch by batch, done once after a bulk write (the ETL import's COPY path) from
+ * what the writer left in the database: the candidates are found in SQL (candidatesOfWritten) and judged a chunk
+ * at a time, so neither the writer nor this holds them in memory. An address is judged from its whole history,
+ * so judging it once at the end gives the verdict the last batch that touched it would have given.
+ */
+export async function attributeWritten(
+  db: Kysely<DB>,
+  chainId: number,
+  ends: WrittenEnds,
+  params: DepositParams = DEFAULT_DEPOSIT_PARAMS,
+): Promise<AttributionReport> {
+  const total: AttributionReport = { judged: 0, attributed: 0 };
+  if ((await candidatesOfWritten(db, chainId, ends)) === 0) {
+    await dropWrittenCandidates(db);
+    return total;
+  }
+  for (let after = ""; ; ) {
+    const chunk = await pageOfWrittenCandidates(db, after, CHUNK);
+    if (chunk.length === 0) break;
+    total.judged += chunk.length;
+    total.attributed += await judgeChunk(db, chainId, chunk, params);
+    after = chunk[chunk.length - 1] as string;
+  }
+  await dropWrittenCandidates(db);
+  return total;
+}
+
 /** Re-judges every candidate of every chain (after exchange labels changed). */
 export async function attributeAllChains(
   db: Kysely<DB>,
@@ -96,16 +128,27 @@ async function judge(
 ): Promise<AttributionReport> {
   let attributed = 0;
   for (let i = 0; i < addresses.length; i += CHUNK) {
-    const chunk = addresses.slice(i, i + CHUNK);
-    const { histories, labelled } = await readHistories(db, chainId, chunk, params.maxTransfersPerDirection);
-    const verdicts = histories.map((history) => {
-      const verdict: DepositVerdict = labelled.has(history.address)
-        ? { attributed: false, reason: "labelled" }
-        : judgeDepositAddress(history, params);
-      if (verdict.attributed) attributed++;
-      return { address: history.address, verdict };
-    });
-    await saveVerdicts(db, chainId, verdicts);
+    attributed += await judgeChunk(db, chainId, addresses.slice(i, i + CHUNK), params);
   }
   return { judged: addresses.length, attributed };
+}
+
+/** Judges and saves up to CHUNK addresses; returns how many are deposit addresses. */
+async function judgeChunk(
+  db: Kysely<DB>,
+  chainId: number,
+  chunk: readonly string[],
+  params: DepositParams,
+): Promise<number> {
+  let attributed = 0;
+  const { histories, labelled } = await readHistories(db, chainId, chunk, params.maxTransfersPerDirection);
+  const verdicts = histories.map((history) => {
+    const verdict: DepositVerdict = labelled.has(history.address)
+      ? { attributed: false, reason: "labelled" }
+      : judgeDepositAddress(history, params);
+    if (verdict.attributed) attributed++;
+    return { address: history.address, verdict };
+  });
+  await saveVerdicts(db, chainId, verdicts);
+  return attributed;
 }

@@ -54,6 +54,71 @@ export async function allCandidates(db: Kysely<DB>, chainId: number): Promise<st
   return rows.map((r) => r.address).sort();
 }
 
+/** Where an import left what it wrote: a table of the written transfers' ends, and the span of their times. */
+export interface WrittenEnds {
+  /** a table (TEMP, the import's) with an `address` column: every end of every written transfer, repeats allowed */
+  table: string;
+  /** the earliest and latest block time of the written transfers (ISO) */
+  since: string;
+  until: string;
+}
+
+/** The TEMP table that candidatesOfWritten fills, in address order for paging. */
+export const WRITTEN_CANDIDATES = "attribution_written_candidates";
+
+/**
+ * Fills WRITTEN_CANDIDATES with what attributeTransfers would have re-judged, batch by batch, for the transfers
+ * behind `ends`, found in SQL: the senders to an exchange wallet among the ends within the transfers' time span,
+ * and the ends that are candidates already; wallets themselves excluded. Transfers of the same span written
+ * earlier add their senders too: re-judging an address from the store is idempotent. Returns how many.
+ */
+export async function candidatesOfWritten(
+  db: Kysely<DB>,
+  chainId: number,
+  ends: WrittenEnds,
+): Promise<number> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(ends.table)) throw new Error(`bad table name ${ends.table}`);
+  const table = sql.table(ends.table);
+  await sql`DROP TABLE IF EXISTS pg_temp.${sql.table(WRITTEN_CANDIDATES)}`.execute(db);
+  await sql`CREATE TEMP TABLE ${sql.table(WRITTEN_CANDIDATES)} (address text PRIMARY KEY)`.execute(db);
+  const { rows } = await sql<{ n: string }>`
+    WITH ends AS (SELECT DISTINCT address FROM ${table}),
+    wallets AS (
+      SELECT DISTINCT l.address FROM labels l
+      WHERE l.category = 'exchange' AND l.chain_id IN (0, ${chainId})
+        AND EXISTS (SELECT 1 FROM ends e WHERE e.address = l.address)
+    ),
+    found AS (
+      SELECT t.from_address AS address FROM wallets w
+        JOIN transfers t ON t.chain_id = ${chainId} AND t.to_address = w.address
+          AND t.block_time BETWEEN ${ends.since}::timestamptz AND ${ends.until}::timestamptz
+        WHERE t.from_address <> t.to_address
+      UNION
+      SELECT d.address FROM deposit_addresses d JOIN ends e ON e.address = d.address WHERE d.chain_id = ${chainId}
+      EXCEPT
+      SELECT address FROM wallets
+    ),
+    saved AS (INSERT INTO ${sql.table(WRITTEN_CANDIDATES)} SELECT address FROM found RETURNING 1)
+    SELECT count(*)::text AS n FROM saved`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Up to `limit` addresses of WRITTEN_CANDIDATES after `after`, in order. */
+export async function pageOfWrittenCandidates(
+  db: Kysely<DB>,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await sql<{ address: string }>`
+    SELECT address FROM ${sql.table(WRITTEN_CANDIDATES)} WHERE address > ${after}
+    ORDER BY address LIMIT ${limit}`.execute(db);
+  return rows.map((r) => r.address);
+}
+
+export async function dropWrittenCandidates(db: Kysely<DB>): Promise<void> {
+  await sql`DROP TABLE IF EXISTS pg_temp.${sql.table(WRITTEN_CANDIDATES)}`.execute(db);
+}
+
 /** A digest of every exchange label: attribution depends on them, and must be redone when it changes. */
 export async function exchangeLabelsDigest(db: Kysely<DB>): Promise<string> {
   const { rows } = await sql<{ digest: string }>`

@@ -84,16 +84,19 @@ const hash = (i: number) => `0x${(i + 1).toString(16).padStart(64, "0")}`;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-deposits-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function writeExport(): string {
-  const dir = path.join(tmp, "export");
+/** The story as an ethereum-etl export; `first` keeps only its first transactions. */
+function writeExport(first?: number): string {
+  const dir = path.join(tmp, first === undefined ? "export" : `export-${first}`);
   fs.mkdirSync(dir, { recursive: true });
   const lines = [
     "hash,block_number,block_timestamp,transaction_index,from_address,to_address,value,input,receipt_status",
   ];
-  story().forEach((tx, i) => {
-    const wei = (BigInt(Math.round(tx.eth * 1_000)) * ETH) / 1_000n;
-    lines.push(`${hash(i)},${100 + i},${tx.at},0,${tx.from},${tx.to},${wei},0x,1`);
-  });
+  story()
+    .slice(0, first)
+    .forEach((tx, i) => {
+      const wei = (BigInt(Math.round(tx.eth * 1_000)) * ETH) / 1_000n;
+      lines.push(`${hash(i)},${100 + i},${tx.at},0,${tx.from},${tx.to},${wei},0x,1`);
+    });
   fs.writeFileSync(path.join(dir, "transactions.csv"), `${lines.join("\n")}\n`);
   return dir;
 }
@@ -190,6 +193,33 @@ describe("deposit addresses inferred where data enters", () => {
     await importEtl(database, { chainId: CHAIN, dir });
     await importLabels(database.db, writeLabels());
     expect(await verdicts()).toEqual(first);
+  });
+
+  it("an import in small batches, then one that extends it, gives the verdicts of one import in one batch", async () => {
+    // The COPY way judges once, after its last batch, what its batches wrote (the idempotent batches too).
+    await importLabels(database.db, writeLabels());
+    const firstSweep = story().findIndex((tx) => tx.from === who.deposit);
+    await importEtl(database, { chainId: CHAIN, dir: writeExport(firstSweep + 1), batchRows: 4 });
+    expect((await verdicts())[who.deposit]).toMatchObject({ attributed: true, sweeps: 1, received: 1 });
+    await importEtl(database, { chainId: CHAIN, dir: writeExport(), batchRows: 4 });
+    const extended = await verdicts();
+
+    const fresh = await openTestDatabase();
+    try {
+      await importLabels(fresh.db, writeLabels());
+      await importEtl(fresh, { chainId: CHAIN, dir: writeExport() });
+      const once = await fresh.db
+        .selectFrom("deposit_addresses")
+        .select(["address", "attributed", "reason", "sweeps", "received", "senders", "confidence"])
+        .where("chain_id", "=", CHAIN)
+        .orderBy("address")
+        .execute();
+      expect(once.map((v) => v.address)).toEqual(Object.keys(extended));
+      for (const v of once) expect(extended[v.address]).toMatchObject(v);
+      expect(extended[who.deposit]).toMatchObject({ attributed: true, sweeps: 2, received: 3 });
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it("the graph reads the inferred address as its exchange; a stored label wins", async () => {

@@ -10,7 +10,12 @@
 // are gathered in memory (at most MAX_ADDRESSES of them, then they are moved into a TEMP table; the idempotent way
 // adds the ends of the rows it inserted there directly) and merged into address_facts once, at the end (addresses
 // in order, so concurrent imports never deadlock).
-// Without COPY (through the socket bridge) each batch goes through the shared insertTransfers.
+// The deposit-address attribution of what the COPY way wrote runs once, in finish, from the ends left in the TEMP
+// table (src/attribution, attributeWritten): per batch it cost two lookups of up to 100,000 addresses each, which
+// on PGlite ran on the thread that also runs the database.
+// Without COPY (through the socket bridge) each batch goes through the shared insertTransfers, and write-batch.ts
+// attributes it (attributesEachBatch).
+import { attributeWritten } from "../../attribution/index.ts";
 import { insertTransfers } from "../../chains/store/index.ts";
 import type { Conn } from "./connection.ts";
 import type { StagedTransfer } from "./rows.ts";
@@ -44,6 +49,9 @@ interface Seen {
 
 export class TransferWriter {
   private optimistic = true;
+  /** the earliest and latest time of the transfers given to write (ISO strings of one format compare as times) */
+  private since: string | undefined;
+  private until: string | undefined;
   private readonly earliest = new Map<string, Seen>();
   private readonly stage = "etl_transfers_stage";
   private readonly seen = "etl_first_seen";
@@ -52,6 +60,11 @@ export class TransferWriter {
     private readonly chainId: number,
     private readonly useCopy: boolean,
   ) {}
+
+  /** Whether the caller attributes each batch (the insertTransfers way) rather than finish (the COPY way). */
+  get attributesEachBatch(): boolean {
+    return !this.useCopy;
+  }
 
   /** Creates the TEMP tables of the COPY way (dropped at the end of the import's one transaction). */
   async start(conn: Conn): Promise<void> {
@@ -85,11 +98,17 @@ export class TransferWriter {
     }
     const chain = this.chainId;
     const lines: string[] = new Array(rows.length);
+    let since = this.since ?? (rows[0] as TimedTransfer).time;
+    let until = this.until ?? since;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as TimedTransfer;
       lines[i] =
         `${chain}\t${r.txHash}\t${r.logIndex}\t${r.block}\t${r.time}\t${r.from}\t${r.to}\t${r.token}\t${r.value}\n`;
+      if (r.time < since) since = r.time;
+      else if (r.time > until) until = r.time;
     }
+    this.since = since;
+    this.until = until;
     const text = lines.join("");
     if (this.optimistic && (await this.tryCopy(conn, copy, text))) {
       for (const r of rows) {
@@ -163,7 +182,10 @@ export class TransferWriter {
     }
   }
 
-  /** Merges the gathered facts into address_facts (the COPY way; insertTransfers did it per batch). */
+  /**
+   * The COPY way's last step (insertTransfers did both per batch): merges the gathered facts into address_facts,
+   * then attributes what was written, from the ends in the TEMP table (every end of every row written).
+   */
   async finish(conn: Conn): Promise<void> {
     if (!this.useCopy || !conn.copyText) return;
     await this.flushSeen(conn);
@@ -178,5 +200,12 @@ export class TransferWriter {
          transfers_in = f.transfers_in + excluded.transfers_in`,
       [this.chainId],
     );
+    if (this.since !== undefined && this.until !== undefined) {
+      await attributeWritten(conn.db, this.chainId, {
+        table: this.seen,
+        since: this.since,
+        until: this.until,
+      });
+    }
   }
 }

@@ -75,8 +75,9 @@ export async function writeBatch(
   if (batch.transfers.length > 0) {
     const timed = await timeTransfers(conn, targets, batch, totals);
     totals.written += await targets.transfers.write(conn, timed);
-    // In the import's transaction: the deposit addresses these transfers reveal or change (src/attribution).
-    await attributeTransfers(conn.db, targets.chainId, timed);
+    // In the import's transaction: the deposit addresses these transfers reveal or change (src/attribution). The
+    // COPY way does it once at its finish instead.
+    if (targets.transfers.attributesEachBatch) await attributeTransfers(conn.db, targets.chainId, timed);
   }
   if (batch.tokens.length > 0) {
     // The first row of a token wins, as it does across batches (upsertTokens keeps what is known).

@@ -222,7 +222,7 @@ async function serve(cases: Case[]) {
     publicUrl: "http://127.0.0.1",
     rateLimitPerMinute: 1_000_000,
     authenticate: async (key) => (key === KEY ? { projectId: 1, keyId: 1, role: "viewer" } : undefined),
-    checkReady: async () => {},
+    readiness: {},
     routes: (v1) => {
       const config = { access: "viewer" as const };
       v1.get("/projects/:projectId/investigations/:id", { config }, async (request) => {

@@ -10,9 +10,10 @@ import {
   registerTagsCommand,
 } from "./ingest/index.ts";
 import { createKey, createProject, projectExists } from "./keys/index.ts";
+import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
-import { serverSecret } from "./platform/crypto/server-secret.ts";
+import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, type Role } from "./platform/http/auth.ts";
@@ -43,7 +44,8 @@ async function openForCommand() {
   const config = loadConfig();
   const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(database);
-  return { config, database, keys: { db: database.db, serverKeys: deriveKeys(serverSecret(config)) } };
+  const serverKeys = deriveKeys(serverSecret(config), previousSecrets(config));
+  return { config, database, keys: { db: database.db, serverKeys } };
 }
 
 function printJson(value: unknown) {
@@ -90,9 +92,12 @@ async function serve(opts: { workers: boolean }) {
 
 async function worker() {
   const config = loadConfig();
-  const service = await startService(config, { http: false, workers: true });
+  // With VIGIA_METRICS_PORT the worker serves /healthz, /readyz and /metrics there (docs/operations.md).
+  const probes = config.metricsPort !== undefined;
+  const service = await startService(config, { http: probes ? "probes" : false, workers: true });
+  const url = probes ? await service.listen(config.metricsPort) : undefined;
   process.stdout.write(
-    `Vigía worker running on ${service.database.kind === "postgres" ? "PostgreSQL" : config.dataDir}\n`,
+    `Vigía worker running on ${service.database.kind === "postgres" ? "PostgreSQL" : config.dataDir}${url ? `; probes and metrics at ${url}` : ""}\n`,
   );
   stopOnSignals(() => service.close());
 }
@@ -184,6 +189,8 @@ export function buildProgram(): Command {
   registerRateCommands(program, withDatabase);
   registerSanctionsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());
+  registerSecretCommands(program, withDatabase);
+  registerDumpCommands(program, withDatabase, () => loadConfig());
   return program;
 }
 
@@ -192,6 +199,6 @@ export async function main(argv = process.argv): Promise<void> {
     await buildProgram().parseAsync(argv);
   } catch (error) {
     process.stderr.write(`vigia: ${(error as Error).message.split("\n")[0]}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(error instanceof UsageError || error instanceof OperationRefused ? 2 : 1);
   }
 }

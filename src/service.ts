@@ -41,15 +41,18 @@ import {
 } from "./monitoring/index.ts";
 import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
 import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
+import { serviceMetrics } from "./operations/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
-import { serverSecret } from "./platform/crypto/server-secret.ts";
+import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
+import { SharedRateCounter } from "./platform/http/shared-rate-store.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
+import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./platform/metrics/index.ts";
 import { OutboundClient } from "./platform/outbound/index.ts";
-import { DatabaseStore, type FileStore, FilesystemStore } from "./platform/storage/index.ts";
+import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
 import {
   type ReportsContext,
   registerFileRoutes,
@@ -61,8 +64,11 @@ import type { DB } from "./schema.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
 export interface ServiceOptions {
-  /** Serve HTTP (false for `vigia worker`). */
-  http: boolean;
+  /**
+   * Serve HTTP: the API (`vigia serve`), only the probes and /metrics (`vigia worker` with VIGIA_METRICS_PORT), or
+   * nothing.
+   */
+  http: boolean | "probes";
   /** Run background workers in this process. */
   workers: boolean;
   /** PostgreSQL schema to use (tests); memory:// data dir for an in-memory PGlite (tests). */
@@ -93,6 +99,8 @@ export interface Service {
   jobs: JobQueue;
   /** The chains this service knows (VIGIA_CHAINS or the built-in list). */
   registry: ChainRegistry;
+  /** This process's Prometheus metrics (served at /metrics). */
+  metrics: Registry;
   /** The compliance reports' context (its file store, clock and profile reader). */
   reports: ReportsContext;
   /** The chain followers, when this process runs the workers. */
@@ -103,7 +111,8 @@ export interface Service {
   demo: { projectId: number; key: string } | undefined;
   /** Where the API listens, once `listen` has run. */
   url: string | undefined;
-  listen(): Promise<string>;
+  /** Listens on the configured port, or on `port` (a worker's VIGIA_METRICS_PORT). */
+  listen(port?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -115,6 +124,7 @@ export async function startService(config: Config, options: ServiceOptions): Pro
     dataDir: config.dataDir,
     schema: options.schema,
     statementTimeoutMs: config.statementTimeoutMs,
+    poolSize: config.dbPoolSize,
   });
   try {
     return await assemble(config, options, database, registry);
@@ -139,7 +149,10 @@ async function assemble(
   }
   await migrate(database);
   const embedded = database.kind !== "postgres";
-  const keys: KeysContext = { db: database.db, serverKeys: deriveKeys(serverSecret(config)) };
+  const keys: KeysContext = {
+    db: database.db,
+    serverKeys: deriveKeys(serverSecret(config), previousSecrets(config)),
+  };
   const chainStats = new ChainStatsService(database.db, {
     ttlMs: config.chainStatsTtlSeconds * 1000,
     timeoutMs: config.upstreamTimeoutMs,
@@ -160,6 +173,11 @@ async function assemble(
   // reads running as it runs at once (PGlite: 1), and on PostgreSQL no more than this machine has cores: with the
   // pool's 10, the 5M-store benchmark ran 770 checks/s on 2 cores; with 2, 930/s (docs/decisions/0007). PGlite
   // runs statements on this thread, so its reads are gathered per event-loop turn instead.
+  // Prometheus metrics of this process (docs/operations.md, "Metrics").
+  const metricsRegistry = createRegistry();
+  const metrics = serviceMetrics(metricsRegistry, jobs);
+  if (database.kind === "postgres" && database.pool) poolMetrics(metricsRegistry, database.pool);
+
   const coalescing = new ReadCoalescing(
     Math.min(database.concurrency, os.availableParallelism()),
     database.kind === "pglite",
@@ -179,6 +197,7 @@ async function assemble(
     maxActiveJobsPerProject: config.maxActiveJobsPerProject,
     maxActiveAnalysesPerProject: config.maxActiveAnalysesPerProject,
     requestDeadlineMs: config.requestDeadlineMs,
+    observeDuration: metrics.observeAnalysis,
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
@@ -189,11 +208,12 @@ async function assemble(
   // Every call to a URL that configuration names goes through this client (SSRF-safe; platform/outbound).
   const outbound = new OutboundClient({ allowPrivate: config.allowPrivateOutbound });
   const profiles = new ProfileReader(outbound);
+  const files = chooseFileStore(config, database);
   const reports: ReportsContext = {
     db: database.db,
     keys,
     registry,
-    store: fileStore(config, database),
+    store: files,
     profiles,
     publicUrl: config.publicUrl,
     now: options.clock ?? Date.now,
@@ -215,11 +235,19 @@ async function assemble(
         rateLimitPerMinute: config.rateLimitPerMinute,
         authFailuresPerMinute: config.authFailuresPerMinute,
         heavyRateLimitPerMinute: config.heavyRateLimitPerMinute,
+        // On PostgreSQL every API process of a fleet counts in one table: N processes allow a key its limit once.
+        ...(database.kind === "postgres" && database.pool
+          ? { sharedRateCounter: new SharedRateCounter(database.pool) }
+          : {}),
         authenticate: authenticator.authenticate,
-        checkReady: async () => {
-          await sql`select 1`.execute(database.db);
+        // What /readyz checks: the database, and the report files' store where it is a folder.
+        readiness: {
+          database: () => sql`select 1`.execute(database.db),
+          ...(files instanceof FilesystemStore ? { "file store": () => files.check() } : {}),
         },
+        metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
         routes: (v1) => {
+          if (options.http === "probes") return;
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);
@@ -232,14 +260,14 @@ async function assemble(
           registerFileRoutes(v1, reports);
           registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined);
         },
-        pages: (root) => registerViewerRoutes(root),
+        pages: (root) => (options.http === "probes" ? undefined : registerViewerRoutes(root)),
       })
     : undefined;
 
   if (options.workers) await jobs.start();
   // Notifications go out from every process with workers; they share the outbox (src/notifications).
   const deliverer = options.workers
-    ? new NotificationDeliverer({ db: database.db, keys, outbound })
+    ? new NotificationDeliverer({ db: database.db, keys, outbound, onAttempt: metrics.webhookAttempt })
     : undefined;
   deliverer?.start();
   // The recorded transfers of monitored addresses are checked against the law rules in the same processes.
@@ -274,6 +302,7 @@ async function assemble(
         hooks: { watcher: monitoringWatcher },
       })
     : undefined;
+  if (indexers) metrics.followIndexers(indexers);
 
   let url: string | undefined;
   let closing: Promise<void> | undefined;
@@ -285,6 +314,7 @@ async function assemble(
     authenticator,
     jobs,
     registry,
+    metrics: metricsRegistry,
     reports,
     indexers,
     devnet,
@@ -292,9 +322,9 @@ async function assemble(
     get url() {
       return url;
     },
-    async listen() {
+    async listen(port = config.port) {
       if (!app) throw new Error("this service has no HTTP server");
-      const address = await app.listen({ host: config.host, port: config.port });
+      const address = await app.listen({ host: config.host, port });
       url = address.replace("[::1]", "127.0.0.1");
       return url;
     },
@@ -337,16 +367,6 @@ async function createDemoProjectOnFirstStart(keys: KeysContext) {
 }
 
 /** " (pid N)" from the data dir's lock file, for error messages. */
-/** The report file store: the data dir's `files` folder on the embedded default, a table on PostgreSQL. */
-function fileStore(config: Config, database: Database<DB>): FileStore {
-  const kind =
-    config.fileStore ??
-    (database.kind === "postgres" || config.dataDir === "memory://" ? "database" : "filesystem");
-  return kind === "database"
-    ? new DatabaseStore(database.db)
-    : new FilesystemStore(path.join(config.dataDir, "files"));
-}
-
 function ownerPid(dataDir: string): string {
   try {
     const pid = fs.readFileSync(path.join(dataDir, "pglite.lock"), "utf8").trim();

@@ -8,6 +8,9 @@ import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { ExpansionOverrides } from "./graph/index.ts";
 
+/** What an analysis duration is reported as: a quick check, a scan request, a risk job, one layer. */
+export type AnalysisKindObserved = "quick" | "scan" | "risk_job" | "layer";
+
 export interface AnalysisContext {
   db: Kysely<DB>;
   registry: ChainRegistry;
@@ -25,6 +28,8 @@ export interface AnalysisContext {
   maxActiveAnalysesPerProject?: number;
   /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. Default 30 s. */
   requestDeadlineMs?: number;
+  /** Told how long each analysis took, by kind (the service's metrics); nothing when absent. */
+  observeDuration?: (kind: AnalysisKindObserved, seconds: number) => void;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
   log?: { warn(obj: object, msg: string): void };
 }

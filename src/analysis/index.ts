@@ -2,7 +2,7 @@
 // GET /risk/quick, scan-risk (POST and stored results) and the durable POST /risk jobs; and the layered,
 // incremental analyses that investigations follow (./layered). The risk model itself is the pure core in
 // src/risk (docs/risk-model.md). What other features and the composition root use, and nothing else:
-export type { AnalysisContext } from "./context.ts";
+export type { AnalysisContext, AnalysisKindObserved } from "./context.ts";
 export { DEFAULT_DEPTH, MAX_DEPTH, MaxDepthSchema } from "./depth.ts";
 export { ReadCoalescing } from "./graph/index.ts";
 export { registerRiskJobs, startRiskJob } from "./jobs.ts";

@@ -130,6 +130,7 @@ export async function runRiskJob(
     if (!outcome) throw new Error("no analysis produced");
     const result = scanResultOf(analysisId, job.chainId, job.maxDepth, outcome.analysis, outcome.metrics);
     await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
+    ctx.observeDuration?.("risk_job", (performance.now() - started) / 1000);
   } catch (error) {
     if (!lastAttempt || signal?.aborted) throw error;
     await finish(ctx.db, analysisId, {

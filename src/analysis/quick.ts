@@ -18,6 +18,7 @@ export async function quickRisk(
   address: string,
   chainId: number,
 ): Promise<QuickRiskResponse> {
+  const started = performance.now();
   const chain = ctx.registry.get(chainId);
   const perDirection = Math.min(
     QUICK_TRANSFERS_PER_DIRECTION,
@@ -37,5 +38,6 @@ export async function quickRisk(
     const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
     result.reason = result.reason ? `${result.reason} ${note}` : note;
   }
+  ctx.observeDuration?.("quick", (performance.now() - started) / 1000);
   return result;
 }

@@ -86,6 +86,7 @@ export async function scanRisk(
   }
 
   const final = results as ScanResult[];
+  ctx.observeDuration?.("scan", (performance.now() - started) / 1000);
   return {
     summary: {
       total: final.length,

@@ -1,6 +1,6 @@
 // API keys of a project: create, list (with the key value, as the documented list returns it), revoke.
 import type { Kysely } from "kysely";
-import { decrypt, encrypt, hmacHex } from "../platform/crypto/secrets.ts";
+import { hmacHex, seal, unseal } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";
 import type { Role } from "../platform/http/auth.ts";
 import type { DB } from "../schema.ts";
@@ -34,7 +34,7 @@ export async function insertKey(
       label: input.label,
       role: input.role,
       key_hmac: hmacHex(ctx.serverKeys.lookup, key),
-      key_enc: encrypt(ctx.serverKeys.encryption, key),
+      key_enc: seal(ctx.serverKeys, key),
       last_used_at: null,
       revoked_at: null,
     })
@@ -76,7 +76,7 @@ export async function listKeys(
     id: row.id,
     created_at: row.created_at.toISOString(),
     label: row.label,
-    key: decrypt(ctx.serverKeys.encryption, row.key_enc),
+    key: unseal(ctx.serverKeys, row.key_enc),
     role: row.role,
     last_used_at: row.last_used_at?.toISOString() ?? null,
     revoked_at: row.revoked_at?.toISOString() ?? null,

@@ -5,7 +5,7 @@
 // key revoked through this process stops working at once (the cache entry is dropped), one revoked through
 // another process within that second. `last_used_at` is written in batches rather than on every request.
 import type { Kysely } from "kysely";
-import { hmacHex, type ServerKeys } from "../platform/crypto/secrets.ts";
+import { lookupHashes, type ServerKeys } from "../platform/crypto/secrets.ts";
 import type { Principal } from "../platform/http/auth.ts";
 import type { DB } from "../schema.ts";
 import { isWellFormedApiKey } from "./key-format.ts";
@@ -71,7 +71,8 @@ export class KeyAuthenticator {
     const row = await this.db
       .selectFrom("api_keys")
       .select(["id", "project_id", "role"])
-      .where("key_hmac", "=", hmacHex(this.serverKeys.lookup, key))
+      // Under the current secret, or under one it replaced while `vigia secret reseal` has not re-keyed the row.
+      .where("key_hmac", "in", lookupHashes(this.serverKeys, key))
       .where("revoked_at", "is", null)
       .executeTakeFirst();
     const entry = {

@@ -15,4 +15,5 @@ export {
   updateProject,
 } from "./projects.ts";
 export { registerKeysRoutes } from "./routes.ts";
+export { SEALED_COLUMNS } from "./sealed.ts";
 export type { MxReportingEntity } from "./tables.ts";

@@ -2,7 +2,7 @@
 // Every change writes its audit row in the same transaction.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import { decrypt, encrypt } from "../platform/crypto/secrets.ts";
+import { seal, unseal } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";
 import { JURISDICTION_CODES, type JurisdictionCode } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
@@ -53,7 +53,7 @@ export async function createProject(
       .values({
         name: input.name,
         integration_url: null,
-        webhook_secret_enc: encrypt(ctx.serverKeys.encryption, newWebhookSecret("standard-webhooks")),
+        webhook_secret_enc: seal(ctx.serverKeys, newWebhookSecret("standard-webhooks")),
         mx_reporting_entity: null,
         is_demo: input.isDemo ?? false,
         updated_at: new Date(),
@@ -83,7 +83,7 @@ async function readProject(trx: Kysely<DB>, ctx: KeysContext, projectId: number,
     integration_url: row.integration_url,
     jurisdictions: row.jurisdictions as Jurisdiction[],
     signing_scheme: row.signing_scheme,
-    webhook_secret: decrypt(ctx.serverKeys.encryption, row.webhook_secret_enc),
+    webhook_secret: unseal(ctx.serverKeys, row.webhook_secret_enc),
     mx_reporting_entity: row.mx_reporting_entity ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -122,13 +122,13 @@ export async function projectIntegration(
     .where("id", "=", projectId)
     .executeTakeFirst();
   if (!row) throw notFound("Project");
-  const secrets = [decrypt(ctx.serverKeys.encryption, row.webhook_secret_enc)];
+  const secrets = [unseal(ctx.serverKeys, row.webhook_secret_enc)];
   if (
     row.previous_webhook_secret_enc &&
     row.previous_webhook_secret_until &&
     new Date(row.previous_webhook_secret_until) > at
   )
-    secrets.push(decrypt(ctx.serverKeys.encryption, row.previous_webhook_secret_enc));
+    secrets.push(unseal(ctx.serverKeys, row.previous_webhook_secret_enc));
   return { integrationUrl: row.integration_url, scheme: row.signing_scheme, secrets };
 }
 
@@ -180,7 +180,7 @@ export async function updateProject(
       // A secret of one scheme's shape can't serve the other, so a scheme change issues a new secret.
       changes.signing_scheme = set.signing_scheme = patch.signing_scheme;
       changes.webhook_secret = "rotated";
-      set.webhook_secret_enc = encrypt(ctx.serverKeys.encryption, newWebhookSecret(patch.signing_scheme));
+      set.webhook_secret_enc = seal(ctx.serverKeys, newWebhookSecret(patch.signing_scheme));
       // The old secret signs in the other scheme: no grace period for it.
       set.previous_webhook_secret_enc = null;
       set.previous_webhook_secret_until = null;
@@ -211,10 +211,10 @@ export async function rotateWebhookSecret(
     await trx
       .updateTable("projects")
       .set({
-        webhook_secret_enc: encrypt(ctx.serverKeys.encryption, secret),
+        webhook_secret_enc: seal(ctx.serverKeys, secret),
         // The secret rotated out keeps signing beside the new one for a while, so that an integrator can switch
         // without dropping messages (Standard Webhooks carries several signatures).
-        previous_webhook_secret_enc: encrypt(ctx.serverKeys.encryption, project.webhook_secret),
+        previous_webhook_secret_enc: seal(ctx.serverKeys, project.webhook_secret),
         previous_webhook_secret_until: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS),
         updated_at: now,
       })

@@ -44,7 +44,14 @@ export interface DelivererOptions {
   pollMs: number;
   /** a webhook that has not answered in full by then failed (10 s) */
   webhookTimeoutMs: number;
+  /**
+   * Told of every attempt once recorded (the service's metrics): delivered, failed to be retried, or failed for
+   * the last time of its round.
+   */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+export type AttemptOutcome = "delivered" | "retrying" | "failed";
 
 export class NotificationDeliverer {
   readonly #options: DelivererOptions;
@@ -125,14 +132,17 @@ export class NotificationDeliverer {
     const outcome = { startedAt, statusCode, error, durationMs: performance.now() - started };
     if (error === null) {
       await recordAttempt(o.db, claim, outcome, { status: "delivered" });
+      o.onAttempt?.("delivered");
       return;
     }
     const inRound = claim.attempt - claim.roundStart;
     if (inRound >= MAX_ATTEMPTS) {
       await recordAttempt(o.db, claim, outcome, { status: "failed" });
+      o.onAttempt?.("failed");
       return;
     }
     const wait = (RETRY_SCHEDULE_MS[inRound - 1] as number) * (1 + 0.1 * o.random());
     await recordAttempt(o.db, claim, outcome, { status: "pending", at: new Date(o.now() + wait) });
+    o.onAttempt?.("retrying");
   }
 }

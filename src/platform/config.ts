@@ -1,16 +1,26 @@
-// Configuration of a Vigía process, read once from the environment (README.md, "Configuration").
-// Everything else receives a Config value; nothing below main.ts reads process.env.
+// Configuration of a Vigía process, read once from the environment. Everything else receives a Config value;
+// nothing below main.ts reads process.env.
+//
+// CONFIG_VARIABLES is the one list of the variables, their defaults and meanings; docs/operations.md
+// ("Configuration") shows the same table, and a test keeps the two and loadConfig in step. loadConfig checks every
+// value and reports every invalid one at once (ConfigError), so a start fails with the whole list, not the first.
+import net from "node:net";
 import path from "node:path";
+import { MIN_SECRET_BYTES, secretBytes } from "./crypto/server-secret.ts";
 
 export interface Config {
   /** `postgres://...` when running on PostgreSQL; undefined for the embedded database. */
   databaseUrl: string | undefined;
+  /** Connections each process keeps to PostgreSQL at most. */
+  dbPoolSize: number;
   dataDir: string;
   host: string;
   port: number;
   publicUrl: string;
   /** VIGIA_SECRET when given; on the embedded database it is generated into the data dir otherwise. */
   secret: string | undefined;
+  /** Secrets that sealed stored values before a rotation (VIGIA_SECRET_PREVIOUS), still accepted. */
+  previousSecrets: string[];
   chainsFile: string | undefined;
   allowPrivateOutbound: boolean;
   rateLimitPerMinute: number;
@@ -46,93 +56,325 @@ export interface Config {
   llmReportsPerHour: number;
   /** VIGIA_DEVNET: `true` runs the demo devnet even on PostgreSQL, `false` never; unset: only on the embedded default. */
   devnet: boolean | undefined;
+  /** Addresses and networks that may read /metrics without a key (VIGIA_METRICS_ALLOW, comma-separated). */
+  metricsAllow: string[];
+  /** The port a `vigia worker` serves its probes and /metrics on; none when unset. */
+  metricsPort: number | undefined;
 }
 
-function intFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
+/** One environment variable: its name, its default as the documentation says it, and what it does. */
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  meaning: string;
 }
 
-function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
-  const n = intFrom(value, fallback, name);
-  if (n === 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
-  return n;
+/** Every variable Vigía reads, in the order docs/operations.md lists them. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
+  {
+    name: "DATABASE_URL",
+    default: "unset",
+    meaning: "`postgres://…` runs on PostgreSQL; unset, on the embedded PGlite in `VIGIA_DATA_DIR`",
+  },
+  {
+    name: "VIGIA_DB_POOL_SIZE",
+    default: "10",
+    meaning: "connections each process opens to PostgreSQL at most",
+  },
+  {
+    name: "VIGIA_DATA_DIR",
+    default: "./data",
+    meaning: "the embedded database, its generated secret, report files (filesystem store)",
+  },
+  { name: "HOST", default: "127.0.0.1", meaning: "the address the API listens on" },
+  { name: "PORT", default: "8080", meaning: "the port the API listens on (0: any free port)" },
+  {
+    name: "VIGIA_PUBLIC_URL",
+    default: "http://HOST:PORT",
+    meaning: "the absolute base URL clients reach the API at; signed report URLs are built on it",
+  },
+  {
+    name: "VIGIA_SECRET",
+    default: "generated",
+    meaning:
+      "at least 32 random bytes: encrypts stored secrets, keys the API-key lookup, signs URLs. Generated into the data dir on the embedded database; required with PostgreSQL",
+  },
+  {
+    name: "VIGIA_SECRET_PREVIOUS",
+    default: "unset",
+    meaning:
+      'secrets in use before a rotation, comma-separated: still accepted for stored values, keys and signed URLs ("Rotating the secret")',
+  },
+  {
+    name: "VIGIA_CHAINS",
+    default: "unset",
+    meaning: 'a JSON file listing the chains (replaces the built-in list; "Chains")',
+  },
+  {
+    name: "VIGIA_DEVNET",
+    default: "unset",
+    meaning:
+      "`true` runs the demo devnet with `serve` even on PostgreSQL, `false` never; unset, it runs on the embedded default when `VIGIA_CHAINS` is unset",
+  },
+  {
+    name: "VIGIA_RATE_LIMIT_PER_MINUTE",
+    default: "6000",
+    meaning: "requests per API key and minute, across every API process",
+  },
+  {
+    name: "VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE",
+    default: "600",
+    meaning:
+      "requests per key and minute to each heavy route (scans, risk jobs, investigations, wallet and compliance reports)",
+  },
+  {
+    name: "VIGIA_AUTH_FAILURES_PER_MINUTE",
+    default: "60",
+    meaning:
+      "failed authentications (401, 403) per client address and minute, per API process; past it, 429 before any key is looked up",
+  },
+  {
+    name: "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
+    default: "20",
+    meaning: "risk jobs a project may have queued or running; beyond it, 429",
+  },
+  {
+    name: "VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT",
+    default: "10",
+    meaning: "layered analyses (investigations) a project may have queued or running; beyond it, 429",
+  },
+  {
+    name: "VIGIA_REQUEST_DEADLINE_MS",
+    default: "30000",
+    meaning: "longest a scan or a standard investigation computes inside its request",
+  },
+  {
+    name: "VIGIA_STATEMENT_TIMEOUT_MS",
+    default: "60000",
+    meaning: "longest a database statement of the service runs on PostgreSQL (PGlite cannot interrupt one)",
+  },
+  { name: "VIGIA_ANALYSIS_RETENTION_DAYS", default: "90", meaning: "days a finished analysis is kept" },
+  {
+    name: "VIGIA_CHAIN_STATS_TTL_SECONDS",
+    default: "300",
+    meaning: "how long a chain's market and network figures are fresh",
+  },
+  {
+    name: "VIGIA_UPSTREAM_TIMEOUT_MS",
+    default: "1500",
+    meaning: "longest a chain route waits for its market source before serving the last snapshot",
+  },
+  {
+    name: "VIGIA_ALLOW_PRIVATE_OUTBOUND",
+    default: "false",
+    meaning: "`true` lets calls to integrators reach loopback, private and link-local addresses",
+  },
+  {
+    name: "VIGIA_FILE_STORE",
+    default: "by database",
+    meaning:
+      "where report files live: `filesystem` (`<data dir>/files`, the embedded default) or `database` (the PostgreSQL default)",
+  },
+  {
+    name: "VIGIA_LLM_BASE_URL",
+    default: "unset",
+    meaning:
+      "an OpenAI-compatible chat-completions endpoint that writes wallet reports; unset, the deterministic writer",
+  },
+  {
+    name: "VIGIA_LLM_MODEL",
+    default: "unset",
+    meaning: "the model to ask; required with `VIGIA_LLM_BASE_URL`",
+  },
+  {
+    name: "VIGIA_LLM_API_KEY",
+    default: "unset",
+    meaning: "the bearer token of the LLM endpoint, if it needs one",
+  },
+  {
+    name: "VIGIA_LLM_TIMEOUT_MS",
+    default: "20000",
+    meaning: "longest wait for the LLM before the deterministic report is served",
+  },
+  {
+    name: "VIGIA_LLM_REPORTS_PER_HOUR",
+    default: "100",
+    meaning: "LLM-written wallet reports per project and hour",
+  },
+  {
+    name: "VIGIA_WALLET_REPORT_TTL_SECONDS",
+    default: "86400",
+    meaning: "how long a wallet report is served from the cache",
+  },
+  {
+    name: "VIGIA_METRICS_ALLOW",
+    default: "unset",
+    meaning: "addresses and networks (CIDR), comma-separated, that may read `/metrics` without a key",
+  },
+  {
+    name: "VIGIA_METRICS_PORT",
+    default: "unset",
+    meaning: "the port a `vigia worker` serves `/healthz`, `/readyz` and `/metrics` on",
+  },
+  {
+    name: "VIGIA_LOG_LEVEL",
+    default: "info",
+    meaning:
+      "`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` (`LOG_LEVEL` is read when it is unset)",
+  },
+];
+
+/** Every invalid value of a configuration, each with its variable's name. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration: ${problems.join("; ")}`);
+  }
 }
 
-function fileStoreFrom(value: string | undefined): Config["fileStore"] {
-  if (value === undefined || value === "") return undefined;
-  if (value !== "filesystem" && value !== "database")
-    throw new Error(`VIGIA_FILE_STORE must be "filesystem" or "database", got "${value}"`);
-  return value;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Reads variables, noting every problem instead of stopping at the first. */
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  text(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === "" ? undefined : value;
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.text(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      const range =
+        max === Number.MAX_SAFE_INTEGER
+          ? `an integer of at least ${min}`
+          : `an integer from ${min} to ${max}`;
+      this.problems.push(`${name} must be ${range}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
+    const raw = this.text(name);
+    if (raw === undefined) return undefined;
+    if (!values.includes(raw as T)) {
+      this.problems.push(`${name} must be ${values.map((v) => `"${v}"`).join(" or ")}, got "${raw}"`);
+      return undefined;
+    }
+    return raw as T;
+  }
+
+  url(name: string, schemes: readonly string[]): string | undefined {
+    const raw = this.text(name);
+    if (raw === undefined) return undefined;
+    try {
+      const url = new URL(raw);
+      if (schemes.includes(url.protocol.replace(/:$/, ""))) return raw;
+    } catch {}
+    this.problems.push(`${name} must be a ${schemes.join(" or ")} URL, got "${redactUrl(raw)}"`);
+    return undefined;
+  }
+
+  list(name: string, check: (item: string) => string | undefined): string[] {
+    const items = (this.text(name) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const item of items) {
+      const problem = check(item);
+      if (problem) this.problems.push(`${name}: ${problem}`);
+    }
+    return items;
+  }
 }
 
-function llmFrom(env: NodeJS.ProcessEnv): Config["llm"] {
-  const baseUrl = env.VIGIA_LLM_BASE_URL;
+/** A URL as it may appear in an error: without its password. */
+function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
+}
+
+function ipOrNetwork(item: string): string | undefined {
+  const [address, bits, extra] = item.split("/");
+  const family = net.isIP(address ?? "");
+  if (family === 0 || extra !== undefined) return `"${item}" is not an IP address or network`;
+  if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)))
+    return `"${item}" has no valid prefix length`;
+  return undefined;
+}
+
+function llmFrom(r: EnvReader): Config["llm"] {
+  const baseUrl = r.url("VIGIA_LLM_BASE_URL", ["http", "https"]);
+  const timeoutMs = r.int("VIGIA_LLM_TIMEOUT_MS", 20_000, 1);
+  const model = r.text("VIGIA_LLM_MODEL");
+  const apiKey = r.text("VIGIA_LLM_API_KEY");
   if (!baseUrl) return undefined;
-  if (!/^https?:\/\/\S+$/.test(baseUrl))
-    throw new Error(`VIGIA_LLM_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
-  const model = env.VIGIA_LLM_MODEL;
-  if (!model) throw new Error("VIGIA_LLM_MODEL is required with VIGIA_LLM_BASE_URL");
-  return {
-    baseUrl,
-    model,
-    apiKey: env.VIGIA_LLM_API_KEY || undefined,
-    timeoutMs: intFrom(env.VIGIA_LLM_TIMEOUT_MS, 20_000, "VIGIA_LLM_TIMEOUT_MS"),
-  };
+  if (!model) {
+    r.problems.push("VIGIA_LLM_MODEL is required with VIGIA_LLM_BASE_URL");
+    return undefined;
+  }
+  return { baseUrl, model, apiKey, timeoutMs };
 }
 
+/** The configuration the environment describes; throws a ConfigError naming every invalid value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const host = env.HOST || "127.0.0.1";
-  const port = intFrom(env.PORT, 8080, "PORT");
-  const dataDir = path.resolve(env.VIGIA_DATA_DIR || "./data");
-  return {
-    databaseUrl: env.DATABASE_URL || undefined,
+  const r = new EnvReader(env);
+  const host = r.text("HOST") ?? "127.0.0.1";
+  const port = r.int("PORT", 8080, 0, 65_535);
+  const dataDirText = r.text("VIGIA_DATA_DIR") ?? "./data";
+  const dataDir = dataDirText === "memory://" ? dataDirText : path.resolve(dataDirText);
+  const publicUrl = r.url("VIGIA_PUBLIC_URL", ["http", "https"]) ?? `http://${host}:${port}`;
+  const logLevel = r.text("VIGIA_LOG_LEVEL") ?? r.text("LOG_LEVEL") ?? "info";
+  if (!LOG_LEVELS.includes(logLevel))
+    r.problems.push(`VIGIA_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  const privateOutbound = r.oneOf("VIGIA_ALLOW_PRIVATE_OUTBOUND", ["true", "false", "1", "0"]);
+  const devnet = r.oneOf("VIGIA_DEVNET", ["true", "false"]);
+  const metricsPort = r.text("VIGIA_METRICS_PORT") ? r.int("VIGIA_METRICS_PORT", 0, 1, 65_535) : undefined;
+  const secret = r.text("VIGIA_SECRET");
+  const weak = (what: string) => (value: string) =>
+    secretBytes(value) < MIN_SECRET_BYTES
+      ? `${what} must carry at least ${MIN_SECRET_BYTES} random bytes; make one with \`openssl rand -base64 32\``
+      : undefined;
+  const secretProblem = secret ? weak("VIGIA_SECRET")(secret) : undefined;
+  if (secretProblem) r.problems.push(secretProblem);
+  const previousSecrets = r.list("VIGIA_SECRET_PREVIOUS", weak("each secret"));
+  if (previousSecrets.length > 0 && !secret)
+    r.problems.push("VIGIA_SECRET_PREVIOUS needs VIGIA_SECRET (the secret that replaces them)");
+
+  const config: Config = {
+    databaseUrl: r.url("DATABASE_URL", ["postgres", "postgresql"]),
+    dbPoolSize: r.int("VIGIA_DB_POOL_SIZE", 10, 1, 1000),
     dataDir,
     host,
     port,
-    publicUrl: (env.VIGIA_PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ""),
-    secret: env.VIGIA_SECRET || undefined,
-    chainsFile: env.VIGIA_CHAINS || undefined,
-    allowPrivateOutbound:
-      env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "true" || env.VIGIA_ALLOW_PRIVATE_OUTBOUND === "1",
-    rateLimitPerMinute: intFrom(env.VIGIA_RATE_LIMIT_PER_MINUTE, 6000, "VIGIA_RATE_LIMIT_PER_MINUTE"),
-    authFailuresPerMinute: intFrom(env.VIGIA_AUTH_FAILURES_PER_MINUTE, 60, "VIGIA_AUTH_FAILURES_PER_MINUTE"),
-    heavyRateLimitPerMinute: intFrom(
-      env.VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE,
-      600,
-      "VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE",
-    ),
-    maxActiveJobsPerProject: intFrom(
-      env.VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT,
-      20,
-      "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
-    ),
-    maxActiveAnalysesPerProject: intFrom(
-      env.VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT,
-      10,
-      "VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT",
-    ),
-    requestDeadlineMs: positiveIntFrom(env.VIGIA_REQUEST_DEADLINE_MS, 30_000, "VIGIA_REQUEST_DEADLINE_MS"),
-    statementTimeoutMs: positiveIntFrom(env.VIGIA_STATEMENT_TIMEOUT_MS, 60_000, "VIGIA_STATEMENT_TIMEOUT_MS"),
-    analysisRetentionDays: positiveIntFrom(
-      env.VIGIA_ANALYSIS_RETENTION_DAYS,
-      90,
-      "VIGIA_ANALYSIS_RETENTION_DAYS",
-    ),
-    logLevel: env.VIGIA_LOG_LEVEL || env.LOG_LEVEL || "info",
-    chainStatsTtlSeconds: intFrom(env.VIGIA_CHAIN_STATS_TTL_SECONDS, 300, "VIGIA_CHAIN_STATS_TTL_SECONDS"),
-    upstreamTimeoutMs: intFrom(env.VIGIA_UPSTREAM_TIMEOUT_MS, 1500, "VIGIA_UPSTREAM_TIMEOUT_MS"),
-    fileStore: fileStoreFrom(env.VIGIA_FILE_STORE),
-    llm: llmFrom(env),
-    walletReportTtlSeconds: intFrom(
-      env.VIGIA_WALLET_REPORT_TTL_SECONDS,
-      86_400,
-      "VIGIA_WALLET_REPORT_TTL_SECONDS",
-    ),
-    llmReportsPerHour: intFrom(env.VIGIA_LLM_REPORTS_PER_HOUR, 100, "VIGIA_LLM_REPORTS_PER_HOUR"),
-    devnet: env.VIGIA_DEVNET === "true" ? true : env.VIGIA_DEVNET === "false" ? false : undefined,
+    publicUrl: publicUrl.replace(/\/+$/, ""),
+    secret,
+    previousSecrets,
+    chainsFile: r.text("VIGIA_CHAINS"),
+    allowPrivateOutbound: privateOutbound === "true" || privateOutbound === "1",
+    rateLimitPerMinute: r.int("VIGIA_RATE_LIMIT_PER_MINUTE", 6000),
+    authFailuresPerMinute: r.int("VIGIA_AUTH_FAILURES_PER_MINUTE", 60),
+    heavyRateLimitPerMinute: r.int("VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE", 600),
+    maxActiveJobsPerProject: r.int("VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT", 20),
+    maxActiveAnalysesPerProject: r.int("VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT", 10),
+    requestDeadlineMs: r.int("VIGIA_REQUEST_DEADLINE_MS", 30_000, 1),
+    statementTimeoutMs: r.int("VIGIA_STATEMENT_TIMEOUT_MS", 60_000, 1),
+    analysisRetentionDays: r.int("VIGIA_ANALYSIS_RETENTION_DAYS", 90, 1),
+    logLevel,
+    chainStatsTtlSeconds: r.int("VIGIA_CHAIN_STATS_TTL_SECONDS", 300),
+    upstreamTimeoutMs: r.int("VIGIA_UPSTREAM_TIMEOUT_MS", 1500),
+    fileStore: r.oneOf("VIGIA_FILE_STORE", ["filesystem", "database"]),
+    llm: llmFrom(r),
+    walletReportTtlSeconds: r.int("VIGIA_WALLET_REPORT_TTL_SECONDS", 86_400),
+    llmReportsPerHour: r.int("VIGIA_LLM_REPORTS_PER_HOUR", 100),
+    devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
+    metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
+    metricsPort,
   };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
 }

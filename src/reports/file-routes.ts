@@ -42,7 +42,7 @@ export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
     async (req, reply) => {
       const path = req.params["*"];
       const check = checkSignedPath(
-        ctx.keys.serverKeys.urlSigning,
+        ctx.keys.serverKeys,
         path,
         req.query.expires,
         req.query.signature,

@@ -8,7 +8,7 @@
 // row pointing at complete bytes.
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import { encrypt } from "../platform/crypto/secrets.ts";
+import { seal } from "../platform/crypto/secrets.ts";
 import type { Candidate, FiledAviso, Refused } from "./candidate.ts";
 import type { ReportsContext } from "./context.ts";
 import type {
@@ -260,7 +260,7 @@ async function commit(
         size: w.content.length,
         media_type: w.candidate.mediaType,
         profile_enc: w.candidate.profile
-          ? encrypt(ctx.keys.serverKeys.encryption, JSON.stringify(w.candidate.profile))
+          ? seal(ctx.keys.serverKeys, JSON.stringify(w.candidate.profile))
           : null,
         entries: JSON.stringify(w.entries),
         generation_id: generationId,

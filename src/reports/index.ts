@@ -11,4 +11,5 @@ export { registerFileRoutes } from "./file-routes.ts";
 export { generateReports } from "./generate.ts";
 export { registerReportRoutes, SIGNED_URL_TTL_MS } from "./routes.ts";
 export { MONTHLY_REPORTS_QUEUE, registerReportJobs, runMonthly } from "./schedule.ts";
+export { SEALED_COLUMNS } from "./sealed.ts";
 export { UrgentAvisoWriter, writeUrgentAviso } from "./urgent.ts";

@@ -143,7 +143,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
     const base = ctx.publicUrl.replace(/\/+$/, "");
     return {
       name: report.name,
-      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.keys.serverKeys.urlSigning, report.path, expiresAt)}`,
+      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.keys.serverKeys, report.path, expiresAt)}`,
       period: report.period,
       expiresAt: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString(),
     };

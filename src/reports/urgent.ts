@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import { getProject, writeAudit } from "../keys/index.ts";
 import type { Profile } from "../monitoring/index.ts";
-import { encrypt } from "../platform/crypto/secrets.ts";
+import { seal } from "../platform/crypto/secrets.ts";
 import { PollingLoop } from "../platform/polling.ts";
 import { MEXICO_TIME_ZONE, MX_URGENT_AVISO_RULES } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
@@ -170,7 +170,7 @@ export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boo
         media_type: MX_XML,
         sha256: sha,
         size: content.length,
-        profile_enc: encrypt(ctx.keys.serverKeys.encryption, JSON.stringify(built.profile)),
+        profile_enc: seal(ctx.keys.serverKeys, JSON.stringify(built.profile)),
         entries: JSON.stringify(built.entries),
         generation_id: id,
         address_id: d.address_id,

@@ -29,6 +29,8 @@ export interface TestService extends Service {
   project: { id: number; keys: { admin: string; developer: string; viewer: string } };
   /** Another project, for scoping tests. */
   other: { id: number; keys: { admin: string } };
+  /** The PostgreSQL schema the service runs in (undefined on PGlite): a second service may share it. */
+  schema: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startTestService(
   return Object.assign(service, {
     project: { id: main.projectId, keys: { admin: main.key, developer: developer.key, viewer: viewer.key } },
     other: { id: other.projectId, keys: { admin: other.key } },
+    schema: db.schema,
     async stop() {
       await service.close();
       await db.drop();

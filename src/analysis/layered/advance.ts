@@ -107,5 +107,6 @@ export async function advanceAnalysis(
     patternsDetected: patterns.length,
     final: final ? finalResult() : undefined,
   });
+  ctx.observeDuration?.("layer", (performance.now() - started) / 1000);
   return final ? { state: "done" } : { state: "more", completedLayers: layer + 1, committed };
 }

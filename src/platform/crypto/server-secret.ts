@@ -54,3 +54,66 @@ export function serverSecret(config: Pick<Config, "secret" | "dataDir" | "databa
   }
   return checkStrength(fs.readFileSync(file, "utf8").trim(), `The secret in ${file}`);
 }
+
+/** The file beside the embedded secret that keeps the secrets it replaced, newest first, one per line. */
+const PREVIOUS_FILE = "secret.previous";
+
+/**
+ * The secrets a rotation replaced, still accepted (newest first): VIGIA_SECRET_PREVIOUS where VIGIA_SECRET is
+ * given, else the data dir's `secret.previous` (written by `vigia secret rotate`).
+ */
+export function previousSecrets(
+  config: Pick<Config, "secret" | "previousSecrets" | "dataDir" | "databaseUrl">,
+): string[] {
+  if (config.secret || config.databaseUrl || config.dataDir === "memory://") return config.previousSecrets;
+  try {
+    return fs
+      .readFileSync(path.join(config.dataDir, PREVIOUS_FILE), "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .map((line, i) => checkStrength(line, `Line ${i + 1} of ${PREVIOUS_FILE}`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/**
+ * Replaces the embedded database's generated secret with a new one, keeping the old one first in
+ * `secret.previous`; returns both. The previous file is written before the secret is replaced, so a crash in
+ * between leaves both secrets known.
+ */
+export function rotateEmbeddedSecret(dataDir: string): { secret: string; previous: string[] } {
+  const file = path.join(dataDir, "secret");
+  const old = checkStrength(fs.readFileSync(file, "utf8").trim(), `The secret in ${file}`);
+  const previous = [
+    old,
+    ...previousSecrets({ dataDir, secret: undefined, previousSecrets: [], databaseUrl: undefined }),
+  ];
+  const unique = [...new Set(previous)];
+  writeWhole(path.join(dataDir, PREVIOUS_FILE), `${unique.join("\n")}\n`);
+  const secret = crypto.randomBytes(MIN_SECRET_BYTES).toString("base64url");
+  writeWhole(file, secret);
+  return { secret, previous: unique };
+}
+
+/** Writes a file of this user's alone, whole: to a temporary file first, then renamed over the target. */
+function writeWhole(file: string, content: string): void {
+  const temporary = `${file}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  fs.writeFileSync(temporary, content, { mode: 0o600 });
+  fs.renameSync(temporary, file);
+}
+
+/**
+ * Writes a moved store's secret (and those it still accepted) into a fresh embedded data dir, so that its API
+ * keys, sealed values and signed URLs keep working there. Never replaces a secret already in place.
+ */
+export function adoptEmbeddedSecret(dataDir: string, secret: string, previous: readonly string[]): boolean {
+  const file = path.join(dataDir, "secret");
+  if (fs.existsSync(file)) return false;
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (previous.length > 0) writeWhole(path.join(dataDir, PREVIOUS_FILE), `${previous.join("\n")}\n`);
+  writeWhole(file, checkStrength(secret, "The exported secret"));
+  return true;
+}

@@ -2,9 +2,10 @@
 // or one character of the signature changes, or when a part is missing.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { deriveKeys } from "./secrets.ts";
 import { checkSignedPath, signPath } from "./signed-url.ts";
 
-const KEY = crypto.randomBytes(32);
+const KEY = deriveKeys(crypto.randomBytes(32).toString("base64"));
 const DAY = 24 * 3600_000;
 const T0 = Date.parse("2026-04-02T12:00:00Z");
 const PATH = "mx/1/2026-03/u-1.xml";
@@ -24,9 +25,27 @@ describe("signed paths", () => {
     expect(checkSignedPath(KEY, PATH, expires, flipped, T0)).toBe("invalid");
     expect(checkSignedPath(KEY, "mx/1/2026-03/u-2.xml", expires, signature, T0)).toBe("invalid");
     expect(checkSignedPath(KEY, PATH, String(Number(expires) + 1), signature, T0)).toBe("invalid");
-    expect(checkSignedPath(crypto.randomBytes(32), PATH, expires, signature, T0)).toBe("invalid");
+    expect(
+      checkSignedPath(deriveKeys(crypto.randomBytes(32).toString("base64")), PATH, expires, signature, T0),
+    ).toBe("invalid");
     expect(checkSignedPath(KEY, PATH, undefined, signature, T0)).toBe("invalid");
     expect(checkSignedPath(KEY, PATH, expires, undefined, T0)).toBe("invalid");
     expect(checkSignedPath(KEY, PATH, "1e12", signature, T0)).toBe("invalid");
+  });
+});
+
+describe("signed paths across a rotation of the secret", () => {
+  const OLD = crypto.randomBytes(32).toString("base64");
+  const NEW = crypto.randomBytes(32).toString("base64");
+  const { expires, signature } = parts(signPath(deriveKeys(OLD), PATH, T0 + 30 * DAY));
+
+  it("stay valid while the secret that signed them is kept as a previous one, and not after", () => {
+    expect(checkSignedPath(deriveKeys(NEW, [OLD]), PATH, expires, signature, T0)).toBe("valid");
+    expect(checkSignedPath(deriveKeys(NEW), PATH, expires, signature, T0)).toBe("invalid");
+  });
+
+  it("are signed with the current secret", () => {
+    const fresh = parts(signPath(deriveKeys(NEW, [OLD]), PATH, T0 + DAY));
+    expect(checkSignedPath(deriveKeys(NEW), PATH, fresh.expires, fresh.signature, T0)).toBe("valid");
   });
 });

@@ -1,6 +1,12 @@
 // Applies the numbered SQL files of `migrations/` (forward only) on PGlite and PostgreSQL alike.
 // Each file runs in its own transaction under an advisory lock, so several processes starting together on one
 // PostgreSQL apply each migration exactly once.
+//
+// A file whose first line is `-- vigia: no-transaction` runs outside a transaction, one statement at a time (split
+// at `;` ending a line), under a session advisory lock: for CREATE INDEX CONCURRENTLY, which builds an index on a
+// large table without locking its writes and refuses to run in a transaction (docs/operations.md, "Upgrades").
+// Its statements must be safe to run again (IF NOT EXISTS, and DROP INDEX CONCURRENTLY IF EXISTS first for an
+// index a failed build may have left invalid): a crash between two of them runs the file again from the top.
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS } from "./open.ts";
@@ -38,21 +44,70 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return migrations;
 }
 
+const NO_TRANSACTION = /^--\s*vigia:\s*no-transaction\s*$/m;
+
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/** Whether a migration runs outside a transaction (its first line says so). */
+export function runsOutsideTransaction(migration: Migration): boolean {
+  const first = migration.sql.split("\n", 1)[0] ?? "";
+  return NO_TRANSACTION.test(first);
+}
+
+/** The statements of a no-transaction migration: split where a line ends with `;`, comments dropped. */
+export function statementsOf(sqlText: string): string[] {
+  return sqlText
+    .split(/;[ \t]*(?:--[^\n]*)?$/m)
+    .map((part) =>
+      part
+        .split("\n")
+        .filter((line) => !/^\s*--/.test(line))
+        .join("\n")
+        .trim(),
+    )
+    .filter(Boolean);
+}
+
+async function applyOutsideTransaction<DB>(database: Database<DB>, migration: Migration): Promise<boolean> {
+  return database.rawSession(async (raw) => {
+    await raw.exec(`SET statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
+    await raw.query(`SELECT pg_advisory_lock(${LOCK_ID})`);
+    try {
+      await raw.exec(CREATE_MIGRATIONS_TABLE);
+      const done = await raw.query("SELECT version FROM schema_migrations WHERE version = $1", [
+        migration.version,
+      ]);
+      if (done.length > 0) return false;
+      for (const statement of statementsOf(migration.sql)) await raw.exec(statement);
+      await raw.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      return true;
+    } finally {
+      await raw.query(`SELECT pg_advisory_unlock(${LOCK_ID})`).catch(() => {});
+      await raw.exec("RESET statement_timeout").catch(() => {});
+    }
+  });
+}
+
 /** Returns the names of the migrations this call applied. */
 export async function migrate<DB>(database: Database<DB>, migrations = readMigrations()): Promise<string[]> {
   const applied: string[] = [];
   for (const migration of migrations) {
+    if (runsOutsideTransaction(migration)) {
+      if (await applyOutsideTransaction(database, migration)) applied.push(migration.name);
+      continue;
+    }
     const didApply = await database.rawTransaction(async (raw) => {
       // A migration may build an index over millions of rows: it gets the maintenance timeout, not the service's.
       await raw.exec(`SET LOCAL statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
       await raw.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
-      await raw.exec(
-        `CREATE TABLE IF NOT EXISTS schema_migrations (
-           version integer PRIMARY KEY,
-           name text NOT NULL,
-           applied_at timestamptz NOT NULL DEFAULT now()
-         )`,
-      );
+      await raw.exec(CREATE_MIGRATIONS_TABLE);
       const done = await raw.query<{ version: number }>(
         "SELECT version FROM schema_migrations WHERE version = $1",
         [migration.version],

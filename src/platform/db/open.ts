@@ -29,6 +29,11 @@ export interface Database<DB> {
   concurrency: number;
   /** Runs `fn` in one transaction on one connection with raw SQL access (for multi-statement SQL). */
   rawTransaction<T>(fn: (raw: RawSql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` on one connection, outside any transaction (statements such as CREATE INDEX CONCURRENTLY refuse to
+   * run in one); each statement commits on its own.
+   */
+  rawSession<T>(fn: (raw: RawSql) => Promise<T>): Promise<T>;
   /** The PGlite instance when this process owns the embedded database. */
   pglite: PGlite | undefined;
   /** The pg pool when talking PostgreSQL (directly or through the socket bridge). */
@@ -128,6 +133,19 @@ function fromPool<DB>(pool: pg.Pool, kind: DatabaseKind): Database<DB> {
         client.release();
       }
     },
+    async rawSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+        });
+      } finally {
+        client.release();
+      }
+    },
     async startSocketBridge() {},
     async close() {
       await db.destroy();
@@ -161,6 +179,10 @@ async function openPostgres<DB>(options: OpenOptions): Promise<Database<DB>> {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on("error", () => {}); // an idle client's error must not crash the process; the next query reports it
+  // Nor a client's error between two of the pool's own listeners (a connection the server or the network drops
+  // while it is checked out but between queries): the query in flight, if any, fails with it, and the pool drops
+  // the broken client when it comes back.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return fromPool<DB>(pool, "postgres");
 }
 
@@ -207,6 +229,14 @@ async function openPGlite<DB>(options: OpenOptions): Promise<Database<DB>> {
           query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
         }),
       ),
+    // PGlite has one connection: outside a transaction, statements go to it directly.
+    rawSession: (fn) =>
+      fn({
+        exec: async (sql) => {
+          await pglite.exec(sql);
+        },
+        query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+      }),
     async startSocketBridge() {
       if (!inMemory && !bridge) bridge = await startSocketBridge(pglite, options.dataDir);
     },

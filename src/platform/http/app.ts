@@ -20,10 +20,13 @@ import Fastify, {
 } from "fastify";
 import type { Logger } from "pino";
 import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
+import { instrumentHttp } from "../metrics/index.ts";
 import { type Authenticator, authHook } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
 import { FailureLimiter } from "./failure-limiter.ts";
+import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.ts";
 import { ErrorResponse } from "./schemas.ts";
+import { type SharedRateCounter, sharedRateStore } from "./shared-rate-store.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -45,9 +48,19 @@ export interface HttpAppOptions {
   authFailuresPerMinute?: number;
   /** Requests per key and minute to each heavy route (`config.heavy`), apart from the general limit. */
   heavyRateLimitPerMinute?: number;
+  /**
+   * Where the per-key limits are counted: a table every process of a fleet shares (PostgreSQL); in this
+   * process's memory when absent (the embedded database has one process).
+   */
+  sharedRateCounter?: SharedRateCounter;
   authenticate: Authenticator;
-  /** Throws when the service cannot serve (database down); /readyz answers 503 then. */
-  checkReady: () => Promise<void>;
+  /**
+   * What the process needs in order to serve, by name (`database`, ...): each throws when it cannot be reached.
+   * /readyz answers 503 naming those that failed or took longer than READINESS_TIMEOUT_MS.
+   */
+  readiness: Record<string, () => Promise<unknown>>;
+  /** Serves GET /metrics and counts every request in it (docs/operations.md, "Metrics"). */
+  metrics?: MetricsRouteOptions;
   /** Registers the feature routes; paths are relative to /v1. */
   routes: (app: HttpApp) => void | Promise<void>;
   /**
@@ -107,6 +120,30 @@ export function toAppError(error: unknown): AppError {
     return new AppError("invalid_request", MESSAGES.invalidBody);
   }
   return new AppError("internal_error", MESSAGES.internal, { cause: error });
+}
+
+/** A readiness check that has not answered by then counts as failed (a database behind a dead network hangs). */
+export const READINESS_TIMEOUT_MS = 3_000;
+
+/** The names of the checks that threw or did not answer in time, in order. */
+async function failedReadiness(checks: Record<string, () => Promise<unknown>>): Promise<string[]> {
+  const results = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out")), READINESS_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([check(), timeout]);
+        return undefined;
+      } catch {
+        return name;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return results.filter((name): name is string => name !== undefined);
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -304,6 +341,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Per key: its id, once the auth hook (which runs first) has found it, however the header was spelled; per
     // client address for public routes.
     keyGenerator: (request) => (request.principal ? `k:${request.principal.keyId}` : `ip:${request.ip}`),
+    // A shared count that cannot be reached lets the request through: the database it needs answers for itself.
+    ...(options.sharedRateCounter
+      ? { store: sharedRateStore(options.sharedRateCounter), skipOnError: true }
+      : {}),
     errorResponseBuilder: (_request, context) =>
       new AppError("rate_limited", `Rate limit of ${context.max} requests per minute exceeded`, {
         retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)),
@@ -314,6 +355,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     ? new FailureLimiter(options.authFailuresPerMinute)
     : undefined;
   app.addHook("onRequest", authHook(options.authenticate, failures));
+  if (options.metrics) {
+    instrumentHttp(app, options.metrics.registry);
+    registerMetricsRoute(app as HttpApp, options.metrics, options.authenticate, failures);
+  }
   app.addHook("preValidation", async (request) => {
     const parts = [
       [request.body, MESSAGES.invalidBody],
@@ -340,13 +385,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     "/readyz",
     { config: { access: "public", rateLimit: false }, schema: { hide: true } },
     async (_req, reply) => {
-      try {
-        await options.checkReady();
-        return { status: "ready" };
-      } catch {
-        reply.header("retry-after", "5");
-        return reply.status(503).send(new AppError("unavailable", "The database is not reachable").toBody());
-      }
+      const failed = await failedReadiness(options.readiness);
+      if (failed.length === 0) return { status: "ready" };
+      reply.header("retry-after", "5");
+      return reply
+        .status(503)
+        .send(new AppError("unavailable", `Not ready: ${failed.join(", ")} unreachable`).toBody());
     },
   );
 

@@ -8,7 +8,7 @@ const build = (routes: (app: HttpApp) => void) =>
     publicUrl: "http://127.0.0.1",
     rateLimitPerMinute: 100,
     authenticate: async () => undefined,
-    checkReady: async () => {},
+    readiness: {},
     routes,
   });
 

@@ -10,6 +10,7 @@ export {
   type JobState,
   type JobsLog,
   type QueuePolicy,
+  type QueueStats,
   type SendOptions,
   type WorkOptions,
 } from "./queue.ts";

@@ -72,6 +72,16 @@ export interface JobContext<T> {
   signal: AbortSignal;
 }
 
+/** One queue's backlog (JobQueue.stats). */
+export interface QueueStats {
+  name: string;
+  waiting: number;
+  due: number;
+  active: number;
+  /** seconds the oldest due job has waited since it was sent */
+  oldest: number;
+}
+
 export type JobHandler<T, R> = (job: JobContext<T>) => Promise<R>;
 
 export interface WorkOptions {
@@ -371,6 +381,28 @@ export class JobQueue {
       startedOn: job.startedOn ?? undefined,
       completedOn: job.completedOn ?? undefined,
     };
+  }
+
+  /**
+   * Each defined queue's backlog, for the metrics: jobs waiting (created, or waiting to retry), those due to run
+   * now, those running, and how long the oldest due job has waited since it was sent (0 when none waits).
+   */
+  async stats(): Promise<QueueStats[]> {
+    await this.start();
+    const { rows } = await this.#boss.getDb().executeSql(
+      `SELECT name,
+         count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS waiting,
+         count(*) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())::int AS due,
+         count(*) FILTER (WHERE state = 'active')::int AS active,
+         coalesce(extract(epoch FROM now() - min(created_on)
+           FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())), 0)::float8 AS oldest
+       FROM ${this.schema}.job WHERE state < 'completed' GROUP BY name`,
+      [],
+    );
+    const found = new Map((rows as QueueStats[]).map((r) => [r.name, r]));
+    return [...this.#definitions.keys()]
+      .sort()
+      .map((name) => found.get(name) ?? { name, waiting: 0, due: 0, active: 0, oldest: 0 });
   }
 
   async #ready(name: string): Promise<void> {

@@ -22,6 +22,16 @@ export class DatabaseStore implements FileStore {
     return row ? Buffer.from(row.content) : undefined;
   }
 
+  async *list(): AsyncIterable<string> {
+    for (let after = ""; ; ) {
+      const { rows } = await sql<{ path: string }>`
+        SELECT path FROM stored_files WHERE path > ${after} ORDER BY path LIMIT 1000`.execute(this.db);
+      if (rows.length === 0) return;
+      for (const row of rows) yield row.path;
+      after = rows[rows.length - 1]?.path as string;
+    }
+  }
+
   async delete(path: string): Promise<void> {
     await sql`DELETE FROM stored_files WHERE path = ${checkStoragePath(path)}`.execute(this.db);
   }

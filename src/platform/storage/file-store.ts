@@ -10,6 +10,8 @@ export interface FileStore {
   get(path: string): Promise<Buffer | undefined>;
   /** Removes the file; nothing happens when there is none. */
   delete(path: string): Promise<void>;
+  /** Every file's path, in order (an export of the whole store reads them). */
+  list(): AsyncIterable<string>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { checkStoragePath, type FileStore } from "./file-store.ts";
+import { checkStoragePath, type FileStore, isStoragePath } from "./file-store.ts";
 
 export class FilesystemStore implements FileStore {
   readonly #root: string;
@@ -35,6 +35,31 @@ export class FilesystemStore implements FileStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
+  }
+
+  /** Throws unless the root folder exists (or can be made) and this process may write in it (readiness). */
+  async check(): Promise<void> {
+    await fs.mkdir(this.#root, { recursive: true });
+    await fs.access(this.#root, fs.constants.W_OK);
+  }
+
+  async *list(): AsyncIterable<string> {
+    const walk = async function* (dir: string, prefix: string): AsyncIterable<string> {
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), relative);
+        // A write's temporary file is not a file of the store.
+        else if (entry.isFile() && isStoragePath(relative) && !entry.name.endsWith(".tmp")) yield relative;
+      }
+    };
+    yield* walk(this.#root, "");
   }
 
   async delete(storagePath: string): Promise<void> {

@@ -1,0 +1,119 @@
+// The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
+// backlog, the chain followers' lag, webhook attempts and analysis durations. Every metric here is listed, with
+// what to watch, in docs/operations.md ("Metrics"); test/operations/metrics.test.ts checks the two agree.
+import type { AnalysisKindObserved } from "../analysis/index.ts";
+import type { Indexers } from "../chains/indexer/index.ts";
+import type { JobQueue, QueueStats } from "../platform/jobs/index.ts";
+import { Counter, Gauge, Histogram, METRIC_PREFIX, type Registry } from "../platform/metrics/index.ts";
+
+export interface ServiceMetrics {
+  observeAnalysis(kind: AnalysisKindObserved, seconds: number): void;
+  webhookAttempt(outcome: "delivered" | "retrying" | "failed"): void;
+  /** The chain followers, once this process runs them. */
+  followIndexers(indexers: Indexers): void;
+}
+
+/** A scrape asks each queue gauge in turn: they share one query. */
+const STATS_FRESH_MS = 1_000;
+
+export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetrics {
+  let stats: { at: number; value: Promise<QueueStats[]> } | undefined;
+  const queueStats = () => {
+    if (!stats || Date.now() - stats.at > STATS_FRESH_MS) {
+      const value = jobs.stats();
+      value.catch(() => {});
+      stats = { at: Date.now(), value };
+    }
+    return stats.value;
+  };
+  new Gauge({
+    name: `${METRIC_PREFIX}jobs`,
+    help: "Background jobs by queue and state: waiting (sent or waiting to retry), due (waiting and due now), active",
+    labelNames: ["queue", "state"] as const,
+    registers: [registry],
+    async collect() {
+      for (const q of await queueStats()) {
+        this.set({ queue: q.name, state: "waiting" }, q.waiting);
+        this.set({ queue: q.name, state: "due" }, q.due);
+        this.set({ queue: q.name, state: "active" }, q.active);
+      }
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}jobs_oldest_due_seconds`,
+    help: "How long the oldest job that is due to run has waited since it was sent, by queue (0: none waits)",
+    labelNames: ["queue"] as const,
+    registers: [registry],
+    async collect() {
+      for (const q of await queueStats()) this.set({ queue: q.name }, q.oldest);
+    },
+  });
+
+  let indexers: Indexers | undefined;
+  const followers = (fn: (s: ReturnType<Indexers["status"]>[number]) => void) => {
+    for (const status of indexers?.status() ?? []) fn(status);
+  };
+  new Gauge({
+    name: `${METRIC_PREFIX}indexer_following`,
+    help: "1 where this process follows the chain (holds its lock), 0 where it stands by or fails",
+    labelNames: ["chain"] as const,
+    registers: [registry],
+    collect() {
+      followers((s) => this.set({ chain: String(s.chainId) }, s.state === "following" ? 1 : 0));
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}indexer_head_lag_blocks`,
+    help: "Blocks between the chain node's head and the last block indexed, where this process follows the chain",
+    labelNames: ["chain"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      followers((s) => {
+        if (s.state !== "following" || s.head === null) return;
+        this.set({ chain: String(s.chainId) }, Number(s.head - (s.checkpoint ?? -1n)));
+      });
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}indexer_consecutive_failures`,
+    help: "Failed attempts in a row to read the chain (node down, bad answers); 0 while it follows",
+    labelNames: ["chain"] as const,
+    registers: [registry],
+    collect() {
+      followers((s) => this.set({ chain: String(s.chainId) }, s.failures));
+    },
+  });
+
+  const attempts = new Counter({
+    name: `${METRIC_PREFIX}webhook_attempts_total`,
+    help: "Webhook delivery attempts by this process, by outcome: delivered, retrying (failed, to be retried), failed (the last of its round)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: `${METRIC_PREFIX}webhook_failures_total`,
+    help: "Webhook delivery attempts that failed (no 2xx in time), retried or not",
+    registers: [registry],
+  });
+  for (const outcome of ["delivered", "retrying", "failed"]) attempts.inc({ outcome }, 0);
+
+  const analyses = new Histogram({
+    name: `${METRIC_PREFIX}analysis_duration_seconds`,
+    help: "How long analyses took in this process: quick checks, scan requests, risk jobs, layers of layered analyses",
+    labelNames: ["kind"] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+
+  return {
+    observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),
+    webhookAttempt(outcome) {
+      attempts.inc({ outcome });
+      if (outcome !== "delivered") failures.inc();
+    },
+    followIndexers(found) {
+      indexers = found;
+    },
+  };
+}

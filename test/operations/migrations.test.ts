@@ -1,0 +1,69 @@
+// Migrations for a rolling upgrade (docs/operations.md, "Upgrades"): a file marked `-- vigia: no-transaction`
+// runs outside a transaction, one statement at a time, so that CREATE INDEX CONCURRENTLY builds an index without
+// locking the table's writes; it is applied once, whoever runs it, and the marked statements are split as written.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  migrate,
+  readMigrations,
+  runsOutsideTransaction,
+  statementsOf,
+} from "../../src/platform/db/migrate.ts";
+import { openDatabase } from "../../src/platform/db/open.ts";
+import { testDatabase } from "../support/database.ts";
+
+const target = testDatabase();
+afterAll(() => target.drop());
+
+function migrationsDir(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-migrations-"));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return `${dir}/`;
+}
+
+describe("no-transaction migrations", () => {
+  it("split their statements where a line ends with a semicolon, without comments", () => {
+    expect(
+      statementsOf(
+        "-- vigia: no-transaction\n-- why\nDROP INDEX CONCURRENTLY IF EXISTS a_b;\nCREATE INDEX CONCURRENTLY IF NOT EXISTS a_b\n  ON a (b); -- the build\n",
+      ),
+    ).toEqual([
+      "DROP INDEX CONCURRENTLY IF EXISTS a_b",
+      "CREATE INDEX CONCURRENTLY IF NOT EXISTS a_b\n  ON a (b)",
+    ]);
+  });
+
+  it("build an index CONCURRENTLY outside a transaction, once", async () => {
+    const dir = migrationsDir({
+      "0001_table.sql":
+        "CREATE TABLE wide (id bigint PRIMARY KEY, owner text NOT NULL);\nINSERT INTO wide SELECT g, 'o' || (g % 97) FROM generate_series(1, 5000) g;",
+      "0002_owner_index.sql":
+        "-- vigia: no-transaction\n-- Built without locking writes to `wide`.\nDROP INDEX CONCURRENTLY IF EXISTS wide_owner;\nCREATE INDEX CONCURRENTLY IF NOT EXISTS wide_owner ON wide (owner);\n",
+    });
+    const migrations = readMigrations(dir);
+    expect(migrations.map(runsOutsideTransaction)).toEqual([false, true]);
+    const database = await openDatabase({
+      databaseUrl: target.databaseUrl,
+      dataDir: "memory://",
+      schema: target.schema,
+    });
+    try {
+      expect(await migrate(database, migrations)).toEqual(["0001_table", "0002_owner_index"]);
+      const { rows } = await sql<{ valid: boolean }>`
+        SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE c.relname = 'wide_owner'`.execute(database.db);
+      expect(rows).toEqual([{ valid: true }]);
+      expect(await migrate(database, migrations)).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("the project's own migrations that say so are the only ones run outside a transaction", () => {
+    for (const m of readMigrations())
+      expect(runsOutsideTransaction(m), m.name).toBe(/^--\s*vigia:\s*no-transaction/.test(m.sql));
+  });
+});

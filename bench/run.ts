@@ -3,6 +3,7 @@
 // its targets; the report is written either way.
 import path from "node:path";
 import { expansionBenchmark } from "./expansion.ts";
+import { fleetBenchmark } from "./fleet.ts";
 import { httpChainDetail } from "./http-chain-detail.ts";
 import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark } from "./indexer.ts";
@@ -21,6 +22,7 @@ const BENCHMARKS: Benchmark[] = [
   layersBenchmark,
   viewerRenderBenchmark,
   monitoringBenchmark,
+  fleetBenchmark,
 ];
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 

@@ -164,7 +164,7 @@ async function assemble(
   // on first use. Its tables live in the test's schema when there is one (dropped with it), else in `pgboss`.
   const jobs = new JobQueue(database, {
     workers: options.workers,
-    schema: options.schema ?? "pgboss",
+    schema: options.schema ?? config.jobsSchema,
     logLevel: config.logLevel,
     ...options.jobs,
   });

@@ -13,6 +13,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Connections each process keeps to PostgreSQL at most. */
   dbPoolSize: number;
+  /** The PostgreSQL schema of the job queue's tables (pg-boss). */
+  jobsSchema: string;
   dataDir: string;
   host: string;
   port: number;
@@ -80,6 +82,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_DB_POOL_SIZE",
     default: "10",
     meaning: "connections each process opens to PostgreSQL at most",
+  },
+  {
+    name: "VIGIA_JOBS_SCHEMA",
+    default: "pgboss",
+    meaning:
+      "the PostgreSQL schema of the job queue's tables (pg-boss); two deployments sharing one database need one each",
   },
   {
     name: "VIGIA_DATA_DIR",
@@ -214,7 +222,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: "VIGIA_METRICS_PORT",
     default: "unset",
-    meaning: "the port a `vigia worker` serves `/healthz`, `/readyz` and `/metrics` on",
+    meaning:
+      "the port a `vigia worker` serves `/healthz`, `/readyz` and `/metrics` on (0: any free port, printed at start)",
   },
   {
     name: "VIGIA_LOG_LEVEL",
@@ -333,7 +342,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     r.problems.push(`VIGIA_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const privateOutbound = r.oneOf("VIGIA_ALLOW_PRIVATE_OUTBOUND", ["true", "false", "1", "0"]);
   const devnet = r.oneOf("VIGIA_DEVNET", ["true", "false"]);
-  const metricsPort = r.text("VIGIA_METRICS_PORT") ? r.int("VIGIA_METRICS_PORT", 0, 1, 65_535) : undefined;
+  const metricsPort = r.text("VIGIA_METRICS_PORT") ? r.int("VIGIA_METRICS_PORT", 0, 0, 65_535) : undefined;
+  const jobsSchema = r.text("VIGIA_JOBS_SCHEMA") ?? "pgboss";
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(jobsSchema))
+    r.problems.push(
+      `VIGIA_JOBS_SCHEMA must be a lowercase SQL name (letters, digits, _), got "${jobsSchema}"`,
+    );
   const secret = r.text("VIGIA_SECRET");
   const weak = (what: string) => (value: string) =>
     secretBytes(value) < MIN_SECRET_BYTES
@@ -348,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     databaseUrl: r.url("DATABASE_URL", ["postgres", "postgresql"]),
     dbPoolSize: r.int("VIGIA_DB_POOL_SIZE", 10, 1, 1000),
+    jobsSchema,
     dataDir,
     host,
     port,

@@ -69,6 +69,7 @@ describe("the configuration reference", () => {
 const INVALID: Record<string, string> = {
   DATABASE_URL: "mysql://root@localhost/db",
   VIGIA_DB_POOL_SIZE: "0",
+  VIGIA_JOBS_SCHEMA: "Jobs; DROP",
   PORT: "80a",
   VIGIA_PUBLIC_URL: "ftp://example.org",
   VIGIA_SECRET: "short",

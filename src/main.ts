@@ -1,6 +1,8 @@
 // The `vigia` command line (README.md, "Commands" and "Configuration").
 // Each command exits non-zero with a one-line error on bad input.
 import { Command, InvalidArgumentError, Option } from "commander";
+import { applyCommandHelp } from "./cli-help.ts";
+import { demoAddressLines } from "./devnet/addresses.ts";
 import { registerDevnetCommand } from "./devnet/cli.ts";
 import { shouldRunDevnet } from "./devnet/when.ts";
 import {
@@ -10,6 +12,7 @@ import {
   registerTagsCommand,
 } from "./ingest/index.ts";
 import { createKey, createProject, projectExists } from "./keys/index.ts";
+import { registerWebhooksCommand } from "./notifications/index.ts";
 import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -67,6 +70,8 @@ async function serve(opts: { workers: boolean }) {
       `Created the demo project ${service.demo.projectId}. Its admin API key (shown once):`,
       `  ${service.demo.key}`,
       `Try: curl -H 'x-api-key: ApiKey ${service.demo.key}' ${url}/v1/chains`,
+      "To follow docs/quickstart.md, paste in another terminal:",
+      `  export API=${url}/v1 KEY=${service.demo.key} PROJECT=${service.demo.projectId}`,
     );
   }
   lines.push(
@@ -77,6 +82,8 @@ async function serve(opts: { workers: boolean }) {
   if (service.devnet) {
     lines.push(
       `Devnet: chain 31337 at ${service.devnet.rpcUrl}${service.devnet.sharedFrom ? ` (run by process ${service.devnet.sharedFrom})` : ""}, demo scenario indexed into the store (no VIGIA_CHAINS set)`,
+      "Addresses of the demo scenario to analyse (chain 31337; README.md lists them too):",
+      ...demoAddressLines(service.devnet.addresses),
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
@@ -84,6 +91,13 @@ async function serve(opts: { workers: boolean }) {
     if (ready) {
       process.stdout.write(
         `Devnet ready: ${ready.transfers} transfers on the chain, ${ready.data.labels.labels} labels and ${ready.data.prices.rows} daily prices in the store\n`,
+      );
+    }
+  });
+  service.demoInvestigation?.then((demo) => {
+    if (demo) {
+      process.stdout.write(
+        `Viewer: the demo investigation of the mixing case, layer by layer (sign in with an API key of project ${demo.projectId}):\n  ${url}/app/investigations/${demo.investigationId}?project=${demo.projectId}\n`,
       );
     }
   });
@@ -190,7 +204,9 @@ export function buildProgram(): Command {
   registerSanctionsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());
   registerSecretCommands(program, withDatabase);
+  registerWebhooksCommand(program);
   registerDumpCommands(program, withDatabase, () => loadConfig());
+  applyCommandHelp(program);
   return program;
 }
 

@@ -18,13 +18,14 @@ import {
 import {
   type ChainRegistry,
   ChainStatsService,
+  DEVNET_CHAIN_ID,
   ExplorerHistory,
   loadChainRegistry,
   registerChainRoutes,
 } from "./chains/index.ts";
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
-import { registerInvestigationRoutes } from "./investigations/index.ts";
+import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
 import {
   createProject,
   KeyAuthenticator,
@@ -109,6 +110,11 @@ export interface Service {
   devnet: EmbeddedDevnet | undefined;
   /** Set when this start created the demo project (first start on the embedded database). */
   demo: { projectId: number; key: string } | undefined;
+  /**
+   * With the devnet and the workers: the demo project's investigation of the scenario's mixing case, made once the
+   * scenario is indexed (or found, from an earlier start), for the viewer link `npm start` prints.
+   */
+  demoInvestigation: Promise<{ projectId: number; investigationId: string } | undefined> | undefined;
   /** Where the API listens, once `listen` has run. */
   url: string | undefined;
   /** Listens on the configured port, or on `port` (a worker's VIGIA_METRICS_PORT). */
@@ -206,7 +212,10 @@ async function assemble(
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
   // Every call to a URL that configuration names goes through this client (SSRF-safe; platform/outbound).
-  const outbound = new OutboundClient({ allowPrivate: config.allowPrivateOutbound });
+  // The demo devnet is a machine's own trial: its integrator (docs/quickstart.md's receiver) runs on loopback.
+  const outbound = new OutboundClient({
+    allowPrivate: config.allowPrivateOutbound ?? Boolean(options.devnet),
+  });
   const profiles = new ProfileReader(outbound);
   const files = chooseFileStore(config, database);
   const reports: ReportsContext = {
@@ -303,6 +312,11 @@ async function assemble(
       })
     : undefined;
   if (indexers) metrics.followIndexers(indexers);
+  const tour = new AbortController();
+  const demoInvestigation =
+    devnet && indexers
+      ? openDemoInvestigation(analysis, devnet, tour.signal).catch(() => undefined)
+      : undefined;
 
   let url: string | undefined;
   let closing: Promise<void> | undefined;
@@ -319,6 +333,7 @@ async function assemble(
     indexers,
     devnet,
     demo,
+    demoInvestigation,
     get url() {
       return url;
     },
@@ -326,6 +341,8 @@ async function assemble(
       if (!app) throw new Error("this service has no HTTP server");
       const address = await app.listen({ host: config.host, port });
       url = address.replace("[::1]", "127.0.0.1");
+      // Without VIGIA_PUBLIC_URL, links are built on where the API listens: the port it got when PORT was 0.
+      if (config.publicUrl === `http://${config.host}:0`) reports.publicUrl = url;
       return url;
     },
     close() {
@@ -342,6 +359,8 @@ async function assemble(
             clearInterval(sweep);
           }
         }
+        tour.abort();
+        await demoInvestigation;
         stopSweep?.();
         await pruning?.stop();
         await checker?.stop();
@@ -356,6 +375,57 @@ async function assemble(
       return closing;
     },
   };
+}
+
+const DEMO_INVESTIGATION = "Demo: the mixing case";
+
+/**
+ * The demo project's investigation of the scenario's mixing case (incremental, 4 layers), once the indexer holds
+ * the whole scenario: made on the first start with the devnet, found again on the next ones.
+ */
+async function openDemoInvestigation(
+  analysis: AnalysisContext,
+  devnet: EmbeddedDevnet,
+  signal: AbortSignal,
+): Promise<{ projectId: number; investigationId: string } | undefined> {
+  const ready = await devnet.ready;
+  const mixing = devnet.addresses.find((a) => a.pattern === "mixing");
+  if (!ready || !mixing) return undefined;
+  const db = analysis.db;
+  const project = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("is_demo", "=", true)
+    .orderBy("id")
+    .executeTakeFirst();
+  if (!project) return undefined;
+  const existing = await db
+    .selectFrom("investigations")
+    .select("id")
+    .where("project_id", "=", project.id)
+    .where("name", "=", DEMO_INVESTIGATION)
+    .executeTakeFirst();
+  if (existing) return { projectId: project.id, investigationId: existing.id };
+  // The analysis reads the store: wait until the indexer has the scenario's transfers (a few seconds).
+  for (const deadline = Date.now() + 10 * 60_000; ; ) {
+    if (signal.aborted || Date.now() > deadline) return undefined;
+    const indexed = await db
+      .selectFrom("transfers")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("chain_id", "=", DEVNET_CHAIN_ID)
+      .executeTakeFirst();
+    if (Number(indexed?.n ?? 0) >= ready.transfers) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const created = await createInvestigation(analysis, {
+    projectId: project.id,
+    name: DEMO_INVESTIGATION,
+    address: mixing.address,
+    chainId: DEVNET_CHAIN_ID,
+    incremental: true,
+    maxDepth: 4,
+  });
+  return { projectId: project.id, investigationId: created.id };
 }
 
 /** On the embedded database's first start, a demo project and its admin key let a newcomer try every route. */

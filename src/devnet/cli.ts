@@ -13,9 +13,11 @@ import {
   TOKENS,
   writeDevnetData,
 } from "../worlds/index.ts";
+import { demoAddresses, demoAddressLines } from "./addresses.ts";
 import { runningNode } from "./anvil.ts";
 import { type Devnet, startDevnet } from "./devnet.ts";
 import type { PlayResult } from "./play.ts";
+import { sendOnDevnet } from "./send.ts";
 
 interface DevnetCommandOptions {
   port?: number;
@@ -33,7 +35,7 @@ export function registerDevnetCommand(
   withDatabase: WithDatabase,
   loadConfig: () => Config,
 ) {
-  program
+  const devnet = program
     .command("devnet")
     .description(
       "start a local EVM chain (anvil, chain id 31337) with the demo scenario, and write its labels and prices",
@@ -41,6 +43,17 @@ export function registerDevnetCommand(
     .option("--port <port>", "RPC port (default 8545, or a free one when it is taken)", port)
     .option("--no-state", "start a throwaway chain instead of keeping it in <data dir>/devnet")
     .action((opts: DevnetCommandOptions) => runDevnetCommand(opts, withDatabase, loadConfig()));
+  devnet
+    .command("send")
+    .description(
+      "send ETH on the running devnet, now, from a funded development account (to see monitoring work)",
+    )
+    .argument("<address>", "the recipient")
+    .argument("<eth>", "the amount of ETH, e.g. 0.1")
+    .action(async (address: string, eth: string) => {
+      const sent = await sendOnDevnet(loadConfig().dataDir, address, eth);
+      process.stdout.write(`${JSON.stringify(sent)}\n`);
+    });
 }
 
 async function runDevnetCommand(opts: DevnetCommandOptions, withDatabase: WithDatabase, config: Config) {
@@ -115,9 +128,7 @@ function printSummary(
     `  store: ${data.labels.labels} labels (source ${DEVNET_LABEL_SOURCE}), ${data.prices.rows} daily prices, ${data.tokens} tokens`,
   );
   out("  addresses to analyse:");
-  for (const c of world.cases.filter((c) => c.positive)) {
-    out(`    ${c.pattern.padEnd(20)} ${c.subject}  (${c.note})`);
-  }
+  for (const line of demoAddressLines(demoAddresses(world))) out(line);
   out(stateDir ? `  chain kept in ${stateDir}` : "  throwaway chain (--no-state)");
   out("`vigia serve` without VIGIA_CHAINS on this data dir indexes this node.");
   out("Press Ctrl-C to stop the node.");

@@ -9,6 +9,7 @@ import pino from "pino";
 import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/index.ts";
 import type { DB } from "../schema.ts";
 import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
+import { type DemoAddress, demoAddresses } from "./addresses.ts";
 import { startDevnet } from "./devnet.ts";
 import type { PlayResult } from "./play.ts";
 
@@ -41,6 +42,8 @@ export interface EmbeddedDevnet {
   sharedFrom: number | undefined;
   /** The chains to serve and index: the built-in list, the devnet at its actual URL. */
   registry: ChainRegistry;
+  /** The scenario's addresses worth analysing (devnet/addresses.ts). */
+  addresses: DemoAddress[];
   /** Settles once the labels and prices are written and the scenario is on the chain (undefined on failure). */
   ready: Promise<EmbeddedDevnetReady | undefined>;
   stop(): Promise<void>;
@@ -88,6 +91,7 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
     rpcUrl: devnet.rpcUrl,
     sharedFrom: devnet.sharedFrom,
     registry: devnetRegistry(devnet.rpcUrl),
+    addresses: demoAddresses(devnet.world),
     ready,
     async stop() {
       abort.abort();

@@ -87,3 +87,49 @@ function standardWebhooksKey(secret: string): Buffer {
   if (!secret.startsWith("whsec_")) throw new Error("a Standard Webhooks secret starts with whsec_");
   return Buffer.from(secret.slice("whsec_".length), "base64");
 }
+
+/** How far a signed timestamp may be from now when a receiver checks it (Standard Webhooks' default). */
+export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * Whether a received call carries a valid signature of `rawBody` by `secret`, as an integrator checks one: the
+ * receiver of `vigia webhooks listen` uses it. `headers` are lowercase; `path` is the URL's path.
+ */
+export function verifySignature(
+  scheme: SigningScheme,
+  secret: string,
+  call: {
+    method: string;
+    path: string;
+    headers: Record<string, string | undefined>;
+    rawBody: string;
+    now: number;
+  },
+): boolean {
+  const equal = (a: string, b: string) =>
+    a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  if (scheme === "hmac-canonical") {
+    const timestamp = call.headers["x-wavynode-timestamp"];
+    const presented = call.headers["x-wavynode-hmac"];
+    if (!timestamp || !presented || Math.abs(call.now - Number(timestamp)) > SIGNATURE_TOLERANCE_MS)
+      return false;
+    let body: unknown;
+    try {
+      body = call.rawBody ? JSON.parse(call.rawBody) : undefined;
+    } catch {
+      return false;
+    }
+    const message: Message = { id: "", method: call.method as "GET" | "POST", path: call.path, body, at: 0 };
+    return equal(presented, hmacCanonical(secret, message, timestamp));
+  }
+  const id = call.headers["webhook-id"];
+  const timestamp = call.headers["webhook-timestamp"];
+  const signatures = call.headers["webhook-signature"];
+  if (!id || !timestamp || !signatures) return false;
+  if (Math.abs(call.now - Number(timestamp) * 1000) > SIGNATURE_TOLERANCE_MS) return false;
+  const expected = `v1,${crypto
+    .createHmac("sha256", standardWebhooksKey(secret))
+    .update(`${id}.${timestamp}.${call.rawBody}`)
+    .digest("base64")}`;
+  return signatures.split(" ").some((s) => equal(s, expected));
+}

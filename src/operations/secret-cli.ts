@@ -55,10 +55,6 @@ export function registerSecretCommands(program: Command, withKeys: WithKeys): vo
   secret
     .command("reseal")
     .description("re-seal every stored secret with the current secret (after a rotation)")
-    .addHelpText(
-      "after",
-      "\nRun once every process has VIGIA_SECRET (new) and VIGIA_SECRET_PREVIOUS (old). Safe to run again.\n\nExample:\n  VIGIA_SECRET=<new> VIGIA_SECRET_PREVIOUS=<old> vigia secret reseal",
-    )
     .action(() =>
       withKeys(async ({ database, keys }) => {
         const report = await reseal(database.db, keys.serverKeys);
@@ -71,10 +67,6 @@ export function registerSecretCommands(program: Command, withKeys: WithKeys): vo
     .command("rotate")
     .description(
       "embedded database: replace the generated secret, keep the old one, re-seal (service stopped)",
-    )
-    .addHelpText(
-      "after",
-      "\nSigned URLs made before stay valid while data/secret.previous exists (delete it after 30 days).\n\nExample:\n  vigia secret rotate",
     )
     .action(() =>
       withKeys(async ({ config, database }) => {

@@ -24,7 +24,8 @@ export interface Config {
   /** Secrets that sealed stored values before a rotation (VIGIA_SECRET_PREVIOUS), still accepted. */
   previousSecrets: string[];
   chainsFile: string | undefined;
-  allowPrivateOutbound: boolean;
+  /** VIGIA_ALLOW_PRIVATE_OUTBOUND; unset: allowed only where the demo devnet runs (service.ts). */
+  allowPrivateOutbound: boolean | undefined;
   rateLimitPerMinute: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
@@ -174,8 +175,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: "VIGIA_ALLOW_PRIVATE_OUTBOUND",
-    default: "false",
-    meaning: "`true` lets calls to integrators reach loopback, private and link-local addresses",
+    default: "unset",
+    meaning:
+      "`true` lets calls to integrators reach loopback, private and link-local addresses; `false` never. Unset: only where `serve` runs the demo devnet (a receiver on this machine, as in docs/quickstart.md)",
   },
   {
     name: "VIGIA_FILE_STORE",
@@ -370,7 +372,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     previousSecrets,
     chainsFile: r.text("VIGIA_CHAINS"),
-    allowPrivateOutbound: privateOutbound === "true" || privateOutbound === "1",
+    allowPrivateOutbound:
+      privateOutbound === undefined ? undefined : privateOutbound === "true" || privateOutbound === "1",
     rateLimitPerMinute: r.int("VIGIA_RATE_LIMIT_PER_MINUTE", 6000),
     authFailuresPerMinute: r.int("VIGIA_AUTH_FAILURES_PER_MINUTE", 60),
     heavyRateLimitPerMinute: r.int("VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE", 600),

@@ -200,7 +200,8 @@ describe("devnet", () => {
   });
 
   it("writes the scenario's labels, daily prices and tokens", async () => {
-    const summary = await writeDevnetData(database.db, devnet.world, devnet.plan);
+    const now = Date.parse("2026-11-26T15:00:00Z");
+    const summary = await writeDevnetData(database.db, devnet.world, devnet.plan, now);
     const labelled = devnet.world.labelled();
     expect(summary.labels).toMatchObject({ labels: labelled.length, inserted: labelled.length, deleted: 0 });
     const labels = await database.db
@@ -223,7 +224,8 @@ describe("devnet", () => {
     const categories = new Set(labels.map((l) => l.category));
     expect([...categories].sort()).toEqual(["bridge", "exchange", "mixer", "sanctioned"]);
 
-    const days = (devnet.plan.lastDay - devnet.plan.firstDay) / 86_400 + 1;
+    // The scenario's days, then its last prices carried on to the day after `now`.
+    const days = (Date.parse("2026-11-27T00:00:00Z") / 1000 - devnet.plan.firstDay) / 86_400 + 1;
     expect(summary.prices).toEqual({ rows: days * 3, written: days * 3 });
     const prices = await database.db
       .selectFrom("prices")
@@ -239,6 +241,10 @@ describe("devnet", () => {
       new Set(["native", TOKEN_CONTRACTS.USDV.address, TOKEN_CONTRACTS.TKN.address]),
     );
     expect(dailyPrices(devnet.plan)[0]).toMatchObject({ token: "native" });
+    const tomorrow = prices.find(
+      (p) => p.token === "native" && new Date(p.day).toISOString().startsWith("2026-11-27"),
+    );
+    expect(Number(tomorrow?.price_usd)).toBe(priceOn("ETH", devnet.plan.lastDay));
 
     const tokens = await database.db
       .selectFrom("tokens")
@@ -257,7 +263,12 @@ describe("devnet", () => {
     const again = await devnet.play();
     expect(again).toMatchObject({ outcome: "already", mined: 0 });
     expect(await devnet.rpc.request<RpcBlock>("eth_getBlockByNumber", ["latest", false])).toEqual(head);
-    const summary = await writeDevnetData(database.db, devnet.world, devnet.plan);
+    const summary = await writeDevnetData(
+      database.db,
+      devnet.world,
+      devnet.plan,
+      Date.parse("2026-11-26T15:00:00Z"),
+    );
     expect(summary.labels).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
     expect(summary.prices.written).toBe(0);
   });

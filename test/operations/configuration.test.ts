@@ -57,7 +57,7 @@ describe("the configuration reference", () => {
       authFailuresPerMinute: 60,
       statementTimeoutMs: 60_000,
       logLevel: "info",
-      allowPrivateOutbound: false,
+      allowPrivateOutbound: undefined,
       metricsAllow: [],
       metricsPort: undefined,
       previousSecrets: [],

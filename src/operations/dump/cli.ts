@@ -31,7 +31,6 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
       "where to write the export (gzip'd; it holds the secret: keep it as safe as the database)",
     )
     .description("write the whole store (data, report files, secret) to one file, for import-db")
-    .addHelpText("after", "\nExample:\n  vigia export vigia-store.json.gz")
     .action((file: string) =>
       withKeys(async ({ config, database }) => {
         const started = Date.now();
@@ -54,7 +53,7 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
     .description("load an export into this (empty) store: DATABASE_URL for PostgreSQL, else the data dir")
     .addHelpText(
       "after",
-      "\nOn PostgreSQL, set VIGIA_SECRET to the exported store's secret (an embedded store's is the file data/secret)\nto keep signed URLs valid; under another secret every stored secret is re-sealed with it.\n\nExample:\n  DATABASE_URL=postgres://vigia@db/vigia VIGIA_SECRET=\"$(cat data/secret)\" vigia import-db vigia-store.json.gz",
+      "\nOn PostgreSQL, set VIGIA_SECRET to the exported store's secret (an embedded store's is the file data/secret)\nto keep signed URLs valid; under another secret every stored secret is re-sealed with it:\n  DATABASE_URL=postgres://vigia@db/vigia VIGIA_SECRET=\"$(cat data/secret)\" vigia import-db vigia-store.json.gz",
     )
     .action(async (file: string) => {
       if (!fs.existsSync(file)) throw new Error(`${file} does not exist`);

@@ -1,7 +1,9 @@
 // What the devnet writes into the service's store beside the chain itself: the scenario's labels (source
 // `vigia-devnet`, chain 31337; the labels of that source not in the scenario any more are removed), the tokens'
-// metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn).
-// Every write is idempotent: a second run changes nothing.
+// metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn),
+// then each token's last price carried on to tomorrow, so that transfers made on the devnet now (the quickstart's
+// monitored transfer, a report of this month) have a USD value. Every write is idempotent: a second run the same
+// day changes nothing.
 import type { Kysely } from "kysely";
 import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import { upsertTokens } from "../../chains/store/index.ts";
@@ -20,6 +22,7 @@ export async function writeDevnetData(
   db: Kysely<DB>,
   world: World,
   plan: DevnetPlan,
+  now: number = Date.now(),
 ): Promise<DevnetDataSummary> {
   // Exchange labels decide which addresses are deposit addresses: a change re-judges them (src/attribution).
   const { result: labels } = await afterExchangeLabelChange(db, () =>
@@ -53,7 +56,7 @@ export async function writeDevnetData(
     })),
   );
 
-  const rows = dailyPrices(plan).map((p) => ({ chain_id: plan.chainId, ...p }));
+  const rows = dailyPrices(plan, now).map((p) => ({ chain_id: plan.chainId, ...p }));
   const written = await db
     .insertInto("prices")
     .values(rows)
@@ -72,12 +75,22 @@ export async function writeDevnetData(
 }
 
 /** Every day of the scenario, for each of its tokens: `native` for ETH, the contract address otherwise. */
-export function dailyPrices(plan: DevnetPlan): { token: string; day: string; price_usd: string }[] {
+/**
+ * The scenario's daily prices, then (with `now`, epoch ms) each token's last scenario price for every day after
+ * it up to the day after `now`.
+ */
+export function dailyPrices(
+  plan: DevnetPlan,
+  now?: number,
+): { token: string; day: string; price_usd: string }[] {
   const rows: { token: string; day: string; price_usd: string }[] = [];
-  for (let day = plan.firstDay; day <= plan.lastDay; day += DAY) {
+  const through =
+    now === undefined ? plan.lastDay : Math.max(plan.lastDay, (Math.floor(now / 1000 / DAY) + 1) * DAY);
+  for (let day = plan.firstDay; day <= through; day += DAY) {
     const date = new Date(day * 1000).toISOString().slice(0, 10);
     for (const symbol of Object.keys(TOKENS) as TokenSymbol[]) {
-      rows.push({ token: tokenAddress(symbol), day: date, price_usd: String(priceOn(symbol, day)) });
+      const price = priceOn(symbol, Math.min(day, plan.lastDay));
+      rows.push({ token: tokenAddress(symbol), day: date, price_usd: String(price) });
     }
   }
   return rows;

@@ -1,0 +1,148 @@
+// `vigia webhooks listen`: a small integrator for trying monitoring on one machine (docs/quickstart.md). It
+// receives the service's webhooks at POST /webhook, checks each signature with the project's webhook secret,
+// prints one JSON line per call, and answers 200 when the signature is valid (401 otherwise, so that the service
+// retries and the mistake shows). It also answers the user-profile reads the service makes (GET /users/{id}) with a
+// profile: the demo one below, or a JSON file's.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Command } from "commander";
+import { type SigningScheme, verifySignature } from "./signing.ts";
+
+/** A profile complete enough for every jurisdiction's notification (docs/api.md, "User profiles"). */
+export const DEMO_PROFILE = {
+  givenName: "Ana",
+  paternalSurname: "López",
+  maternalSurname: "Ruiz",
+  birthdate: "1990-01-02",
+  nationality: "MX",
+  email: "ana@example.com",
+  mexico: { curp: "LORA900102MDFPZN01", rfc: "LORA900102AB1", actividadEconomica: 8250100 },
+};
+
+export interface ReceiverOptions {
+  port: number;
+  host: string;
+  secret: string;
+  scheme: SigningScheme;
+  profile: unknown;
+  print: (line: object) => void;
+  now?: () => number;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+export async function startReceiver(
+  options: ReceiverOptions,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const now = options.now ?? Date.now;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0] as string;
+      const user = /^\/users\/([^/]+)$/.exec(path)?.[1];
+      if (req.method === "GET" && user) {
+        options.print({ received: "profile request", user: decodeURIComponent(user) });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(options.profile));
+        return;
+      }
+      if (req.method !== "POST" || path !== "/webhook") {
+        res.writeHead(404).end();
+        return;
+      }
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
+      );
+      const verified = verifySignature(options.scheme, options.secret, {
+        method: "POST",
+        path,
+        headers,
+        rawBody,
+        now: now(),
+      });
+      let body: { type?: string; data?: Record<string, unknown> } = {};
+      try {
+        body = JSON.parse(rawBody);
+      } catch {}
+      const data = body.data ?? {};
+      options.print({
+        received: "webhook",
+        id: headers["webhook-id"] ?? null,
+        verified,
+        type: body.type ?? null,
+        txHash: data.txHash ?? null,
+        laws: Array.isArray(data.inflictedLaws)
+          ? (data.inflictedLaws as { id?: string }[]).map((l) => l.id)
+          : undefined,
+        body,
+      });
+      res.writeHead(verified ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    url: `http://${options.host}:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function registerWebhooksCommand(program: Command): void {
+  const webhooks = program.command("webhooks").description("try the integrator's side of webhooks");
+  webhooks
+    .command("listen")
+    .description(
+      "receive the service's webhooks here, check their signatures, print them (an integrator to try)",
+    )
+    .requiredOption(
+      "--secret <secret>",
+      "the project's webhook secret (GET /v1/projects/{id}: webhook_secret)",
+    )
+    .option("--port <port>", "the port to listen on", "9000")
+    .option("--host <host>", "the address to listen on", "127.0.0.1")
+    .option(
+      "--scheme <scheme>",
+      "the project's signing scheme: standard-webhooks or hmac-canonical",
+      "standard-webhooks",
+    )
+    .option("--profile <file>", "a JSON file with the user profile to answer (default: a demo profile)")
+    .action(
+      async (opts: { secret: string; port: string; host: string; scheme: string; profile?: string }) => {
+        if (opts.scheme !== "standard-webhooks" && opts.scheme !== "hmac-canonical")
+          throw new Error(`--scheme must be standard-webhooks or hmac-canonical, got "${opts.scheme}"`);
+        const port = Number(opts.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535)
+          throw new Error(`--port must be a port number, got "${opts.port}"`);
+        const profile = opts.profile ? JSON.parse(fs.readFileSync(opts.profile, "utf8")) : DEMO_PROFILE;
+        const receiver = await startReceiver({
+          port,
+          host: opts.host,
+          secret: opts.secret,
+          scheme: opts.scheme,
+          profile,
+          print: (line) => process.stdout.write(`${JSON.stringify(line)}\n`),
+        });
+        process.stdout.write(
+          `${JSON.stringify({ listening: receiver.url, integration_url: receiver.url, webhook: `${receiver.url}/webhook` })}\n`,
+        );
+        await new Promise<void>((resolve) => {
+          process.once("SIGINT", resolve);
+          process.once("SIGTERM", resolve);
+        });
+        await receiver.close();
+      },
+    );
+}

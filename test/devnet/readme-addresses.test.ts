@@ -1,0 +1,36 @@
+// README.md names the devnet scenario's addresses (between `<!-- devnet-addresses -->` markers), and docs/quickstart.md
+// uses some of them: both must stay the addresses the scenario really has (devnetWorld, a fixed seed).
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { demoAddresses } from "../../src/devnet/addresses.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+
+describe("the demo scenario's addresses in the documentation", () => {
+  const scenario = demoAddresses();
+
+  it("README.md lists every one, with its pattern and note, in the scenario's order", () => {
+    const block =
+      read("README.md").split("<!-- devnet-addresses -->")[1]?.split("<!-- /devnet-addresses -->")[0] ?? "";
+    const rows = [...block.matchAll(/^\|\s*(\w+)\s*\|\s*`(0x[0-9a-f]{40})`\s*\|\s*(.+?)\s*\|$/gm)].map(
+      (m) => ({
+        pattern: m[1],
+        address: m[2],
+        note: m[3],
+      }),
+    );
+    expect(rows).toEqual(scenario);
+  });
+
+  it("every address docs/quickstart.md and the README's walk-through use is one of them (or the quickstart's own)", () => {
+    const known = new Set(scenario.map((a) => a.address));
+    known.add("0x00000000000000000000000000000000000a11ce"); // the quickstart's monitored customer
+    for (const file of ["docs/quickstart.md", "README.md"]) {
+      const used = [...read(file).matchAll(/0x[0-9a-f]{40}\b/g)].map((m) => m[0]);
+      expect(used.length, file).toBeGreaterThan(0);
+      for (const address of used) expect(known.has(address), `${file}: ${address}`).toBe(true);
+    }
+  });
+});

@@ -23,9 +23,9 @@ import { newcomerEnv, runVigia } from "../process/vigia-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, LOCAL_CHAINS, writeChainsFile } from "../support/service.ts";
+import { marchReport } from "./support/mexican-report.ts";
 
 const NOW = Date.parse("2026-04-02T12:00:00Z");
-const MX_ENTITY = { clave_sujeto_obligado: "VIG150101AB1", dominio_plataforma: "VIGIA-EXAMPLE-MX" };
 const ETH = 10n ** 18n;
 const addr = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 
@@ -124,17 +124,6 @@ beforeAll(async () => {
     const app = svc.app!;
     const { projectId, key } = await createProject(svc.keys, { name: "Moving" }, { kind: "cli" });
     const viewer = await createKey(svc.keys, projectId, { label: "ops", role: "viewer" }, { kind: "cli" });
-    const patched = await app.inject({
-      method: "PATCH",
-      url: `/v1/projects/${projectId}`,
-      headers: auth(key),
-      payload: {
-        jurisdictions: ["MX"],
-        mx_reporting_entity: MX_ENTITY,
-        integration_url: "http://127.0.0.1:9/hooks",
-      },
-    });
-    expect(patched.statusCode).toBe(200);
     const registered = await app.inject({
       method: "POST",
       url: `/v1/projects/${projectId}/addresses`,
@@ -167,22 +156,10 @@ beforeAll(async () => {
       { projectId, type: "notification", body: { hello: "world" } },
       new Date(NOW),
     );
-    await app.inject({
-      method: "POST",
-      url: "/v1/reports/generate",
-      headers: auth(key),
-      payload: { projectId, countryCode: "MX", period: "2026-03" },
+    // Mexico's report of March, and the integrator's URL (the integration settings travel too).
+    const { reportPath, signedUrl } = await marchReport(app, projectId, key, {
+      integration_url: "http://127.0.0.1:9/hooks",
     });
-    const listed = await app.inject({
-      url: `/v1/reports?projectId=${projectId}&countryCode=MX&period=2026-03`,
-      headers: auth(key),
-    });
-    const reportPath = listed.json().data[0].path as string;
-    const download = await app.inject({
-      url: `/v1/reports/download?path=${encodeURIComponent(reportPath)}`,
-      headers: auth(key),
-    });
-    const signedUrl = download.json().data.signedUrl as string;
     const fetched = await app.inject({ url: new URL(signedUrl).pathname + new URL(signedUrl).search });
     expect(fetched.statusCode).toBe(200);
     const project = await app.inject({ url: `/v1/projects/${projectId}`, headers: auth(key) });
@@ -235,6 +212,18 @@ async function download(svc: Service, signedUrl: string) {
   return svc.app!.inject({ url: `${url.pathname}${url.search}` });
 }
 
+/** The copied viewer key authenticates, and the webhook secret reads as before. */
+async function expectKeysWork(svc: Service): Promise<void> {
+  expect((await svc.app!.inject({ url: "/v1/chains", headers: auth(source.viewerKey) })).statusCode).toBe(
+    200,
+  );
+  const project = await svc.app!.inject({
+    url: `/v1/projects/${source.projectId}`,
+    headers: auth(source.adminKey),
+  });
+  expect(project.json().data.webhook_secret).toBe(source.webhookSecret);
+}
+
 describe("vigia export, then vigia import-db", () => {
   let target: Place;
   beforeAll(async () => {
@@ -254,14 +243,7 @@ describe("vigia export, then vigia import-db", () => {
       for (const [table, expected] of Object.entries(source.rows))
         expect(rows[table], table).toEqual(expected);
 
-      expect((await svc.app!.inject({ url: "/v1/chains", headers: auth(source.viewerKey) })).statusCode).toBe(
-        200,
-      );
-      const project = await svc.app!.inject({
-        url: `/v1/projects/${source.projectId}`,
-        headers: auth(source.adminKey),
-      });
-      expect(project.json().data.webhook_secret).toBe(source.webhookSecret);
+      await expectKeysWork(svc);
       const file = await download(svc, source.signedUrl);
       expect(file.statusCode).toBe(200);
       expect(file.rawPayload.equals(source.reportBytes)).toBe(true);
@@ -304,14 +286,7 @@ describe("an import under another secret", () => {
 
     const svc = await start(target, { VIGIA_SECRET: other });
     try {
-      expect((await svc.app!.inject({ url: "/v1/chains", headers: auth(source.viewerKey) })).statusCode).toBe(
-        200,
-      );
-      const project = await svc.app!.inject({
-        url: `/v1/projects/${source.projectId}`,
-        headers: auth(source.adminKey),
-      });
-      expect(project.json().data.webhook_secret).toBe(source.webhookSecret);
+      await expectKeysWork(svc);
       expect((await download(svc, source.signedUrl)).statusCode).toBe(403);
     } finally {
       await svc.close();

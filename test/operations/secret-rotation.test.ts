@@ -17,10 +17,10 @@ import { type Service, startService } from "../../src/service.ts";
 import { newcomerEnv, runVigia } from "../process/vigia-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
 import { auth, LOCAL_CHAINS, writeChainsFile } from "../support/service.ts";
+import { marchReport } from "./support/mexican-report.ts";
 
 const OLD = crypto.randomBytes(32).toString("base64");
 const NEW = crypto.randomBytes(32).toString("base64");
-const MX_ENTITY = { clave_sujeto_obligado: "VIG150101AB1", dominio_plataforma: "VIGIA-EXAMPLE-MX" };
 const NOW = Date.parse("2026-04-02T12:00:00Z");
 
 const target = testDatabase();
@@ -72,36 +72,13 @@ interface Made {
 /** A project with its admin key, its webhook secret, and March 2026's Mexican report (an informe en ceros). */
 async function makeProject(svc: Service): Promise<Made> {
   const { projectId, key } = await createProject(svc.keys, { name: "Rotation" }, { kind: "cli" });
-  const app = svc.app!;
-  const patched = await app.inject({
-    method: "PATCH",
-    url: `/v1/projects/${projectId}`,
-    headers: auth(key),
-    payload: { jurisdictions: ["MX"], mx_reporting_entity: MX_ENTITY },
-  });
-  expect(patched.statusCode).toBe(200);
-  const generated = await app.inject({
-    method: "POST",
-    url: "/v1/reports/generate",
-    headers: auth(key),
-    payload: { projectId, countryCode: "MX", period: "2026-03" },
-  });
-  expect(generated.statusCode).toBeLessThan(300);
-  const listed = await app.inject({
-    url: `/v1/reports?projectId=${projectId}&countryCode=MX&period=2026-03`,
-    headers: auth(key),
-  });
-  const reportPath = listed.json().data[0].path as string;
-  const download = await app.inject({
-    url: `/v1/reports/download?path=${encodeURIComponent(reportPath)}`,
-    headers: auth(key),
-  });
+  const { reportPath, signedUrl } = await marchReport(svc.app!, projectId, key);
   return {
     projectId,
     key,
     webhookSecret: await webhookSecret(svc, projectId, key),
     reportPath,
-    signedUrl: download.json().data.signedUrl,
+    signedUrl,
   };
 }
 

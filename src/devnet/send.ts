@@ -50,7 +50,7 @@ export async function sendOnDevnet(dataDir: string, to: string, eth: string): Pr
     "eth_getTransactionReceipt",
     [txHash],
   );
-  if (!receipt || receipt.status !== "0x1") throw new Error(`the transfer ${txHash} was not mined`);
+  if (receipt?.status !== "0x1") throw new Error(`the transfer ${txHash} was not mined`);
   return {
     txHash,
     from: from.toLowerCase(),

@@ -98,7 +98,9 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(async () => {
-  if (receiver?.pid) process.kill(-receiver.pid, "SIGTERM");
+  try {
+    if (receiver?.pid) process.kill(-receiver.pid, "SIGTERM");
+  } catch {} // the group has ended already
   session?.bash.kill("SIGKILL");
   serve?.child.kill("SIGTERM");
   await serve?.exited;

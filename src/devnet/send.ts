@@ -46,10 +46,7 @@ export async function sendOnDevnet(dataDir: string, to: string, eth: string): Pr
     // The devnet charges no gas (anvil runs with a zero gas price, so balances move by the amounts alone).
     { from, to: to.toLowerCase(), value: `0x${wei.toString(16)}`, gas: "0x5208", gasPrice: "0x0" },
   ]);
-  const receipt = await rpc.request<{ blockNumber: string; status: string } | null>(
-    "eth_getTransactionReceipt",
-    [txHash],
-  );
+  const receipt = await minedReceipt(rpc, txHash);
   if (receipt?.status !== "0x1") throw new Error(`the transfer ${txHash} was not mined`);
   return {
     txHash,
@@ -59,4 +56,28 @@ export async function sendOnDevnet(dataDir: string, to: string, eth: string): Pr
     block: Number(BigInt(receipt.blockNumber)),
     time: new Date(now * 1000).toISOString(),
   };
+}
+
+/**
+ * The transfer's receipt once it is in a block: anvil mines at once while it automines, but a node busy with
+ * something else (or with automining off) may take a moment; after 2 s a block is mined explicitly.
+ */
+async function minedReceipt(
+  rpc: JsonRpcClient,
+  txHash: string,
+): Promise<{ blockNumber: string; status: string } | null> {
+  const started = Date.now();
+  let mined = false;
+  for (;;) {
+    const receipt = await rpc.request<{ blockNumber: string; status: string } | null>(
+      "eth_getTransactionReceipt",
+      [txHash],
+    );
+    if (receipt || Date.now() - started > 15_000) return receipt;
+    if (!mined && Date.now() - started > 2_000) {
+      await rpc.request("evm_mine", []);
+      mined = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -1,11 +1,12 @@
 // A store for @fastify/rate-limit kept in PostgreSQL, so that every API process of a fleet counts against the same
 // limit: N processes allow a key its limit once, not N times (docs/operations.md, "Rate limits in a fleet").
 //
-// Fixed windows aligned on the epoch (a key's window is floor(now / timeWindow)): one row per key and window in
-// the unlogged table `rate_limit_hits` (migrations/0018). The increments of the requests that arrive in the same
-// event-loop turn go to the database in one statement, so a busy process sends a few statements a second whatever
-// its request rate; each request learns its own place in the count. Windows older than the one before are deleted
-// now and then by whichever process counts.
+// A key's window starts at its first request and lasts the route's time window, as in the plugin's own memory store;
+// the next request after it starts a new one. One row per key in the unlogged table `rate_limit_hits`
+// (migrations/0018), timed by the database's clock so that every process agrees. The increments of the requests
+// that arrive in the same event-loop turn go to the database in one statement, so a busy process sends a few
+// statements a second whatever its request rate; each request learns its own place in the count. Keys idle for an
+// hour are deleted now and then by whichever process counts.
 import type pg from "pg";
 
 /** What @fastify/rate-limit's store callback receives. */
@@ -17,19 +18,27 @@ type Callback = (error: Error | null, hit?: Hit) => void;
 
 interface Pending {
   key: string;
-  window: number;
   timeWindow: number;
   callback: Callback;
 }
 
-/** How often old windows are deleted, at most (per process). */
+/** How often idle keys are deleted, at most (per process). */
 const PRUNE_EVERY_MS = 60_000;
 
+/** The database's clock, in epoch milliseconds. */
+const NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+
 const COUNT = `
-  INSERT INTO rate_limit_hits AS r (key, window_start, hits)
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[])
-  ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + excluded.hits
-  RETURNING key, window_start::text AS window_start, hits`;
+  WITH batch AS (
+    SELECT key, hits, window_ms, ${NOW_MS} AS now_ms FROM unnest($1::text[], $2::int[], $3::bigint[]) AS b(key, hits, window_ms)
+  )
+  INSERT INTO rate_limit_hits AS r (key, window_start, window_ms, hits)
+  SELECT key, now_ms, window_ms, hits FROM batch
+  ON CONFLICT (key) DO UPDATE SET
+    window_start = CASE WHEN r.window_start + r.window_ms <= excluded.window_start THEN excluded.window_start ELSE r.window_start END,
+    window_ms = CASE WHEN r.window_start + r.window_ms <= excluded.window_start THEN excluded.window_ms ELSE r.window_ms END,
+    hits = CASE WHEN r.window_start + r.window_ms <= excluded.window_start THEN excluded.hits ELSE r.hits + excluded.hits END
+  RETURNING key, hits, (window_start + window_ms - ${NOW_MS})::float8 AS ttl`;
 
 /** The counting shared by every route's store: one batch per event-loop turn. */
 export class SharedRateCounter {
@@ -43,8 +52,7 @@ export class SharedRateCounter {
   ) {}
 
   incr(key: string, timeWindow: number, callback: Callback): void {
-    const window = Math.floor(this.now() / timeWindow) * timeWindow;
-    this.#pending.push({ key, window, timeWindow, callback });
+    this.#pending.push({ key, timeWindow, callback });
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => void this.#flush());
@@ -55,33 +63,30 @@ export class SharedRateCounter {
     const batch = this.#pending;
     this.#pending = [];
     this.#scheduled = false;
-    // One row per key and window, with how many of this batch's requests it counts.
-    const rows = new Map<string, { key: string; window: number; hits: number }>();
+    // One row per key, with how many of this batch's requests it counts.
+    const rows = new Map<string, { key: string; hits: number; windowMs: number }>();
     for (const p of batch) {
-      const id = `${p.window}:${p.key}`;
-      const row = rows.get(id);
+      const row = rows.get(p.key);
       if (row) row.hits++;
-      else rows.set(id, { key: p.key, window: p.window, hits: 1 });
+      else rows.set(p.key, { key: p.key, hits: 1, windowMs: p.timeWindow });
     }
     const list = [...rows.values()];
     try {
-      const result = await this.pool.query<{ key: string; window_start: string; hits: number }>(COUNT, [
+      const result = await this.pool.query<{ key: string; hits: number; ttl: number }>(COUNT, [
         list.map((r) => r.key),
-        list.map((r) => r.window),
         list.map((r) => r.hits),
+        list.map((r) => r.windowMs),
       ]);
       // The total after this batch; the batch's requests take the places before it, in arrival order.
-      const next = new Map<string, number>();
+      const next = new Map<string, { place: number; ttl: number }>();
       for (const r of result.rows) {
-        const sent = rows.get(`${r.window_start}:${r.key}`)?.hits ?? 0;
-        next.set(`${r.window_start}:${r.key}`, r.hits - sent + 1);
+        const sent = rows.get(r.key)?.hits ?? 0;
+        next.set(r.key, { place: r.hits - sent + 1, ttl: Math.max(1, Math.round(r.ttl)) });
       }
-      const now = this.now();
       for (const p of batch) {
-        const id = `${p.window}:${p.key}`;
-        const current = next.get(id) ?? 1;
-        next.set(id, current + 1);
-        p.callback(null, { current, ttl: Math.max(1, p.window + p.timeWindow - now) });
+        const at = next.get(p.key) ?? { place: 1, ttl: p.timeWindow };
+        p.callback(null, { current: at.place, ttl: at.ttl });
+        at.place++;
       }
     } catch (error) {
       for (const p of batch) p.callback(error as Error);
@@ -89,14 +94,13 @@ export class SharedRateCounter {
     void this.#prune();
   }
 
-  /** Deletes windows that ended before the previous minute; errors are ignored (the next prune retries). */
+  /** Deletes keys whose window ended over an hour ago; errors are ignored (the next prune retries). */
   async #prune(): Promise<void> {
     const now = this.now();
     if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now;
-    // Windows of any length up to an hour: a row whose window began over an hour and a minute ago is over.
     await this.pool
-      .query("DELETE FROM rate_limit_hits WHERE window_start < $1", [now - 3_660_000])
+      .query(`DELETE FROM rate_limit_hits WHERE window_start + window_ms < ${NOW_MS} - 3600000`)
       .catch(() => {});
   }
 }

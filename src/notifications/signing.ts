@@ -43,11 +43,8 @@ export function signatureHeaders(
     };
   }
   const timestamp = String(Math.floor(message.at / 1000));
-  const content = `${message.id}.${timestamp}.${serializeBody(scheme, message.body)}`;
-  const signatures = secrets.map(
-    (secret) =>
-      `v1,${crypto.createHmac("sha256", standardWebhooksKey(secret)).update(content).digest("base64")}`,
-  );
+  const body = serializeBody(scheme, message.body);
+  const signatures = secrets.map((secret) => standardSignature(secret, message.id, timestamp, body));
   return {
     "webhook-id": message.id,
     "webhook-timestamp": timestamp,
@@ -80,6 +77,11 @@ function sortPlainObjects(value: unknown): unknown {
   for (const key of Object.keys(value).sort())
     out[key] = sortPlainObjects((value as Record<string, unknown>)[key]);
   return out;
+}
+
+/** One Standard Webhooks signature: `v1,` and the base64 HMAC of "id.timestamp.body". */
+function standardSignature(secret: string, id: string, timestamp: string, body: string): string {
+  return `v1,${crypto.createHmac("sha256", standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
 /** The HMAC key a `whsec_<base64>` secret encodes. */
@@ -127,9 +129,6 @@ export function verifySignature(
   const signatures = call.headers["webhook-signature"];
   if (!id || !timestamp || !signatures) return false;
   if (Math.abs(call.now - Number(timestamp) * 1000) > SIGNATURE_TOLERANCE_MS) return false;
-  const expected = `v1,${crypto
-    .createHmac("sha256", standardWebhooksKey(secret))
-    .update(`${id}.${timestamp}.${call.rawBody}`)
-    .digest("base64")}`;
+  const expected = standardSignature(secret, id, timestamp, call.rawBody);
   return signatures.split(" ").some((s) => equal(s, expected));
 }

@@ -4,9 +4,9 @@
 // CONFIG_VARIABLES is the one list of the variables, their defaults and meanings; docs/operations.md
 // ("Configuration") shows the same table, and a test keeps the two and loadConfig in step. loadConfig checks every
 // value and reports every invalid one at once (ConfigError), so a start fails with the whole list, not the first.
-import net from "node:net";
 import path from "node:path";
 import { MIN_SECRET_BYTES, secretBytes } from "./crypto/server-secret.ts";
+import { AddressAllowList } from "./metrics/access.ts";
 
 export interface Config {
   /** `postgres://...` when running on PostgreSQL; undefined for the embedded database. */
@@ -309,13 +309,14 @@ function redactUrl(raw: string): string {
   return raw.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }
 
+/** Why an entry of VIGIA_METRICS_ALLOW is no address or network, or undefined (the list that reads it says). */
 function ipOrNetwork(item: string): string | undefined {
-  const [address, bits, extra] = item.split("/");
-  const family = net.isIP(address ?? "");
-  if (family === 0 || extra !== undefined) return `"${item}" is not an IP address or network`;
-  if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)))
-    return `"${item}" has no valid prefix length`;
-  return undefined;
+  try {
+    new AddressAllowList([item]);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 function llmFrom(r: EnvReader): Config["llm"] {

@@ -71,6 +71,7 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
         const keys = deriveKeys(current, [...exported, ...previousSecrets(config)]);
         const report = await importStore(db, {
           file,
+          header,
           migrations: await appliedMigrations(db),
           keys,
           reseal: !same,

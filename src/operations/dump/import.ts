@@ -65,6 +65,8 @@ export async function importStore(
   db: Kysely<unknown>,
   options: {
     file: string;
+    /** the file's header, as readHeader gave it (the caller reads it first, to choose the secret) */
+    header: Header;
     migrations: string[];
     /** the keys of this store's secret, with the exported secrets among the previous ones */
     keys: ServerKeys;
@@ -76,7 +78,7 @@ export async function importStore(
     progress?: (message: string) => void;
   },
 ): Promise<ImportReport> {
-  const header = await readHeader(options.file);
+  const { header } = options;
   if (header.migrations.join() !== options.migrations.join())
     throw new ImportRefused(
       `the export was made by a Vigía with migrations up to ${header.migrations.at(-1)}, this one has ${options.migrations.at(-1)}: import with the same version`,

@@ -35,6 +35,9 @@ export async function resealAll(
   onProgress?: (done: string, report: ResealReport) => void,
 ): Promise<ResealReport> {
   const report: ResealReport = { resealed: {}, unreadable: {} };
+  // A page per transaction; inside a caller's transaction (an import), in that one.
+  const inTransaction = <T>(fn: (trx: Kysely<unknown>) => Promise<T>) =>
+    db.isTransaction ? fn(db) : db.transaction().execute(fn);
   for (const c of columns) {
     for (const name of [c.table, c.id, c.column, c.lookup ?? "x"])
       if (!NAME.test(name)) throw new Error(`bad name ${name}`);
@@ -50,9 +53,6 @@ export async function resealAll(
         ORDER BY ${sql.ref(c.id)} LIMIT ${PAGE}`.execute(db);
       if (rows.length === 0) break;
       after = rows[rows.length - 1]?.id;
-      // A page per transaction; inside a caller's transaction (an import), in that one.
-      const inTransaction = <T>(fn: (trx: Kysely<unknown>) => Promise<T>) =>
-        db.isTransaction ? fn(db) : db.transaction().execute(fn);
       await inTransaction(async (trx) => {
         for (const row of rows) {
           if (sealedByCurrent(keys, row.value)) continue;

@@ -9,7 +9,7 @@
 // index a failed build may have left invalid): a crash between two of them runs the file again from the top.
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS } from "./open.ts";
+import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS, type RawSql } from "./open.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../../migrations/", import.meta.url));
 const LOCK_ID = 0x5649_4741; // "VIGA"
@@ -72,22 +72,32 @@ export function statementsOf(sqlText: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Applies the migration unless schema_migrations says it was, and records it; the caller holds the lock. `run` runs
+ * its SQL (whole in a transaction, or statement by statement outside one).
+ */
+async function applyOnce(raw: RawSql, migration: Migration, run: () => Promise<void>): Promise<boolean> {
+  await raw.exec(CREATE_MIGRATIONS_TABLE);
+  const done = await raw.query("SELECT version FROM schema_migrations WHERE version = $1", [
+    migration.version,
+  ]);
+  if (done.length > 0) return false;
+  await run();
+  await raw.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+    migration.version,
+    migration.name,
+  ]);
+  return true;
+}
+
 async function applyOutsideTransaction<DB>(database: Database<DB>, migration: Migration): Promise<boolean> {
   return database.rawSession(async (raw) => {
     await raw.exec(`SET statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
     await raw.query(`SELECT pg_advisory_lock(${LOCK_ID})`);
     try {
-      await raw.exec(CREATE_MIGRATIONS_TABLE);
-      const done = await raw.query("SELECT version FROM schema_migrations WHERE version = $1", [
-        migration.version,
-      ]);
-      if (done.length > 0) return false;
-      for (const statement of statementsOf(migration.sql)) await raw.exec(statement);
-      await raw.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-        migration.version,
-        migration.name,
-      ]);
-      return true;
+      return await applyOnce(raw, migration, async () => {
+        for (const statement of statementsOf(migration.sql)) await raw.exec(statement);
+      });
     } finally {
       await raw.query(`SELECT pg_advisory_unlock(${LOCK_ID})`).catch(() => {});
       await raw.exec("RESET statement_timeout").catch(() => {});
@@ -107,18 +117,7 @@ export async function migrate<DB>(database: Database<DB>, migrations = readMigra
       // A migration may build an index over millions of rows: it gets the maintenance timeout, not the service's.
       await raw.exec(`SET LOCAL statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
       await raw.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
-      await raw.exec(CREATE_MIGRATIONS_TABLE);
-      const done = await raw.query<{ version: number }>(
-        "SELECT version FROM schema_migrations WHERE version = $1",
-        [migration.version],
-      );
-      if (done.length > 0) return false;
-      await raw.exec(migration.sql);
-      await raw.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
-        migration.version,
-        migration.name,
-      ]);
-      return true;
+      return applyOnce(raw, migration, () => raw.exec(migration.sql));
     });
     if (didApply) applied.push(migration.name);
   }

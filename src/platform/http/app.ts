@@ -357,7 +357,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook("onRequest", authHook(options.authenticate, failures));
   if (options.metrics) {
     instrumentHttp(app, options.metrics.registry);
-    registerMetricsRoute(app as HttpApp, options.metrics, options.authenticate, failures);
+    registerMetricsRoute(app as HttpApp, options.metrics);
   }
   app.addHook("preValidation", async (request) => {
     const parts = [

@@ -27,6 +27,8 @@ declare module "fastify" {
     access?: RouteAccess;
     /** A route whose request does heavy work (an analysis, a report): it has its own, lower rate limit. */
     heavy?: boolean;
+    /** Client addresses that may call the route without a key (the operator's Prometheus, for /metrics). */
+    trustedAddress?: (address: string) => boolean;
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -58,8 +60,8 @@ function requestedProjectId(request: FastifyRequest): string | undefined {
  */
 export function authHook(authenticate: Authenticator, failures?: FailureLimiter) {
   return async function authorise(request: FastifyRequest): Promise<void> {
-    const access = request.routeOptions.config.access;
-    if (access === undefined || access === "public") return;
+    const { access, trustedAddress } = request.routeOptions.config;
+    if (access === undefined || access === "public" || trustedAddress?.(request.ip)) return;
     const address = request.ip;
     const wait = failures?.blockedFor(address) ?? 0;
     if (wait > 0)

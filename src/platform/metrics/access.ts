@@ -10,9 +10,10 @@ export class AddressAllowList {
   /** `entries`: addresses (10.0.0.5, ::1) and networks (10.0.0.0/8, fd00::/8). Throws on a malformed one. */
   constructor(entries: readonly string[]) {
     for (const entry of entries) {
-      const [address, bits] = entry.split("/");
+      const [address, bits, extra] = entry.split("/");
       const family = net.isIP(address ?? "");
-      if (!address || family === 0) throw new Error(`"${entry}" is not an IP address or network`);
+      if (!address || family === 0 || extra !== undefined)
+        throw new Error(`"${entry}" is not an IP address or network`);
       const type = family === 4 ? "ipv4" : "ipv6";
       if (bits === undefined) {
         this.#list.addAddress(address, type);

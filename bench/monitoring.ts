@@ -21,6 +21,14 @@ const TRANSFERS = Number(process.env.BENCH_MONITOR_TRANSFERS || 30);
 const MESSAGES = Number(process.env.BENCH_MONITOR_MESSAGES || 2_000);
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
+/** Every user is a client in Bogotá with what Colombia's files need (a profile problem would add an error message). */
+const CLIENT = {
+  givenName: "Ana",
+  paternalSurname: "López",
+  address: { country: "CO" },
+  colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050" },
+};
+
 interface Figures {
   database: string;
   latency: { p50: number; p95: number; max: number };
@@ -41,7 +49,7 @@ async function runOn(database: "pglite" | "postgres"): Promise<Figures> {
     });
     req.on("end", () => {
       if (req.url?.includes("/users/")) {
-        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(CLIENT));
         return;
       }
       received++;

@@ -55,6 +55,7 @@ import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./
 import { OutboundClient } from "./platform/outbound/index.ts";
 import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
 import {
+  overdueFilings,
   type ReportsContext,
   registerFileRoutes,
   registerReportJobs,
@@ -226,7 +227,10 @@ async function assemble(
     profiles,
     publicUrl: config.publicUrl,
     now: options.clock ?? Date.now,
+    log: pino({ level: config.logLevel, name: "reports" }),
+    countFailure: metrics.reportFailure,
   };
+  metrics.followFilings(() => overdueFilings(reports));
   await registerReportJobs(reports, jobs);
   const walletReports = new WalletReports({
     db: database.db,
@@ -281,10 +285,16 @@ async function assemble(
   deliverer?.start();
   // The recorded transfers of monitored addresses are checked against the law rules in the same processes.
   const checker = options.workers
-    ? new TransferChecker({ db: database.db, keys, registry, profiles })
+    ? new TransferChecker({
+        db: database.db,
+        keys,
+        registry,
+        profiles,
+        log: pino({ level: config.logLevel, name: "monitoring" }),
+      })
     : undefined;
   checker?.start();
-  // Mexico's 24-hour avisos are written as soon as the checker finds them (src/reports).
+  // Urgent avisos (Mexico's 24 hours) are written as soon as the checker finds them (src/reports).
   const urgentAvisos = options.workers ? new UrgentAvisoWriter(reports) : undefined;
   urgentAvisos?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;

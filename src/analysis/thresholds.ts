@@ -1,9 +1,10 @@
 // The risk configuration of one analysis for one project: the service's (ctx.risk) plus the reporting thresholds
 // of the jurisdictions the project enables, converted to USD at the rates of the days the graph's transfers fall
-// on (src/regulation). Settings and rates are read through short-lived caches (a project's jurisdictions for
+// on (src/jurisdictions lists each country's thresholds; src/regulation converts them). Settings and rates are read through short-lived caches (a project's jurisdictions for
 // 5 s, a currency's rates for 60 s): quick checks run hundreds of times a second, and a change made by PATCH
 // /projects or `vigia import fx` takes effect within that time.
 import type { Kysely } from "kysely";
+import { jurisdictionsOf } from "../jurisdictions/index.ts";
 import { TtlCache } from "../platform/ttl-cache.ts";
 import { currenciesNeeded, type FxRates, reportingThresholds } from "../regulation/index.ts";
 import type { RiskConfig, TxGraph } from "../risk/index.ts";
@@ -63,9 +64,10 @@ export async function riskConfigFor(
   const c = cachesFor(ctx);
   const jurisdictions = await c.jurisdictions.get(projectId);
   if (jurisdictions.length === 0) return ctx.risk;
+  const specs = jurisdictionsOf(jurisdictions).flatMap((j) => j.thresholds);
   const rates: Record<string, FxRates> = {};
-  for (const currency of currenciesNeeded(jurisdictions)) rates[currency] = await c.rates.get(currency);
-  const thresholds = reportingThresholds(jurisdictions, daysOf(graph), rates);
+  for (const currency of currenciesNeeded(specs)) rates[currency] = await c.rates.get(currency);
+  const thresholds = reportingThresholds(specs, daysOf(graph), rates);
   if (thresholds.length === 0) return ctx.risk;
   return {
     ...ctx.risk,

@@ -7,6 +7,7 @@
 //   attributeAllChains(db)                     re-judges every candidate (after exchange labels changed)
 //   afterExchangeLabelChange(db, change)       runs a label write, then attributeAllChains if it changed any
 //   judgeDepositAddress(history, params?)      the heuristic alone (pure)
+//   attributedDepositAddresses(db, chainId, a) which of these addresses are deposit addresses (the checker's VASPs)
 export {
   type AddressHistory,
   DEFAULT_DEPOSIT_PARAMS,
@@ -23,5 +24,5 @@ export {
   attributeTransfers,
   attributeWritten,
 } from "./refresh.ts";
-export type { WrittenEnds } from "./store.ts";
+export { attributedDepositAddresses, type WrittenEnds } from "./store.ts";
 export type { AttributionTables } from "./tables.ts";

@@ -27,15 +27,34 @@ export async function exchangeWallets(
 }
 
 /** The addresses among `addresses` that are candidates already (attributed or not). */
-export async function knownCandidates(
+export function knownCandidates(
   db: Kysely<DB>,
   chainId: number,
   addresses: readonly string[],
 ): Promise<Set<string>> {
+  return candidatesAmong(db, chainId, addresses, false);
+}
+
+/** The addresses among `addresses` inferred to be exchange deposit addresses on this chain (attributed candidates). */
+export function attributedDepositAddresses(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<Set<string>> {
+  return candidatesAmong(db, chainId, addresses, true);
+}
+
+async function candidatesAmong(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+  attributedOnly: boolean,
+): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
   const unique = [...new Set(addresses)]; // not sorted: as in exchangeWallets
   const { rows } = await sql<{ address: string }>`
-    SELECT address FROM deposit_addresses WHERE chain_id = ${chainId} AND address = ANY(${unique}::text[])`.execute(
+    SELECT address FROM deposit_addresses
+    WHERE chain_id = ${chainId} AND address = ANY(${unique}::text[]) ${attributedOnly ? sql`AND attributed` : sql``}`.execute(
     db,
   );
   return new Set(rows.map((r) => r.address));

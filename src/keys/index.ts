@@ -5,15 +5,18 @@ export { KeyAuthenticator } from "./authenticator.ts";
 export type { Actor, KeysContext } from "./context.ts";
 export { actorName } from "./context.ts";
 export {
+  type Compliance,
   createProject,
   getProject,
   type Integration,
+  projectCompliance,
   projectExists,
   projectIntegration,
   projectJurisdictions,
+  projectsWithJurisdictions,
   rotateWebhookSecret,
   updateProject,
 } from "./projects.ts";
 export { registerKeysRoutes } from "./routes.ts";
 export { SEALED_COLUMNS } from "./sealed.ts";
-export type { MxReportingEntity } from "./tables.ts";
+export type { JurisdictionSettings } from "./tables.ts";

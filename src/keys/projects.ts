@@ -2,26 +2,27 @@
 // Every change writes its audit row in the same transaction.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import type { ClientJurisdiction } from "../jurisdictions/index.ts";
 import { seal, unseal } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";
-import { JURISDICTION_CODES, type JurisdictionCode } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { insertKey } from "./api-keys.ts";
 import { writeAudit } from "./audit.ts";
 import { type Actor, actorName, type KeysContext } from "./context.ts";
-import type { MxReportingEntity, SigningScheme } from "./tables.ts";
-
-/** The jurisdictions a project may enable: those whose laws src/regulation knows. */
-export const JURISDICTIONS = JURISDICTION_CODES;
-export type Jurisdiction = JurisdictionCode;
+import type { JurisdictionSettings, MxReportingEntity, SigningScheme } from "./tables.ts";
 
 export interface ProjectView {
   id: number;
   name: string;
   integration_url: string | null;
-  jurisdictions: Jurisdiction[];
+  jurisdictions: string[];
   signing_scheme: SigningScheme;
   webhook_secret: string;
+  /** each enabled jurisdiction's settings (its reporting entity), by code */
+  jurisdiction_settings: JurisdictionSettings;
+  /** how the jurisdiction that governs a client is chosen (src/jurisdictions/governing.ts); null: the defaults */
+  client_jurisdiction: ClientJurisdiction | null;
+  /** `jurisdiction_settings.MX` without its accumulation choice (the settings' earlier name, kept for integrators) */
   mx_reporting_entity: MxReportingEntity | null;
   created_at: string;
   updated_at: string;
@@ -30,9 +31,20 @@ export interface ProjectView {
 export interface ProjectPatch {
   name?: string;
   integration_url?: string | null;
-  jurisdictions?: Jurisdiction[];
+  jurisdictions?: string[];
   signing_scheme?: SigningScheme;
+  /** by code: a jurisdiction's new settings, or null to remove them; codes not given keep theirs */
+  jurisdiction_settings?: Record<string, Record<string, unknown> | null>;
+  client_jurisdiction?: ClientJurisdiction | null;
   mx_reporting_entity?: MxReportingEntity | null;
+}
+
+/** The MX settings as the earlier `mx_reporting_entity`: the reporting entity without the accumulation choice. */
+function mxEntity(settings: JurisdictionSettings): MxReportingEntity | null {
+  const mx = settings.MX as (MxReportingEntity & { accumulation?: string }) | undefined;
+  if (!mx) return null;
+  const { accumulation: _, ...entity } = mx;
+  return entity;
 }
 
 /** Standard Webhooks secrets are `whsec_<base64>`; the canonical scheme uses a 32-character hex string. */
@@ -54,7 +66,6 @@ export async function createProject(
         name: input.name,
         integration_url: null,
         webhook_secret_enc: seal(ctx.serverKeys, newWebhookSecret("standard-webhooks")),
-        mx_reporting_entity: null,
         is_demo: input.isDemo ?? false,
         updated_at: new Date(),
       })
@@ -77,14 +88,17 @@ async function readProject(trx: Kysely<DB>, ctx: KeysContext, projectId: number,
   if (lock) query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw notFound("Project");
+  const settings = (row.jurisdiction_settings ?? {}) as JurisdictionSettings;
   return {
     id: row.id,
     name: row.name,
     integration_url: row.integration_url,
-    jurisdictions: row.jurisdictions as Jurisdiction[],
+    jurisdictions: row.jurisdictions,
     signing_scheme: row.signing_scheme,
     webhook_secret: unseal(ctx.serverKeys, row.webhook_secret_enc),
-    mx_reporting_entity: row.mx_reporting_entity ?? null,
+    jurisdiction_settings: settings,
+    client_jurisdiction: (row.client_jurisdiction ?? null) as ClientJurisdiction | null,
+    mx_reporting_entity: mxEntity(settings),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   } satisfies ProjectView;
@@ -133,13 +147,42 @@ export async function projectIntegration(
 }
 
 /** The jurisdictions a project enables (none for an unknown project). */
-export async function projectJurisdictions(db: Kysely<DB>, projectId: number): Promise<Jurisdiction[]> {
+export async function projectJurisdictions(db: Kysely<DB>, projectId: number): Promise<string[]> {
   const row = await db
     .selectFrom("projects")
     .select("jurisdictions")
     .where("id", "=", projectId)
     .executeTakeFirst();
-  return (row?.jurisdictions ?? []) as Jurisdiction[];
+  return row?.jurisdictions ?? [];
+}
+
+/** What judging and reporting a project's clients needs of its settings. */
+export interface Compliance {
+  jurisdictions: string[];
+  settings: JurisdictionSettings;
+  clientJurisdiction: ClientJurisdiction | null;
+}
+
+/** A project's jurisdictions and their settings (none for an unknown project). */
+export async function projectCompliance(db: Kysely<DB>, projectId: number): Promise<Compliance> {
+  const row = await db
+    .selectFrom("projects")
+    .select(["jurisdictions", "jurisdiction_settings", "client_jurisdiction"])
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  return {
+    jurisdictions: row?.jurisdictions ?? [],
+    settings: (row?.jurisdiction_settings ?? {}) as JurisdictionSettings,
+    clientJurisdiction: (row?.client_jurisdiction ?? null) as ClientJurisdiction | null,
+  };
+}
+
+/** Every project that enables a jurisdiction, with its jurisdictions (the calendar's metric, the monthly schedule). */
+export async function projectsWithJurisdictions(
+  db: Kysely<DB>,
+): Promise<{ id: number; jurisdictions: string[] }[]> {
+  const rows = await db.selectFrom("projects").select(["id", "jurisdictions"]).orderBy("id").execute();
+  return rows.filter((r) => r.jurisdictions.length > 0);
 }
 
 export async function projectExists(db: Kysely<DB>, projectId: number): Promise<boolean> {
@@ -170,11 +213,18 @@ export async function updateProject(
         set.jurisdictions = JSON.stringify(next);
       }
     }
-    if (patch.mx_reporting_entity !== undefined) {
-      if (JSON.stringify(patch.mx_reporting_entity) !== JSON.stringify(before.mx_reporting_entity)) {
-        changes.mx_reporting_entity = patch.mx_reporting_entity;
-        set.mx_reporting_entity = JSON.stringify(patch.mx_reporting_entity);
-      }
+    const settings = nextSettings(before.jurisdiction_settings, patch);
+    if (JSON.stringify(settings) !== JSON.stringify(before.jurisdiction_settings)) {
+      changes.jurisdiction_settings = settings;
+      set.jurisdiction_settings = JSON.stringify(settings);
+    }
+    if (
+      patch.client_jurisdiction !== undefined &&
+      JSON.stringify(patch.client_jurisdiction) !== JSON.stringify(before.client_jurisdiction)
+    ) {
+      changes.client_jurisdiction = patch.client_jurisdiction;
+      set.client_jurisdiction =
+        patch.client_jurisdiction === null ? null : JSON.stringify(patch.client_jurisdiction);
     }
     if (patch.signing_scheme !== undefined && patch.signing_scheme !== before.signing_scheme) {
       // A secret of one scheme's shape can't serve the other, so a scheme change issues a new secret.
@@ -197,6 +247,23 @@ export async function updateProject(
     });
     return readProject(trx, ctx, projectId);
   });
+}
+
+/** The settings after a patch: each code given replaced (null removes it); `mx_reporting_entity` sets MX's entity. */
+function nextSettings(before: JurisdictionSettings, patch: ProjectPatch): JurisdictionSettings {
+  const next: Record<string, Record<string, unknown>> = { ...before };
+  for (const [code, value] of Object.entries(patch.jurisdiction_settings ?? {})) {
+    if (value === null) delete next[code];
+    else next[code] = value;
+  }
+  if (patch.mx_reporting_entity !== undefined) {
+    if (patch.mx_reporting_entity === null) delete next.MX;
+    else {
+      const accumulation = (next.MX as { accumulation?: string } | undefined)?.accumulation;
+      next.MX = { ...patch.mx_reporting_entity, ...(accumulation ? { accumulation } : {}) };
+    }
+  }
+  return Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 export async function rotateWebhookSecret(

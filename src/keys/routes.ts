@@ -1,6 +1,12 @@
 // HTTP routes of projects and API keys (docs/api.md, "Authentication and roles" and "Projects and keys").
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 import { Type } from "@sinclair/typebox";
+import {
+  ClientJurisdictionSchema,
+  JURISDICTION_CODES,
+  JURISDICTIONS,
+  MEXICO,
+} from "../jurisdictions/index.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, ROLES } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
@@ -9,7 +15,7 @@ import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 import { listAudit } from "./audit.ts";
 import type { KeyAuthenticator } from "./authenticator.ts";
 import type { KeysContext } from "./context.ts";
-import { getProject, JURISDICTIONS, rotateWebhookSecret, updateProject } from "./projects.ts";
+import { getProject, type ProjectPatch, rotateWebhookSecret, updateProject } from "./projects.ts";
 
 const RoleSchema = Type.Union(
   ROLES.map((r) => Type.Literal(r)),
@@ -26,23 +32,26 @@ const ApiKeySchema = Type.Object({
   revoked_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
 });
 
-const RFC_OR_CLAVE = "^[A-ZÑ&]{3,4}[0-9]{6}[A-Z0-9]{3}$";
-const MxReportingEntitySchema = Type.Object(
+/** The MX settings without the accumulation choice: the earlier `mx_reporting_entity`. */
+const MxReportingEntitySchema = Type.Omit(MEXICO.settings, ["accumulation"], { additionalProperties: false });
+
+/** Each jurisdiction's settings, by code, as its own schema wants them (null removes them). */
+const JurisdictionSettingsSchema = Type.Object(
+  Object.fromEntries(
+    JURISDICTIONS.map((j) => [j.code, Type.Optional(Type.Union([j.settings, Type.Null()]))]),
+  ),
   {
-    clave_sujeto_obligado: Type.String({ pattern: RFC_OR_CLAVE, description: "RFC of the reporting entity" }),
-    dominio_plataforma: Type.String({
-      pattern: "^[A-Z0-9][A-Z0-9-]{0,98}[A-Z0-9]$",
-      description: "Platform domain as the AVI XSD wants it (upper case, no dots)",
-    }),
-    clave_entidad_colegiada: Type.Optional(Type.String({ pattern: "^[A-ZÑ&]{3}[0-9]{6}[A-Z0-9]{3}$" })),
-    exento: Type.Optional(Type.Boolean()),
+    additionalProperties: false,
+    description: 'each jurisdiction\'s reporting entity settings, by code (docs/api.md, "Project settings")',
   },
-  { additionalProperties: false },
+);
+const JurisdictionSettingsView = Type.Object(
+  Object.fromEntries(JURISDICTIONS.map((j) => [j.code, Type.Optional(j.settings)])),
 );
 
 const SigningSchemeSchema = Type.Union([Type.Literal("standard-webhooks"), Type.Literal("hmac-canonical")]);
-const JurisdictionsSchema = Type.Array(Type.Union(JURISDICTIONS.map((j) => Type.Literal(j))), {
-  maxItems: 4,
+const JurisdictionsSchema = Type.Array(Type.Union(JURISDICTION_CODES.map((j) => Type.Literal(j))), {
+  maxItems: JURISDICTION_CODES.length,
   uniqueItems: true,
 });
 
@@ -53,7 +62,11 @@ const ProjectSchema = Type.Object({
   jurisdictions: Type.Array(Type.String()),
   signing_scheme: SigningSchemeSchema,
   webhook_secret: Type.String(),
-  mx_reporting_entity: Type.Union([MxReportingEntitySchema, Type.Null()]),
+  jurisdiction_settings: JurisdictionSettingsView,
+  client_jurisdiction: Type.Union([ClientJurisdictionSchema, Type.Null()]),
+  mx_reporting_entity: Type.Union([MxReportingEntitySchema, Type.Null()], {
+    description: "jurisdiction_settings.MX without `accumulation` (its earlier name)",
+  }),
   created_at: Type.String({ format: "date-time" }),
   updated_at: Type.String({ format: "date-time" }),
 });
@@ -66,7 +79,13 @@ const ProjectPatchSchema = Type.Object(
     ),
     jurisdictions: Type.Optional(JurisdictionsSchema),
     signing_scheme: Type.Optional(SigningSchemeSchema),
-    mx_reporting_entity: Type.Optional(Type.Union([MxReportingEntitySchema, Type.Null()])),
+    jurisdiction_settings: Type.Optional(JurisdictionSettingsSchema),
+    client_jurisdiction: Type.Optional(Type.Union([ClientJurisdictionSchema, Type.Null()])),
+    mx_reporting_entity: Type.Optional(
+      Type.Union([MxReportingEntitySchema, Type.Null()], {
+        description: "sets jurisdiction_settings.MX's entity",
+      }),
+    ),
   },
   { minProperties: 1, additionalProperties: false },
 );
@@ -177,7 +196,8 @@ export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator
         response: { 200: Ok(ProjectSchema) },
       },
     },
-    async (req) => ok(await updateProject(ctx, req.params.projectId, req.body, actorOf(req))),
+    // The settings were checked against each jurisdiction's own schema (built from the registry above).
+    async (req) => ok(await updateProject(ctx, req.params.projectId, req.body as ProjectPatch, actorOf(req))),
   );
 
   app.post(

@@ -18,7 +18,9 @@ export interface ProjectsTable {
     Date | string | null | undefined,
     Date | string | null
   >;
-  mx_reporting_entity: Json<MxReportingEntity | null> | null;
+  /** each jurisdiction's settings by code (migrations/0019_jurisdictions.sql) */
+  jurisdiction_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  client_jurisdiction: ColumnType<unknown | null, string | null | undefined, string | null>;
   is_demo: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
@@ -48,13 +50,10 @@ export interface AuditLogTable {
 
 export type SigningScheme = "standard-webhooks" | "hmac-canonical";
 
-/** The Mexican reporting entity (sujeto obligado) as the AVI XML needs it. */
-export interface MxReportingEntity {
-  clave_sujeto_obligado: string;
-  dominio_plataforma: string;
-  clave_entidad_colegiada?: string;
-  exento?: boolean;
-}
+/** A project's settings of each jurisdiction, by code (each checked against its jurisdiction's schema). */
+export type JurisdictionSettings = Record<string, Record<string, unknown>>;
+
+export type { MxReportingEntity } from "../jurisdictions/index.ts";
 
 export interface KeysTables {
   projects: ProjectsTable;

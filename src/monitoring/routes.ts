@@ -40,6 +40,7 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
       created_at: a.createdAt.toISOString(),
       risk: risk.get(`${a.chainId}:${a.address}`) ?? null,
       stopped_at: a.stoppedAt?.toISOString() ?? null,
+      jurisdiction: a.jurisdiction,
     }));
   }
 
@@ -76,6 +77,7 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
         address,
         foreignUserId: req.body.foreign_user_id,
         description,
+        jurisdiction: req.body.jurisdiction ?? null,
       });
       if (!created) throw new AppError("conflict", "This address is already monitored on this chain");
       const [body] = await answer(req.params.projectId, [created]);

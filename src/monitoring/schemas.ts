@@ -1,6 +1,7 @@
 // TypeBox schemas of the monitored-address routes (docs/api.md, "Addresses and monitoring").
 import { type Static, Type } from "@sinclair/typebox";
 import { StoredScanSchema } from "../analysis/index.ts";
+import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { Pagination } from "../platform/http/params.ts";
 
 /**
@@ -25,6 +26,12 @@ export const RegisterBody = Type.Object({
   ),
   foreign_user_id: ForeignUserId,
   description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  jurisdiction: Type.Optional(
+    Type.Union([...JURISDICTION_CODES.map((c) => Type.Literal(c)), Type.Null()], {
+      description:
+        'the jurisdiction that governs this client relationship; absent or null: the client\'s profile decides (docs/api.md, "Which regulator gets a client")',
+    }),
+  ),
 });
 
 export const AddressSchema = Type.Object({
@@ -39,6 +46,9 @@ export const AddressSchema = Type.Object({
   }),
   stopped_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
     description: "beyond the contract: when monitoring stopped (DELETE); null while it is monitored",
+  }),
+  jurisdiction: Type.Union([Type.String(), Type.Null()], {
+    description: "the jurisdiction it was registered under; null: the client's profile decides",
   }),
 });
 export type AddressBody = Static<typeof AddressSchema>;

@@ -12,6 +12,7 @@ export interface MonitoredAddress {
   description: string | null;
   createdAt: Date;
   stoppedAt: Date | null;
+  jurisdiction: string | null;
 }
 
 type Row = DB["monitored_addresses"] extends infer T ? { [K in keyof T]: unknown } : never;
@@ -26,6 +27,7 @@ function fromRow(r: Row): MonitoredAddress {
     description: (r.description as string | null) ?? null,
     createdAt: new Date(r.created_at as string),
     stoppedAt: r.stopped_at ? new Date(r.stopped_at as string) : null,
+    jurisdiction: (r.jurisdiction as string | null) ?? null,
   };
 }
 
@@ -38,6 +40,7 @@ export async function insertAddress(
     address: string;
     foreignUserId: string;
     description: string | null;
+    jurisdiction: string | null;
   },
 ): Promise<MonitoredAddress | undefined> {
   const row = await db
@@ -48,6 +51,7 @@ export async function insertAddress(
       address: a.address,
       foreign_user_id: a.foreignUserId,
       description: a.description,
+      jurisdiction: a.jurisdiction,
       // Transfers count from the next block the indexer writes (src/monitoring/watch.ts).
       watch_from_block: sql<
         string | null

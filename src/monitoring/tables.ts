@@ -1,5 +1,5 @@
 // Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql,
-// 0014_reports.sql).
+// 0014_reports.sql, 0019_jurisdictions.sql).
 import type { ColumnType, Generated } from "kysely";
 
 export interface MonitoredAddressesTable {
@@ -14,6 +14,8 @@ export interface MonitoredAddressesTable {
   stopped_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** the chain's indexed head at registration (migrations/0013_monitored_transfers.sql) */
   watch_from_block: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /** the jurisdiction the address was registered under; null: the profile decides (0019) */
+  jurisdiction: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MonitoredTransfersTable {
@@ -35,6 +37,8 @@ export interface MonitoredTransfersTable {
   laws: string[] | null;
   price_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   mxn_per_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  /** each rule book's valuation of the transfer when it was checked (0019): src/regulation's Valuation by code */
+  valuations: ColumnType<unknown | null, string | null | undefined, string | null>;
 }
 
 export interface MonitoringTables {

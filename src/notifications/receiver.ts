@@ -2,29 +2,76 @@
 // receives the service's webhooks at POST /webhook, checks each signature with the project's webhook secret,
 // prints one JSON line per call, and answers 200 when the signature is valid (401 otherwise, so that the service
 // retries and the mistake shows). It also answers the user-profile reads the service makes (GET /users/{id}) with a
-// profile: the demo one below, or a JSON file's.
+// profile: the demo ones below, or a JSON file's.
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Command } from "commander";
 import { type SigningScheme, verifySignature } from "./signing.ts";
 
-/** A profile complete enough for every jurisdiction's notification (docs/api.md, "User profiles"). */
-export const DEMO_PROFILE = {
-  givenName: "Ana",
-  paternalSurname: "López",
-  maternalSurname: "Ruiz",
-  birthdate: "1990-01-02",
-  nationality: "MX",
-  email: "ana@example.com",
-  mexico: { curp: "LORA900102MDFPZN01", rfc: "LORA900102AB1", actividadEconomica: 8250100 },
+/**
+ * The demo's clients (docs/api.md, "User profiles"), complete enough for every file the quickstart's tour can call
+ * for: `ana`, the tour's customer, lives in Bogotá (a Colombian client: the UIAF's files); every other user is a
+ * client in Mexico City with all the AVI needs (a monthly aviso or a 24-hour one).
+ */
+export const DEMO_PROFILES: { ana: object; other: object } = {
+  ana: {
+    givenName: "Ana",
+    paternalSurname: "López",
+    maternalSurname: "Ruiz",
+    birthdate: "1990-01-02",
+    nationality: "CO",
+    email: "ana@example.com",
+    phoneNumber: { countryCode: "57", phoneNumber: 3001234567 },
+    address: {
+      country: "CO",
+      region: "Bogotá D.C.",
+      city: "Bogotá",
+      street: "Calle 93",
+      exteriorNumber: "11-26",
+    },
+    colombia: {
+      tipoIdentificacion: "13",
+      numeroIdentificacion: "1020304050",
+      numeroCliente: "ANA-1",
+      ciudadResidencia: "11001",
+      fechaVinculacion: "2024-05-02",
+      numeroWallet: "W-ANA-1",
+    },
+  },
+  other: {
+    givenName: "Beto",
+    paternalSurname: "Ramírez",
+    maternalSurname: "Soto",
+    birthdate: "1988-07-15",
+    nationality: "MX",
+    email: "beto@example.mx",
+    phoneNumber: { countryCode: "52", phoneNumber: 5512345678 },
+    address: {
+      country: "MX",
+      colonia: "Roma Norte",
+      street: "Av. Álvaro Obregón",
+      exteriorNumber: "120",
+      postalCode: "06700",
+    },
+    mexico: {
+      rfc: "RASB880715AB1",
+      curp: "RASB880715HDFMTT05",
+      actividadEconomica: 8250100,
+      documentoIdentificacion: { tipoIdentificacion: 1, numeroIdentificacion: "IDMEX1234567" },
+    },
+  },
 };
+
+/** The demo's profile of a user. */
+const demoProfile = (user: string) => (user === "ana" ? DEMO_PROFILES.ana : DEMO_PROFILES.other);
 
 export interface ReceiverOptions {
   port: number;
   host: string;
   secret: string;
   scheme: SigningScheme;
+  /** the profile answered for every user; undefined: the demo's (DEMO_PROFILES) */
   profile: unknown;
   print: (line: object) => void;
   now?: () => number;
@@ -49,7 +96,8 @@ export async function startReceiver(
       const user = /^\/users\/([^/]+)$/.exec(path)?.[1];
       if (req.method === "GET" && user) {
         options.print({ received: "profile request", user: decodeURIComponent(user) });
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(options.profile));
+        const profile = options.profile ?? demoProfile(decodeURIComponent(user));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(profile));
         return;
       }
       if (req.method !== "POST" || path !== "/webhook") {
@@ -118,7 +166,10 @@ export function registerWebhooksCommand(program: Command): void {
       "the project's signing scheme: standard-webhooks or hmac-canonical",
       "standard-webhooks",
     )
-    .option("--profile <file>", "a JSON file with the user profile to answer (default: a demo profile)")
+    .option(
+      "--profile <file>",
+      "a JSON file with the user profile to answer for every user (default: the demo's: ana in Bogotá, others in Mexico City)",
+    )
     .action(
       async (opts: { secret: string; port: string; host: string; scheme: string; profile?: string }) => {
         if (opts.scheme !== "standard-webhooks" && opts.scheme !== "hmac-canonical")
@@ -126,7 +177,7 @@ export function registerWebhooksCommand(program: Command): void {
         const port = Number(opts.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535)
           throw new Error(`--port must be a port number, got "${opts.port}"`);
-        const profile = opts.profile ? JSON.parse(fs.readFileSync(opts.profile, "utf8")) : DEMO_PROFILE;
+        const profile = opts.profile ? JSON.parse(fs.readFileSync(opts.profile, "utf8")) : undefined;
         const receiver = await startReceiver({
           port,
           host: opts.host,

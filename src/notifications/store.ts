@@ -10,11 +10,11 @@ export interface NewMessage {
   projectId: number;
   type: "notification" | "error";
   body: unknown;
-  /** the monitored address and transfer the message is about: one message per address and transfer */
+  /** the monitored address and transfer the message is about: one message of each type per address and transfer */
   transfer?: { addressId: number; chainId: number; txHash: string; logIndex: number };
 }
 
-/** The new message's id, or undefined when one about this address and transfer exists already. */
+/** The new message's id, or undefined when one of its type about this address and transfer exists already. */
 export async function enqueue(db: Kysely<DB>, message: NewMessage, at: Date): Promise<number | undefined> {
   const row = await db
     .insertInto("notifications")
@@ -32,7 +32,7 @@ export async function enqueue(db: Kysely<DB>, message: NewMessage, at: Date): Pr
     })
     .onConflict((oc) =>
       oc
-        .columns(["address_id", "chain_id", "tx_hash", "log_index"])
+        .columns(["address_id", "chain_id", "tx_hash", "log_index", "type"])
         .where("address_id", "is not", null)
         .doNothing(),
     )

@@ -1,5 +1,6 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
-// backlog, the chain followers' lag, webhook attempts and analysis durations. Every metric here is listed, with
+// backlog, the chain followers' lag, webhook attempts, analysis durations, report files that could not be written
+// and overdue filings. Every metric here is listed, with
 // what to watch, in docs/operations.md ("Metrics"); test/operations/metrics.test.ts checks the two agree.
 import type { AnalysisKindObserved } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
@@ -11,6 +12,10 @@ export interface ServiceMetrics {
   webhookAttempt(outcome: "delivered" | "retrying" | "failed"): void;
   /** The chain followers, once this process runs them. */
   followIndexers(indexers: Indexers): void;
+  /** A file a report generation could not write, by jurisdiction and reason class. */
+  reportFailure(countryCode: string, reason: string): void;
+  /** How to count the overdue filings (src/reports' calendar), once reports are wired. */
+  followFilings(overdue: () => Promise<Map<string, number>>): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
@@ -106,8 +111,31 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
   });
 
+  const reportFailures = new Counter({
+    name: `${METRIC_PREFIX}report_failures_total`,
+    help: "Report files a generation could not write, by jurisdiction and reason (profile_unreadable, profile_incomplete, no_value, no_reporting_entity, invalid_file)",
+    labelNames: ["country", "reason"] as const,
+    registers: [registry],
+  });
+  let overdue: (() => Promise<Map<string, number>>) | undefined;
+  new Gauge({
+    name: `${METRIC_PREFIX}filings_overdue`,
+    help: "Filings past their deadline and not filed (this month and the three before), by jurisdiction",
+    labelNames: ["country"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!overdue) return;
+      for (const [country, n] of await overdue()) this.set({ country }, n);
+    },
+  });
+
   return {
     observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),
+    reportFailure: (country, reason) => reportFailures.inc({ country, reason }),
+    followFilings(count) {
+      overdue = count;
+    },
     webhookAttempt(outcome) {
       attempts.inc({ outcome });
       if (outcome !== "delivered") failures.inc();

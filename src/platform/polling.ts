@@ -1,7 +1,8 @@
 // A background loop over a batch step, for the workers that poll the database for work (notifications to deliver,
 // transfers to check, avisos to write): it runs the step, runs it again at once when it handled a full batch (more
-// is waiting), and otherwise waits `pollMs`. A step that throws (the database went away for a moment) is simply
-// tried again at the next poll. `stop()` waits for the step in flight.
+// is waiting), and otherwise waits `pollMs`. A step that throws (the database went away for a moment) is tried again
+// at the next poll, and told to `onError` (the owner logs it: nothing fails in silence). `stop()` waits for the step
+// in flight.
 export class PollingLoop {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> | undefined;
@@ -12,6 +13,7 @@ export class PollingLoop {
     private readonly step: () => Promise<number>,
     private readonly batch: number,
     private readonly pollMs: number,
+    private readonly onError?: (error: unknown) => void,
   ) {}
 
   start(): void {
@@ -22,8 +24,9 @@ export class PollingLoop {
         const running = this.step();
         this.#running = running;
         handled = await running;
-      } catch {
+      } catch (error) {
         // Tried again at the next poll.
+        this.onError?.(error);
       }
       if (!this.#stopped) this.#timer = setTimeout(loop, handled >= this.batch ? 0 : this.pollMs);
     };

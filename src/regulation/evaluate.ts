@@ -1,31 +1,77 @@
-// Which law rules (law-rules.ts) one monitored transfer infringes, for the jurisdictions a project enables (the
-// international rules apply to every project). Pure: the caller gives the transfer's USD value at its day's price,
-// the day's MXN rate, the counterparty's label category and the user's earlier amounts in the rules' windows.
-// A transfer that infringes nothing gives an empty list; one that infringes several lists them all, in the
-// table's order. An amount rule that cannot be judged (no price, or no MXN rate for a rule in UMA) is reported in
-// `unjudged` instead of being guessed.
-import { LAW_RULES, type LawRule, type RuleAmount } from "./law-rules.ts";
-import { umaOn } from "./uma.ts";
+// The one evaluation loop: which rules of a rule book (a jurisdiction's, or the international rules) one client
+// operation infringes. Pure: the caller gives the operation with its valuations, the client's earlier operations
+// (for the accumulation rules) and what is known of the counterparty. Each rule is judged by its version in force
+// on the operation's day in the book's time zone; amounts compare in the rule's own unit (MXN for UMA amounts, USD
+// otherwise) to the cent. A rule that cannot be judged (no price, no rate, no UMA for the day) is reported in
+// `unjudged` with the reason, never guessed.
+import { type ClientOperation, type Counterparty, localIn, usdIn } from "./operation.ts";
+import {
+  type Comparison,
+  type LawRule,
+  meets,
+  type RuleAmount,
+  type RuleVersion,
+  versionOn,
+} from "./rules.ts";
 
-export interface TransferFacts {
-  /** UTC day of the transfer, YYYY-MM-DD */
-  day: string;
-  /** USD value at the day's price; null when the token has no price that day */
-  usd: number | null;
-  /** MXN per USD on the day (or the nearest earlier day); null when no rate is known */
-  mxnPerUsd: number | null;
-  /** the counterparty's label category (sanctioned, mixer, ...), if it has one */
-  counterpartyCategory: string | undefined;
-  /** the user's earlier transfers (all of its addresses) in each window, before this one */
-  earlier: {
-    /**
-     * the six months before this transfer, in MXN (each at its own day's rate), counting only transfers under the
-     * single-operation threshold and not yet part of an accumulation that was notified
-     */
-    sixMonthsSubThresholdMxn: number;
-    /** this calendar month, in USD */
-    calendarMonthUsd: number;
+/** What an accumulation rule's jurisdiction says of the client's operations up to the one judged. */
+export interface AccumulationResult {
+  /** the amount is reached with this operation */
+  reached: boolean;
+  /** the operations that add up (the judged one last), as its aviso reports them */
+  operations: ClientOperation[];
+  /** their total in the rule's unit */
+  total: number;
+}
+
+export interface AccumulationInput extends BookUnits {
+  book: RuleBook;
+  /** the jurisdiction's settings in the project (Mexico's choice of accumulating by type of operation) */
+  settings: unknown;
+  rule: LawRule;
+  version: RuleVersion;
+  current: ClientOperation;
+  /** the client's other operations, oldest first (those after the judged one are ignored) */
+  history: readonly ClientOperation[];
+}
+
+/** How a rule book measures: a threshold in its unit on a day, and an operation's value in that unit. */
+export interface BookUnits {
+  /** the amount in its unit (MXN for UMA, USD) on a day, or why it is unknown */
+  threshold: (amount: RuleAmount, day: string) => number | string;
+  /** an operation's value in the unit of `amount` at the book's valuation, or null when it cannot be valued */
+  worth: (op: ClientOperation, amount: RuleAmount) => number | null;
+}
+
+export function bookUnits(book: RuleBook): BookUnits {
+  return {
+    threshold: (amount, on) => {
+      if ("usd" in amount) return amount.usd;
+      const uma = book.umaOn?.(on);
+      return uma === undefined ? `no UMA value is known for ${on}` : amount.uma * uma;
+    },
+    worth: (op, amount) => ("usd" in amount ? usdIn(op, book.code) : localIn(op, book.code)),
   };
+}
+
+/** The jurisdiction's accumulation: the result, or why it cannot be judged. */
+export type Accumulation = (input: AccumulationInput) => AccumulationResult | string;
+
+/** A set of rules with what judging them needs: a jurisdiction, or the international standards. */
+export interface RuleBook {
+  /** MX, CO, SV, GT; XB for the international rules */
+  code: string;
+  /** as a notification names it: "mexico", ..., "international" */
+  country: string;
+  /** ISO 3166-1 code of the country; null for the international rules */
+  countryCode: string | null;
+  timeZone: string;
+  /** the currency its valuations are in (ISO 4217) */
+  currency: string;
+  rules: readonly LawRule[];
+  /** Mexico's UMA in MXN on a day, for rules in UMA; undefined where no value is known */
+  umaOn?: (day: string) => number | undefined;
+  accumulations?: Readonly<Record<string, Accumulation>>;
 }
 
 export interface InflictedLaw {
@@ -41,68 +87,84 @@ export interface InflictedLaw {
 
 export interface Evaluation {
   laws: InflictedLaw[];
-  /** amount rules that could not be judged, with why */
+  /** rules that could not be judged, with why */
   unjudged: { id: string; reason: string }[];
 }
 
-export function evaluateTransfer(
-  jurisdictions: readonly string[],
-  facts: TransferFacts,
-  rules: readonly LawRule[] = LAW_RULES,
+export function evaluate(
+  book: RuleBook,
+  current: ClientOperation,
+  history: readonly ClientOperation[],
+  counterparty: Counterparty,
+  settings?: unknown,
 ): Evaluation {
+  const day = current.valuations[book.code]?.day;
+  if (day === undefined) throw new Error(`operation ${current.txHash} has no valuation for ${book.code}`);
+  const units = bookUnits(book);
+  const { threshold, worth } = units;
+  const unvalued = (): string =>
+    current.valuations[book.code]?.priceUsd == null || current.decimals === null
+      ? "the token has no USD price on the operation's day"
+      : `no ${book.currency} exchange rate is known for the operation's day`;
+
   const laws: InflictedLaw[] = [];
   const unjudged: Evaluation["unjudged"] = [];
-  for (const rule of rules) {
-    if (rule.countryCode !== undefined && !jurisdictions.includes(rule.countryCode)) continue;
-    if (rule.validFrom !== undefined && facts.day < rule.validFrom) continue;
-    if (rule.validTo !== undefined && facts.day > rule.validTo) continue;
-    const verdict = judge(rule, facts);
-    if (verdict === true) laws.push(inflicted(rule));
+  const judgeAmount = (amount: RuleAmount, compare: Comparison): boolean | string => {
+    const t = threshold(amount, day);
+    if (typeof t === "string") return t;
+    const value = worth(current, amount);
+    if (value === null) return unvalued();
+    return meets(value, t, compare);
+  };
+  const judge = (rule: LawRule, version: RuleVersion, hits: readonly string[]): boolean | string => {
+    const check = version.check;
+    switch (check.kind) {
+      case "counterparty":
+        if (counterparty.category === undefined || !check.categories.includes(counterparty.category))
+          return false;
+        return check.onlyWith === undefined || check.onlyWith.some((id) => hits.includes(id));
+      case "vasp-counterparty":
+        if (!counterparty.vasp) return false;
+        return check.minimum === undefined ? true : judgeAmount(check.minimum, check.compare ?? "at-least");
+      case "single":
+        return judgeAmount(check.minimum, check.compare);
+      case "accumulated": {
+        const accumulate = book.accumulations?.[check.accumulation];
+        if (!accumulate) throw new Error(`${book.code} has no accumulation ${check.accumulation}`);
+        const result = accumulate({ ...units, book, settings, rule, version, current, history });
+        return typeof result === "string" ? result : result.reached;
+      }
+    }
+  };
+  // Rules that depend on others' verdicts (`onlyWith`) are judged after them.
+  const ordered = [...book.rules].sort((a, b) => dependsOn(a, day) - dependsOn(b, day));
+  const hits: string[] = [];
+  for (const rule of ordered) {
+    const version = versionOn(rule, day);
+    if (!version) continue;
+    const verdict = judge(rule, version, hits);
+    if (verdict === true) hits.push(rule.id);
     else if (typeof verdict === "string") unjudged.push({ id: rule.id, reason: verdict });
+  }
+  // In the book's order, as its table lists them.
+  for (const rule of book.rules) {
+    if (!hits.includes(rule.id)) continue;
+    const version = versionOn(rule, day) as RuleVersion;
+    laws.push({
+      id: rule.id,
+      name: rule.name,
+      description: version.description,
+      source: version.source,
+      risk: rule.risk,
+      country: book.country,
+      countryCode: book.countryCode,
+      verified: version.verified,
+    });
   }
   return { laws, unjudged };
 }
 
-/** true: infringed; false: not; a string: why it could not be judged. */
-function judge(rule: LawRule, facts: TransferFacts): boolean | string {
-  const check = rule.check;
-  if (check.kind === "counterparty") {
-    return facts.counterpartyCategory !== undefined && check.categories.includes(facts.counterpartyCategory);
-  }
-  if (facts.usd === null) return "the token has no USD price on the transfer's day";
-  const needsMxn = "uma" in check.minimum;
-  if (needsMxn && facts.mxnPerUsd === null) return "no MXN exchange rate is known for the transfer's day";
-  // Compared in the rule's own unit (MXN for UMA amounts, USD otherwise), to the cent, as the laws state amounts.
-  const amount = cents(needsMxn ? facts.usd * (facts.mxnPerUsd as number) : facts.usd);
-  const threshold = inUnit(check.minimum, facts.day);
-  if (check.kind === "single") return check.strict ? amount > threshold : amount >= threshold;
-  if (check.subThresholdOnly && amount >= inUnit(check.subThresholdOnly, facts.day)) return false;
-  const earlier =
-    check.window === "six-months" ? facts.earlier.sixMonthsSubThresholdMxn : facts.earlier.calendarMonthUsd;
-  // Fires on the transfer whose amount takes the window's total past the threshold (past it: above for the MX
-  // accumulation, which speaks of exceeding; reaching it for Colombia's "reach USD 450").
-  const total = cents(earlier + amount);
-  return check.window === "six-months"
-    ? earlier <= threshold && total > threshold
-    : earlier < threshold && total >= threshold;
-}
-
-/** A rule amount in its own unit (MXN for UMA, USD) on a day, to the cent. */
-function inUnit(amount: RuleAmount, day: string): number {
-  return cents("uma" in amount ? amount.uma * umaOn(day) : amount.usd);
-}
-
-const cents = (n: number) => Math.round(n * 100) / 100;
-
-function inflicted(rule: LawRule): InflictedLaw {
-  return {
-    id: rule.id,
-    name: rule.name,
-    description: rule.description,
-    source: rule.source,
-    risk: rule.risk,
-    country: rule.country,
-    countryCode: rule.countryCode ?? null,
-    verified: rule.verified,
-  };
+function dependsOn(rule: LawRule, day: string): number {
+  const check = versionOn(rule, day)?.check;
+  return check?.kind === "counterparty" && check.onlyWith ? 1 : 0;
 }

@@ -1,23 +1,44 @@
-// What the laws of the project's jurisdictions (MX, CO, SV, GT) say that the service applies: the reporting
-// thresholds the structuring detector measures transfers against (thresholds.ts), and the law rules a monitored
-// transfer is checked against (law-rules.ts, evaluate.ts; docs/regulation.md).
-export { type Evaluation, evaluateTransfer, type InflictedLaw, type TransferFacts } from "./evaluate.ts";
-export { LAW_RULES, type LawRisk, type LawRule } from "./law-rules.ts";
+// The law engine every jurisdiction shares (src/jurisdictions holds the countries): what a law rule is (dated
+// versions with their sources, rules.ts), a client's operation with its valuations (operation.ts), the one loop
+// that judges an operation against a rule book (evaluate.ts), and the conversion of reporting thresholds for the
+// structuring detector (thresholds.ts). It knows no country.
 export {
-  MEXICO_TIME_ZONE,
-  MX_ACCUMULATION_RULES,
-  MX_MONTHLY_AVISO_RULES,
-  MX_REFORM_DAY,
-  MX_URGENT_AVISO_RULES,
-  mxSingleOperationThresholdMxn,
-  REGULATOR_TIME_ZONES,
-} from "./mexico.ts";
+  type Accumulation,
+  type AccumulationInput,
+  type AccumulationResult,
+  type BookUnits,
+  bookUnits,
+  type Evaluation,
+  evaluate,
+  type InflictedLaw,
+  type RuleBook,
+} from "./evaluate.ts";
+export {
+  byTime,
+  byUser,
+  type ClientOperation,
+  type Counterparty,
+  localIn,
+  sameOperation,
+  usdIn,
+  type Valuation,
+  wholeTokens,
+} from "./operation.ts";
+export {
+  type Comparison,
+  cents,
+  type LawRisk,
+  type LawRule,
+  meets,
+  type RuleAmount,
+  type RuleCheck,
+  type RuleVersion,
+  versionOn,
+} from "./rules.ts";
 export {
   currenciesNeeded,
   type DailyThreshold,
   type FxRates,
-  JURISDICTION_CODES,
-  type JurisdictionCode,
   reportingThresholds,
+  type ThresholdSpec,
 } from "./thresholds.ts";
-export { umaOn } from "./uma.ts";

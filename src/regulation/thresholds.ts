@@ -1,11 +1,8 @@
-// The reporting thresholds of the jurisdictions a project enables (MX, CO, SV, GT), as the structuring detector
-// uses them: amounts that a series of transfers kept just below would have avoided reporting (docs/api.md,
-// "Structuring thresholds", gives the table with its sources). Thresholds set in a local currency are converted to
-// USD at each day's exchange rate; those set in USD apply as they are. Pure: the caller reads the rates.
-import { mxSingleOperationThresholdMxn } from "./mexico.ts";
-
-export const JURISDICTION_CODES = ["MX", "CO", "SV", "GT"] as const;
-export type JurisdictionCode = (typeof JURISDICTION_CODES)[number];
+// The reporting thresholds of the jurisdictions a project enables, as the structuring detector uses them: amounts
+// that a series of transfers kept just below would have avoided reporting (docs/api.md, "Structuring thresholds",
+// gives the table with its sources; each jurisdiction lists its own in src/jurisdictions). Thresholds set in a local
+// currency are converted to USD at each day's exchange rate; those set in USD apply as they are. Pure: the caller
+// gives the jurisdictions' thresholds and reads the rates.
 
 /** A threshold as the risk core takes it (src/risk structuring's ReportingThreshold). */
 export interface DailyThreshold {
@@ -16,53 +13,20 @@ export interface DailyThreshold {
   usdByDay?: Record<string, number>;
 }
 
-interface ThresholdRule {
-  jurisdiction: JurisdictionCode;
+/** A jurisdiction's reporting threshold, as its rules set it: in USD, or in its own currency on each day. */
+export interface ThresholdSpec {
   name: string;
-  /** the threshold in its own currency on a day (YYYY-MM-DD) */
-  amountOn(day: string): number;
-  currency: "USD" | "MXN";
+  /** the threshold in `currency` on a day (YYYY-MM-DD); undefined on a day it has no known value */
+  amountOn(day: string): number | undefined;
+  currency: string;
 }
-
-const RULES: readonly ThresholdRule[] = [
-  {
-    jurisdiction: "MX",
-    name: "MX LFPIORPI Art. 17 XVI aviso",
-    currency: "MXN",
-    amountOn: mxSingleOperationThresholdMxn,
-  },
-  // Resolución UIAF 314 de 2021: a single virtual-asset transaction of USD 150 or more is reported.
-  {
-    jurisdiction: "CO",
-    name: "CO UIAF Res. 314/2021 single transaction",
-    currency: "USD",
-    amountOn: () => 150,
-  },
-  // Ley contra el Lavado de Dinero y de Activos (D.L. 498) Art. 9: cash over USD 10,000, other operations over
-  // USD 25,000 (figures not verified against the law's text; docs/api.md).
-  { jurisdiction: "SV", name: "SV LCLDA Art. 9 cash operation", currency: "USD", amountOn: () => 10_000 },
-  { jurisdiction: "SV", name: "SV LCLDA Art. 9 other operation", currency: "USD", amountOn: () => 25_000 },
-  // Decreto 67-2001 Art. 24: cash operations over USD 10,000 are registered and reported to the IVE.
-  {
-    jurisdiction: "GT",
-    name: "GT Decreto 67-2001 Art. 24 cash operation",
-    currency: "USD",
-    amountOn: () => 10_000,
-  },
-];
 
 /** Units of a currency per US dollar by UTC day (YYYY-MM-DD), as the fx_rates table holds them. */
 export type FxRates = ReadonlyMap<string, number>;
 
-/** The currencies whose daily rates the thresholds of these jurisdictions need. */
-export function currenciesNeeded(jurisdictions: readonly string[]): string[] {
-  return [
-    ...new Set(
-      RULES.filter((r) => jurisdictions.includes(r.jurisdiction) && r.currency !== "USD").map(
-        (r) => r.currency,
-      ),
-    ),
-  ].sort();
+/** The currencies whose daily rates these thresholds need. */
+export function currenciesNeeded(thresholds: readonly ThresholdSpec[]): string[] {
+  return [...new Set(thresholds.filter((r) => r.currency !== "USD").map((r) => r.currency))].sort();
 }
 
 /**
@@ -71,16 +35,16 @@ export function currenciesNeeded(jurisdictions: readonly string[]): string[] {
  * rate of its currency it is left out, since its USD value is unknown.
  */
 export function reportingThresholds(
-  jurisdictions: readonly string[],
+  thresholds: readonly ThresholdSpec[],
   days: readonly string[],
   rates: Readonly<Record<string, FxRates>>,
 ): DailyThreshold[] {
   const sortedDays = [...new Set(days)].sort();
   const out: DailyThreshold[] = [];
-  for (const rule of RULES) {
-    if (!jurisdictions.includes(rule.jurisdiction)) continue;
+  for (const rule of thresholds) {
     if (rule.currency === "USD") {
-      out.push({ name: rule.name, usd: rule.amountOn(sortedDays.at(-1) ?? "9999-12-31") });
+      const usd = rule.amountOn(sortedDays.at(-1) ?? "9999-12-31");
+      if (usd !== undefined) out.push({ name: rule.name, usd });
       continue;
     }
     const byDay = rates[rule.currency];
@@ -88,9 +52,14 @@ export function reportingThresholds(
     const known = [...byDay.keys()].sort();
     const rateOn = (day: string) => byDay.get(nearestKnown(known, day)) as number;
     const usdByDay: Record<string, number> = {};
-    for (const day of sortedDays) usdByDay[day] = round2(rule.amountOn(day) / rateOn(day));
+    for (const day of sortedDays) {
+      const amount = rule.amountOn(day);
+      if (amount !== undefined) usdByDay[day] = round2(amount / rateOn(day));
+    }
     const latest = known.at(-1) as string;
-    out.push({ name: rule.name, usd: round2(rule.amountOn(latest) / rateOn(latest)), usdByDay });
+    const latestAmount = rule.amountOn(latest);
+    if (latestAmount === undefined) continue;
+    out.push({ name: rule.name, usd: round2(latestAmount / rateOn(latest)), usdByDay });
   }
   return out;
 }

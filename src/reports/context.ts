@@ -1,5 +1,6 @@
 // What the reports feature needs from the rest of the service, given by the composition root (service.ts).
 import type { Kysely } from "kysely";
+import type pino from "pino";
 import type { ChainRegistry } from "../chains/index.ts";
 import type { KeysContext } from "../keys/index.ts";
 import type { ProfileReader } from "../monitoring/index.ts";
@@ -15,4 +16,8 @@ export interface ReportsContext {
   /** the absolute base of signed URLs (VIGIA_PUBLIC_URL) */
   publicUrl: string;
   now: () => number;
+  /** where a file that could not be written is logged (at error level) */
+  log?: pino.Logger;
+  /** counts each file that could not be written (vigia_report_failures_total) */
+  countFailure?: (countryCode: string, reason: string) => void;
 }

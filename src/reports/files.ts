@@ -1,6 +1,8 @@
 // Writes a generation's files with their versions (docs/reports/README.md, "Versions"): a file not yet filed (a
 // draft) is replaced by the next generation of its month; a filed file never changes, and what changes after it
-// becomes a new version (`<userId>.v2.xml`, ...). Drafts of slots no longer reportable are removed.
+// becomes a new version (`<userId>.v2.xml`, ...). Drafts of slots no longer reportable are removed. The monthly
+// files and the urgent avisos (one slot at a time) go through here alike. A slot that could not be written is
+// recorded as a failure (report_failures) in the same transaction, and a slot written loses its failure.
 //
 // The bytes go to the store first, under a key that includes their hash; the rows switch to them in one
 // transaction, under a lock on the month, after checking that nobody else changed the month's rows meanwhile (then
@@ -8,8 +10,8 @@
 // row pointing at complete bytes.
 import crypto from "node:crypto";
 import { sql } from "kysely";
+import type { ClientFile, FiledAviso, Refused } from "../jurisdictions/index.ts";
 import { seal } from "../platform/crypto/secrets.ts";
-import type { Candidate, FiledAviso, Refused } from "./candidate.ts";
 import type { ReportsContext } from "./context.ts";
 import type {
   CountryCode,
@@ -19,13 +21,35 @@ import type {
   ReportsTable,
 } from "./tables.ts";
 
-export interface Scope {
+export interface Month {
   projectId: number;
   countryCode: CountryCode;
   period: string;
 }
 
+export interface Scope extends Month {
+  /** the kinds of file this write owns: the month's (monthly, zero) or one urgent aviso's */
+  kinds: readonly ReportKind[];
+  /** the candidates are every slot of these kinds: drafts and failures of other slots go */
+  complete: boolean;
+}
+
+/** A file that could not be written, as report_failures keeps it. */
+export interface Failure {
+  kind: ReportKind;
+  /** the slot's stem ('' for a problem of the whole month) */
+  stem: string;
+  userId: string | null;
+  code: string;
+  reason: string;
+  field: string | null;
+  blocks: string;
+  /** first seen by this generation, or its reason changed since the last one */
+  isNew: boolean;
+}
+
 export interface WrittenFile {
+  kind: ReportKind;
   path: string;
   name: string;
   version: number;
@@ -35,9 +59,13 @@ export interface WrittenFile {
 
 export interface WriteResult {
   generationId: number;
+  /** failed: nothing could be written and some file failed */
+  status: "completed" | "failed";
   files: WrittenFile[];
   removed: string[];
   problems: GenerationProblem[];
+  /** the slots that could not be written */
+  failures: Failure[];
 }
 
 type Row = Pick<ReportsTable, "kind" | "user_id" | "path" | "storage_key" | "sha256" | "folio"> & {
@@ -48,8 +76,14 @@ type Row = Pick<ReportsTable, "kind" | "user_id" | "path" | "storage_key" | "sha
   updated_at: Date | string;
 };
 
-const slotOf = (kind: ReportKind, userId: string | null) => `${kind}:${userId ?? ""}`;
-export const folderOf = (s: Scope) => `${s.countryCode.toLowerCase()}/${s.projectId}/${s.period}`;
+const slotOf = (kind: ReportKind, stem: string) => `${kind}:${stem}`;
+export const folderOf = (s: Month) => `${s.countryCode.toLowerCase()}/${s.projectId}/${s.period}`;
+
+/** The stem of a file's slot: the stem of its name without the version (`u-1.v2.xml` is `u-1`). */
+const stemOf = (row: Pick<Row, "path">) => {
+  const name = row.path.slice(row.path.lastIndexOf("/") + 1);
+  return name.slice(0, name.lastIndexOf(".")).replace(/\.v\d+$/, "");
+};
 const sha256 = (content: Buffer) => crypto.createHash("sha256").update(content).digest("hex");
 
 function monthRows(ctx: ReportsContext, s: Scope): Promise<Row[]> {
@@ -71,7 +105,7 @@ function monthRows(ctx: ReportsContext, s: Scope): Promise<Row[]> {
     .where("project_id", "=", s.projectId)
     .where("country_code", "=", s.countryCode)
     .where("period", "=", s.period)
-    .where("kind", "in", ["monthly", "zero"])
+    .where("kind", "in", [...s.kinds])
     .orderBy("version")
     .execute();
 }
@@ -83,7 +117,7 @@ const fingerprint = (rows: Row[]) =>
     .join(",");
 
 interface Planned {
-  candidate: Candidate;
+  candidate: ClientFile;
   replace: Row | undefined;
   version: number;
   path: string;
@@ -98,26 +132,45 @@ interface Plan {
   writes: Planned[];
   unchanged: WrittenFile[];
   removals: Row[];
-  problems: GenerationProblem[];
+  failures: Omit<Failure, "isNew">[];
   seen: string;
 }
+
+/** A file the jurisdiction could not build, or a problem of the whole month. */
+export type Unbuilt = Refused & { stem?: string };
 
 async function plan(
   ctx: ReportsContext,
   s: Scope,
-  candidates: Candidate[],
-  refused: Refused[],
+  candidates: ClientFile[],
+  refused: Unbuilt[],
 ): Promise<Plan> {
   const rows = await monthRows(ctx, s);
   const bySlot = new Map<string, Row[]>();
-  for (const r of rows)
-    bySlot.set(slotOf(r.kind, r.user_id), [...(bySlot.get(slotOf(r.kind, r.user_id)) ?? []), r]);
+  for (const r of rows) {
+    const slot = slotOf(r.kind, stemOf(r));
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), r]);
+  }
   const folder = folderOf(s);
-  const out: Plan = { writes: [], unchanged: [], removals: [], problems: [], seen: fingerprint(rows) };
-  const wanted = new Set(refused.map((r) => slotOf(r.kind, r.userId)));
-  for (const r of refused) out.problems.push({ ...(r.userId ? { userId: r.userId } : {}), reason: r.reason });
+  const out: Plan = { writes: [], unchanged: [], removals: [], failures: [], seen: fingerprint(rows) };
+  const fail = (kind: ReportKind, stem: string, userId: string | null, f: Omit<Refused, "kind" | "userId">) =>
+    out.failures.push({
+      kind,
+      stem,
+      userId,
+      code: f.code,
+      reason: f.reason,
+      field: f.field ?? null,
+      blocks: f.blocks,
+    });
+  const wanted = new Set<string>();
+  for (const r of refused) {
+    const stem = r.stem ?? r.userId ?? "";
+    wanted.add(slotOf(r.kind, stem));
+    fail(r.kind, stem, r.userId, r);
+  }
   for (const c of candidates) {
-    const slot = slotOf(c.kind, c.userId);
+    const slot = slotOf(c.kind, c.stem);
     wanted.add(slot);
     const versions = bySlot.get(slot) ?? [];
     const latest = versions.at(-1);
@@ -130,10 +183,9 @@ async function plan(
           filed.set(e.reference, { digest: e.digest, folio: v.folio });
     }
     const rendered = c.render(filed);
-    const problem = (reason: string) =>
-      out.problems.push({ ...(c.userId ? { userId: c.userId } : {}), reason });
+    const blocks = `${c.stem}.${c.extension} of ${s.period}`;
     if (!rendered.ok) {
-      problem(rendered.reason);
+      fail(c.kind, c.stem, c.userId, { code: "invalid_file", reason: rendered.reason, blocks });
       continue;
     }
     const lastFiled = filedVersions.at(-1);
@@ -155,7 +207,11 @@ async function plan(
     }
     const errors = c.validate ? await c.validate(content) : [];
     if (errors.length > 0) {
-      problem(`the file does not validate against its schema: ${errors.slice(0, 3).join("; ")}`);
+      fail(c.kind, c.stem, c.userId, {
+        code: "invalid_file",
+        reason: `the file does not validate against its schema: ${errors.slice(0, 3).join("; ")}`,
+        blocks,
+      });
       continue;
     }
     const replace = latest?.status === "draft" ? latest : undefined;
@@ -173,15 +229,17 @@ async function plan(
       entries: "entries" in rendered ? rendered.entries : [],
     });
   }
-  for (const [slot, versions] of bySlot) {
-    const latest = versions.at(-1);
-    if (!wanted.has(slot) && latest?.status === "draft") out.removals.push(latest);
-  }
+  if (s.complete)
+    for (const [slot, versions] of bySlot) {
+      const latest = versions.at(-1);
+      if (!wanted.has(slot) && latest?.status === "draft") out.removals.push(latest);
+    }
   return out;
 }
 
-function fileOf(row: Pick<Row, "path" | "version">, outcome: WrittenFile["outcome"]): WrittenFile {
+function fileOf(row: Pick<Row, "kind" | "path" | "version">, outcome: WrittenFile["outcome"]): WrittenFile {
   return {
+    kind: row.kind,
     path: row.path,
     name: row.path.slice(row.path.lastIndexOf("/") + 1),
     version: row.version,
@@ -197,14 +255,16 @@ export interface GenerationMeta {
   startedAt: Date;
   /** extra audit details */
   audit: (trx: ReportsContext["db"], result: WriteResult) => Promise<void>;
+  /** the transfer an urgent aviso is about (kept with the generation and the file) */
+  transfer?: { addressId: number; chainId: number; txHash: string; logIndex: number };
 }
 
 /** Plans and writes a generation's files, and records the generation; retried when the month changed under it. */
-export async function writeMonth(
+export async function writeFiles(
   ctx: ReportsContext,
   s: Scope,
-  candidates: Candidate[],
-  refused: Refused[],
+  candidates: ClientFile[],
+  refused: Unbuilt[],
   meta: GenerationMeta,
   extraProblems: GenerationProblem[] = [],
 ): Promise<WriteResult> {
@@ -232,7 +292,18 @@ async function commit(
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-reports:${folderOf(s)}`}))`.execute(trx);
     const now = await monthRows({ ...ctx, db: trx }, s);
     if (fingerprint(now) !== p.seen) throw new MonthChanged();
-    const problems = [...extraProblems, ...p.problems];
+    const failures = await recordFailures(trx, s, p, new Date(ctx.now()));
+    const problems = [
+      ...extraProblems,
+      ...p.failures.map((f) => ({
+        ...(f.userId ? { userId: f.userId } : {}),
+        reason: f.reason,
+        code: f.code,
+        ...(f.field ? { field: f.field } : {}),
+        blocks: f.blocks,
+      })),
+    ];
+    const status = p.writes.length + p.unchanged.length === 0 && failures.length > 0 ? "failed" : "completed";
     const { id: generationId } = await trx
       .insertInto("report_generations")
       .values({
@@ -241,12 +312,13 @@ async function commit(
         period: s.period,
         trigger: meta.trigger,
         actor: meta.actor,
-        status: "completed",
+        status,
         written: p.writes.length,
         unchanged: p.unchanged.length,
         removed: p.removals.length,
         problems: JSON.stringify(problems),
         started_at: meta.startedAt,
+        ...transferColumns(meta),
         finished_at: new Date(ctx.now()),
       })
       .returning("id")
@@ -282,6 +354,7 @@ async function commit(
             version: w.version,
             name: w.name,
             path: w.path,
+            ...transferColumns(meta),
             created_at: at,
           })
           .execute();
@@ -293,8 +366,10 @@ async function commit(
     }
     const written: WriteResult = {
       generationId: Number(generationId),
+      status,
       files: [
         ...p.writes.map((w) => ({
+          kind: w.candidate.kind,
           path: w.path,
           name: w.name,
           version: w.version,
@@ -304,8 +379,83 @@ async function commit(
       ].sort((a, b) => (a.path < b.path ? -1 : 1)),
       removed: p.removals.map((r) => r.path).sort(),
       problems,
+      failures,
     };
     await meta.audit(trx, written);
     return { written, obsoleteKeys };
   });
+}
+
+/** The transfer columns of an urgent aviso's generation and file. */
+function transferColumns(meta: GenerationMeta) {
+  const t = meta.transfer;
+  return t
+    ? { address_id: String(t.addressId), chain_id: t.chainId, tx_hash: t.txHash, log_index: t.logIndex }
+    : {};
+}
+
+/**
+ * Keeps report_failures in step with the plan: each failing slot upserted (its first sighting kept), the failures
+ * of slots now written deleted, and, for a complete write, those of slots no longer wanted. Which failures are new
+ * (or changed reason) decides what is notified.
+ */
+async function recordFailures(trx: ReportsContext["db"], s: Scope, p: Plan, at: Date): Promise<Failure[]> {
+  const before = await trx
+    .selectFrom("report_failures")
+    .select(["kind", "stem", "reason"])
+    .where("project_id", "=", s.projectId)
+    .where("country_code", "=", s.countryCode)
+    .where("period", "=", s.period)
+    .where("kind", "in", [...s.kinds])
+    .execute();
+  const known = new Map(before.map((r) => [slotOf(r.kind, r.stem), r.reason]));
+  const failing = new Set(p.failures.map((f) => slotOf(f.kind, f.stem)));
+  const succeeded = new Set([
+    ...p.writes.map((w) => slotOf(w.candidate.kind, w.candidate.stem)),
+    ...p.unchanged.map((u) => slotOf(u.kind, stemOf(u))),
+  ]);
+  for (const r of before) {
+    const slot = slotOf(r.kind, r.stem);
+    if (failing.has(slot) || !(s.complete || succeeded.has(slot))) continue;
+    await trx
+      .deleteFrom("report_failures")
+      .where("project_id", "=", s.projectId)
+      .where("country_code", "=", s.countryCode)
+      .where("period", "=", s.period)
+      .where("kind", "=", r.kind)
+      .where("stem", "=", r.stem)
+      .execute();
+  }
+  const out: Failure[] = [];
+  for (const f of p.failures) {
+    await trx
+      .insertInto("report_failures")
+      .values({
+        project_id: s.projectId,
+        country_code: s.countryCode,
+        period: s.period,
+        kind: f.kind,
+        stem: f.stem,
+        user_id: f.userId,
+        code: f.code,
+        reason: f.reason,
+        field: f.field,
+        blocks: f.blocks,
+        first_seen_at: at,
+        last_seen_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(["project_id", "country_code", "period", "kind", "stem"]).doUpdateSet({
+          user_id: f.userId,
+          code: f.code,
+          reason: f.reason,
+          field: f.field,
+          blocks: f.blocks,
+          last_seen_at: at,
+        }),
+      )
+      .execute();
+    out.push({ ...f, isNew: known.get(slotOf(f.kind, f.stem)) !== f.reason });
+  }
+  return out;
 }

@@ -1,35 +1,46 @@
-// Generating a country's reports of a project for a month (docs/api.md, "Compliance reports"): on demand
-// (POST /reports/generate) or on schedule after the month closes (schedule.ts). Reads what monitoring saw, reads
-// each reportable user's profile from the integrator, builds the files (mx/, co/, the threshold layout), checks
-// them, and writes them with their versions (files.ts). Every generation is recorded with what it wrote and why any
-// file was not written, and audited.
-import { getProject, type MxReportingEntity, writeAudit } from "../keys/index.ts";
-import { invalid } from "../platform/errors.ts";
-import { REGULATOR_TIME_ZONES } from "../regulation/index.ts";
-import type { Candidate, Refused } from "./candidate.ts";
+// Generating a jurisdiction's files of a project for a month (docs/api.md, "Compliance reports"): on demand
+// (POST /reports/generate) or on schedule after the month closes (schedule.ts). Reads the operations monitoring
+// judged, lets the jurisdiction build its files (src/jurisdictions: its own clients only), and writes them with their
+// versions (files.ts). Every generation is recorded with what it wrote and why any file was not; each file that
+// could not be written is also logged, counted, audited, listed by GET /reports, and notified to the integrator
+// once (failures.ts).
+import { type Jurisdiction, jurisdiction } from "../jurisdictions/index.ts";
+import { projectCompliance, projectExists, writeAudit } from "../keys/index.ts";
+import { readClientOperations } from "../monitoring/index.ts";
+import { invalid, notFound } from "../platform/errors.ts";
 import type { ReportsContext } from "./context.ts";
-import { folderOf, type Scope, type WriteResult, writeMonth } from "./files.ts";
-import { ACCUMULATION_WINDOW_MS, mxCandidates } from "./mx/monthly.ts";
-import { readOperations } from "./operations.ts";
+import { auditFailures, reportFailures } from "./failures.ts";
+import { folderOf, type Month, type WriteResult, writeFiles } from "./files.ts";
 import { periodBounds } from "./period.ts";
-import { profileSource } from "./profiles.ts";
-import type { CountryCode, GenerationTrigger } from "./tables.ts";
-import { textCandidates } from "./text-candidates.ts";
+import { clientSource } from "./profiles.ts";
+import type { GenerationTrigger } from "./tables.ts";
 
-export interface GenerationRequest extends Scope {
+/** The code of a generation's note on a client another jurisdiction (or none) governs: not a failure. */
+export const GOVERNED_ELSEWHERE = "governed_elsewhere";
+
+export interface GenerationRequest extends Month {
   trigger: GenerationTrigger;
   actor: string;
 }
 
 export interface GenerationSummary extends WriteResult {
-  status: "completed";
+  /** clients whose reportable operations another jurisdiction governs (or none of the project's) */
+  elsewhere: { userId: string; governedBy: string | null }[];
+}
+
+/** The jurisdiction of a code, or a 400 naming the known ones. */
+export function knownJurisdiction(code: string): Jurisdiction {
+  const found = jurisdiction(code);
+  if (!found) throw invalid(`Unknown jurisdiction ${code}`, [{ path: "/countryCode", message: "unknown" }]);
+  return found;
 }
 
 /** Refuses a month that has not closed yet in the regulator's time zone (its report would be incomplete). */
-export function assertClosed(countryCode: CountryCode, period: string, nowMs: number): void {
-  const { end } = periodBounds(period, REGULATOR_TIME_ZONES[countryCode]);
+export function assertClosed(countryCode: string, period: string, nowMs: number): void {
+  const { timeZone } = knownJurisdiction(countryCode);
+  const { end } = periodBounds(period, timeZone);
   if (end.getTime() > nowMs)
-    throw invalid(`The month ${period} has not closed yet in ${REGULATOR_TIME_ZONES[countryCode]}`, [
+    throw invalid(`The month ${period} has not closed yet in ${timeZone}`, [
       { path: "/period", message: "must be a month that has ended" },
     ]);
 }
@@ -39,73 +50,58 @@ export async function generateReports(
   req: GenerationRequest,
 ): Promise<GenerationSummary> {
   const startedAt = new Date(ctx.now());
-  const project = await getProject(ctx.keys, req.projectId);
-  if (!project.jurisdictions.includes(req.countryCode))
-    throw invalid(`The project does not enable ${req.countryCode}`, [
+  const j = knownJurisdiction(req.countryCode);
+  if (!(await projectExists(ctx.db, req.projectId))) throw notFound("Project");
+  const compliance = await projectCompliance(ctx.db, req.projectId);
+  if (!compliance.jurisdictions.includes(j.code))
+    throw invalid(`The project does not enable ${j.code}`, [
       { path: "/countryCode", message: "must be one of the project's jurisdictions" },
     ]);
-  const timeZone = REGULATOR_TIME_ZONES[req.countryCode];
-  const bounds = periodBounds(req.period, timeZone);
-  const profileOf = await profileSource(ctx, req.projectId, req.countryCode);
-  let found: { candidates: Candidate[]; refused: Refused[] };
-  const problems: { reason: string }[] = [];
-  if (req.countryCode === "MX") {
-    const entity: MxReportingEntity | null = project.mx_reporting_entity;
-    if (!entity) {
-      found = { candidates: [], refused: [] };
-      problems.push({
-        reason:
-          "the project has no Mexican reporting entity (`mx_reporting_entity` in its settings): no AVI file can be written",
-      });
-    } else {
-      const operations = await readOperations(ctx.db, ctx.registry, {
-        projectId: req.projectId,
-        from: new Date(bounds.start.getTime() - ACCUMULATION_WINDOW_MS),
-        to: bounds.end,
-      });
-      const urgent = await ctx.db
-        .selectFrom("reports")
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .where("project_id", "=", req.projectId)
-        .where("country_code", "=", "MX")
-        .where("period", "=", req.period)
-        .where("kind", "=", "urgent")
-        .executeTakeFirstOrThrow();
-      found = await mxCandidates({
-        period: req.period,
-        bounds,
-        entity,
-        operations,
-        urgentCount: Number(urgent.n),
-        profileOf,
-      });
-    }
-  } else {
-    const operations = await readOperations(ctx.db, ctx.registry, {
-      projectId: req.projectId,
-      from: bounds.start,
-      to: bounds.end,
-    });
-    found = await textCandidates({
-      countryCode: req.countryCode,
-      timeZone,
-      projectId: req.projectId,
-      period: req.period,
-      operations,
-      profileOf,
-    });
-  }
-  const result = await writeMonth(
+  const bounds = periodBounds(req.period, j.timeZone);
+  const operations = await readClientOperations(ctx.db, ctx.registry, {
+    projectId: req.projectId,
+    from: j.lookbackStart(bounds),
+    to: bounds.end,
+    status: "checked",
+    books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+  });
+  const urgent = await ctx.db
+    .selectFrom("reports")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("project_id", "=", req.projectId)
+    .where("country_code", "=", j.code)
+    .where("period", "=", req.period)
+    .where("kind", "=", "urgent")
+    .executeTakeFirstOrThrow();
+  const build = await j.monthly({
+    projectId: req.projectId,
+    period: req.period,
+    bounds,
+    settings: compliance.settings[j.code],
+    operations,
+    urgentFiles: Number(urgent.n),
+    client: await clientSource(ctx, req.projectId, compliance, j.code),
+  });
+  const result = await writeFiles(
     ctx,
-    req,
-    found.candidates,
-    found.refused,
+    { ...req, countryCode: j.code, kinds: ["monthly", "zero"], complete: true },
+    build.files,
+    [
+      ...build.refused,
+      ...build.problems.map((p) => ({
+        kind: "monthly" as const,
+        userId: null,
+        stem: "",
+        ...p,
+        blocks: `every file of ${req.period}`,
+      })),
+    ],
     {
       trigger: req.trigger,
       actor: req.actor,
       startedAt,
-      audit: (trx, written) =>
-        writeAudit(trx, {
+      audit: async (trx, written) => {
+        await writeAudit(trx, {
           projectId: req.projectId,
           actor: req.actor,
           action: "reports.generated",
@@ -116,10 +112,20 @@ export async function generateReports(
             written: written.files.filter((f) => f.outcome === "written").map((f) => f.path),
             removed: written.removed,
             problems: written.problems.length,
+            elsewhere: build.elsewhere.length,
           },
-        }),
+        });
+        await auditFailures(trx, req, written);
+      },
     },
-    problems,
+    build.elsewhere.map((e) => ({
+      userId: e.userId,
+      code: GOVERNED_ELSEWHERE,
+      reason: e.governedBy
+        ? `the client is governed by ${e.governedBy}: reported there, not here`
+        : "no jurisdiction of the project governs the client (its country matches none, and no `client_jurisdiction.otherwise` is set): reported nowhere",
+    })),
   );
-  return { status: "completed", ...result };
+  await reportFailures(ctx, { ...req, countryCode: j.code }, result);
+  return { ...result, elsewhere: build.elsewhere };
 }

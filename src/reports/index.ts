@@ -1,11 +1,12 @@
-// Compliance reports (docs/api.md, "Compliance reports"; docs/reports/): monthly files per country built from what
-// monitoring saw (Mexico's AVI XML, checked against the official XSD; Colombia, El Salvador and Guatemala in
-// documented text layouts), Mexico's 24-hour avisos as they happen, versions that never overwrite a filed file, a
-// file store, and signed download URLs valid 30 days.
+// Compliance reports (docs/api.md, "Compliance reports"; docs/reports/): what every jurisdiction shares. The files
+// themselves are each jurisdiction's (src/jurisdictions); this room runs them: monthly generations on demand and on
+// schedule, urgent avisos as they happen, one versioned writer that never overwrites a filed file, failures that
+// are never silent, the filing calendar, a file store and signed download URLs valid 30 days.
 //
 // - generate.ts: the verb (on demand and on schedule); files.ts: writing with versions; schedule.ts: the cron jobs
-// - urgent.ts: 24-hour avisos; mx/: the AVI; co/ and threshold-layout.ts: the text layouts
+// - urgent.ts: urgent avisos; failures.ts: what happens when a file cannot be written; calendar.ts: the filings
 // - routes.ts: the API; file-routes.ts: the signed download
+export { filingCalendar, overdueFilings } from "./calendar.ts";
 export type { ReportsContext } from "./context.ts";
 export { registerFileRoutes } from "./file-routes.ts";
 export { generateReports } from "./generate.ts";

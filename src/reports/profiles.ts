@@ -1,22 +1,29 @@
-// The integrator's profile of each user a generation reports, read once per user and generation through the
-// monitoring's profile reader (signed, validated, and for Mexico checked against the person-type rules).
-import { projectIntegration } from "../keys/index.ts";
+// The clients a generation reports, as a jurisdiction sees them (src/jurisdictions' Client): each user's profile is
+// read once per generation through the monitoring's profile reader, and the jurisdiction that governs the client
+// decides whether its operations go into this jurisdiction's files: per operation, the address's `jurisdiction`
+// when it was registered with one, else the profile's country (src/jurisdictions/governing.ts).
+import { type Client, governingJurisdiction } from "../jurisdictions/index.ts";
+import { type Compliance, projectIntegration } from "../keys/index.ts";
 import type { ProfileResult } from "../monitoring/index.ts";
+import { byTime, type ClientOperation } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
-import type { CountryCode } from "./tables.ts";
 
-export async function profileSource(
+export type ClientSource = (userId: string, operations: ClientOperation[]) => Promise<Client>;
+
+/** The clients of a project for the jurisdiction `code`. */
+export async function clientSource(
   ctx: ReportsContext,
   projectId: number,
-  countryCode: CountryCode,
-): Promise<(userId: string) => Promise<ProfileResult>> {
+  compliance: Compliance,
+  code: string,
+): Promise<ClientSource> {
   const integration = await projectIntegration(ctx.keys, projectId, new Date(ctx.now()));
   const read = new Map<string, Promise<ProfileResult>>();
-  return (userId) => {
+  const profileOf = (userId: string) => {
     let found = read.get(userId);
     if (!found) {
       found = integration.integrationUrl
-        ? ctx.profiles.read(projectId, integration, [countryCode], userId)
+        ? ctx.profiles.read(projectId, integration, userId)
         : Promise.resolve({
             ok: false,
             reason: "the project has no integration_url to read the user's profile from",
@@ -24,5 +31,30 @@ export async function profileSource(
       read.set(userId, found);
     }
     return found;
+  };
+  return async (userId, operations) => {
+    const overridden = operations.filter((op) => op.addressJurisdiction !== null);
+    const others = operations.filter((op) => op.addressJurisdiction === null);
+    const here = overridden.filter((op) => op.addressJurisdiction === code);
+    const profile = await profileOf(userId);
+    if (!profile.ok) {
+      // Operations of addresses registered under another jurisdiction are that one's, profile or not.
+      if (here.length === 0 && others.length === 0)
+        return { kind: "elsewhere", governedBy: overridden[0]?.addressJurisdiction ?? null };
+      return { kind: "unreadable", reason: profile.reason };
+    }
+    const governing = governingJurisdiction(
+      compliance.jurisdictions,
+      compliance.clientJurisdiction,
+      profile.profile,
+      null,
+    );
+    const mine = [...here, ...(governing === code ? others : [])].sort(byTime);
+    if (mine.length === 0)
+      return {
+        kind: "elsewhere",
+        governedBy: others.length > 0 ? governing : (overridden[0]?.addressJurisdiction ?? null),
+      };
+    return { kind: "here", profile: profile.profile, operations: mine };
   };
 }

@@ -1,8 +1,10 @@
-// The compliance reports API (docs/api.md, "Compliance reports"): list a month's reports, get a report's signed
-// download URL (by file name with projectId/countryCode/period, or by `path`, which takes precedence), generate a
-// month on demand, mark a report filed, and list the generations with their problems. Thin: parse, authorise,
-// call the verbs. The signed URL itself is served by file-routes.ts.
+// The compliance reports API (docs/api.md, "Compliance reports"): list a month's reports (and the files that could
+// not be written), get a report's signed download URL (by file name with projectId/countryCode/period, or by `path`,
+// which takes precedence), generate a month on demand, mark a report filed, list the generations with their
+// problems, and the filing calendar. Thin: parse, authorise, call the verbs. The signed URL itself is served by
+// file-routes.ts. The jurisdictions come from src/jurisdictions' registry: no route names a country.
 import { type Static, Type } from "@sinclair/typebox";
+import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { actorName } from "../keys/index.ts";
 import { signPath } from "../platform/crypto/signed-url.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
@@ -10,6 +12,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { filingCalendar, markFilingFiled } from "./calendar.ts";
 import type { ReportsContext } from "./context.ts";
 import { assertClosed, generateReports } from "./generate.ts";
 import { PERIOD_PATTERN } from "./period.ts";
@@ -19,7 +22,7 @@ import type { CountryCode } from "./tables.ts";
 /** How long a signed download URL is valid. */
 export const SIGNED_URL_TTL_MS = 30 * 24 * 3600_000;
 
-const Country = Type.Union(["MX", "CO", "SV", "GT"].map((c) => Type.Literal(c)));
+const Country = Type.Union(JURISDICTION_CODES.map((c) => Type.Literal(c)));
 const Period = Type.String({ pattern: PERIOD_PATTERN, description: "YYYY-MM" });
 const ProjectId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 /** A storage path as platform/storage accepts it: up to 8 plain segments of up to 128 characters, no `..`. */
@@ -59,12 +62,48 @@ const ReportSchema = Type.Object({
   period: Type.String(),
   userId: Type.Union([Type.String(), Type.Null()]),
   kind: Type.Union([Type.Literal("monthly"), Type.Literal("urgent"), Type.Literal("zero")]),
-  version: Type.Integer(),
-  status: Type.Union([Type.Literal("draft"), Type.Literal("filed")]),
+  version: Type.Integer({ description: "0 for a file that could not be written" }),
+  status: Type.Union([Type.Literal("draft"), Type.Literal("filed"), Type.Literal("failed")], {
+    description:
+      "failed: the file could not be written (see `reason`); it is tried again by the next generation",
+  }),
   size: Type.Integer(),
-  sha256: Type.String(),
+  sha256: Type.Union([Type.String(), Type.Null()]),
   filedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   folio: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()], { description: "why a failed file could not be written" }),
+  field: Type.Union([Type.String(), Type.Null()], { description: "the profile field at fault, when one is" }),
+});
+
+const FilingSchema = Type.Object({
+  countryCode: Type.String(),
+  period: Type.String(),
+  filing: Type.String({
+    description: "the filing's id: MX-AVI-MONTHLY, CO-TRANSACTIONS, CO-ROS-ABSENCE, MX-URGENT:<txHash>",
+  }),
+  name: Type.String(),
+  deadline: Type.String({ format: "date-time" }),
+  source: Type.String(),
+  state: Type.Union(["pending", "generated", "filed", "overdue"].map((s) => Type.Literal(s))),
+  folio: Type.Union([Type.String(), Type.Null()]),
+  files: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      status: Type.Union([Type.Literal("draft"), Type.Literal("filed")]),
+      folio: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  failures: Type.Array(
+    Type.Object({
+      userId: Type.Union([Type.String(), Type.Null()]),
+      reason: Type.String(),
+      field: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+const Folio = Type.String({
+  pattern: "^[A-Za-z0-9][A-Za-z0-9-]{0,39}$",
+  description: "the regulator's acknowledgement",
 });
 
 const DownloadSchema = Type.Object({
@@ -74,7 +113,13 @@ const DownloadSchema = Type.Object({
   expiresAt: Type.String({ format: "date-time" }),
 });
 
-const ProblemSchema = Type.Object({ userId: Type.Optional(Type.String()), reason: Type.String() });
+const ProblemSchema = Type.Object({
+  userId: Type.Optional(Type.String()),
+  reason: Type.String(),
+  code: Type.Optional(Type.String()),
+  field: Type.Optional(Type.String()),
+  blocks: Type.Optional(Type.String()),
+});
 
 const GenerationSchema = Type.Object({
   id: Type.Integer(),
@@ -89,6 +134,10 @@ const GenerationSchema = Type.Object({
   ),
   removed: Type.Array(Type.String()),
   problems: Type.Array(ProblemSchema),
+  elsewhere: Type.Array(
+    Type.Object({ userId: Type.String(), governedBy: Type.Union([Type.String(), Type.Null()]) }),
+    { description: "clients with reportable operations whom another jurisdiction (or none) governs" },
+  ),
 });
 
 const GenerationRecordSchema = Type.Object({
@@ -206,6 +255,62 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
   );
 
   app.get(
+    "/reports/calendar",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "The filings a period owes",
+        description:
+          "Every filing due for the month (`period` YYYY-MM) in each of the project's jurisdictions (or `countryCode`): " +
+          "monthly reports and each 24-hour aviso, with its deadline and state (pending, generated, filed, overdue).",
+        querystring: Type.Object(
+          { projectId: ProjectId, period: Period, countryCode: Type.Optional(Country) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Ok(Type.Array(FilingSchema)) },
+      },
+    },
+    async (req) =>
+      ok(await filingCalendar(ctx, req.query.projectId, req.query.period, req.query.countryCode)),
+  );
+
+  app.post(
+    "/reports/calendar/filed",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Record a filing made with the regulator",
+        description:
+          "For a filing Vigía writes no file for (Colombia's report of absence of suspicious operations), or to " +
+          "record a whole filing at once: its state becomes `filed`, with the folio when given.",
+        body: Type.Object(
+          {
+            projectId: ProjectId,
+            countryCode: Country,
+            period: Period,
+            filing: Type.String({ minLength: 1, maxLength: 120 }),
+            folio: Type.Optional(Folio),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Ok(FilingSchema) },
+      },
+    },
+    async (req) => {
+      const principal = principalOf(req);
+      if (req.body.projectId !== principal.projectId) throw notFound("Project");
+      return ok(
+        await markFilingFiled(ctx, {
+          ...req.body,
+          actor: actorName({ kind: "key", keyId: principal.keyId }),
+        }),
+      );
+    },
+  );
+
+  app.get(
     "/reports/download",
     {
       config: { access: "viewer" },
@@ -248,9 +353,10 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
       return ok({
         id: summary.generationId,
         status: summary.status,
-        files: summary.files,
+        files: summary.files.map(({ kind: _, ...f }) => f),
         removed: summary.removed,
         problems: summary.problems,
+        elsewhere: summary.elsewhere,
       });
     },
   );

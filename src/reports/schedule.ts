@@ -1,23 +1,21 @@
-// Monthly generation on schedule (docs/api.md, "Compliance reports"): a pg-boss cron job per country, every day at
-// 01:00 in the regulator's time zone, generates the month that has just closed for every project enabling that
-// country, well before the day-17 deadline. Daily rather than monthly so that a day without workers, or a month
-// whose files had problems (an integrator that was down, a profile to fix), is tried again the next day, until day
-// 17. Schedules live in the database: a missed day is run once when a worker is back.
+// Monthly generation on schedule (docs/api.md, "Compliance reports"): a pg-boss cron job per jurisdiction, every day
+// at 01:00 in the regulator's time zone, generates the month that has just closed for every project enabling it,
+// well before its filing deadline. Daily rather than monthly so that a day without workers, or a month whose files
+// had problems (an integrator that was down, a profile to fix), is tried again the next day, until the month's
+// last filing deadline (src/jurisdictions' calendar; day 17 where it lists none). Schedules live in the database:
+// a missed day is run once when a worker is back.
 import { sql } from "kysely";
+import { deadlineAfter, JURISDICTIONS } from "../jurisdictions/index.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
-import { zonedParts } from "../platform/time-zone.ts";
-import { REGULATOR_TIME_ZONES } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
-import { generateReports } from "./generate.ts";
+import { GOVERNED_ELSEWHERE, generateReports, knownJurisdiction } from "./generate.ts";
 import { periodOf, previousPeriod } from "./period.ts";
 import type { CountryCode } from "./tables.ts";
 
 export const MONTHLY_REPORTS_QUEUE = "reports-monthly";
 export const MONTHLY_CRON = "0 1 * * *";
-/** The last day of the month on which a month with problems is generated again (the AVI deadline). */
+/** The day of the next month until which a month with problems is generated again, where no deadline is listed. */
 const RETRY_UNTIL_DAY = 17;
-
-const COUNTRIES = Object.keys(REGULATOR_TIME_ZONES) as CountryCode[];
 
 export interface MonthlyRun {
   period: string;
@@ -35,13 +33,21 @@ export async function runMonthly(
   nowMs = ctx.now(),
   signal?: AbortSignal,
 ): Promise<MonthlyRun> {
-  const timeZone = REGULATOR_TIME_ZONES[countryCode];
+  const j = knownJurisdiction(countryCode);
   const now = new Date(nowMs);
-  const period = previousPeriod(periodOf(now, timeZone));
-  const retrying = zonedParts(now, timeZone).day <= RETRY_UNTIL_DAY;
+  const period = previousPeriod(periodOf(now, j.timeZone));
+  const deadlines = j.calendar(period).map((f) => f.deadline.getTime());
+  const retryUntil =
+    deadlines.length > 0
+      ? Math.max(...deadlines)
+      : deadlineAfter(period, j.timeZone, { months: 1, day: RETRY_UNTIL_DAY }).getTime();
+  const retrying = nowMs <= retryUntil;
   const { rows } = await sql<{ id: number; problems: number | null }>`
     SELECT p.id,
-      (SELECT jsonb_array_length(g.problems) FROM report_generations g
+      -- A client governed elsewhere is no problem to retry: only the files that could not be written are.
+      (SELECT (SELECT count(*) FROM jsonb_array_elements(g.problems) e
+          WHERE e->>'code' IS DISTINCT FROM ${GOVERNED_ELSEWHERE})
+        FROM report_generations g
         WHERE g.project_id = p.id AND g.country_code = ${countryCode} AND g.period = ${period} AND g.trigger <> 'urgent'
         ORDER BY g.id DESC LIMIT 1) AS problems
     FROM projects p
@@ -84,14 +90,11 @@ export async function registerReportJobs(ctx: ReportsContext, jobs: JobQueue): P
     runMonthly(ctx, job.data.countryCode, ctx.now(), job.signal),
   );
   if (!jobs.runsWorkers) return;
-  for (const countryCode of COUNTRIES)
+  for (const j of JURISDICTIONS)
     await jobs.schedule(
       MONTHLY_REPORTS_QUEUE,
       MONTHLY_CRON,
-      { countryCode },
-      {
-        tz: REGULATOR_TIME_ZONES[countryCode],
-        key: countryCode,
-      },
+      { countryCode: j.code },
+      { tz: j.timeZone, key: j.code },
     );
 }

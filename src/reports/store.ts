@@ -1,6 +1,7 @@
 // Reading the report rows for the API: the month's list with its filters, one report by its path (always within
 // the asking project: another project's report is "not found"), marking a report filed, and the generations.
 import { sql } from "kysely";
+import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { writeAudit } from "../keys/index.ts";
 import { AppError, notFound } from "../platform/errors.ts";
 import { isUnder } from "../platform/storage/index.ts";
@@ -18,11 +19,14 @@ export interface ReportView {
   userId: string | null;
   kind: ReportKind;
   version: number;
-  status: "draft" | "filed";
+  /** failed: the file could not be written (`reason`, `field`); it has no bytes until a generation writes it */
+  status: "draft" | "filed" | "failed";
   size: number;
-  sha256: string;
+  sha256: string | null;
   filedAt: string | null;
   folio: string | null;
+  reason: string | null;
+  field: string | null;
 }
 
 const COLUMNS = [
@@ -79,6 +83,8 @@ const view = (r: Row): ReportView => ({
   sha256: r.sha256,
   filedAt: r.filed_at ? new Date(r.filed_at).toISOString() : null,
   folio: r.folio,
+  reason: null,
+  field: null,
 });
 
 export interface ListQuery {
@@ -90,19 +96,54 @@ export interface ListQuery {
   search?: string;
 }
 
+/**
+ * The month's files and, after them, the files that could not be written (status `failed`, with the reason), by
+ * name; `search` filters both by name.
+ */
 export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<ReportView[]> {
+  const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   let query = ctx.db
     .selectFrom("reports")
     .select(COLUMNS)
     .where("project_id", "=", q.projectId)
     .where("country_code", "=", q.countryCode)
     .where("period", "=", q.period);
-  if (q.search) {
-    const pattern = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where(sql<boolean>`name ILIKE ${pattern}`);
-  }
-  const rows = await query.orderBy("name").limit(q.limit).offset(q.offset).execute();
-  return rows.map(view);
+  if (pattern) query = query.where(sql<boolean>`name ILIKE ${pattern}`);
+  const rows = await query.orderBy("name").execute();
+  const failures = await ctx.db
+    .selectFrom("report_failures")
+    .selectAll()
+    .where("project_id", "=", q.projectId)
+    .where("country_code", "=", q.countryCode)
+    .where("period", "=", q.period)
+    .orderBy("stem")
+    .execute();
+  const folder = `${q.countryCode.toLowerCase()}/${q.projectId}/${q.period}`;
+  const failed: ReportView[] = failures
+    .map((f) => {
+      const name = f.stem ? `${f.stem} (failed)` : "(month)";
+      return {
+        id: `${folder}/${f.stem || "*"}`,
+        name,
+        created_at: new Date(f.first_seen_at).toISOString(),
+        updated_at: new Date(f.last_seen_at).toISOString(),
+        path: `${folder}/${f.stem || "*"}`,
+        countryCode: f.country_code,
+        period: f.period,
+        userId: f.user_id,
+        kind: f.kind,
+        version: 0,
+        status: "failed" as const,
+        size: 0,
+        sha256: null,
+        filedAt: null,
+        folio: null,
+        reason: f.reason,
+        field: f.field,
+      };
+    })
+    .filter((f) => !q.search || f.name.toLowerCase().includes(q.search.toLowerCase()));
+  return [...rows.map(view), ...failed].slice(q.offset, q.offset + q.limit);
 }
 
 export interface StoredReport extends ReportView {
@@ -117,7 +158,7 @@ export async function findReport(
   path: string,
 ): Promise<StoredReport> {
   const country = path.slice(0, 2);
-  if (!["mx", "co", "sv", "gt"].includes(country) || !isUnder(path, `${country}/${projectId}`))
+  if (!JURISDICTION_CODES.includes(country.toUpperCase()) || !isUnder(path, `${country}/${projectId}`))
     throw notFound("Report");
   const row = await ctx.db
     .selectFrom("reports")

@@ -1,24 +1,20 @@
-// Mexico's 24-hour avisos (prioridad 2; LFPIORPI Art. 18-VI, RCG Arts. 26 Bis to 27): when the checker finds that
-// a monitored transfer of a project with Mexico enabled involves a listed counterparty or indicia of illicit
-// origin (MX-LIST, MX-24H-SUSP), a file with that one aviso is written at once, not at month end:
-// `mx/<projectId>/<YYYY-MM>/<userId>.24h.<reference>.xml`. Worker processes poll for such transfers; one whose
-// file cannot be written (no profile, say) is recorded with the reason and tried again an hour later.
-
-import crypto from "node:crypto";
+// Urgent avisos (Mexico's 24 hours: LFPIORPI Art. 18-VI): when the checker records that a transfer met one of a
+// jurisdiction's urgent rules (src/jurisdictions' `urgent`), its file is written at once, not at month end, through
+// the same versioned writer as the monthly files (files.ts): `mx/<projectId>/<YYYY-MM>/<userId>.24h.<ref>.xml`.
+// Worker processes poll for such transfers. A client another jurisdiction governs gets no file (the generation says
+// so); one whose file cannot be written (no profile, say) is recorded as a failure, reported like every failure
+// (failures.ts), and tried again an hour later.
 import { sql } from "kysely";
-import { getProject, writeAudit } from "../keys/index.ts";
-import type { Profile } from "../monitoring/index.ts";
-import { seal } from "../platform/crypto/secrets.ts";
+import { JURISDICTIONS, type Jurisdiction } from "../jurisdictions/index.ts";
+import { projectCompliance, writeAudit } from "../keys/index.ts";
+import { readClientOperations } from "../monitoring/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
-import { MEXICO_TIME_ZONE, MX_URGENT_AVISO_RULES } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
-import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./mx/avi.ts";
-import { MX_XML } from "./mx/monthly.ts";
-import { validateAvi } from "./mx/validate.ts";
-import { type ReportOperation, readOperations } from "./operations.ts";
+import { auditFailures, reportFailures } from "./failures.ts";
+import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
+import { GOVERNED_ELSEWHERE } from "./generate.ts";
 import { periodOf } from "./period.ts";
-import { profileSource } from "./profiles.ts";
-import type { GenerationProblem, ReportEntry } from "./tables.ts";
+import { clientSource } from "./profiles.ts";
 
 const RETRY_AFTER_MS = 3600_000;
 
@@ -28,82 +24,36 @@ interface Due {
   chain_id: number;
   tx_hash: string;
   log_index: number;
+  evaluated_at: Date | string;
 }
 
-/** Transfers that need a 24-hour aviso and have none (nor a failed try in the last hour). */
-async function due(ctx: ReportsContext, limit: number): Promise<Due[]> {
+/**
+ * Transfers of `j`'s projects that met one of its urgent rules and have neither a file nor a decided generation (one
+ * that wrote it, or found it governed elsewhere), nor a failed try in the last hour.
+ */
+async function due(ctx: ReportsContext, j: Jurisdiction, limit: number): Promise<Due[]> {
   const since = new Date(ctx.now() - RETRY_AFTER_MS);
   const { rows } = await sql<Due>`
-    SELECT mt.project_id, mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index
+    SELECT mt.project_id, mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index, mt.evaluated_at
     FROM monitored_transfers mt
     JOIN projects p ON p.id = mt.project_id
-    WHERE mt.status = 'evaluated' AND mt.laws && ${MX_URGENT_AVISO_RULES}::text[]
-      AND p.jurisdictions @> '["MX"]'::jsonb
-      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.kind = 'urgent' AND r.address_id = mt.address_id
-        AND r.chain_id = mt.chain_id AND r.tx_hash = mt.tx_hash AND r.log_index = mt.log_index)
-      AND NOT EXISTS (SELECT 1 FROM report_generations g WHERE g.trigger = 'urgent' AND g.address_id = mt.address_id
-        AND g.chain_id = mt.chain_id AND g.tx_hash = mt.tx_hash AND g.log_index = mt.log_index
-        AND g.finished_at > ${since})
+    WHERE mt.status = 'evaluated' AND mt.laws && ${[...(j.urgent?.rules ?? [])]}::text[]
+      AND p.jurisdictions @> ${JSON.stringify([j.code])}::jsonb
+      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.kind = 'urgent' AND r.country_code = ${j.code}
+        AND r.address_id = mt.address_id AND r.chain_id = mt.chain_id AND r.tx_hash = mt.tx_hash
+        AND r.log_index = mt.log_index)
+      AND NOT EXISTS (SELECT 1 FROM report_generations g WHERE g.trigger = 'urgent' AND g.country_code = ${j.code}
+        AND g.address_id = mt.address_id AND g.chain_id = mt.chain_id AND g.tx_hash = mt.tx_hash
+        AND g.log_index = mt.log_index AND (g.status = 'completed' OR g.finished_at > ${since}))
     ORDER BY mt.evaluated_at, mt.tx_hash
     LIMIT ${limit}`.execute(ctx.db);
   return rows;
 }
 
-/** The aviso's alert: a listed counterparty (4122) or indicia of illicit origin (4114), with the label. */
-function alertOf(laws: string[], counterparty: string): AviAviso["alert"] {
-  return laws.includes("MX-LIST")
-    ? {
-        code: ALERT_CODES.listedCounterparty,
-        description: `LA CONTRAPARTE ${counterparty} ESTA EN UNA LISTA DE SANCIONES (REGLA MX-LIST)`,
-      }
-    : {
-        code: ALERT_CODES.illicitIndicia,
-        description: `LA CONTRAPARTE ${counterparty} TIENE INDICIOS DE ORIGEN ILICITO (REGLA MX-24H-SUSP)`,
-      };
-}
-
-type Built =
-  | { ok: true; xml: string; entries: ReportEntry[]; profile: Profile }
-  | { ok: false; problem: GenerationProblem };
-
-/** The 24-hour aviso's XML, checked against the XSD, or the problem that keeps it from being written. */
-async function buildUrgent(ctx: ReportsContext, d: Due, op: ReportOperation, period: string): Promise<Built> {
-  const project = await getProject(ctx.keys, d.project_id);
-  if (!project.mx_reporting_entity)
-    return {
-      ok: false,
-      problem: { reason: "the project has no Mexican reporting entity (`mx_reporting_entity`)" },
-    };
-  const profile = await (await profileSource(ctx, d.project_id, "MX"))(op.userId);
-  if (!profile.ok) return { ok: false, problem: { userId: op.userId, reason: profile.reason } };
-  const aviso: AviAviso = {
-    prioridad: 2,
-    alert: alertOf(op.laws, op.counterparty),
-    anchor: op,
-    operations: [op],
-  };
-  const built = aviFile({
-    period,
-    entity: project.mx_reporting_entity,
-    userId: op.userId,
-    profile: profile.profile,
-    avisos: [aviso],
-  });
-  if (!built.ok) return { ok: false, problem: { userId: op.userId, reason: built.reason } };
-  const check = await validateAvi(built.xml);
-  if (!check.valid)
-    return {
-      ok: false,
-      problem: {
-        userId: op.userId,
-        reason: `the file does not validate against its schema: ${check.errors.slice(0, 3).join("; ")}`,
-      },
-    };
-  return { ok: true, xml: built.xml, entries: built.entries, profile: profile.profile };
-}
-
-/** Writes the 24-hour aviso of one transfer; true when written (or already there). */
-export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boolean> {
+/** Writes the urgent aviso of one transfer for `j`; true when it was written (or is there already). */
+export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: Due): Promise<boolean> {
+  const urgent = j.urgent;
+  if (!urgent) return false;
   const startedAt = new Date(ctx.now());
   const transfer = {
     addressId: Number(d.address_id),
@@ -111,90 +61,73 @@ export async function writeUrgentAviso(ctx: ReportsContext, d: Due): Promise<boo
     txHash: d.tx_hash,
     logIndex: d.log_index,
   };
-  const [op] = await readOperations(ctx.db, ctx.registry, {
+  const [op] = await readClientOperations(ctx.db, ctx.registry, {
     projectId: d.project_id,
     transfer,
+    status: "checked",
+    books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
   });
   if (!op) return false;
-  const period = periodOf(op.blockTime, MEXICO_TIME_ZONE);
-  const built = await buildUrgent(ctx, d, op, period);
-  const generation = (status: "completed" | "failed", problems: GenerationProblem[]) => ({
-    project_id: d.project_id,
-    country_code: "MX" as const,
-    period,
-    trigger: "urgent" as const,
-    actor: "system",
-    status,
-    written: status === "completed" ? 1 : 0,
-    problems: JSON.stringify(problems),
-    address_id: d.address_id,
-    chain_id: d.chain_id,
-    tx_hash: d.tx_hash,
-    log_index: d.log_index,
-    started_at: startedAt,
-    finished_at: new Date(ctx.now()),
-  });
-  if (!built.ok) {
-    // Recorded, and tried again an hour later (due()).
-    await ctx.db
-      .insertInto("report_generations")
-      .values(generation("failed", [built.problem]))
-      .execute();
-    return false;
-  }
-  const folder = `mx/${d.project_id}/${period}`;
-  const content = Buffer.from(built.xml);
-  const sha = crypto.createHash("sha256").update(content).digest("hex");
-  const reference = avisoReference(2, op);
-  const name = `${op.userId}.24h.${reference}.xml`;
-  const storageKey = `${folder}/${op.userId}.24h.${reference}.${sha.slice(0, 16)}.xml`;
-  await ctx.store.put(storageKey, content);
-  await ctx.db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto("report_generations")
-      .values(generation("completed", []))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const at = new Date(ctx.now());
-    await trx
-      .insertInto("reports")
-      .values({
-        project_id: d.project_id,
-        country_code: "MX",
-        period,
-        kind: "urgent",
-        user_id: op.userId,
-        name,
-        path: `${folder}/${name}`,
-        storage_key: storageKey,
-        media_type: MX_XML,
-        sha256: sha,
-        size: content.length,
-        profile_enc: seal(ctx.keys.serverKeys, JSON.stringify(built.profile)),
-        entries: JSON.stringify(built.entries),
-        generation_id: id,
-        address_id: d.address_id,
-        chain_id: d.chain_id,
-        tx_hash: d.tx_hash,
-        log_index: d.log_index,
-        created_at: at,
-        updated_at: at,
-      })
-      // Two workers that raced on one transfer write one file.
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await writeAudit(trx, {
-      projectId: d.project_id,
-      actor: "system",
-      action: "reports.generated",
-      target: `${folder}/${name}`,
-      details: { generationId: Number(id), trigger: "urgent", txHash: d.tx_hash },
+  const period = periodOf(op.blockTime, j.timeZone);
+  const month = { projectId: d.project_id, countryCode: j.code, period };
+  const compliance = await projectCompliance(ctx.db, d.project_id);
+  const client = await (await clientSource(ctx, d.project_id, compliance, j.code))(op.userId, [op]);
+  const blocks = `the 24-hour aviso of transaction ${op.txHash}`;
+  const stem = urgent.stemOf(op);
+  let files: Parameters<typeof writeFiles>[2] = [];
+  let refused: Unbuilt[] = [];
+  const elsewhere =
+    client.kind === "elsewhere"
+      ? [
+          {
+            userId: op.userId,
+            code: GOVERNED_ELSEWHERE,
+            reason: `the client is governed by ${client.governedBy ?? "no jurisdiction of the project"}`,
+          },
+        ]
+      : [];
+  if (client.kind === "unreadable")
+    refused = [
+      { kind: "urgent", userId: op.userId, stem, code: "profile_unreadable", reason: client.reason, blocks },
+    ];
+  else if (client.kind === "here") {
+    const built = urgent.build({
+      settings: compliance.settings[j.code],
+      operation: op,
+      profile: client.profile,
+      period,
     });
-  });
-  return true;
+    if (built.ok) files = [built.file];
+    else refused = [{ kind: "urgent", userId: op.userId, stem, ...built.blocked, blocks }];
+  }
+  const written = await writeFiles(
+    ctx,
+    { ...month, kinds: ["urgent"], complete: false },
+    files,
+    refused,
+    {
+      trigger: "urgent",
+      actor: "system",
+      startedAt,
+      transfer,
+      audit: async (trx, result) => {
+        await writeAudit(trx, {
+          projectId: d.project_id,
+          actor: "system",
+          action: "reports.generated",
+          target: `${folderOf(month)}/${files[0]?.stem ?? stem}`,
+          details: { generationId: result.generationId, trigger: "urgent", txHash: d.tx_hash },
+        });
+        await auditFailures(trx, { ...month, actor: "system" }, result);
+      },
+    },
+    elsewhere,
+  );
+  await reportFailures(ctx, month, written);
+  return written.files.length > 0;
 }
 
-/** Polls for transfers due a 24-hour aviso, in the processes that run workers. */
+/** Polls for transfers due an urgent aviso, in the processes that run workers. */
 export class UrgentAvisoWriter {
   readonly #loop: PollingLoop;
 
@@ -203,14 +136,24 @@ export class UrgentAvisoWriter {
     pollMs = 2_000,
     private readonly batch = 20,
   ) {
-    this.#loop = new PollingLoop(() => this.runOnce(), batch, pollMs);
+    this.#loop = new PollingLoop(
+      () => this.runOnce(),
+      batch,
+      pollMs,
+      (error) => ctx.log?.error({ err: error }, `urgent avisos: ${(error as Error).message}`),
+    );
   }
 
   /** Writes the avisos due now; how many transfers were handled. */
   async runOnce(): Promise<number> {
-    const list = await due(this.ctx, this.batch);
-    for (const d of list) await writeUrgentAviso(this.ctx, d);
-    return list.length;
+    let handled = 0;
+    for (const j of JURISDICTIONS) {
+      if (!j.urgent) continue;
+      const list = await due(this.ctx, j, this.batch);
+      for (const d of list) await writeUrgentAviso(this.ctx, j, d);
+      handled += list.length;
+    }
+    return handled;
   }
 
   start(): void {

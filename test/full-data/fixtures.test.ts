@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { cutFixtures, TAGPACK_CUTS, verbatimFixtures } from "../../scripts/cut-fixtures.ts";
-import { AVI_XSD_FILE } from "../../src/reports/mx/avi-schema.ts";
+import { AVI_XSD_FILE } from "../../src/jurisdictions/mx/avi-schema.ts";
 import { FIXTURES, fixture } from "../support/fixtures.ts";
 import { fullData } from "../support/full-data.ts";
 

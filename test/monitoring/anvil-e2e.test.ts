@@ -17,7 +17,12 @@ let svc: TestService;
 let integrator: http.Server;
 const webhooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 /** What the integrator answers for a user profile. */
-let profile: object = { givenName: "ANA" };
+let profile: object = {
+  givenName: "ANA",
+  paternalSurname: "LOPEZ",
+  address: { country: "CO" },
+  colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050" },
+};
 
 beforeAll(async () => {
   anvil = await Anvil.start();
@@ -144,10 +149,15 @@ describe("monitoring on anvil", () => {
       paternalSurname: "LOPEZ",
       maternalSurname: "RUIZ",
       birthdate: "1990-01-02",
-      mexico: { curp: "LORA900102MDFPZN01" },
+      nationality: "MX",
+      mexico: {
+        curp: "LORA900102MDFPZN01",
+        actividadEconomica: 8250100,
+        documentoIdentificacion: { tipoIdentificacion: 1, numeroIdentificacion: "IDMEX1" },
+      },
     };
     webhooks.length = 0;
-    // 0.5 ETH: USD 1,500, MXN 30,000: over 210 UMA (24,635.10 MXN in 2026); also the travel rule.
+    // 0.5 ETH: USD 1,500, MXN 30,000: over 210 UMA (24,635.10 MXN in 2026). The sender is no exchange: no travel rule.
     const tx = (
       await anvil.rpc<string>("eth_sendTransaction", [
         { from: sender, to: user, value: `0x${(5n * 10n ** 17n).toString(16)}` },
@@ -170,7 +180,7 @@ describe("monitoring on anvil", () => {
       .digest("base64");
     expect(webhook.headers["x-wavynode-hmac"]).toBe(expected);
     expect(body.data.txHash).toBe(tx);
-    expect(body.data.inflictedLaws.map((l: { id: string }) => l.id)).toEqual(["MX-AV-210", "XB-TRAVEL-1000"]);
+    expect(body.data.inflictedLaws.map((l: { id: string }) => l.id)).toEqual(["MX-AVISO"]);
   });
 
   it("reads balances from the node and the wallet's status from the store", async () => {

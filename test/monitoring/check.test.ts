@@ -1,9 +1,11 @@
 // From a recorded transfer to a delivered notification: transfers of monitored addresses, written as the indexer
 // writes them, are checked against the law rules of the project's jurisdictions (MX and CO here) with the day's
 // price and MXN rate, the counterparty's label and the user's earlier transfers across all of the user's
-// addresses; those that infringe nothing send nothing; the others become notifications of the Events shape, or a
-// `type: error` when the user's profile can't be fetched or lacks what Mexico needs; each once, however often the
-// checker runs; then delivered, signed, to a real integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
+// addresses; those that infringe nothing send nothing. The laws kept are those of the jurisdiction that governs the
+// client (a Colombian client meets Colombia's, a Mexican one Mexico's); every law hit is notified, and a profile
+// that can't be read, names no enabled jurisdiction, or lacks what the governing one's files need also sends its own
+// `type: error`; each once, however often the checker runs; then delivered, signed, to a real integrator on
+// 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -25,20 +27,43 @@ let svc: TestService;
 let integrator: http.Server;
 let integratorUrl: string;
 const webhooks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+const mexican = {
+  givenName: "MARIO",
+  paternalSurname: "LOPEZ",
+  maternalSurname: "RUIZ",
+  birthdate: "1990-01-02",
+  nationality: "MX",
+  address: { country: "MX", colonia: "Centro", street: "Madero", exteriorNumber: "5", postalCode: "06000" },
+  mexico: {
+    curp: "LORM900102HDFPZR01",
+    actividadEconomica: 6120001,
+    documentoIdentificacion: { tipoIdentificacion: 1, numeroIdentificacion: "IDMEX1" },
+  },
+};
 const profiles: Record<string, { status: number; body?: unknown }> = {
+  // a client in Bogotá: Colombia governs
   alice: {
     status: 200,
     body: {
-      givenName: "ANA",
-      paternalSurname: "LOPEZ",
-      maternalSurname: "RUIZ",
-      birthdate: "1990-01-02",
-      nationality: "MX",
-      mexico: { curp: "LORA900102MDFPZN01", actividadEconomica: 6120001 },
+      givenName: "ALICIA",
+      paternalSurname: "GOMEZ",
+      maternalSurname: "PARRA",
+      nationality: "CO",
+      address: { country: "CO", city: "Bogotá" },
+      colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050" },
     },
   },
+  // a client in Mexico City with everything the AVI needs
+  mario: { status: 200, body: mexican },
+  // the integrator fails
   bob: { status: 500 },
-  carol: { status: 200, body: { givenName: "CAROL", paternalSurname: "X", maternalSurname: "Y" } }, // no `mexico`
+  // no country at all: neither MX nor CO governs
+  carol: { status: 200, body: { givenName: "CAROL", paternalSurname: "X", maternalSurname: "Y" } },
+  // Mexican, without the identification document the AVI needs
+  dora: {
+    status: 200,
+    body: { ...mexican, mexico: { curp: mexican.mexico.curp, actividadEconomica: 6120001 } },
+  },
 };
 
 let chain: MonitoredChain;
@@ -98,6 +123,8 @@ beforeAll(async () => {
     [2, "alice"],
     [3, "bob"],
     [4, "carol"],
+    [5, "mario"],
+    [6, "dora"],
   ] as const) {
     const res = await svc.app!.inject({
       method: "POST",
@@ -164,28 +191,49 @@ describe("checking monitored transfers", () => {
     });
   });
 
-  it("a sanctioned counterparty is illegal in every project and a 24-hour notice in Mexico", async () => {
-    await index([{ from: SANCTIONED, to: addr(1), value: ETH / 1000n }]); // USD 3
+  it("a sanctioned counterparty is illegal in every project and a 24-hour aviso in Mexico", async () => {
+    await index([{ from: SANCTIONED, to: addr(5), value: ETH / 1000n }]); // USD 3, to mario
     await checker().runOnce();
-    expect(lawIds((await outbox()).at(-1)!)).toEqual(["MX-LIST", "XB-OFAC"]);
+    expect(lawIds((await outbox()).at(-1)!)).toEqual(["MX-24H-LISTA", "XB-OFAC"]);
   });
 
-  it("Mexico's 210 UMA at the day's MXN rate: a profile that can't be fetched or lacks `mexico` is a type: error", async () => {
-    // USD 1,500 at 20 MXN = 30,000 MXN, over 210 UMA of 2026 (24,635.10 MXN); also the travel rule and CO.
+  it("Mexico's 210 UMA at the day's MXN rate, each client to its jurisdiction, every hit notified, every profile problem an error", async () => {
+    // USD 1,500 at 20 MXN = 30,000 MXN, over 210 UMA of 2026 (24,635.10 MXN); and over Colombia's USD 150.
     await index([
       { from: addr(0x96), to: addr(3), value: ETH / 2n }, // bob: profile answers 500
-      { from: addr(0x96), to: addr(4), value: ETH / 2n }, // carol: no `mexico` object
-      { from: addr(0x96), to: addr(1), value: ETH / 2n }, // alice: a valid persona física
+      { from: addr(0x96), to: addr(4), value: ETH / 2n }, // carol: no country
+      { from: addr(0x96), to: addr(5), value: ETH / 2n }, // mario: a complete persona física in Mexico
+      { from: addr(0x96), to: addr(6), value: ETH / 2n }, // dora: no identification document
     ]);
     await checker().runOnce();
-    const last = (await outbox()).slice(-3);
-    expect(last.map((n) => n.type)).toEqual(["error", "error", "notification"]);
-    expect(last[0]!.body.data).toMatch(
-      new RegExp(`Address ${addr(3)} \\(user bob.*: the user profile request answered 500`),
+    const last = (await outbox()).slice(-6);
+    expect(last.map((n) => n.type)).toEqual([
+      "notification",
+      "error",
+      "error",
+      "notification",
+      "notification",
+      "error",
+    ]);
+    const [bobHit, bobError, carolError, marioHit, doraHit, doraError] = last as Required<typeof last>;
+    // The profile can't be read: which jurisdiction governs is unknown, so both countries' laws are notified.
+    expect(lawIds(bobHit!)).toEqual(["MX-AVISO", "CO-TX-150"]);
+    expect(bobError!.body.data).toMatch(
+      new RegExp(
+        `User bob \\(address ${addr(3)}.*could not be read \\(the user profile request answered 500\\).*México's files of 2026-03`,
+      ),
     );
-    expect(last[0]!.body.data).toContain(last[0]!.tx as string);
-    expect(last[1]!.body.data).toMatch(/user carol.*no `mexico` object/);
-    expect(lawIds(last[2]!)).toEqual(["MX-AV-210", "CO-TX-150", "XB-TRAVEL-1000"]);
+    expect(bobError!.body.data).toContain(bobError!.tx);
+    // A client no enabled jurisdiction governs: no country law is kept, and the error says why.
+    expect(carolError!.body.data).toMatch(
+      /User carol.*no jurisdiction of the project governs the client.*`address\.country`/,
+    );
+    // A Mexican client: Mexico's laws only.
+    expect(lawIds(marioHit!)).toEqual(["MX-AVISO"]);
+    expect(lawIds(doraHit!)).toEqual(["MX-AVISO"]);
+    expect(doraError!.body.data).toMatch(
+      /User dora.*`mexico\.documentoIdentificacion`.*It blocks México's files of 2026-03 \(MX-AVISO\)/,
+    );
   });
 
   it("checks each transfer once, however often the checker runs", async () => {

@@ -149,6 +149,7 @@ describe("docs/quickstart.md", () => {
       "send",
       "notifications",
       "report",
+      "calendar",
       "wallet-report",
     ]);
   });
@@ -229,6 +230,10 @@ describe("docs/quickstart.md", () => {
     const report = await step("report");
     expect(report).toMatch(/"success":true/);
     expect(report).toMatch(/<\?xml[\s\S]*<\/archivo>/);
+
+    const calendar = json(await step("calendar")).data as { filing: string; state: string }[];
+    expect(calendar.map((f) => f.filing)).toEqual(["MX-AVI-MONTHLY", "CO-TRANSACTIONS", "CO-ROS-ABSENCE"]);
+    expect(["generated", "overdue"]).toContain(calendar[0]?.state);
 
     const walletReport = await step("wallet-report");
     expect(walletReport).toMatch(/^# /m);

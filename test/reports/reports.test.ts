@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMonthly, UrgentAvisoWriter } from "../../src/reports/index.ts";
+import { overdueFilings, runMonthly, UrgentAvisoWriter } from "../../src/reports/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { buildScenario, type Integrator, MX_ENTITY, startIntegrator } from "./scenario.ts";
 
@@ -60,14 +60,15 @@ async function downloadUrl(reportPath: string): Promise<string> {
 }
 
 /**
- * A text file with its header's project id written as {PROJECT} (the id differs between databases: the embedded
- * one's first start creates a demo project first). XML files name no project.
+ * A working-record file (SV, GT) with its header's project id written as {PROJECT} (the id differs between
+ * databases: the embedded one's first start creates a demo project first). XML files and Colombia's (which name the
+ * SIREL code) name no project.
  */
 function normalized(reportPath: string, body: Buffer): Buffer {
-  if (!reportPath.endsWith(".txt")) return body;
+  if (!reportPath.endsWith(".txt") || reportPath.startsWith("co/")) return body;
   const lines = body.toString("latin1").split("\r\n");
   const header = (lines[0] as string).split("|");
-  header[reportPath.startsWith("co/") ? 1 : 2] = "{PROJECT}";
+  header[2] = "{PROJECT}";
   lines[0] = header.join("|");
   return Buffer.from(lines.join("\r\n"), "latin1");
 }
@@ -111,10 +112,10 @@ describe("Mexico", () => {
     expect(gen.problems).toEqual([]);
     expect(gen.files.map((f: { name: string }) => f.name)).toEqual(["u-acc.xml", "u-big.xml"]);
     const acc = await expectGolden(`mx/${svc.project.id}/2026-03/u-acc.xml`, "mx-2026-03-u-acc.xml");
-    // One aviso for the crossing operation, carrying both operations that added up (one per address).
+    // One aviso for the crossing receipt, carrying both receipts that added up (one per address).
     expect(acc.match(/<aviso>/g)).toHaveLength(1);
-    expect(acc).toContain("<recepcion>");
-    expect(acc).toContain("<envio>");
+    expect(acc.match(/<recepcion>/g)).toHaveLength(2);
+    expect(acc).not.toContain("<envio>");
     expect(acc).toContain("<monto_operacion_mn>14000.00</monto_operacion_mn>");
     expect(acc).toContain("<monto_operacion_mn>12000.00</monto_operacion_mn>");
     expect(acc).toContain("<fideicomiso>");
@@ -177,9 +178,16 @@ describe("validation", () => {
       const gen = (await generate("MX", "2025-08")).json().data;
       expect(gen.files).toEqual([]);
       expect(gen.problems).toEqual([
-        { reason: expect.stringMatching(/does not validate against its schema: .*clave_sujeto_obligado/) },
+        {
+          reason: expect.stringMatching(/does not validate against its schema: .*clave_sujeto_obligado/),
+          code: "invalid_file",
+          blocks: "informe-en-ceros.202508.xml of 2025-08",
+        },
       ]);
-      expect((await list(q("MX", "2025-08"))).body.data).toEqual([]);
+      // No file; the list shows the failure with its reason.
+      expect((await list(q("MX", "2025-08"))).body.data).toMatchObject([
+        { status: "failed", kind: "zero", version: 0, reason: expect.stringContaining("does not validate") },
+      ]);
       const res = await svc.app!.inject({
         url: `/v1/reports/generations?${q("MX", "2025-08")}`,
         headers: admin(),
@@ -192,18 +200,37 @@ describe("validation", () => {
 });
 
 describe("Colombia, El Salvador, Guatemala", () => {
-  it("writes each country's files for March in its layout (golden)", async () => {
+  it("writes each country's files for March in its layout, each with its own clients only (golden)", async () => {
     const co = (await generate("CO", "2026-03")).json().data;
-    expect(co.files.map((f: { name: string }) => f.name)).toEqual(["u-acc.txt", "u-big.txt"]);
-    const text = await expectGolden(`co/${svc.project.id}/2026-03/u-acc.txt`, "co-2026-03-u-acc.txt");
-    expect(text.split("\r\n")[0]).toBe(`0|${svc.project.id}|20260331|2`);
-    await expectGolden(`co/${svc.project.id}/2026-03/u-big.txt`, "co-2026-03-u-big.txt");
+    expect(co.files.map((f: { name: string }) => f.name)).toEqual(["u-co.txt"]);
+    const text = await expectGolden(`co/${svc.project.id}/2026-03/u-co.txt`, "co-2026-03-u-co.txt");
+    const lines = text.split("\r\n");
+    // The SIREL code of the settings, the cut-off date, three records: the month reached USD 450, so all are multiple.
+    expect(lines[0]).toBe("0|PSAV-0042|20260331|3");
+    expect(lines.slice(1, 4).map((l) => l.split("|").at(-1))).toEqual(["M", "M", "M"]);
+    // USD, COP at the day's TRM (4,000) and the TRM, of the transaction's day in Bogotá.
+    expect(lines[1]).toContain("|200.00|800000.00|4000.00|");
+    expect(lines[4]).toBe("2|3|500.00|2000000.00");
     const sv = (await generate("SV", "2026-03")).json().data;
-    expect(sv.files.map((f: { name: string }) => f.name)).toEqual(["u-big.txt"]);
-    await expectGolden(`sv/${svc.project.id}/2026-03/u-big.txt`, "sv-2026-03-u-big.txt");
+    expect(sv.files.map((f: { name: string }) => f.name)).toEqual(["u-sv.txt"]);
+    await expectGolden(`sv/${svc.project.id}/2026-03/u-sv.txt`, "sv-2026-03-u-sv.txt");
     const gt = (await generate("GT", "2026-03")).json().data;
-    expect(gt.files.map((f: { name: string }) => f.name)).toEqual(["u-big.txt"]);
-    await expectGolden(`gt/${svc.project.id}/2026-03/u-big.txt`, "gt-2026-03-u-big.txt");
+    expect(gt.files.map((f: { name: string }) => f.name)).toEqual(["u-gt.txt"]);
+    await expectGolden(`gt/${svc.project.id}/2026-03/u-gt.txt`, "gt-2026-03-u-gt.txt");
+  });
+
+  it("keeps each client out of the other countries' files", async () => {
+    for (const [country, own] of [
+      ["MX", ["u-acc", "u-big", "u-jan31"]],
+      ["CO", ["u-co"]],
+      ["SV", ["u-sv"]],
+      ["GT", ["u-gt"]],
+    ] as const) {
+      const users = new Set(
+        (await list(q(country, "2026-03"))).body.data.map((r: { userId: string }) => r.userId),
+      );
+      expect([...users].sort(), country).toEqual([...own]);
+    }
   });
 });
 
@@ -287,28 +314,47 @@ describe("listing", () => {
 
   it("lists generations with the problems that kept files from being written", async () => {
     const profiles = (await import("./scenario.ts")).PROFILES as Record<string, unknown>;
-    const saved = profiles["u-big"];
-    delete profiles["u-big"];
+    const saved = profiles["u-sv"];
+    delete profiles["u-sv"];
     try {
       svc.reports.profiles.clear();
       const gen = (await generate("SV", "2026-03")).json().data;
-      expect(gen.problems).toEqual([{ userId: "u-big", reason: "the user profile request answered 404" }]);
+      expect(gen.problems).toEqual([
+        {
+          userId: "u-sv",
+          reason: "the user profile request answered 404",
+          code: "profile_unreadable",
+          blocks: "the working record of regulated-operation indicators of 2026-03",
+        },
+      ]);
     } finally {
-      profiles["u-big"] = saved;
+      profiles["u-sv"] = saved;
       svc.reports.profiles.clear();
     }
     const res = await svc.app!.inject({
       url: `/v1/reports/generations?${q("SV", "2026-03")}`,
       headers: admin(),
     });
+    // Its only file could not be written: the generation failed.
     expect(res.json().data[0]).toMatchObject({
       trigger: "api",
-      status: "completed",
-      problems: [{ userId: "u-big" }],
+      status: "failed",
+      problems: [{ userId: "u-sv" }],
     });
-    // The earlier draft was kept: a file that could not be rebuilt is not removed.
+    // The earlier draft was kept (a file that could not be rebuilt is not removed), and the failure is listed.
+    expect(
+      (await list(q("SV", "2026-03"))).body.data.map((r: { name: string; status: string }) => [
+        r.name,
+        r.status,
+      ]),
+    ).toEqual([
+      ["u-sv.txt", "draft"],
+      ["u-sv (failed)", "failed"],
+    ]);
+    // Generated again with the profile back, the failure is gone.
+    await generate("SV", "2026-03");
     expect((await list(q("SV", "2026-03"))).body.data.map((r: { name: string }) => r.name)).toEqual([
-      "u-big.txt",
+      "u-sv.txt",
     ]);
   });
 });
@@ -327,10 +373,10 @@ describe("downloads", () => {
       ),
     );
     const byPath = await svc.app!.inject({
-      url: `/v1/reports/anything?path=${encodeURIComponent(`co/${svc.project.id}/2026-03/u-big.txt`)}&${q("MX", "2026-03")}`,
+      url: `/v1/reports/anything?path=${encodeURIComponent(`co/${svc.project.id}/2026-03/u-co.txt`)}&${q("MX", "2026-03")}`,
       headers: admin(),
     });
-    expect(byPath.json().data.name).toBe("u-big.txt");
+    expect(byPath.json().data.name).toBe("u-co.txt");
     const missing = await svc.app!.inject({
       url: `/v1/reports/nobody.xml?${q("MX", "2026-03")}`,
       headers: admin(),
@@ -405,6 +451,76 @@ describe("downloads", () => {
       headers: auth(svc.project.keys.viewer),
     });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("filing calendar", () => {
+  const calendar = async (period: string) =>
+    (
+      await svc.app!.inject({
+        url: `/v1/reports/calendar?projectId=${svc.project.id}&period=${period}`,
+        headers: admin(),
+      })
+    ).json().data as {
+      countryCode: string;
+      filing: string;
+      state: string;
+      deadline: string;
+      files: unknown[];
+    }[];
+
+  it("lists every filing March owes, with its deadline and state", async () => {
+    const march = await calendar("2026-03");
+    expect(
+      march.map((f) => [f.countryCode, f.filing.replace(/0x[0-9a-f]+$/, "<tx>"), f.state, f.deadline]),
+    ).toEqual([
+      ["MX", "MX-AVI-MONTHLY", "generated", "2026-04-18T05:59:59.999Z"],
+      ["MX", "MX-URGENT:<tx>", "generated", expect.any(String)],
+      ["CO", "CO-TRANSACTIONS", "generated", "2026-04-21T04:59:59.999Z"],
+      ["CO", "CO-ROS-ABSENCE", "pending", "2026-04-21T04:59:59.999Z"],
+    ]);
+    // El Salvador and Guatemala list no filing: no virtual-asset threshold of theirs is in force.
+    expect(march.some((f) => f.countryCode === "SV" || f.countryCode === "GT")).toBe(false);
+  });
+
+  it("shows a filing overdue once its deadline passes unfiled, counts it, and lets an officer record one", async () => {
+    const start = now;
+    try {
+      now = Date.parse("2026-04-25T12:00:00Z");
+      const march = await calendar("2026-03");
+      expect(march.filter((f) => f.state === "overdue").map((f) => f.filing)).toEqual([
+        "MX-AVI-MONTHLY",
+        "CO-TRANSACTIONS",
+        "CO-ROS-ABSENCE",
+      ]);
+      const counts = await overdueFilings(svc.reports);
+      expect(counts.get("MX")).toBeGreaterThanOrEqual(1);
+      const metrics = await svc.app!.inject({ url: "/metrics", headers: admin() });
+      expect(metrics.body).toMatch(/vigia_filings_overdue\{country="CO"\} [1-9]/);
+      const record = await svc.app!.inject({
+        method: "POST",
+        url: "/v1/reports/calendar/filed",
+        headers: admin(),
+        payload: {
+          projectId: svc.project.id,
+          countryCode: "CO",
+          period: "2026-03",
+          filing: "CO-ROS-ABSENCE",
+        },
+      });
+      expect(record.json().data.state).toBe("filed");
+      // A filing the month does not owe is refused, naming those it does.
+      const wrong = await svc.app!.inject({
+        method: "POST",
+        url: "/v1/reports/calendar/filed",
+        headers: admin(),
+        payload: { projectId: svc.project.id, countryCode: "CO", period: "2026-03", filing: "CO-NOTHING" },
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().details[0].message).toContain("CO-TRANSACTIONS");
+    } finally {
+      now = start;
+    }
   });
 });
 

@@ -1,8 +1,11 @@
 // The fixed scenario of the report tests: a project enabling MX, CO, SV and GT, an integrator on 127.0.0.1 that
 // answers its users' profiles, and monitored transfers written as the indexer writes them and checked by the real
-// checker, at dates around Mexico's threshold changes: the UMA of 2026 (1 February) and the 2025 reform (17 July),
-// a six-month accumulation across two addresses of one user, a transfer over USD 10,000, and one from a sanctioned
-// address (a 24-hour aviso). ETH is priced at USD 1,000 every day and the peso at 20 per dollar: 1 ETH = MXN 20,000.
+// checker. Mexico's clients (in Mexico City, and a trust in Austin that the project's `client_jurisdiction` maps to
+// Mexico) at dates around Mexico's threshold changes: the UMA of 2026 (1 February) and the 2025 reform (17 July), a
+// six-month accumulation across two addresses of one user, a transfer over USD 10,000, and one from a sanctioned
+// address (a 24-hour aviso); and one client in each of Bogotá, San Salvador and Guatemala City, whose operations go
+// to their own country's files only. ETH is priced at USD 1,000 every day, the peso at 20 per dollar (1 ETH = MXN
+// 20,000) and the Colombian peso at 4,000.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
@@ -101,6 +104,23 @@ export const PROFILES: Record<string, unknown> = {
     },
     colombia: { tipoIdentificacion: "22", numeroIdentificacion: "X778899" },
   },
+  "u-co": {
+    givenName: "Camila",
+    paternalSurname: "Restrepo",
+    maternalSurname: "Gómez",
+    nationality: "CO",
+    address: { country: "CO", city: "Bogotá" },
+    colombia: {
+      tipoIdentificacion: "13",
+      numeroIdentificacion: "52123456",
+      numeroCliente: "C-901",
+      ciudadResidencia: "11001",
+      fechaVinculacion: "2025-01-15",
+      numeroWallet: "W-901",
+    },
+  },
+  "u-sv": { givenName: "Óscar", paternalSurname: "Menjívar", nationality: "SV", address: { country: "SV" } },
+  "u-gt": { givenName: "Lucía", paternalSurname: "Xocop", nationality: "GT", address: { country: "GT" } },
   "u-big": mexican({
     givenName: "Carla",
     paternalSurname: "Ibarra",
@@ -125,6 +145,9 @@ const USERS: [number, string][] = [
   [5, "u-acc"],
   [6, "u-acc"],
   [7, "u-big"],
+  [8, "u-co"],
+  [9, "u-sv"],
+  [10, "u-gt"],
 ];
 
 /** The transfers, at noon UTC (06:00 in Mexico City) unless said. */
@@ -136,8 +159,13 @@ const TRANSFERS: { at: string; from: string; to: string; value: bigint }[] = [
   { at: "2026-03-05T18:00:00Z", from: addr(0x93), to: addr(5), value: eth(7) }, // MXN 14,000 into u-acc's first
   { at: "2026-03-10T18:00:00Z", from: addr(7), to: addr(0x94), value: eth(120) }, // USD 12,000
   { at: "2026-03-15T18:00:00Z", from: SANCTIONED, to: addr(1), value: eth(1) }, // listed counterparty
-  { at: "2026-03-20T18:00:00Z", from: addr(6), to: addr(0x95), value: eth(6) }, // + 12,000 out of its second: 26,000
-];
+  { at: "2026-03-20T18:00:00Z", from: addr(0x95), to: addr(6), value: eth(6) }, // + 12,000 into its second: 26,000
+  { at: "2026-03-09T15:00:00Z", from: addr(0x96), to: addr(8), value: eth(2) }, // u-co: USD 200 (individual)
+  { at: "2026-03-11T15:00:00Z", from: addr(8), to: addr(0x96), value: eth(1) }, // USD 100
+  { at: "2026-03-13T15:00:00Z", from: addr(0x96), to: addr(8), value: eth(2) }, // USD 200: the month reaches 500
+  { at: "2026-03-11T16:00:00Z", from: addr(0x97), to: addr(9), value: eth(300) }, // u-sv: USD 30,000
+  { at: "2026-03-12T16:00:00Z", from: addr(10), to: addr(0x98), value: eth(120) }, // u-gt: USD 12,000
+].sort((a, b) => (a.at < b.at ? -1 : 1));
 
 export interface Integrator {
   url: string;
@@ -162,6 +190,7 @@ export async function startIntegrator(profiles: Record<string, unknown> = PROFIL
 }
 
 export const MX_ENTITY = { clave_sujeto_obligado: "VIG150101AB1", dominio_plataforma: "VIGIA-EXAMPLE-MX" };
+export const CO_ENTITY = { codigo_sirel: "PSAV-0042" };
 
 /** Configures the project, registers the addresses, indexes and checks the transfers. */
 export async function buildScenario(svc: TestService, integratorUrl: string): Promise<void> {
@@ -171,7 +200,13 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
     .insertInto("prices")
     .values([...days].map((day) => ({ chain_id: CHAIN, token: "native", day, price_usd: "1000" })))
     .execute();
-  await db.insertInto("fx_rates").values({ day: "2025-07-01", currency: "MXN", per_usd: "20" }).execute();
+  await db
+    .insertInto("fx_rates")
+    .values([
+      { day: "2025-07-01", currency: "MXN", per_usd: "20" },
+      { day: "2025-07-01", currency: "COP", per_usd: "4000" },
+    ])
+    .execute();
   await db
     .insertInto("labels")
     .values({
@@ -189,7 +224,9 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
     payload: {
       integration_url: integratorUrl,
       jurisdictions: ["MX", "CO", "SV", "GT"],
-      mx_reporting_entity: MX_ENTITY,
+      jurisdiction_settings: { MX: MX_ENTITY, CO: CO_ENTITY },
+      // The trust in Austin is a client of the Mexican entity.
+      client_jurisdiction: { countries: { US: "MX" } },
     },
   });
   expect(patch.statusCode).toBe(200);

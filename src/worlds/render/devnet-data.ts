@@ -2,8 +2,9 @@
 // `vigia-devnet`, chain 31337; the labels of that source not in the scenario any more are removed), the tokens'
 // metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn),
 // then each token's last price carried on to tomorrow, so that transfers made on the devnet now (the quickstart's
-// monitored transfer, a report of this month) have a USD value. Every write is idempotent: a second run the same
-// day changes nothing.
+// monitored transfer, a report of this month) have a USD value; and daily demo exchange rates of the currencies the
+// jurisdictions value operations in (MXN for Mexico's UMA thresholds, COP for Colombia's files) over the same days.
+// Every write is idempotent: a second run the same day changes nothing.
 import type { Kysely } from "kysely";
 import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import { upsertTokens } from "../../chains/store/index.ts";
@@ -16,7 +17,11 @@ export interface DevnetDataSummary {
   labels: MergeCounts;
   prices: { rows: number; written: number };
   tokens: number;
+  fxRates: number;
 }
+
+/** The demo's exchange rates, units per USD: round figures near their 2024-2026 levels, the same every day. */
+export const DEVNET_FX_RATES: Readonly<Record<string, string>> = { MXN: "18.50", COP: "4000.00" };
 
 export async function writeDevnetData(
   db: Kysely<DB>,
@@ -67,10 +72,21 @@ export async function writeDevnetData(
         .whereRef("prices.price_usd", "is distinct from", "excluded.price_usd"),
     )
     .executeTakeFirst();
+  const days = [...new Set(rows.map((r) => r.day))];
+  const fx = days.flatMap((day) =>
+    Object.entries(DEVNET_FX_RATES).map(([currency, perUsd]) => ({ day, currency, per_usd: perUsd })),
+  );
+  for (let i = 0; i < fx.length; i += 1_000)
+    await db
+      .insertInto("fx_rates")
+      .values(fx.slice(i, i + 1_000))
+      .onConflict((oc) => oc.columns(["day", "currency"]).doNothing())
+      .execute();
   return {
     labels,
     prices: { rows: rows.length, written: Number(written.numInsertedOrUpdatedRows ?? 0n) },
     tokens: Object.keys(TOKEN_CONTRACTS).length,
+    fxRates: fx.length,
   };
 }
 

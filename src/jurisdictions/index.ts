@@ -1,0 +1,47 @@
+// Jurisdictions: one folder per country (mx/, co/, sv/, gt/), each implementing the Jurisdiction port (port.ts):
+// its dated law rules with their sources, its accumulation, its monthly files and urgent avisos, its filing
+// calendar, its settings and what it needs of a client's profile; the international rules (international/) as a
+// rule book of their own; which jurisdiction governs a client (governing.ts); the client profile (profile.ts).
+// docs/regulation.md is the compliance officer's reading of the same data.
+export { deadlineAfter } from "./calendar.ts";
+export { COLOMBIA, type CoRecord, type CoSettings, coReportable } from "./co/index.ts";
+export { TEXT_MEDIA_TYPE } from "./delimited.ts";
+export {
+  type ClientJurisdiction,
+  ClientJurisdictionSchema,
+  clientCountry,
+  governingJurisdiction,
+} from "./governing.ts";
+export {
+  MEXICO,
+  MX_TIME_ZONE,
+  type MxReportingEntity,
+  type MxSettings,
+  mxSingleThresholdMxn,
+  umaOn,
+} from "./mx/index.ts";
+export type {
+  Blocked,
+  Client,
+  ClientFile,
+  FiledAviso,
+  FileEntry,
+  FileKind,
+  FilingDefinition,
+  Jurisdiction,
+  MonthBuild,
+  MonthInput,
+  OperationId,
+  Refused,
+  Rendered,
+  UrgentAvisos,
+} from "./port.ts";
+export { beneficialOwners, type Profile, ProfileSchema } from "./profile.ts";
+export {
+  INTERNATIONAL,
+  JURISDICTION_CODES,
+  JURISDICTIONS,
+  jurisdiction,
+  jurisdictionsOf,
+  ruleBooksOf,
+} from "./registry.ts";

@@ -1,0 +1,180 @@
+// Which Mexican files a month needs (docs/reports/mx.md): one AVI per client governed by Mexico with avisos of the
+// month, each aviso one operation whose check found an aviso due (MX-AVISO by amount, MX-ACUMULACION by
+// accumulation), an accumulation aviso carrying the operations that added up (the same accumulation function the
+// checker used, over the same recorded verdicts); or, when the month has no aviso at all (24-hour avisos
+// included), the informe en ceros (RCG Art. 25).
+import { addMonths, zonedDay, zonedMidnight } from "../../platform/time-zone.ts";
+import { bookUnits, type ClientOperation, type RuleBook } from "../../regulation/index.ts";
+import type { FiledAviso, MonthBuild, MonthInput, Refused, Rendered } from "../port.ts";
+import { accumulationVersion, sixMonthAccumulation } from "./accumulation.ts";
+import { ALERT_CODES, type AviAviso, aviFile, zeroInforme } from "./avi.ts";
+import { MX_ACUMULACION, MX_AVISO, MX_MONTHLY_RULES, MX_RULES, MX_TIME_ZONE } from "./rules.ts";
+import { mxSettings } from "./settings.ts";
+import { validateAvi } from "./validate.ts";
+
+export const MX_XML = "application/xml";
+
+/** The name (without extension) of a month's informe en ceros: it holds a dot, which no user id can. */
+export const zeroStem = (period: string) => `informe-en-ceros.${period.replace("-", "")}`;
+
+const hits = (op: ClientOperation, rules: readonly string[]) =>
+  op.laws?.some((l) => rules.includes(l)) ?? false;
+
+/** The first instant of the day six months before the month starts (Mexico City): the accumulation's reach. */
+export function mxLookbackStart(bounds: { start: Date }): Date {
+  const [y, m, d] = addMonths(zonedDay(bounds.start, MX_TIME_ZONE), -6).split("-").map(Number) as number[];
+  return zonedMidnight(y as number, m as number, d as number, MX_TIME_ZONE);
+}
+
+/** The avisos of one client's month: one per operation of the month with an aviso due. */
+export function monthlyAvisos(
+  book: RuleBook,
+  settings: unknown,
+  clientOperations: ClientOperation[],
+  bounds: { start: Date; end: Date },
+): AviAviso[] {
+  const rule = MX_RULES.find((r) => r.id === MX_ACUMULACION);
+  const inMonth = clientOperations.filter(
+    (op) => op.blockTime >= bounds.start && op.blockTime < bounds.end && hits(op, MX_MONTHLY_RULES),
+  );
+  return inMonth.map((anchor) => {
+    let operations = [anchor];
+    const version = accumulationVersion(anchor);
+    if (!hits(anchor, [MX_AVISO]) && rule && version) {
+      const result = sixMonthAccumulation({
+        ...bookUnits(book),
+        book,
+        settings,
+        rule,
+        version,
+        current: anchor,
+        history: clientOperations,
+      });
+      if (typeof result !== "string" && result.operations.length > 0) operations = result.operations;
+    }
+    return { prioridad: 1, alert: { code: ALERT_CODES.none }, anchor, operations };
+  });
+}
+
+/** Keeps the avisos not yet filed, or filed and since changed (those become corrections with the filing's folio). */
+function unfiled(
+  render: (avisos: AviAviso[], corrections: Map<string, string>) => ReturnType<typeof aviFile>,
+  avisos: AviAviso[],
+  filed: ReadonlyMap<string, FiledAviso>,
+): Rendered {
+  const full = render(avisos, new Map());
+  if (!full.ok) return full;
+  const keep: AviAviso[] = [];
+  const corrections = new Map<string, string>();
+  for (const [i, entry] of full.entries.entries()) {
+    const before = filed.get(entry.reference);
+    if (before && before.digest === entry.digest) continue;
+    if (before) {
+      if (!before.folio)
+        return {
+          ok: false,
+          reason: `aviso ${entry.reference} was filed and has changed, but its filing has no folio: record it (POST /reports/{reportId}/filed with a folio) to write the correction`,
+        };
+      corrections.set(entry.reference, before.folio);
+    }
+    keep.push(avisos[i] as AviAviso);
+  }
+  if (keep.length === 0) return { ok: true, content: undefined };
+  const partial = render(keep, corrections);
+  return partial.ok ? { ok: true, content: Buffer.from(partial.xml), entries: partial.entries } : partial;
+}
+
+export async function checkAgainstXsd(content: Buffer): Promise<string[]> {
+  const check = await validateAvi(content.toString("utf8"));
+  return check.valid ? [] : check.errors;
+}
+
+const blocks = (period: string) => `the monthly AVI of ${period}`;
+
+export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<MonthBuild> {
+  const build: MonthBuild = { files: [], refused: [], elsewhere: [], problems: [] };
+  const entity = mxSettings(month.settings);
+  if (!entity) {
+    build.problems.push({
+      code: "no_reporting_entity",
+      reason:
+        "the project has no Mexican reporting entity (`jurisdiction_settings.MX` in its settings): no AVI file can be written",
+      field: "jurisdiction_settings.MX",
+    });
+    return build;
+  }
+  const users = new Map<string, ClientOperation[]>();
+  for (const op of month.operations) users.set(op.userId, [...(users.get(op.userId) ?? []), op]);
+  for (const [userId, all] of [...users].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const due = monthlyAvisos(book, entity, all, month.bounds);
+    if (due.length === 0) continue;
+    const client = await month.client(userId, all);
+    if (client.kind === "elsewhere") {
+      build.elsewhere.push({ userId, governedBy: client.governedBy });
+      continue;
+    }
+    if (client.kind === "unreadable") {
+      build.refused.push(refusal(userId, month.period, "profile_unreadable", client.reason));
+      continue;
+    }
+    const avisos = monthlyAvisos(book, entity, client.operations, month.bounds);
+    if (avisos.length === 0) continue;
+    const render = (selected: AviAviso[], corrections: Map<string, string>) =>
+      aviFile({
+        period: month.period,
+        entity,
+        userId,
+        profile: client.profile,
+        avisos: selected,
+        corrections,
+      });
+    const probe = render(avisos, new Map());
+    if (!probe.ok) {
+      build.refused.push(
+        refusal(
+          userId,
+          month.period,
+          probe.field ? "profile_incomplete" : "no_value",
+          probe.reason,
+          probe.field,
+        ),
+      );
+      continue;
+    }
+    build.files.push({
+      kind: "monthly",
+      userId,
+      stem: userId,
+      extension: "xml",
+      mediaType: MX_XML,
+      profile: client.profile,
+      validate: checkAgainstXsd,
+      render: (filed) => {
+        if (filed) return unfiled(render, avisos, filed);
+        const full = render(avisos, new Map());
+        return full.ok ? { ok: true, content: Buffer.from(full.xml), entries: full.entries } : full;
+      },
+    });
+  }
+  if (build.files.length === 0 && build.refused.length === 0 && month.urgentFiles === 0) {
+    build.files.push({
+      kind: "zero",
+      userId: null,
+      stem: zeroStem(month.period),
+      extension: "xml",
+      mediaType: MX_XML,
+      profile: undefined,
+      validate: checkAgainstXsd,
+      // An informe en ceros cannot be modified once sent (RCG Art. 25): a filed one is never rewritten.
+      render: (filed) =>
+        filed
+          ? { ok: true, content: undefined }
+          : { ok: true, content: Buffer.from(zeroInforme(month.period, entity)), entries: [] },
+    });
+  }
+  return build;
+}
+
+function refusal(userId: string, period: string, code: string, reason: string, field?: string): Refused {
+  return { kind: "monthly", userId, code, reason, ...(field ? { field } : {}), blocks: blocks(period) };
+}

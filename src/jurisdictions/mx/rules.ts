@@ -1,0 +1,222 @@
+// Mexico's law rules for virtual-asset providers (LFPIORPI Art. 17 fracción XVI), as dated data: each version with
+// the text in force on the operation's day in Mexico City and where it was read. Texts (docs/regulation.md,
+// "Mexico", quotes each):
+//  - LFPIORPI, consolidated text of the Cámara de Diputados, última reforma DOF 16-07-2025 (in force 17-07-2025);
+//  - Reglamento de la LFPIORPI, última reforma DOF 27-03-2026 (in force 28-03-2026);
+//  - Reglas de Carácter General (RCG), DOF 23-08-2013 as reformed DOF 24-07-2014 and 30-11-2020, and as reformed by
+//    Acuerdo 115/2026 (DOF 07-08-2026, vespertina), in force 30-11-2026.
+// Fraction XVI itself was added by the decree of DOF 09-03-2018 and applied from 09-09-2019; its 645 UMA aviso
+// threshold before the 2025 reform is known from secondary sources only, so those versions say `verified: false`.
+import type { LawRule } from "../../regulation/index.ts";
+
+/** The time zone Mexico's law counts days, months and deadlines in. */
+export const MX_TIME_ZONE = "America/Mexico_City";
+
+/** Days the texts changed, in Mexico City. */
+export const MX_DATES = {
+  /** LFPIORPI Art. 17 XVI (added DOF 09-03-2018) applies, 18 months after the decree */
+  fractionXvi: "2019-09-09",
+  /** the reform of DOF 16-07-2025 is in force: 210 UMA, the 24-hour aviso at any amount, the travel-rule paragraph */
+  reform2025: "2025-07-17",
+  /** the Reglamento's Art. 7 as reformed DOF 27-03-2026: "alcance o supere", "por tipo de acto u operación" */
+  reglamento2026: "2026-03-28",
+  /** the RCG as reformed by Acuerdo 115/2026 */
+  rcg2026: "2026-11-30",
+} as const;
+
+const D = MX_DATES;
+const dayBefore = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+const LEY = "LFPIORPI (texto vigente, última reforma DOF 16-07-2025)";
+const LEY_2018 = "LFPIORPI (fracción XVI adicionada DOF 09-03-2018, aplicable desde 09-09-2019)";
+const REGLAMENTO_2026 = "Reglamento de la LFPIORPI Art. 7 (reforma DOF 27-03-2026, en vigor 28-03-2026)";
+const RCG_2014 = "RCG de la LFPIORPI (DOF 23-08-2013, reforma DOF 24-07-2014)";
+const RCG_2026 =
+  "RCG de la LFPIORPI reformadas por el Acuerdo 115/2026 (DOF 07-08-2026, en vigor 30-11-2026)";
+
+/** The name of Mexico's six-month accumulation (accumulation.ts). */
+export const MX_SIX_MONTHS = "mx-six-months";
+
+export const MX_AVISO = "MX-AVISO";
+export const MX_ACUMULACION = "MX-ACUMULACION";
+export const MX_24H_LISTA = "MX-24H-LISTA";
+export const MX_24H_INDICIOS = "MX-24H-INDICIOS";
+export const MX_TRAVEL = "MX-TRAVEL";
+
+/** The rules whose infringement is an aviso of the monthly report (by amount, or accumulated). */
+export const MX_MONTHLY_RULES = [MX_AVISO, MX_ACUMULACION] as const;
+/** The rules whose infringement is a 24-hour aviso (prioridad 2). */
+export const MX_URGENT_RULES = [MX_24H_LISTA, MX_24H_INDICIOS] as const;
+
+const AVISO_DUE = "reported to the UIF (via the SAT's SPPLD portal) by day 17 of the next month";
+const URGENT_NOTE =
+  "From 30-11-2026 RCG Transitorio quinto lets the RCG's own 24-hour avisos be sent six months after new official formats; the law's 24 hours stand, and Vigía writes the aviso in the current AVI format (prioridad 2).";
+
+function urgentRule(
+  id: string,
+  name: string,
+  risk: "warn" | "illegal",
+  categories: readonly string[],
+  what: string,
+): LawRule {
+  return {
+    id,
+    name,
+    risk,
+    versions: [
+      {
+        validFrom: D.fractionXvi,
+        validTo: dayBefore(D.reform2025),
+        description: `${what}: when the operation is itself subject to an aviso (by amount or accumulated), the aviso is presented within 24 hours of learning of the facts or indicia of illicit origin (text before the 2025 reform).`,
+        source: `${RCG_2014} Art. 27 párrafo primero; ${LEY_2018} Art. 18 fracción VI`,
+        verified: true,
+        check: { kind: "counterparty", categories, onlyWith: [MX_AVISO, MX_ACUMULACION] },
+      },
+      {
+        validFrom: D.reform2025,
+        validTo: dayBefore(D.rcg2026),
+        description: `${what}: facts or indicia that the resources may come from or be destined to illicit operations. An aviso is presented within 24 hours of learning of it, whatever the amount, even if the operation was not carried out.`,
+        source: `${LEY} Art. 18 fracción VI párrafo segundo (reforma DOF 16-07-2025)`,
+        verified: true,
+        check: { kind: "counterparty", categories },
+      },
+      {
+        validFrom: D.rcg2026,
+        description: `${what}: facts or indicia that the resources may come from or be destined to illicit operations. An aviso is presented within 24 hours of learning of it, whatever the amount, even if the operation was not carried out. ${URGENT_NOTE}`,
+        source: `${LEY} Art. 18 fracción VI párrafo segundo; ${RCG_2026} Arts. 26 Bis 1, 26 Bis 2 y Transitorio quinto`,
+        verified: true,
+        check: { kind: "counterparty", categories },
+      },
+    ],
+  };
+}
+
+export const MX_RULES: readonly LawRule[] = [
+  {
+    id: MX_AVISO,
+    name: "LFPIORPI: aviso por monto (activos virtuales)",
+    risk: "warn",
+    versions: [
+      {
+        validFrom: D.fractionXvi,
+        validTo: dayBefore(D.reform2025),
+        description: `An operation of a client with virtual assets of 645 UMA or more is ${AVISO_DUE}. Not verified: the 645 UMA figure of the text before the 2025 reform comes from secondary sources (the DOF 09-03-2018 wording was not read).`,
+        source: `${LEY_2018} Art. 17 fracción XVI; Art. 23`,
+        verified: false,
+        check: { kind: "single", minimum: { uma: 645 }, compare: "at-least" },
+      },
+      {
+        validFrom: D.reform2025,
+        validTo: dayBefore(D.rcg2026),
+        description: `An operation of a client with virtual assets of 210 UMA or more (MXN 24,635.10 at the 2026 UMA) is ${AVISO_DUE}.`,
+        source: `${LEY} Art. 17 fracción XVI párrafo segundo inciso a) (reforma DOF 16-07-2025); Art. 23`,
+        verified: true,
+        check: { kind: "single", minimum: { uma: 210 }, compare: "at-least" },
+      },
+      {
+        validFrom: D.rcg2026,
+        description: `An operation of a client with virtual assets of 210 UMA or more (MXN 24,635.10 at the 2026 UMA) is ${AVISO_DUE}, one aviso per operation; its date is the day it is concluded.`,
+        source: `${LEY} Art. 17 fracción XVI párrafo segundo inciso a); Art. 23; ${RCG_2026} Arts. 24 Bis fracción IX, 24 Bis 1`,
+        verified: true,
+        check: { kind: "single", minimum: { uma: 210 }, compare: "at-least" },
+      },
+    ],
+  },
+  {
+    id: MX_ACUMULACION,
+    name: "LFPIORPI: acumulación de operaciones",
+    risk: "warn",
+    versions: [
+      {
+        validFrom: D.fractionXvi,
+        validTo: dayBefore(D.reform2025),
+        description: `A client's operations under the aviso threshold that add up to more than 645 UMA within a period of six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up. Not verified: the 645 UMA figure comes from secondary sources.`,
+        source: `${LEY_2018} Art. 17 penúltimo párrafo; Reglamento de la LFPIORPI Art. 7 (texto anterior a la reforma DOF 27-03-2026)`,
+        verified: false,
+        check: {
+          kind: "accumulated",
+          accumulation: MX_SIX_MONTHS,
+          minimum: { uma: 645 },
+          compare: "more-than",
+        },
+      },
+      {
+        validFrom: D.reform2025,
+        validTo: dayBefore(D.reglamento2026),
+        description: `A client's operations under the aviso threshold that add up to more than 210 UMA ("que supere") within a period of six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up.`,
+        source: `${LEY} Art. 17 penúltimo párrafo; Reglamento de la LFPIORPI Art. 7 (texto anterior a la reforma DOF 27-03-2026)`,
+        verified: true,
+        check: {
+          kind: "accumulated",
+          accumulation: MX_SIX_MONTHS,
+          minimum: { uma: 210 },
+          compare: "more-than",
+        },
+      },
+      {
+        validFrom: D.reglamento2026,
+        validTo: dayBefore(D.rcg2026),
+        description: `A client's operations of one type under the aviso threshold whose sum reaches or passes 210 UMA ("alcance o supere") within a period of up to six months: the aviso is due with the operation that reaches it, even before the period ends, and is ${AVISO_DUE}; the next operation starts a new period.`,
+        source: `${REGLAMENTO_2026} párrafos primero y segundo; ${LEY} Art. 17 penúltimo párrafo`,
+        verified: true,
+        check: {
+          kind: "accumulated",
+          accumulation: MX_SIX_MONTHS,
+          minimum: { uma: 210 },
+          compare: "at-least",
+        },
+      },
+      {
+        validFrom: D.rcg2026,
+        description: `A client's operations of one type under the aviso threshold whose sum reaches or passes 210 UMA within a period of up to six months that starts with the first of them: the aviso is due with the operation that reaches it and is ${AVISO_DUE}; the next operation starts a new period.`,
+        source: `${REGLAMENTO_2026}; ${LEY} Art. 17 penúltimo párrafo; ${RCG_2026} Arts. 19 párrafo segundo, 24 Bis 1`,
+        verified: true,
+        check: {
+          kind: "accumulated",
+          accumulation: MX_SIX_MONTHS,
+          minimum: { uma: 210 },
+          compare: "at-least",
+        },
+      },
+    ],
+  },
+  urgentRule(
+    MX_24H_LISTA,
+    "LFPIORPI: aviso de 24 horas (contraparte en listas de sanciones)",
+    "illegal",
+    ["sanctioned"],
+    "The counterparty is on a sanctions list",
+  ),
+  urgentRule(
+    MX_24H_INDICIOS,
+    "LFPIORPI: aviso de 24 horas (indicios de procedencia ilícita)",
+    "warn",
+    ["illicit", "blocklisted", "mixer"],
+    "The counterparty is labelled illicit, blocklisted or a mixer",
+  ),
+  {
+    id: MX_TRAVEL,
+    name: "LFPIORPI: información del originante y del receptor",
+    risk: "warn",
+    versions: [
+      {
+        validFrom: D.reform2025,
+        validTo: dayBefore(D.rcg2026),
+        description:
+          "The counterparty is a virtual-asset service provider: obtain, keep and make available to the authorities precise information on the originator, the receiver and, where there is one, the beneficial owner of the transfer. The text sets no minimum amount and leaves the detail to the RCG.",
+        source: `${LEY} Art. 17 fracción XVI párrafo tercero (adicionado DOF 16-07-2025)`,
+        verified: true,
+        check: { kind: "vasp-counterparty" },
+      },
+      {
+        validFrom: D.rcg2026,
+        description:
+          "The counterparty is a virtual-asset service provider: keep for ten years, and give the UIF on request, for the originator, the receiver and any beneficial owner their full name or razón social, country of residence and account or wallet address; and for the transfer its date and time, virtual asset, amount in the asset and in MXN, type of operation and the fee charged. Whatever the amount.",
+        source: `${LEY} Art. 17 fracción XVI párrafo tercero; ${RCG_2026} Art. 24 Bis 2`,
+        verified: true,
+        check: { kind: "vasp-counterparty" },
+      },
+    ],
+  },
+];

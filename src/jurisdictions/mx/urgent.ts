@@ -1,0 +1,81 @@
+// Mexico's 24-hour aviso (prioridad 2; LFPIORPI Art. 18-VI; RCG Arts. 26 Bis to 27): the file of one operation with
+// a listed counterparty (MX-24H-LISTA) or indicia of illicit origin (MX-24H-INDICIOS), built as soon as the checker
+// finds it: `<userId>.24h.<reference>.xml` in the month of the operation (Mexico City).
+import type { Blocked, OperationId, UrgentAvisos } from "../port.ts";
+import type { Profile } from "../profile.ts";
+import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./avi.ts";
+import { checkAgainstXsd, MX_XML } from "./monthly.ts";
+import { MX_24H_INDICIOS, MX_24H_LISTA, MX_URGENT_RULES } from "./rules.ts";
+import { mxSettings } from "./settings.ts";
+
+/** The aviso's alert: a listed counterparty (4122) or indicia of illicit origin (4114), with the rule. */
+function alertOf(laws: readonly string[], counterparty: string): AviAviso["alert"] {
+  return laws.includes(MX_24H_LISTA)
+    ? {
+        code: ALERT_CODES.listedCounterparty,
+        description: `LA CONTRAPARTE ${counterparty} ESTA EN UNA LISTA DE SANCIONES (REGLA ${MX_24H_LISTA})`,
+      }
+    : {
+        code: ALERT_CODES.illicitIndicia,
+        description: `LA CONTRAPARTE ${counterparty} TIENE INDICIOS DE ORIGEN ILICITO (REGLA ${MX_24H_INDICIOS})`,
+      };
+}
+
+/** The stem of an operation's 24-hour aviso file. */
+export const urgentStem = (op: OperationId) => `${op.userId}.24h.${avisoReference(2, op)}`;
+
+export const MX_URGENT: UrgentAvisos = {
+  rules: MX_URGENT_RULES,
+  dueWithinMs: 24 * 3600_000,
+  stemOf: urgentStem,
+  build({ settings, operation, profile, period }) {
+    const entity = mxSettings(settings);
+    if (!entity)
+      return {
+        ok: false,
+        blocked: {
+          code: "no_reporting_entity",
+          reason: "the project has no Mexican reporting entity (`jurisdiction_settings.MX`)",
+          field: "jurisdiction_settings.MX",
+        },
+      };
+    const aviso: AviAviso = {
+      prioridad: 2,
+      alert: alertOf(operation.laws ?? [], operation.counterparty),
+      anchor: operation,
+      operations: [operation],
+    };
+    const render = (p: Profile) =>
+      aviFile({ period, entity, userId: operation.userId, profile: p, avisos: [aviso] });
+    const probe = render(profile);
+    if (!probe.ok) {
+      const blocked: Blocked = {
+        code: probe.field ? "profile_incomplete" : "no_value",
+        reason: probe.reason,
+        ...(probe.field ? { field: probe.field } : {}),
+      };
+      return { ok: false, blocked };
+    }
+    return {
+      ok: true,
+      file: {
+        kind: "urgent",
+        userId: operation.userId,
+        stem: urgentStem(operation),
+        extension: "xml",
+        mediaType: MX_XML,
+        profile,
+        validate: checkAgainstXsd,
+        render: (filed) => {
+          const built = render(profile);
+          if (!built.ok) return built;
+          // A filed 24-hour aviso that has not changed is not written again; a changed one is a new version.
+          const entry = built.entries[0];
+          if (filed && entry && filed.get(entry.reference)?.digest === entry.digest)
+            return { ok: true, content: undefined };
+          return { ok: true, content: Buffer.from(built.xml), entries: built.entries };
+        },
+      },
+    };
+  },
+};

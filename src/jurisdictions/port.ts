@@ -1,0 +1,152 @@
+// The one port every jurisdiction implements (mx/, co/, sv/, gt/): its code, name, time zone and currency; its law
+// rules as dated data with their sources (a RuleBook, src/regulation) and its accumulation functions, which both the
+// transfer checker and the monthly files call; its monthly files and urgent avisos; its filing calendar; the schema
+// of its reporting-entity settings; and what it needs of a client's profile. Adding a country is adding a folder
+// that implements this port and a line in registry.ts.
+import type { TSchema } from "@sinclair/typebox";
+import type { ClientOperation, RuleBook, ThresholdSpec } from "../regulation/index.ts";
+import type { Profile } from "./profile.ts";
+
+/** What names one operation: one transfer seen from one monitored address of a user. */
+export type OperationId = Pick<ClientOperation, "userId" | "addressId" | "chainId" | "txHash" | "logIndex">;
+
+/** Where a file of a month goes: the user's monthly file, a 24-hour aviso, or a month's nil report. */
+export type FileKind = "monthly" | "urgent" | "zero";
+
+/** What a file's avisos were when written: a filed one that changes later becomes a correction (Mexico). */
+export interface FileEntry {
+  reference: string;
+  digest: string;
+}
+
+export interface FiledAviso {
+  digest: string;
+  /** the folio the regulator gave the filing, when recorded */
+  folio: string | null;
+}
+
+export type Rendered =
+  | { ok: true; content: Buffer; entries: FileEntry[] }
+  /** nothing left to write (every aviso already filed as it is) */
+  | { ok: true; content: undefined }
+  | { ok: false; reason: string };
+
+/** A file a generation wants to write: its slot (kind and stem), its name, and how to render it. */
+export interface ClientFile {
+  kind: FileKind;
+  userId: string | null;
+  /** file name without version and extension: the user id, `<user>.24h.<reference>`, or the nil report's name */
+  stem: string;
+  extension: "xml" | "txt";
+  mediaType: string;
+  /** the profile the file is built from, kept with it */
+  profile: Profile | undefined;
+  /** checks a rendered file before it is stored (the AVI's XSD); the errors say why it is refused */
+  validate?: (content: Buffer) => Promise<string[]>;
+  /** `filed`: the avisos of the slot's filed versions by reference, when any version was filed */
+  render(filed: ReadonlyMap<string, FiledAviso> | undefined): Rendered;
+}
+
+/** Why a client's file could not be built, naming the profile field where one is at fault. */
+export interface Blocked {
+  /** a short, stable reason class for the metric: profile_unreadable, profile_incomplete, no_value, ... */
+  code: string;
+  reason: string;
+  /** the profile field at fault (`mexico.documentoIdentificacion`), when one is */
+  field?: string;
+}
+
+/** A file that could not be built at all: its slot keeps its old draft, and the failure is reported. */
+export interface Refused extends Blocked {
+  kind: FileKind;
+  userId: string | null;
+  /** the file it blocks, as a person reads it ("the monthly AVI of 2026-05") */
+  blocks: string;
+}
+
+/** A client, as the reports see it for one jurisdiction. */
+export type Client =
+  /** governed here: the profile, and the operations this jurisdiction reports */
+  | { kind: "here"; profile: Profile; operations: ClientOperation[] }
+  /** governed by another enabled jurisdiction, or by none of the project's (`governedBy` null) */
+  | { kind: "elsewhere"; governedBy: string | null }
+  /** the profile could not be read: which jurisdiction governs is unknown, and no file can be built */
+  | { kind: "unreadable"; reason: string };
+
+export interface MonthInput {
+  projectId: number;
+  period: string;
+  /** the month's first instant and the next month's, in the jurisdiction's time zone */
+  bounds: { start: Date; end: Date };
+  /** the jurisdiction's settings in the project (its reporting entity), checked against `settings.schema` */
+  settings: unknown;
+  /** the project's checked operations from `lookbackStart(period)` to the month's end, oldest first per user */
+  operations: ClientOperation[];
+  /** urgent files (24-hour avisos) already written for the month */
+  urgentFiles: number;
+  /** the client of `userId` and which of these operations this jurisdiction reports */
+  client(userId: string, operations: ClientOperation[]): Promise<Client>;
+}
+
+export interface MonthBuild {
+  files: ClientFile[];
+  refused: Refused[];
+  /** clients with reportable operations that another jurisdiction (or none) governs */
+  elsewhere: { userId: string; governedBy: string | null }[];
+  /** problems of the whole month (no reporting entity in the settings) */
+  problems: Blocked[];
+}
+
+/** An urgent aviso (Mexico's 24 hours): built for one operation as soon as the checker finds it. */
+export interface UrgentAvisos {
+  /** the rules whose infringement makes an urgent aviso */
+  rules: readonly string[];
+  /** how long after the operation is detected the aviso is due */
+  dueWithinMs: number;
+  /** the stem of the operation's file (its slot, whether or not it can be built) */
+  stemOf(operation: OperationId): string;
+  build(input: {
+    settings: unknown;
+    operation: ClientOperation;
+    profile: Profile;
+    period: string;
+  }): { ok: true; file: ClientFile } | { ok: false; blocked: Blocked };
+}
+
+/** One filing a period owes a regulator. */
+export interface FilingDefinition {
+  /** stable id within the jurisdiction: MX-AVI-MONTHLY, CO-TRANSACTIONS, CO-ROS-ABSENCE, ... */
+  id: string;
+  name: string;
+  /** the last instant it may be filed */
+  deadline: Date;
+  /** the legal source of the deadline */
+  source: string;
+  /**
+   * the file kinds of the month that make it (its state follows theirs); null for a filing Vigía writes no file
+   * for (its state follows what an officer records with POST /reports/calendar/filed)
+   */
+  fileKinds: readonly FileKind[] | null;
+}
+
+export interface Jurisdiction extends RuleBook {
+  /** ISO 3166-1 code of the country, which is also the jurisdiction's code */
+  countryCode: string;
+  /** the country's name in its language */
+  name: string;
+  /** the regulator the files go to */
+  regulator: string;
+  /** the reporting-entity settings of a project (`jurisdiction_settings.<code>`) */
+  settings: TSchema;
+  /** the reporting thresholds the structuring detector measures against */
+  thresholds: readonly ThresholdSpec[];
+  /** why the profile cannot serve this jurisdiction's files, naming the field; undefined when it can */
+  profileGap(profile: Profile): Blocked | undefined;
+  /** where the month's files start reading operations (a lookback for accumulations) */
+  lookbackStart(bounds: { start: Date; end: Date }): Date;
+  /** the month's files */
+  monthly(input: MonthInput): Promise<MonthBuild>;
+  urgent?: UrgentAvisos;
+  /** the filings a period (YYYY-MM) owes */
+  calendar(period: string): FilingDefinition[];
+}

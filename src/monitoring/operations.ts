@@ -1,0 +1,184 @@
+// The one read of clients' operations: the recorded transfers of a project's monitored addresses, each with its
+// valuation for every rule book asked for (a jurisdiction's, or the international one): the transfer's day in the
+// book's time zone, the token's USD price of that day and the book's currency rate of that day (or the nearest
+// earlier day with one). A transfer already checked carries the valuations the checker used (`valuations`), which
+// win over the store's current prices, so a report cites what was judged; the others are valued from the store.
+// The checker reads a client's history and the reports read a month through here.
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { ChainRegistry } from "../chains/index.ts";
+import type { ClientOperation, Valuation } from "../regulation/index.ts";
+import type { DB } from "../schema.ts";
+
+/** What a valuation needs of a rule book. */
+export interface BookClock {
+  code: string;
+  timeZone: string;
+  currency: string;
+}
+
+export interface OperationQuery {
+  projectId: number;
+  /** [from, to): the block times read; unbounded when absent */
+  from?: Date;
+  to?: Date;
+  /** only this user's transfers */
+  userId?: string;
+  /** only this transfer */
+  transfer?: { addressId: number; chainId: number; txHash: string; logIndex: number };
+  /** `checked`: only transfers the checker judged (the reports); `recorded`: also those waiting (its history) */
+  status: "checked" | "recorded";
+  books: readonly BookClock[];
+}
+
+interface Row {
+  address_id: string;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_time: Date | string;
+  foreign_user_id: string;
+  address: string;
+  jurisdiction: string | null;
+  from_address: string;
+  to_address: string;
+  token: string;
+  value: string;
+  symbol: string | null;
+  decimals: number | null;
+  laws: string[] | null;
+  stored: Record<string, Valuation> | string | null;
+  fresh:
+    | Record<string, { day: string; price: number | string | null; rate: number | string | null }>
+    | string;
+}
+
+/** A JSON object of each book's day, price and rate for the transfer `t` (SQL). */
+function freshValuations(books: readonly BookClock[]): RawBuilder<unknown> {
+  if (books.length === 0) return sql`'{}'::jsonb`;
+  const entries = books.map((b) => {
+    const day = sql`(t.block_time AT TIME ZONE ${b.timeZone})::date`;
+    const rate =
+      b.currency === "USD"
+        ? sql`1`
+        : sql`(SELECT f.per_usd FROM fx_rates f WHERE f.currency = ${b.currency} AND f.day <= ${day}
+            ORDER BY f.day DESC LIMIT 1)`;
+    return sql`${b.code}::text, jsonb_build_object('day', ${day}, 'price',
+      (SELECT p.price_usd FROM prices p WHERE p.chain_id = t.chain_id AND p.token = t.token AND p.day = ${day}),
+      'rate', ${rate})`;
+  });
+  return sql`jsonb_build_object(${sql.join(entries)})`;
+}
+
+const json = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+const numberOrNull = (v: number | string | null | undefined) =>
+  v === null || v === undefined ? null : Number(v);
+
+/** The project's operations matching the query, oldest first within each user. */
+export async function readClientOperations(
+  db: Kysely<DB>,
+  registry: ChainRegistry,
+  q: OperationQuery,
+): Promise<ClientOperation[]> {
+  const { rows } = await sql<Row>`
+    SELECT mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index, t.block_time, ma.foreign_user_id, ma.address,
+      ma.jurisdiction, t.from_address, t.to_address, t.token, t.value::text AS value, tk.symbol, tk.decimals, mt.laws,
+      mt.valuations AS stored, ${freshValuations(q.books)} AS fresh
+    FROM monitored_transfers mt
+    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    JOIN monitored_addresses ma ON ma.id = mt.address_id
+    LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token
+    WHERE mt.project_id = ${q.projectId}
+      ${q.status === "checked" ? sql`AND mt.status = 'evaluated'` : sql`AND mt.status <> 'unwound'`}
+      ${q.from ? sql`AND t.block_time >= ${q.from}` : sql``}
+      ${q.to ? sql`AND t.block_time < ${q.to}` : sql``}
+      ${q.userId !== undefined ? sql`AND ma.foreign_user_id = ${q.userId}` : sql``}
+      ${
+        q.transfer
+          ? sql`AND mt.address_id = ${q.transfer.addressId} AND mt.chain_id = ${q.transfer.chainId}
+              AND mt.tx_hash = ${q.transfer.txHash} AND mt.log_index = ${q.transfer.logIndex}`
+          : sql``
+      }
+    ORDER BY ma.foreign_user_id, t.block_time, mt.tx_hash, mt.log_index, mt.address_id`.execute(db);
+  return rows.map((r) => {
+    const out = r.from_address === r.address;
+    const chain = registry.get(r.chain_id);
+    const native = r.token === "native";
+    const stored = r.stored === null ? {} : json<Record<string, Valuation>>(r.stored);
+    const fresh = json<Exclude<Row["fresh"], string>>(r.fresh);
+    const valuations: Record<string, Valuation> = {};
+    for (const book of q.books) {
+      const f = fresh[book.code];
+      valuations[book.code] = stored[book.code] ?? {
+        day: String(f?.day).slice(0, 10),
+        priceUsd: numberOrNull(f?.price),
+        currency: book.currency,
+        perUsd: numberOrNull(f?.rate),
+      };
+    }
+    return {
+      addressId: Number(r.address_id),
+      chainId: r.chain_id,
+      txHash: r.tx_hash,
+      logIndex: r.log_index,
+      blockTime: new Date(r.block_time),
+      userId: r.foreign_user_id,
+      address: r.address,
+      direction: out ? "out" : "in",
+      counterparty: out ? r.to_address : r.from_address,
+      token: r.token,
+      symbol: native ? (chain?.currency_symbol ?? null) : r.symbol,
+      decimals: native ? (chain?.currency_decimals ?? 18) : r.decimals,
+      value: BigInt(r.value),
+      laws: r.laws,
+      valuations,
+      addressJurisdiction: r.jurisdiction,
+    };
+  });
+}
+
+/** A checked transfer that met some rules, with when it was checked (the clock of a 24-hour aviso starts then). */
+export interface CheckedTransfer {
+  addressId: number;
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  userId: string;
+  blockTime: Date;
+  evaluatedAt: Date;
+  laws: string[];
+}
+
+/** The project's checked transfers in [from, to) that met one of `rules`, oldest first. */
+export async function transfersMeeting(
+  db: Kysely<DB>,
+  q: { projectId: number; rules: readonly string[]; from: Date; to: Date },
+): Promise<CheckedTransfer[]> {
+  const { rows } = await sql<{
+    address_id: string;
+    chain_id: number;
+    tx_hash: string;
+    log_index: number;
+    foreign_user_id: string;
+    block_time: Date | string;
+    evaluated_at: Date | string;
+    laws: string[];
+  }>`
+    SELECT mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index, ma.foreign_user_id, t.block_time, mt.evaluated_at,
+      mt.laws
+    FROM monitored_transfers mt
+    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    JOIN monitored_addresses ma ON ma.id = mt.address_id
+    WHERE mt.project_id = ${q.projectId} AND mt.status = 'evaluated' AND mt.laws && ${[...q.rules]}::text[]
+      AND t.block_time >= ${q.from} AND t.block_time < ${q.to}
+    ORDER BY t.block_time, mt.tx_hash, mt.log_index`.execute(db);
+  return rows.map((r) => ({
+    addressId: Number(r.address_id),
+    chainId: r.chain_id,
+    txHash: r.tx_hash,
+    logIndex: r.log_index,
+    userId: r.foreign_user_id,
+    blockTime: new Date(r.block_time),
+    evaluatedAt: new Date(r.evaluated_at),
+    laws: r.laws,
+  }));
+}

@@ -1,0 +1,107 @@
+// A client's operation as the law rules and the reports see it: one transfer of a monitored address, with what it
+// was worth where each jurisdiction values it. A jurisdiction values an operation on the operation's own day in its
+// time zone (an operation at 23:30 on 31 May in Mexico City is a May operation at 31 May's price and rate, though
+// it is 1 June in UTC), in US dollars and in its own currency; the valuation used is recorded with the operation,
+// so that a report cites what the checker judged.
+
+export interface Valuation {
+  /** the operation's day (YYYY-MM-DD) in the jurisdiction's time zone */
+  day: string;
+  /** USD per whole token on that day, when known */
+  priceUsd: number | null;
+  /** the jurisdiction's currency (ISO 4217) */
+  currency: string;
+  /** units of that currency per USD on that day (or the nearest earlier day with a rate), when known; 1 for USD */
+  perUsd: number | null;
+}
+
+export interface ClientOperation {
+  addressId: number;
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockTime: Date;
+  /** the integrator's user id */
+  userId: string;
+  /** the user's monitored address the transfer touched */
+  address: string;
+  direction: "in" | "out";
+  counterparty: string;
+  /** `native`, or the token contract */
+  token: string;
+  /** the asset's ticker (the chain's currency for native transfers), when known */
+  symbol: string | null;
+  decimals: number | null;
+  /** raw amount in the token's smallest unit */
+  value: bigint;
+  /** the law rules the operation infringed when it was checked; null while it waits to be checked */
+  laws: string[] | null;
+  /** by jurisdiction code (and `XB` for the international rules) */
+  valuations: Readonly<Record<string, Valuation>>;
+  /** the jurisdiction the address was registered under (`jurisdiction` on registration), if any */
+  addressJurisdiction: string | null;
+}
+
+/** What the checker knows of the counterparty of the operation being judged. */
+export interface Counterparty {
+  /** its riskiest label category (sanctioned, mixer, exchange, ...), if it has one */
+  category: string | undefined;
+  /** a virtual-asset service provider: a labelled exchange, or an address inferred to be an exchange's deposit address */
+  vasp: boolean;
+}
+
+/** Whole tokens of a raw amount as a number (whole and fractional parts apart, keeping an 18-decimal amount's precision). */
+function wholeNumber(value: bigint, decimals: number): number {
+  const unit = 10n ** BigInt(decimals);
+  return Number(value / unit) + Number(value % unit) / Number(unit);
+}
+
+/** The USD value of an operation in a jurisdiction's valuation, or null without its price or decimals. */
+export function usdIn(op: ClientOperation, code: string): number | null {
+  const v = op.valuations[code];
+  if (!v || v.priceUsd === null || op.decimals === null) return null;
+  return wholeNumber(op.value, op.decimals) * v.priceUsd;
+}
+
+/** The value in the jurisdiction's own currency, or null without a price or a rate. */
+export function localIn(op: ClientOperation, code: string): number | null {
+  const usd = usdIn(op, code);
+  const rate = op.valuations[code]?.perUsd ?? null;
+  return usd === null || rate === null ? null : usd * rate;
+}
+
+/** The amount in whole tokens as a decimal string, exact (no floating point), or null without decimals. */
+export function wholeTokens(value: bigint, decimals: number | null): string | null {
+  if (decimals === null) return null;
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (value % unit).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return fraction ? `${value / unit}.${fraction}` : `${value / unit}`;
+}
+
+/** Orders operations as they happened: by time, then transaction, log index and address. */
+export function byTime(a: ClientOperation, b: ClientOperation): number {
+  return (
+    a.blockTime.getTime() - b.blockTime.getTime() ||
+    (a.txHash < b.txHash ? -1 : a.txHash > b.txHash ? 1 : 0) ||
+    a.logIndex - b.logIndex ||
+    a.addressId - b.addressId
+  );
+}
+
+/** The same operation (one transfer seen from one monitored address). */
+export const sameOperation = (a: ClientOperation, b: ClientOperation): boolean =>
+  a.addressId === b.addressId &&
+  a.chainId === b.chainId &&
+  a.txHash === b.txHash &&
+  a.logIndex === b.logIndex;
+
+/** The operations grouped by user, users in order of their id (each user's operations keep their order). */
+export function byUser(operations: readonly ClientOperation[]): [string, ClientOperation[]][] {
+  const groups = new Map<string, ClientOperation[]>();
+  for (const op of operations) {
+    const list = groups.get(op.userId);
+    if (list) list.push(op);
+    else groups.set(op.userId, [op]);
+  }
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

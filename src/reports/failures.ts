@@ -1,0 +1,69 @@
+// Nothing about a file that could not be written stays silent: each failure of a generation is written to the audit
+// log in the generation's transaction (auditFailures), then logged at error level and counted by country and reason
+// (vigia_report_failures_total, with an alert rule in deploy/prometheus/alerts.yml), and, when it is new or its
+// reason changed, sent to the integrator as a `type: error` message naming the user, the field and the file it
+// blocks (reportFailures). GET /reports lists the same failures (report_failures) beside the files.
+import { writeAudit } from "../keys/index.ts";
+import { enqueue } from "../notifications/index.ts";
+import type { ReportsContext } from "./context.ts";
+import { type Failure, folderOf, type Month, type WriteResult } from "./files.ts";
+
+/** One audit row per failure, in the generation's transaction. */
+export async function auditFailures(
+  trx: ReportsContext["db"],
+  month: Month & { actor: string },
+  written: WriteResult,
+): Promise<void> {
+  for (const f of written.failures)
+    await writeAudit(trx, {
+      projectId: month.projectId,
+      actor: month.actor,
+      action: "reports.failed",
+      target: `${folderOf(month)}/${f.stem || "*"}`,
+      details: {
+        generationId: written.generationId,
+        kind: f.kind,
+        userId: f.userId,
+        code: f.code,
+        reason: f.reason,
+        ...(f.field ? { field: f.field } : {}),
+      },
+    });
+}
+
+/** What the integrator reads of a failure. */
+export function failureMessage(month: Month, f: Failure): string {
+  const who = f.userId ? `user ${f.userId}` : "the project";
+  const field = f.field ? ` (field \`${f.field}\`)` : "";
+  return `${month.countryCode} ${month.period}: ${f.blocks} of ${who} could not be generated${field}: ${f.reason}. Once fixed, it is generated again at the next daily run, or at once with POST /v1/reports/generate.`;
+}
+
+/** Logs, counts and notifies the failures of a generation that has committed. */
+export async function reportFailures(ctx: ReportsContext, month: Month, written: WriteResult): Promise<void> {
+  for (const f of written.failures) {
+    ctx.countFailure?.(month.countryCode, f.code);
+    ctx.log?.error(
+      {
+        projectId: month.projectId,
+        countryCode: month.countryCode,
+        period: month.period,
+        userId: f.userId,
+        code: f.code,
+        field: f.field,
+        generationId: written.generationId,
+      },
+      `report not generated: ${f.blocks}: ${f.reason}`,
+    );
+    if (!f.isNew) continue;
+    // Due now on the outbox's clock (the deliverer's), whatever the reports' own clock says.
+    await enqueue(
+      ctx.db,
+      {
+        projectId: month.projectId,
+        type: "error",
+        body: { type: "error", data: failureMessage(month, f) },
+      },
+      new Date(),
+    );
+  }
+}

@@ -1,0 +1,297 @@
+// Mexico's legal cases (LFPIORPI Art. 17 XVI, its Reglamento and the RCG; docs/regulation.md, "Mexico"). Amounts in
+// MXN at the day's rate; times on Mexico City's clock. UMA: 2023 103.74, 2024 108.57, 2025 113.14, 2026 117.31
+// (each from 1 February). 210 UMA = MXN 23,759.40 (2025) and 24,635.10 (2026); 645 UMA = 66,912.30 (2023),
+// 70,027.65 (2024), 72,975.30 (2025).
+import type { LegalCase } from "../support/legal-case.ts";
+import { colombian, mexican } from "./profiles.ts";
+
+const receipt = (at: string, mxn: number) => ({ at, direction: "in" as const, mxn });
+const send = (at: string, mxn: number) => ({ at, direction: "out" as const, mxn });
+
+export const MX_CASES: LegalCase[] = [
+  {
+    name: "five receipts of MXN 14,600 in one week owe two accumulation avisos, with the 2nd and the 4th",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [
+      receipt("2026-05-04 10:00", 14_600),
+      receipt("2026-05-05 10:00", 14_600),
+      receipt("2026-05-06 10:00", 14_600),
+      receipt("2026-05-07 10:00", 14_600),
+      receipt("2026-05-08 10:00", 14_600),
+    ],
+    expect: {
+      laws: [[], ["MX-ACUMULACION"], [], ["MX-ACUMULACION"], []],
+      files: {
+        MX: {
+          "2026-05": {
+            avisos: [
+              [0, 1],
+              [2, 3],
+            ],
+          },
+        },
+      },
+    },
+  },
+  {
+    name: "a send and a receipt that only cross 210 UMA together: no aviso, receipts and sends accumulate apart",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2026-05-04 10:00", 14_600), send("2026-05-05 10:00", 14_600)],
+    expect: { laws: [[], []], files: { MX: { "2026-05": { zero: true } } } },
+  },
+  {
+    name: "the same send and receipt with the project's `combined` accumulation: one aviso with both",
+    jurisdictions: ["MX"],
+    settings: { MX: { accumulation: "combined" } },
+    profile: mexican(),
+    transfers: [receipt("2026-05-04 10:00", 14_600), send("2026-05-05 10:00", 14_600)],
+    expect: { laws: [[], ["MX-ACUMULACION"]], files: { MX: { "2026-05": { avisos: [[0, 1]] } } } },
+  },
+  {
+    name: "the 2025 reform: MXN 30,000 at 23:30 on 16 July 2025 is under 645 UMA; at 00:30 on the 17th it is an aviso",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    // Both are 17 July in UTC: the day that counts is Mexico City's.
+    transfers: [receipt("2025-07-16 23:30", 30_000), receipt("2025-07-17 00:30", 30_000)],
+    expect: { laws: [[], ["MX-AVISO"]], files: { MX: { "2025-07": { avisos: [[1]] } } } },
+  },
+  {
+    name: "the UMA of February 2026: MXN 24,000 passes 210 UMA of 2025 on 31 January, not 210 UMA of 2026 on 1 February",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2026-01-31 23:50", 24_000), receipt("2026-02-01 00:10", 24_000)],
+    expect: {
+      laws: [["MX-AVISO"], []],
+      files: { MX: { "2026-01": { avisos: [[0]] }, "2026-02": { zero: true } } },
+    },
+  },
+  {
+    name: "the UMA of February 2025 before the reform: MXN 71,000 passes 645 UMA of 2024 (70,027.65), not of 2025 (72,975.30)",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2025-01-31 12:00", 71_000), receipt("2025-02-01 12:00", 71_000)],
+    expect: { laws: [["MX-AVISO"], []], files: { MX: { "2025-01": { avisos: [[0]] } } } },
+  },
+  {
+    name: "the UMA of February 2024: MXN 68,000 passes 645 UMA of 2023 (66,912.30) on 31 January, not of 2024 (70,027.65)",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2024-01-31 12:00", 68_000), receipt("2024-02-01 12:00", 68_000)],
+    expect: { laws: [["MX-AVISO"], []], files: { MX: { "2024-01": { avisos: [[0]] } } } },
+  },
+  {
+    name: "210 UMA exactly: an aviso by amount reaches it (≥)",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2026-06-01 12:00", 24_635.1), receipt("2026-06-02 12:00", 24_635.09)],
+    expect: { laws: [["MX-AVISO"], []] },
+  },
+  {
+    name: "an accumulation that equals 210 UMA on 27 March 2026 does not pass it (the law's 'supere')",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2026-03-20 12:00", 12_000), receipt("2026-03-27 12:00", 12_635.1)],
+    expect: { laws: [[], []] },
+  },
+  {
+    name: "the same accumulation on 28 March 2026 reaches it (the reformed Reglamento's 'alcance o supere')",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2026-03-21 12:00", 12_000), receipt("2026-03-28 12:00", 12_635.1)],
+    expect: { laws: [[], ["MX-ACUMULACION"]], files: { MX: { "2026-03": { avisos: [[0, 1]] } } } },
+  },
+  {
+    name: "the six-month period: an operation on 9 April 2026 adds to one of 10 October 2025",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2025-10-10 12:00", 20_000), receipt("2026-04-09 12:00", 5_000)],
+    expect: { laws: [[], ["MX-ACUMULACION"]], files: { MX: { "2026-04": { avisos: [[0, 1]] } } } },
+  },
+  {
+    name: "the six-month period: one on 10 April 2026 starts a new period",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [receipt("2025-10-10 12:00", 20_000), receipt("2026-04-10 12:00", 5_000)],
+    expect: { laws: [[], []], files: { MX: { "2026-04": { zero: true } } } },
+  },
+  {
+    name: "23:30 on 31 May in Mexico City: a May operation at 31 May's price and rate",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    prices: { "2026-05-31": 1_000, "2026-06-01": 2_000 },
+    rates: { "2026-05-31": { MXN: 20 }, "2026-06-01": { MXN: 18 } },
+    transfers: [receipt("2026-05-31 23:30", 30_000)],
+    expect: {
+      laws: [["MX-AVISO"]],
+      files: { MX: { "2026-05": { avisos: [[0]] } } },
+      xml: {
+        "2026-05": [
+          /<fecha_hora_operacion>20260531233000<\/fecha_hora_operacion>/,
+          /<monto_operacion_mn>30000\.00<\/monto_operacion_mn>/,
+          /<tipo_cambio_mn>20000\.00<\/tipo_cambio_mn>/,
+        ],
+      },
+    },
+  },
+  {
+    name: "a foreign client with one surname is reported, with XXXX as the second",
+    jurisdictions: ["MX"],
+    profile: mexican({
+      givenName: "John",
+      paternalSurname: "Smith",
+      maternalSurname: undefined,
+      birthdate: "1985-06-15",
+      nationality: "US",
+      mexico: {
+        actividadEconomica: 8250100,
+        documentoIdentificacion: { tipoIdentificacion: 2, numeroIdentificacion: "US5551234" },
+      },
+    }),
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [["MX-AVISO"]],
+      files: { MX: { "2026-06": { avisos: [[0]] } } },
+      xml: {
+        "2026-06": [
+          /<apellido_paterno>SMITH<\/apellido_paterno>\s*<apellido_materno>XXXX<\/apellido_materno>/,
+          /<pais_nacionalidad>US<\/pais_nacionalidad>/,
+        ],
+      },
+    },
+  },
+  {
+    name: "a trust (fideicomiso) with its fiduciary delegate and its beneficial owner",
+    jurisdictions: ["MX"],
+    profile: {
+      tipoPersona: "fideicomiso",
+      denominacionRazon: "Banco Fiduciario, S.A., Fideicomiso F-7788",
+      nationality: "MX",
+      address: {
+        country: "MX",
+        colonia: "Polanco",
+        street: "Masaryk",
+        exteriorNumber: "111",
+        postalCode: "11560",
+      },
+      mexico: { identificadorFideicomiso: "F-7788" },
+      delegadoFiduciario: {
+        givenName: "Pedro",
+        paternalSurname: "Díaz",
+        maternalSurname: "Ortiz",
+        documentoIdentificacion: { tipoIdentificacion: 1, numeroIdentificacion: "9988776655" },
+      },
+      beneficiarioControlador: {
+        givenName: "Rosa",
+        paternalSurname: "Luna",
+        maternalSurname: "Vega",
+        birthdate: "1970-09-09",
+        nationality: "MX",
+      },
+    },
+    transfers: [send("2026-06-10 12:00", 50_000)],
+    expect: {
+      laws: [["MX-AVISO"]],
+      files: { MX: { "2026-06": { avisos: [[0]] } } },
+      xml: {
+        "2026-06": [
+          /<fideicomiso>\s*<denominacion_razon>BANCO FIDUCIARIO, S\.A\., FIDEICOMISO F-7788<\/denominacion_razon>/,
+          /<dueno_beneficiario>\s*<tipo_persona>\s*<persona_fisica>\s*<nombre>ROSA<\/nombre>/,
+        ],
+      },
+    },
+  },
+  {
+    name: "a Mexican client of a project enabled for MX and CO is reported to Mexico only",
+    jurisdictions: ["MX", "CO"],
+    profile: mexican(),
+    // MXN 30,000 is USD 1,500: over Colombia's USD 150 too, but Colombia does not govern this client.
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [["MX-AVISO"]],
+      files: { MX: { "2026-06": { avisos: [[0]] } }, CO: { "2026-06": { none: true } } },
+    },
+  },
+  {
+    name: "a Colombian client of the same project is reported to Colombia only (Mexico files its informe en ceros)",
+    jurisdictions: ["MX", "CO"],
+    profile: colombian(),
+    transfers: [{ at: "2026-06-10 12:00", zone: "CO", direction: "in", usd: 1_500 }],
+    expect: {
+      laws: [["CO-TX-150"]],
+      files: { CO: { "2026-06": { records: [[0, "I"]] } }, MX: { "2026-06": { zero: true } } },
+    },
+  },
+  {
+    name: "an address registered under Colombia is Colombia's, whatever the profile says",
+    jurisdictions: ["MX", "CO"],
+    addressJurisdiction: "CO",
+    profile: colombian({ address: { country: "MX" }, nationality: "MX" }),
+    transfers: [{ at: "2026-06-10 12:00", zone: "CO", direction: "in", usd: 1_500 }],
+    expect: { laws: [["CO-TX-150"]], files: { CO: { "2026-06": { records: [[0, "I"]] } } } },
+  },
+  {
+    name: "a client in the United States that the project maps to Mexico",
+    jurisdictions: ["MX", "CO"],
+    clientJurisdiction: { countries: { US: "MX" } },
+    profile: mexican({ nationality: "US", address: { country: "US" } }),
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: { laws: [["MX-AVISO"]], files: { MX: { "2026-06": { avisos: [[0]] } } } },
+  },
+  {
+    name: "a sanctioned counterparty with an unreadable profile: notified as illegal, plus an error naming the profile problem",
+    jurisdictions: ["MX"],
+    profile: { status: 500 },
+    transfers: [{ at: "2026-06-10 12:00", direction: "in", usd: 10, counterparty: "sanctioned" }],
+    expect: {
+      laws: [["MX-24H-LISTA", "XB-OFAC"]],
+      urgent: [],
+      messages: [
+        { type: "notification", matches: /"risk":"illegal".*"id":"MX-24H-LISTA".*"id":"XB-OFAC"/ },
+        { type: "error", matches: /could not be read \(the user profile request answered 500\)/ },
+        // The 24-hour aviso it blocks fails too, and says so.
+        { type: "error", matches: /the 24-hour aviso of transaction 0x[0-9a-f]+ .*could not be generated/ },
+      ],
+    },
+  },
+  {
+    name: "a sanctioned counterparty with a readable profile: a 24-hour aviso at once",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [{ at: "2026-06-10 12:00", direction: "in", usd: 10, counterparty: "sanctioned" }],
+    expect: { laws: [["MX-24H-LISTA", "XB-OFAC"]], urgent: [0] },
+  },
+  {
+    name: "before the reform, the 24-hour aviso of a listed counterparty needed an operation subject to an aviso",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [
+      { at: "2025-07-10 12:00", direction: "in", usd: 10, counterparty: "sanctioned" },
+      { at: "2025-07-11 12:00", direction: "in", mxn: 80_000, counterparty: "sanctioned" },
+      { at: "2025-07-17 12:00", direction: "in", usd: 10, counterparty: "sanctioned" },
+    ],
+    expect: {
+      laws: [["XB-OFAC"], ["MX-AVISO", "MX-24H-LISTA", "XB-OFAC"], ["MX-24H-LISTA", "XB-OFAC"]],
+      urgent: [1, 2],
+    },
+  },
+  {
+    name: "a mixer counterparty is indicia of illicit origin: a 24-hour aviso",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [{ at: "2026-06-10 12:00", direction: "out", usd: 10, counterparty: "mixer" }],
+    expect: { laws: [["MX-24H-INDICIOS", "XB-MIXER"]], urgent: [0] },
+  },
+  {
+    name: "Mexico's travel rule: a transfer with an exchange at any amount from the 2025 reform, none before it",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [
+      { at: "2025-07-16 12:00", direction: "out", usd: 10, counterparty: "exchange" },
+      { at: "2025-07-17 12:00", direction: "out", usd: 10, counterparty: "exchange" },
+      { at: "2026-06-10 12:00", direction: "out", usd: 10 },
+    ],
+    expect: { laws: [[], ["MX-TRAVEL"], []] },
+  },
+];

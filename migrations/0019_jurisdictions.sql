@@ -11,9 +11,20 @@ ALTER TABLE reports DROP CONSTRAINT reports_country_code_check;
 ALTER TABLE monitored_addresses ADD COLUMN jurisdiction text;
 
 -- What each rule book valued the transfer at when it was checked: {"MX": {"day", "priceUsd", "currency",
--- "perUsd"}, "CO": ..., "XB": ...}, each on the transfer's day in that jurisdiction's time zone. The reports cite
--- these. price_usd and mxn_per_usd (0014) stay for the transfers checked before; nothing reads them any more.
-ALTER TABLE monitored_transfers ADD COLUMN valuations jsonb;
+-- "perUsd"}, "CO": ..., "XB": ...}, each on the transfer's day in that jurisdiction's time zone; and the rules that
+-- could not be judged (no price, rate or UMA for the day). The reports cite these.
+ALTER TABLE monitored_transfers ADD COLUMN valuations jsonb, ADD COLUMN unjudged text[];
+-- The transfers checked before kept one USD price and one MXN rate, of the transfer's UTC day: they are what those
+-- checks judged, so they stay cited as Mexico's and the international valuation; price_usd and mxn_per_usd are read
+-- no more.
+UPDATE monitored_transfers mt SET valuations = jsonb_build_object(
+    'MX', jsonb_build_object('day', (t.block_time AT TIME ZONE 'UTC')::date, 'priceUsd', mt.price_usd,
+      'currency', 'MXN', 'perUsd', mt.mxn_per_usd),
+    'XB', jsonb_build_object('day', (t.block_time AT TIME ZONE 'UTC')::date, 'priceUsd', mt.price_usd,
+      'currency', 'USD', 'perUsd', 1))
+  FROM transfers t
+  WHERE t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    AND mt.status <> 'pending' AND mt.price_usd IS NOT NULL;
 
 -- Each jurisdiction's settings ({"MX": {reporting entity, accumulation}, "CO": {codigo_sirel}, ...}), checked
 -- against the jurisdiction's schema when saved; and how a client's jurisdiction is chosen.

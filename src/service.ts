@@ -291,6 +291,7 @@ async function assemble(
         registry,
         profiles,
         log: pino({ level: config.logLevel, name: "monitoring" }),
+        countUnjudged: metrics.ruleUnjudged,
       })
     : undefined;
   checker?.start();

@@ -1,11 +1,13 @@
 // The calendar-month accumulation Colombia and El Salvador apply: a client's operations of one calendar month in the
 // jurisdiction's time zone (each valued in USD on its own local day) that together reach the amount. It fires on
 // the operation that takes the month's total from below the amount to it, and only when more than one operation
-// makes the total: a single operation that reaches the amount alone is the single-operation rule's, never an
-// accumulation of one.
+// makes the total: the only operation of a month that reaches the amount is the single-operation rule's, never an
+// accumulation of one. A movement between two of the client's own monitored addresses, a transfer of no value
+// (address poisoning) and one without a price count for nothing.
 import {
   type AccumulationInput,
   type AccumulationResult,
+  accumulates,
   byTime,
   type ClientOperation,
   meets,
@@ -21,9 +23,11 @@ export function calendarMonthAccumulation(input: AccumulationInput): Accumulatio
   if (typeof threshold === "string") return threshold;
   const own = input.worth(current, minimum);
   if (own === null) return "the operation has no USD value (no price on its day)";
+  if (!accumulates(current)) return { reached: false, operations: [], total: 0 };
   const earlier: { op: ClientOperation; value: number }[] = [];
   for (const op of history) {
-    if (byTime(op, current) >= 0 || op.valuations[book.code]?.day.slice(0, 7) !== month) continue;
+    if (!accumulates(op) || byTime(op, current) >= 0) continue;
+    if (op.valuations[book.code]?.day.slice(0, 7) !== month) continue;
     const value = input.worth(op, minimum);
     if (value !== null) earlier.push({ op, value });
   }

@@ -82,8 +82,10 @@ export interface MonthInput {
   settings: unknown;
   /** the project's checked operations from `lookbackStart(period)` to the month's end, oldest first per user */
   operations: ClientOperation[];
-  /** urgent files (24-hour avisos) already written for the month */
-  urgentFiles: number;
+  /** urgent avisos (24-hour) the month owes, written or not */
+  urgentAvisos: number;
+  /** operations of the month without a settled verdict (waiting to be checked, or not judgeable yet) */
+  unsettled: number;
   /** the client of `userId` and which of these operations this jurisdiction reports */
   client(userId: string, operations: ClientOperation[]): Promise<Client>;
 }

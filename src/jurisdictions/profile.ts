@@ -10,7 +10,8 @@ const Identification = Type.Object({ tipoIdentificacion: Type.Number(), numeroId
 const Person = Type.Object({
   givenName: Str,
   paternalSurname: Str,
-  maternalSurname: Str,
+  // A person with one surname (docs/reports/mx.md, "Names and identifiers") has none here.
+  maternalSurname: Type.Optional(Str),
   birthdate: Type.Optional(Str),
   rfc: Type.Optional(Str),
   curp: Type.Optional(Str),

@@ -23,9 +23,12 @@ function op(day: string, amount: number): ClientOperation {
     counterparty: "0xb",
     token: "native",
     symbol: "ETH",
+    tokenName: "Ether",
     decimals: 2,
     value: BigInt(Math.round(amount * 100)),
     laws: null,
+    unjudged: null,
+    internal: false,
     valuations: {
       MX: valuation("MXN"),
       CO: valuation("COP"),

@@ -3,7 +3,15 @@
 // project's own layout. Neither the UIF's goAML schema (SV) nor the IVE's forms (GT) were found, so these files are
 // the working record a compliance officer checks and transcribes into the regulator's channel; docs/reports/sv.md
 // and gt.md give the layout and the open points.
-import { type ClientOperation, usdIn, wholeTokens } from "../regulation/index.ts";
+import {
+  bookUnits,
+  type ClientOperation,
+  cents,
+  type RuleBook,
+  usdIn,
+  versionOn,
+  wholeTokens,
+} from "../regulation/index.ts";
 import { delimitedFile, holderName, localDateTime, money } from "./delimited.ts";
 import type { Blocked, MonthBuild, MonthInput } from "./port.ts";
 import type { Profile } from "./profile.ts";
@@ -37,10 +45,16 @@ export function thresholdFile(
   const gap = nameGap(input.profile);
   if (gap) return { ok: false, blocked: gap };
   const name = holderName(input.profile);
+  const unvalued = input.operations.find(({ op }) => usdIn(op, input.countryCode) === null);
+  if (unvalued)
+    return {
+      ok: false,
+      blocked: { code: "no_value", reason: `transaction ${unvalued.op.txHash} has no USD price on its day` },
+    };
   let sum = 0;
   const body = input.operations.map(({ op, rules }, i) => {
     const at = localDateTime(op.blockTime, input.timeZone);
-    const value = usdIn(op, input.countryCode) ?? 0;
+    const value = cents(usdIn(op, input.countryCode) as number);
     sum += value;
     return [
       1,
@@ -70,24 +84,58 @@ export function thresholdFile(
   };
 }
 
-/** A month of a jurisdiction that writes these working records: a file per client with an operation meeting `rules`. */
+/**
+ * A month of a jurisdiction that writes these working records: a file per client with an operation meeting its
+ * rules. An accumulated rule's record lists the operations that added up (the same accumulation the checker ran),
+ * each marked with the rule, not only the one that passed the amount.
+ */
 export function thresholdMonthly(
   input: MonthInput,
-  spec: { countryCode: string; timeZone: string; rules: readonly string[]; name: (period: string) => string },
+  spec: { book: RuleBook; name: (period: string) => string },
 ): Promise<MonthBuild> {
-  const met = (op: ClientOperation) => (op.laws ?? []).filter((l) => spec.rules.includes(l));
+  const { book } = spec;
+  const ids = book.rules.map((r) => r.id);
   return textMonthly(input, {
-    rules: spec.rules,
+    rules: ids,
     name: spec.name,
-    build: (userId, profile, operations) =>
-      thresholdFile({
-        countryCode: spec.countryCode,
-        timeZone: spec.timeZone,
+    build: (userId, profile, operations) => {
+      const rows = new Map<ClientOperation, Set<string>>();
+      const mark = (op: ClientOperation, rule: string) => rows.set(op, (rows.get(op) ?? new Set()).add(rule));
+      for (const op of operations)
+        for (const id of (op.laws ?? []).filter((l) => ids.includes(l))) {
+          const rule = book.rules.find((r) => r.id === id);
+          const day = op.valuations[book.code]?.day;
+          const version = rule && day ? versionOn(rule, day) : undefined;
+          const accumulation =
+            version?.check.kind === "accumulated"
+              ? book.accumulations?.[version.check.accumulation]
+              : undefined;
+          if (!rule || !version || !accumulation) {
+            mark(op, id);
+            continue;
+          }
+          const result = accumulation({
+            ...bookUnits(book),
+            book,
+            settings: input.settings,
+            rule,
+            version,
+            current: op,
+            history: operations,
+          });
+          for (const member of typeof result === "string" ? [op] : result.operations) mark(member, id);
+        }
+      return thresholdFile({
+        countryCode: book.code,
+        timeZone: book.timeZone,
         projectId: input.projectId,
         period: input.period,
         userId,
         profile,
-        operations: operations.filter((op) => met(op).length > 0).map((op) => ({ op, rules: met(op) })),
-      }),
+        operations: [...rows]
+          .sort(([a], [b]) => a.blockTime.getTime() - b.blockTime.getTime())
+          .map(([op, rules]) => ({ op, rules: [...rules] })),
+      });
+    },
   });
 }

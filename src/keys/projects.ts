@@ -180,9 +180,15 @@ export async function projectCompliance(db: Kysely<DB>, projectId: number): Prom
 /** Every project that enables a jurisdiction, with its jurisdictions (the calendar's metric, the monthly schedule). */
 export async function projectsWithJurisdictions(
   db: Kysely<DB>,
-): Promise<{ id: number; jurisdictions: string[] }[]> {
-  const rows = await db.selectFrom("projects").select(["id", "jurisdictions"]).orderBy("id").execute();
-  return rows.filter((r) => r.jurisdictions.length > 0);
+): Promise<{ id: number; jurisdictions: string[]; createdAt: Date }[]> {
+  const rows = await db
+    .selectFrom("projects")
+    .select(["id", "jurisdictions", "created_at"])
+    .orderBy("id")
+    .execute();
+  return rows
+    .filter((r) => r.jurisdictions.length > 0)
+    .map((r) => ({ id: r.id, jurisdictions: r.jurisdictions, createdAt: new Date(r.created_at) }));
 }
 
 export async function projectExists(db: Kysely<DB>, projectId: number): Promise<boolean> {

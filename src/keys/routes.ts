@@ -42,7 +42,8 @@ const JurisdictionSettingsSchema = Type.Object(
   ),
   {
     additionalProperties: false,
-    description: 'each jurisdiction\'s reporting entity settings, by code (docs/api.md, "Project settings")',
+    description:
+      'each jurisdiction\'s reporting entity settings, by code (docs/api.md, "Project settings of the jurisdictions")',
   },
 );
 const JurisdictionSettingsView = Type.Object(

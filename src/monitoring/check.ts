@@ -56,6 +56,8 @@ export interface CheckerOptions {
   batch: number;
   pollMs: number;
   log?: pino.Logger;
+  /** counts a rule that could not be judged (vigia_rules_unjudged_total), by rule book */
+  countUnjudged?: (book: string) => void;
 }
 
 /** How far back a client's history is read: the longest accumulation (Mexico's six months), with a month to spare. */
@@ -142,22 +144,37 @@ export class TransferChecker {
     const { current, history } = await this.#operations(t, books);
     const counterparty = { category: t.counterpartyCategory, vasp: await isVasp(db, t) };
     // 2. Every book's verdict.
-    const verdicts = books.map((book) => ({
-      book,
-      ...evaluate(book, current, history, counterparty, compliance.settings[book.code]),
-    }));
+    // A movement between two of the client's own addresses is no operation with anyone: it meets no rule. Each
+    // book adds up the client's operations it may govern (not those of an address registered under another).
+    const verdicts = current.internal
+      ? []
+      : books.map((book) => ({
+          book,
+          ...evaluate(
+            book,
+            current,
+            history.filter((op) => op.addressJurisdiction === null || op.addressJurisdiction === book.code),
+            counterparty,
+            compliance.settings[book.code],
+          ),
+        }));
+    const unjudged = verdicts.flatMap((v) => v.unjudged);
     for (const v of verdicts)
-      for (const u of v.unjudged)
+      for (const u of v.unjudged) {
+        this.#o.countUnjudged?.(v.book.code);
         this.#o.log?.warn(
           { projectId: t.projectId, txHash: t.txHash, rule: u.id },
           `rule ${u.id} not judged: ${u.reason}`,
         );
+      }
 
     // 3. Which jurisdiction's laws apply needs the profile, when a country law was met.
     const countryHits = verdicts.filter((v) => v.book.countryCode !== null && v.laws.length > 0);
-    let profile: ProfileResult | undefined;
-    if (countryHits.length > 0 && integration.integrationUrl)
-      profile = await this.#o.profiles.read(t.projectId, integration, t.foreignUserId);
+    // Read even without an integration_url: the reader says it has none, and the error waits in the outbox.
+    const profile: ProfileResult | undefined =
+      countryHits.length > 0
+        ? await this.#o.profiles.read(t.projectId, integration, t.foreignUserId)
+        : undefined;
     const governing = profile?.ok
       ? governingJurisdiction(
           compliance.jurisdictions,
@@ -204,6 +221,7 @@ export class TransferChecker {
           evaluated_at: new Date(this.#o.now()),
           // what the reports cite (src/reports): the rules infringed, at these valuations
           laws: laws.map((l) => l.id),
+          unjudged: unjudged.length > 0 ? unjudged.map((u) => u.id) : null,
           valuations: JSON.stringify(current.valuations),
           ...(ids[0] !== undefined ? { notification_id: String(ids[0]) } : {}),
         })
@@ -277,7 +295,7 @@ function notificationOf(
           usd: usd === null ? null : Math.round(usd * 100) / 100,
         },
         token: {
-          name: native ? (chain?.currency_symbol ?? "ETH") : op.symbol,
+          name: native ? (chain?.currency_symbol ?? "ETH") : op.tokenName,
           symbol: op.symbol,
           decimals: op.decimals,
           address: native ? null : op.token,

@@ -66,8 +66,17 @@ export async function readPending(db: Kysely<DB>, limit: number): Promise<Pendin
   }));
 }
 
-/** Whether the counterparty is a virtual-asset service provider: a labelled exchange, or an inferred deposit address. */
+/**
+ * Whether the counterparty is a virtual-asset service provider: an address with an exchange label (whatever riskier
+ * label it also carries: a sanctioned exchange is still an exchange), or an inferred deposit address.
+ */
 export async function isVasp(db: Kysely<DB>, t: PendingTransfer): Promise<boolean> {
   if (t.counterpartyCategory === "exchange") return true;
+  const { rows } = await sql<{ n: number }>`
+    SELECT 1 AS n FROM labels
+    WHERE address = ${t.counterparty} AND chain_id IN (0, ${t.chainId}) AND category = 'exchange' LIMIT 1`.execute(
+    db,
+  );
+  if (rows.length > 0) return true;
   return (await attributedDepositAddresses(db, t.chainId, [t.counterparty])).has(t.counterparty);
 }

@@ -7,6 +7,7 @@ export { TransferChecker } from "./check.ts";
 export {
   type BookClock,
   type CheckedTransfer,
+  lastChecked,
   type OperationQuery,
   readClientOperations,
   transfersMeeting,

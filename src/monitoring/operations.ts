@@ -1,9 +1,10 @@
 // The one read of clients' operations: the recorded transfers of a project's monitored addresses, each with its
 // valuation for every rule book asked for (a jurisdiction's, or the international one): the transfer's day in the
 // book's time zone, the token's USD price of that day and the book's currency rate of that day (or the nearest
-// earlier day with one). A transfer already checked carries the valuations the checker used (`valuations`), which
-// win over the store's current prices, so a report cites what was judged; the others are valued from the store.
-// The checker reads a client's history and the reports read a month through here.
+// earlier day with one, at most RATE_DAYS back: a rate older than that is no rate of the day). A transfer already
+// checked carries the valuations the checker used (`valuations`), which win over the store's current prices, so a
+// report cites what was judged; the others, and the parts of a recorded valuation that were unknown then, are valued
+// from the store. The checker reads a client's history and the reports read a month through here.
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
 import type { ClientOperation, Valuation } from "../regulation/index.ts";
@@ -30,6 +31,9 @@ export interface OperationQuery {
   books: readonly BookClock[];
 }
 
+/** How many days back a currency rate may be taken from when the day has none (weekends, holidays). */
+export const RATE_DAYS = 10;
+
 interface Row {
   address_id: string;
   chain_id: number;
@@ -44,8 +48,11 @@ interface Row {
   token: string;
   value: string;
   symbol: string | null;
+  token_name: string | null;
   decimals: number | null;
   laws: string[] | null;
+  unjudged: string[] | null;
+  internal: boolean;
   stored: Record<string, Valuation> | string | null;
   fresh:
     | Record<string, { day: string; price: number | string | null; rate: number | string | null }>
@@ -61,7 +68,7 @@ function freshValuations(books: readonly BookClock[]): RawBuilder<unknown> {
       b.currency === "USD"
         ? sql`1`
         : sql`(SELECT f.per_usd FROM fx_rates f WHERE f.currency = ${b.currency} AND f.day <= ${day}
-            ORDER BY f.day DESC LIMIT 1)`;
+            AND f.day > ${day} - ${RATE_DAYS}::int ORDER BY f.day DESC LIMIT 1)`;
     return sql`${b.code}::text, jsonb_build_object('day', ${day}, 'price',
       (SELECT p.price_usd FROM prices p WHERE p.chain_id = t.chain_id AND p.token = t.token AND p.day = ${day}),
       'rate', ${rate})`;
@@ -81,8 +88,12 @@ export async function readClientOperations(
 ): Promise<ClientOperation[]> {
   const { rows } = await sql<Row>`
     SELECT mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index, t.block_time, ma.foreign_user_id, ma.address,
-      ma.jurisdiction, t.from_address, t.to_address, t.token, t.value::text AS value, tk.symbol, tk.decimals, mt.laws,
-      mt.valuations AS stored, ${freshValuations(q.books)} AS fresh
+      ma.jurisdiction, t.from_address, t.to_address, t.token, t.value::text AS value, tk.symbol, tk.name AS token_name,
+      tk.decimals, mt.laws, mt.unjudged, mt.valuations AS stored, ${freshValuations(q.books)} AS fresh,
+      EXISTS (SELECT 1 FROM monitored_addresses o
+        WHERE o.project_id = ma.project_id AND o.foreign_user_id = ma.foreign_user_id AND o.chain_id = t.chain_id
+          AND o.id <> ma.id
+          AND o.address = CASE WHEN t.from_address = ma.address THEN t.to_address ELSE t.from_address END) AS internal
     FROM monitored_transfers mt
     JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
     JOIN monitored_addresses ma ON ma.id = mt.address_id
@@ -108,11 +119,12 @@ export async function readClientOperations(
     const valuations: Record<string, Valuation> = {};
     for (const book of q.books) {
       const f = fresh[book.code];
-      valuations[book.code] = stored[book.code] ?? {
-        day: String(f?.day).slice(0, 10),
-        priceUsd: numberOrNull(f?.price),
+      const judged = stored[book.code];
+      valuations[book.code] = {
+        day: judged?.day ?? String(f?.day).slice(0, 10),
+        priceUsd: judged?.priceUsd ?? numberOrNull(f?.price),
         currency: book.currency,
-        perUsd: numberOrNull(f?.rate),
+        perUsd: judged?.perUsd ?? numberOrNull(f?.rate),
       };
     }
     return {
@@ -127,9 +139,12 @@ export async function readClientOperations(
       counterparty: out ? r.to_address : r.from_address,
       token: r.token,
       symbol: native ? (chain?.currency_symbol ?? null) : r.symbol,
+      tokenName: native ? (chain?.currency_symbol ?? null) : r.token_name,
       decimals: native ? (chain?.currency_decimals ?? 18) : r.decimals,
       value: BigInt(r.value),
       laws: r.laws,
+      unjudged: r.unjudged,
+      internal: r.internal,
       valuations,
       addressJurisdiction: r.jurisdiction,
     };
@@ -181,4 +196,21 @@ export async function transfersMeeting(
     evaluatedAt: new Date(r.evaluated_at),
     laws: r.laws,
   }));
+}
+
+/** When the last of the project's transfers of [from, to) was checked, or null when none was. */
+export async function lastChecked(
+  db: Kysely<DB>,
+  projectId: number,
+  from: Date,
+  to: Date,
+): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | string | null }>`
+    SELECT max(mt.evaluated_at) AS at FROM monitored_transfers mt
+    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    WHERE mt.project_id = ${projectId} AND mt.status = 'evaluated' AND t.block_time >= ${from} AND t.block_time < ${to}`.execute(
+    db,
+  );
+  const at = rows[0]?.at;
+  return at ? new Date(at) : null;
 }

@@ -70,6 +70,17 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
         throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: "must be an EVM address" }]);
       const chainId = Number(req.body.chainId);
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      const jurisdiction = req.body.jurisdiction ?? null;
+      if (jurisdiction !== null) {
+        const enabled = (await ctx.projectJurisdictions?.(req.params.projectId)) ?? [];
+        if (!enabled.includes(jurisdiction))
+          throw invalid(MESSAGES.invalidBody, [
+            {
+              path: "/jurisdiction",
+              message: `the project does not enable ${jurisdiction} (its jurisdictions: ${enabled.join(", ") || "none"})`,
+            },
+          ]);
+      }
       const description = req.body.description?.trim() || null;
       const created = await insertAddress(ctx.db, {
         projectId: req.params.projectId,
@@ -77,7 +88,7 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
         address,
         foreignUserId: req.body.foreign_user_id,
         description,
-        jurisdiction: req.body.jurisdiction ?? null,
+        jurisdiction,
       });
       if (!created) throw new AppError("conflict", "This address is already monitored on this chain");
       const [body] = await answer(req.params.projectId, [created]);

@@ -39,6 +39,8 @@ export interface MonitoredTransfersTable {
   mxn_per_usd: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   /** each rule book's valuation of the transfer when it was checked (0019): src/regulation's Valuation by code */
   valuations: ColumnType<unknown | null, string | null | undefined, string | null>;
+  /** the rules that could not be judged when it was checked (0019) */
+  unjudged: string[] | null;
 }
 
 export interface MonitoringTables {

@@ -14,12 +14,16 @@ export interface ServiceMetrics {
   followIndexers(indexers: Indexers): void;
   /** A file a report generation could not write, by jurisdiction and reason class. */
   reportFailure(countryCode: string, reason: string): void;
+  /** A law rule the checker could not judge (no price, rate or UMA for the day), by rule book. */
+  ruleUnjudged(book: string): void;
   /** How to count the overdue filings (src/reports' calendar), once reports are wired. */
   followFilings(overdue: () => Promise<Map<string, number>>): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
 const STATS_FRESH_MS = 1_000;
+/** How long a count of overdue filings serves scrapes. */
+const OVERDUE_FRESH_MS = 60_000;
 
 export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetrics {
   let stats: { at: number; value: Promise<QueueStats[]> } | undefined;
@@ -117,22 +121,36 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     labelNames: ["country", "reason"] as const,
     registers: [registry],
   });
+  const unjudged = new Counter({
+    name: `${METRIC_PREFIX}rules_unjudged_total`,
+    help: "Law rules the transfer checker could not judge for want of a price, a rate or a UMA of the day, by rule book",
+    labelNames: ["book"] as const,
+    registers: [registry],
+  });
+  // The overdue filings take a few queries per project: counted at most once a minute, the last count kept when a
+  // count fails (the failure is the database's, which other metrics and /readyz show).
   let overdue: (() => Promise<Map<string, number>>) | undefined;
+  let counted: { at: number; value: Map<string, number> } | undefined;
   new Gauge({
     name: `${METRIC_PREFIX}filings_overdue`,
     help: "Filings past their deadline and not filed (this month and the three before), by jurisdiction",
     labelNames: ["country"] as const,
     registers: [registry],
     async collect() {
-      this.reset();
       if (!overdue) return;
-      for (const [country, n] of await overdue()) this.set({ country }, n);
+      if (!counted || Date.now() - counted.at > OVERDUE_FRESH_MS) {
+        const value = await overdue().catch(() => counted?.value);
+        if (value) counted = { at: Date.now(), value };
+      }
+      this.reset();
+      for (const [country, n] of counted?.value ?? []) this.set({ country }, n);
     },
   });
 
   return {
     observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),
     reportFailure: (country, reason) => reportFailures.inc({ country, reason }),
+    ruleUnjudged: (book) => unjudged.inc({ book }),
     followFilings(count) {
       overdue = count;
     },

@@ -103,9 +103,11 @@ export function evaluate(
   const units = bookUnits(book);
   const { threshold, worth } = units;
   const unvalued = (): string =>
-    current.valuations[book.code]?.priceUsd == null || current.decimals === null
-      ? "the token has no USD price on the operation's day"
-      : `no ${book.currency} exchange rate is known for the operation's day`;
+    current.decimals === null
+      ? "the token's decimals are unknown"
+      : current.valuations[book.code]?.priceUsd == null
+        ? "the token has no USD price on the operation's day"
+        : `no ${book.currency} exchange rate is known for the operation's day`;
 
   const laws: InflictedLaw[] = [];
   const unjudged: Evaluation["unjudged"] = [];
@@ -122,7 +124,11 @@ export function evaluate(
       case "counterparty":
         if (counterparty.category === undefined || !check.categories.includes(counterparty.category))
           return false;
-        return check.onlyWith === undefined || check.onlyWith.some((id) => hits.includes(id));
+        if (check.onlyWith === undefined || check.onlyWith.some((id) => hits.includes(id))) return true;
+        // Whether the operation was subject to an aviso is unknown while one of those rules is.
+        return check.onlyWith.some((id) => unjudged.some((u) => u.id === id))
+          ? `depends on ${check.onlyWith.join(" or ")}, which could not be judged`
+          : false;
       case "vasp-counterparty":
         if (!counterparty.vasp) return false;
         return check.minimum === undefined ? true : judgeAmount(check.minimum, check.compare ?? "at-least");

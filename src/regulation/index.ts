@@ -14,6 +14,7 @@ export {
   type RuleBook,
 } from "./evaluate.ts";
 export {
+  accumulates,
   byTime,
   byUser,
   type ClientOperation,

@@ -31,11 +31,20 @@ export interface ClientOperation {
   token: string;
   /** the asset's ticker (the chain's currency for native transfers), when known */
   symbol: string | null;
+  /** the token's name, when known */
+  tokenName: string | null;
   decimals: number | null;
   /** raw amount in the token's smallest unit */
   value: bigint;
   /** the law rules the operation infringed when it was checked; null while it waits to be checked */
   laws: string[] | null;
+  /** the rules that could not be judged when it was checked (no price, no rate, no UMA for its day) */
+  unjudged: string[] | null;
+  /**
+   * a movement between two monitored addresses of the same client: no operation with anyone else, so it meets no
+   * rule and adds to no accumulation (one transfer seen from both ends would count twice)
+   */
+  internal: boolean;
   /** by jurisdiction code (and `XB` for the international rules) */
   valuations: Readonly<Record<string, Valuation>>;
   /** the jurisdiction the address was registered under (`jurisdiction` on registration), if any */
@@ -77,6 +86,9 @@ export function wholeTokens(value: bigint, decimals: number | null): string | nu
   const fraction = (value % unit).toString().padStart(decimals, "0").replace(/0+$/, "");
   return fraction ? `${value / unit}.${fraction}` : `${value / unit}`;
 }
+
+/** Whether an operation can add to an accumulation: a movement with someone else, of a value above zero. */
+export const accumulates = (op: ClientOperation): boolean => !op.internal && op.value > 0n;
 
 /** Orders operations as they happened: by time, then transaction, log index and address. */
 export function byTime(a: ClientOperation, b: ClientOperation): number {

@@ -16,10 +16,11 @@ import {
   jurisdictionsOf,
 } from "../jurisdictions/index.ts";
 import { projectJurisdictions, projectsWithJurisdictions, writeAudit } from "../keys/index.ts";
-import { transfersMeeting } from "../monitoring/index.ts";
+
 import { AppError, invalid } from "../platform/errors.ts";
 import type { ReportsContext } from "./context.ts";
-import { periodBounds, periodOf, previousPeriod } from "./period.ts";
+import { periodOf, previousPeriod } from "./period.ts";
+import { owedUrgent } from "./urgent.ts";
 
 export type FilingState = "pending" | "generated" | "filed" | "overdue";
 
@@ -98,6 +99,13 @@ async function monthState(
   };
 }
 
+/** A file's stem: its name without the version and the extension. */
+const fileStem = (path: string) =>
+  path
+    .slice(path.lastIndexOf("/") + 1)
+    .replace(/\.[a-z]+$/, "")
+    .replace(/\.v\d+$/, "");
+
 /** The state of a filing from its files (the latest version of each), failures and mark. */
 function stateOf(
   files: MonthState["files"],
@@ -111,8 +119,10 @@ function stateOf(
   for (const f of files) latest.set(f.path.replace(/\.v\d+(\.[a-z]+)$/, "$1"), f);
   const allFiled = latest.size > 0 && [...latest.values()].every((f) => f.status === "filed");
   if (marked || (allFiled && failures === 0)) return "filed";
+  // Generated, with nothing to file: nothing can be late.
+  if (latest.size === 0 && generated && failures === 0) return "generated";
   if (now > deadline.getTime()) return "overdue";
-  return (latest.size > 0 || generated) && failures === 0 ? "generated" : "pending";
+  return latest.size > 0 && failures === 0 ? "generated" : "pending";
 }
 
 function monthlyFiling(
@@ -156,19 +166,14 @@ async function urgentFilings(
 ): Promise<FilingView[]> {
   const urgent = j.urgent;
   if (!urgent) return [];
-  const bounds = periodBounds(period, j.timeZone);
-  const transfers = await transfersMeeting(ctx.db, {
-    projectId,
-    rules: urgent.rules,
-    from: bounds.start,
-    to: bounds.end,
-  });
+  const transfers = await owedUrgent(ctx, projectId, j, period);
   return transfers.map((t) => {
     const deadline = new Date(t.evaluatedAt.getTime() + urgent.dueWithinMs);
-    const files = m.files.filter((f) => f.kind === "urgent" && f.tx_hash === t.txHash);
+    // One filing per aviso, named by its file's stem (two transfers of one transaction are two avisos).
     const stem = urgent.stemOf(t);
+    const files = m.files.filter((f) => f.kind === "urgent" && fileStem(f.path) === stem);
     const failures = m.failures.filter((f) => f.kind === "urgent" && f.stem === stem);
-    const id = `${j.code}-URGENT:${t.txHash}`;
+    const id = `${j.code}-URGENT:${stem}`;
     return {
       countryCode: j.code,
       period,
@@ -265,9 +270,11 @@ export async function overdueFilings(ctx: ReportsContext, months = 3): Promise<M
   const counts = new Map<string, number>();
   for (const project of await projectsWithJurisdictions(ctx.db)) {
     for (const j of jurisdictionsOf(project.jurisdictions)) {
-      // This month (its 24-hour avisos) and the `months` before it (their monthly filings).
+      // This month (its 24-hour avisos) and the `months` before it (their monthly filings), none before the
+      // project's own first month.
+      const first = periodOf(project.createdAt, j.timeZone);
       let period = periodOf(new Date(ctx.now()), j.timeZone);
-      for (let i = 0; i <= months; i++) {
+      for (let i = 0; i <= months && period >= first; i++) {
         for (const f of await filingCalendar(ctx, project.id, period, j.code))
           if (f.state === "overdue") counts.set(j.code, (counts.get(j.code) ?? 0) + 1);
         period = previousPeriod(period);

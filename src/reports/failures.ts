@@ -1,20 +1,21 @@
-// Nothing about a file that could not be written stays silent: each failure of a generation is written to the audit
-// log in the generation's transaction (auditFailures), then logged at error level and counted by country and reason
-// (vigia_report_failures_total, with an alert rule in deploy/prometheus/alerts.yml), and, when it is new or its
-// reason changed, sent to the integrator as a `type: error` message naming the user, the field and the file it
-// blocks (reportFailures). GET /reports lists the same failures (report_failures) beside the files.
+// Nothing about a file that could not be written stays silent. In the generation's transaction (so that a crash
+// cannot record a failure without its message), each failure is written to the audit log and, when it is new or its
+// reason changed, queued for the integrator as a `type: error` message naming the user, the field and the file it
+// blocks (failuresInTransaction). After the commit, each is logged at error level and counted by country and reason
+// (vigia_report_failures_total, with an alert rule in deploy/prometheus/alerts.yml; logFailures). GET /reports
+// lists the same failures (report_failures) beside the files.
 import { writeAudit } from "../keys/index.ts";
 import { enqueue } from "../notifications/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { type Failure, folderOf, type Month, type WriteResult } from "./files.ts";
 
-/** One audit row per failure, in the generation's transaction. */
-export async function auditFailures(
+/** One audit row per failure, and a message for each new one, in the generation's transaction. */
+export async function failuresInTransaction(
   trx: ReportsContext["db"],
   month: Month & { actor: string },
   written: WriteResult,
 ): Promise<void> {
-  for (const f of written.failures)
+  for (const f of written.failures) {
     await writeAudit(trx, {
       projectId: month.projectId,
       actor: month.actor,
@@ -29,17 +30,29 @@ export async function auditFailures(
         ...(f.field ? { field: f.field } : {}),
       },
     });
+    // Due now on the outbox's clock (the deliverer's), whatever the reports' own clock says.
+    if (f.isNew)
+      await enqueue(
+        trx,
+        {
+          projectId: month.projectId,
+          type: "error",
+          body: { type: "error", data: failureMessage(month, f) },
+        },
+        new Date(),
+      );
+  }
 }
 
 /** What the integrator reads of a failure. */
 export function failureMessage(month: Month, f: Failure): string {
   const who = f.userId ? `user ${f.userId}` : "the project";
   const field = f.field ? ` (field \`${f.field}\`)` : "";
-  return `${month.countryCode} ${month.period}: ${f.blocks} of ${who} could not be generated${field}: ${f.reason}. Once fixed, it is generated again at the next daily run, or at once with POST /v1/reports/generate.`;
+  return `${month.countryCode} ${month.period}: ${f.blocks} of ${who} could not be generated${field}: ${f.reason}. Once fixed: POST /v1/reports/generate generates the month again (the daily run does until the filing deadline; a 24-hour aviso is tried again every hour).`;
 }
 
-/** Logs, counts and notifies the failures of a generation that has committed. */
-export async function reportFailures(ctx: ReportsContext, month: Month, written: WriteResult): Promise<void> {
+/** Logs and counts the failures of a generation that has committed. */
+export function logFailures(ctx: ReportsContext, month: Month, written: WriteResult): void {
   for (const f of written.failures) {
     ctx.countFailure?.(month.countryCode, f.code);
     ctx.log?.error(
@@ -53,17 +66,6 @@ export async function reportFailures(ctx: ReportsContext, month: Month, written:
         generationId: written.generationId,
       },
       `report not generated: ${f.blocks}: ${f.reason}`,
-    );
-    if (!f.isNew) continue;
-    // Due now on the outbox's clock (the deliverer's), whatever the reports' own clock says.
-    await enqueue(
-      ctx.db,
-      {
-        projectId: month.projectId,
-        type: "error",
-        body: { type: "error", data: failureMessage(month, f) },
-      },
-      new Date(),
     );
   }
 }

@@ -32,6 +32,8 @@ export interface Scope extends Month {
   kinds: readonly ReportKind[];
   /** the candidates are every slot of these kinds: drafts and failures of other slots go */
   complete: boolean;
+  /** stems owed no file any more (an urgent aviso whose client another jurisdiction governs): their failures go */
+  settled?: readonly string[];
 }
 
 /** A file that could not be written, as report_failures keeps it. */
@@ -273,7 +275,11 @@ export async function writeFiles(
     for (const w of p.writes) await ctx.store.put(w.storageKey, w.content);
     try {
       const result = await commit(ctx, s, p, meta, extraProblems);
-      for (const key of result.obsoleteKeys) await ctx.store.delete(key).catch(() => {});
+      for (const key of result.obsoleteKeys)
+        await ctx.store.delete(key).catch((error) =>
+          // The rows no longer point at these bytes: left behind, they only take room.
+          ctx.log?.error({ err: error, key }, `report files: an obsolete file could not be deleted: ${key}`),
+        );
       return result.written;
     } catch (error) {
       if (!(error instanceof MonthChanged) || attempt >= 4) throw error;
@@ -416,7 +422,7 @@ async function recordFailures(trx: ReportsContext["db"], s: Scope, p: Plan, at: 
   ]);
   for (const r of before) {
     const slot = slotOf(r.kind, r.stem);
-    if (failing.has(slot) || !(s.complete || succeeded.has(slot))) continue;
+    if (failing.has(slot) || !(s.complete || succeeded.has(slot) || s.settled?.includes(r.stem))) continue;
     await trx
       .deleteFrom("report_failures")
       .where("project_id", "=", s.projectId)

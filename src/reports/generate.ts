@@ -9,14 +9,13 @@ import { projectCompliance, projectExists, writeAudit } from "../keys/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { invalid, notFound } from "../platform/errors.ts";
 import type { ReportsContext } from "./context.ts";
-import { auditFailures, reportFailures } from "./failures.ts";
-import { folderOf, type Month, type WriteResult, writeFiles } from "./files.ts";
+import { failuresInTransaction, logFailures } from "./failures.ts";
+import { folderOf, type Month, type Unbuilt, type WriteResult, writeFiles } from "./files.ts";
 import { periodBounds } from "./period.ts";
-import { clientSource } from "./profiles.ts";
+import { clientSource, GOVERNED_ELSEWHERE } from "./profiles.ts";
+import { settle } from "./settle.ts";
 import type { GenerationTrigger } from "./tables.ts";
-
-/** The code of a generation's note on a client another jurisdiction (or none) governs: not a failure. */
-export const GOVERNED_ELSEWHERE = "governed_elsewhere";
+import { owedUrgent } from "./urgent.ts";
 
 export interface GenerationRequest extends Month {
   trigger: GenerationTrigger;
@@ -58,42 +57,65 @@ export async function generateReports(
       { path: "/countryCode", message: "must be one of the project's jurisdictions" },
     ]);
   const bounds = periodBounds(req.period, j.timeZone);
-  const operations = await readClientOperations(ctx.db, ctx.registry, {
+  const settings = compliance.settings[j.code];
+  const recorded = await readClientOperations(ctx.db, ctx.registry, {
     projectId: req.projectId,
     from: j.lookbackStart(bounds),
     to: bounds.end,
-    status: "checked",
+    status: "recorded",
     books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
   });
-  const urgent = await ctx.db
-    .selectFrom("reports")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("project_id", "=", req.projectId)
-    .where("country_code", "=", j.code)
-    .where("period", "=", req.period)
-    .where("kind", "=", "urgent")
-    .executeTakeFirstOrThrow();
+  // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
+  const settled = settle(j, recorded, bounds, settings);
+  const waiting = new Set(settled.unjudged.map((u) => u.op.userId));
+  const monthFiles = `${j.name}'s monthly files of ${req.period}`;
   const build = await j.monthly({
     projectId: req.projectId,
     period: req.period,
     bounds,
-    settings: compliance.settings[j.code],
-    operations,
-    urgentFiles: Number(urgent.n),
+    settings,
+    operations: settled.operations.filter((op) => !waiting.has(op.userId)),
+    urgentAvisos: (await owedUrgent(ctx, req.projectId, j, req.period)).length,
+    unsettled: settled.pending.length + settled.unjudged.length,
     client: await clientSource(ctx, req.projectId, compliance, j.code),
   });
+  const unsettled: Unbuilt[] = [
+    ...[...waiting].map((userId) => {
+      const first = settled.unjudged.find((u) => u.op.userId === userId) as (typeof settled.unjudged)[number];
+      return {
+        kind: "monthly" as const,
+        userId,
+        code: "no_value",
+        reason: `transaction ${first.op.txHash} could not be judged (${first.reason}): import what is missing (vigia import prices, vigia import fx)`,
+        blocks: monthFiles,
+      };
+    }),
+    ...(settled.pending.length > 0
+      ? [
+          {
+            kind: "monthly" as const,
+            userId: null,
+            stem: "",
+            code: "pending",
+            reason: `${settled.pending.length} transfers of the month are still waiting to be checked`,
+            blocks: monthFiles,
+          },
+        ]
+      : []),
+  ];
   const result = await writeFiles(
     ctx,
     { ...req, countryCode: j.code, kinds: ["monthly", "zero"], complete: true },
     build.files,
     [
       ...build.refused,
+      ...unsettled,
       ...build.problems.map((p) => ({
         kind: "monthly" as const,
         userId: null,
         stem: "",
         ...p,
-        blocks: `every file of ${req.period}`,
+        blocks: monthFiles,
       })),
     ],
     {
@@ -115,7 +137,7 @@ export async function generateReports(
             elsewhere: build.elsewhere.length,
           },
         });
-        await auditFailures(trx, req, written);
+        await failuresInTransaction(trx, req, written);
       },
     },
     build.elsewhere.map((e) => ({
@@ -126,6 +148,6 @@ export async function generateReports(
         : "no jurisdiction of the project governs the client (its country matches none, and no `client_jurisdiction.otherwise` is set): reported nowhere",
     })),
   );
-  await reportFailures(ctx, { ...req, countryCode: j.code }, result);
+  logFailures(ctx, { ...req, countryCode: j.code }, result);
   return { ...result, elsewhere: build.elsewhere };
 }

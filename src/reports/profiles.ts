@@ -8,6 +8,9 @@ import type { ProfileResult } from "../monitoring/index.ts";
 import { byTime, type ClientOperation } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 
+/** The code of a generation's note on a client another jurisdiction (or none) governs: not a failure. */
+export const GOVERNED_ELSEWHERE = "governed_elsewhere";
+
 export type ClientSource = (userId: string, operations: ClientOperation[]) => Promise<Client>;
 
 /** The clients of a project for the jurisdiction `code`. */

@@ -2,14 +2,17 @@
 // at 01:00 in the regulator's time zone, generates the month that has just closed for every project enabling it,
 // well before its filing deadline. Daily rather than monthly so that a day without workers, or a month whose files
 // had problems (an integrator that was down, a profile to fix), is tried again the next day, until the month's
-// last filing deadline (src/jurisdictions' calendar; day 17 where it lists none). Schedules live in the database:
-// a missed day is run once when a worker is back.
+// last filing deadline (src/jurisdictions' calendar; day 17 where it lists none). A month whose transfers were
+// checked after its last generation (a block indexed late) is generated again whatever the day: an aviso found late
+// is still owed. Schedules live in the database: a missed day is run once when a worker is back.
 import { sql } from "kysely";
 import { deadlineAfter, JURISDICTIONS } from "../jurisdictions/index.ts";
+import { lastChecked } from "../monitoring/index.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { ReportsContext } from "./context.ts";
-import { GOVERNED_ELSEWHERE, generateReports, knownJurisdiction } from "./generate.ts";
-import { periodOf, previousPeriod } from "./period.ts";
+import { generateReports, knownJurisdiction } from "./generate.ts";
+import { periodBounds, periodOf, previousPeriod } from "./period.ts";
+import { GOVERNED_ELSEWHERE } from "./profiles.ts";
 import type { CountryCode } from "./tables.ts";
 
 export const MONTHLY_REPORTS_QUEUE = "reports-monthly";
@@ -42,8 +45,12 @@ export async function runMonthly(
       ? Math.max(...deadlines)
       : deadlineAfter(period, j.timeZone, { months: 1, day: RETRY_UNTIL_DAY }).getTime();
   const retrying = nowMs <= retryUntil;
-  const { rows } = await sql<{ id: number; problems: number | null }>`
+  const { start, end } = periodBounds(period, j.timeZone);
+  const { rows } = await sql<{ id: number; problems: number | null; finished: Date | string | null }>`
     SELECT p.id,
+      (SELECT max(g.finished_at) FROM report_generations g
+        WHERE g.project_id = p.id AND g.country_code = ${countryCode} AND g.period = ${period} AND g.trigger <> 'urgent'
+      ) AS finished,
       -- A client governed elsewhere is no problem to retry: only the files that could not be written are.
       (SELECT (SELECT count(*) FROM jsonb_array_elements(g.problems) e
           WHERE e->>'code' IS DISTINCT FROM ${GOVERNED_ELSEWHERE})
@@ -55,7 +62,9 @@ export async function runMonthly(
     ORDER BY p.id`.execute(ctx.db);
   const run: MonthlyRun = { period, generated: [], failed: [] };
   for (const project of rows) {
-    const due = project.problems === null || (retrying && Number(project.problems) > 0);
+    const checked = project.finished === null ? null : await lastChecked(ctx.db, project.id, start, end);
+    const late = checked !== null && project.finished !== null && checked > new Date(project.finished);
+    const due = project.problems === null || (retrying && Number(project.problems) > 0) || late;
     if (!due) continue;
     signal?.throwIfAborted();
     try {

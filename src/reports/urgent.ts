@@ -7,14 +7,13 @@
 import { sql } from "kysely";
 import { JURISDICTIONS, type Jurisdiction } from "../jurisdictions/index.ts";
 import { projectCompliance, writeAudit } from "../keys/index.ts";
-import { readClientOperations } from "../monitoring/index.ts";
+import { type CheckedTransfer, readClientOperations, transfersMeeting } from "../monitoring/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
 import type { ReportsContext } from "./context.ts";
-import { auditFailures, reportFailures } from "./failures.ts";
+import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
-import { GOVERNED_ELSEWHERE } from "./generate.ts";
-import { periodOf } from "./period.ts";
-import { clientSource } from "./profiles.ts";
+import { periodBounds, periodOf } from "./period.ts";
+import { clientSource, GOVERNED_ELSEWHERE } from "./profiles.ts";
 
 const RETRY_AFTER_MS = 3600_000;
 
@@ -50,6 +49,35 @@ async function due(ctx: ReportsContext, j: Jurisdiction, limit: number): Promise
   return rows;
 }
 
+/**
+ * The urgent avisos a month owes in `j`: the transfers of the month (in its time zone) that met its urgent rules,
+ * less those whose client another jurisdiction turned out to govern.
+ */
+export async function owedUrgent(
+  ctx: ReportsContext,
+  projectId: number,
+  j: Jurisdiction,
+  period: string,
+): Promise<CheckedTransfer[]> {
+  if (!j.urgent) return [];
+  const bounds = periodBounds(period, j.timeZone);
+  const met = await transfersMeeting(ctx.db, {
+    projectId,
+    rules: j.urgent.rules,
+    from: bounds.start,
+    to: bounds.end,
+  });
+  if (met.length === 0) return [];
+  const { rows } = await sql<{ tx_hash: string; address_id: string; log_index: number }>`
+    SELECT tx_hash, address_id, log_index FROM report_generations
+    WHERE project_id = ${projectId} AND country_code = ${j.code} AND period = ${period} AND trigger = 'urgent'
+      AND status = 'completed' AND problems @> ${JSON.stringify([{ code: GOVERNED_ELSEWHERE }])}::jsonb`.execute(
+    ctx.db,
+  );
+  const elsewhere = new Set(rows.map((r) => `${r.address_id}:${r.tx_hash}:${r.log_index}`));
+  return met.filter((t) => !elsewhere.has(`${t.addressId}:${t.txHash}:${t.logIndex}`));
+}
+
 /** Writes the urgent aviso of one transfer for `j`; true when it was written (or is there already). */
 export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: Due): Promise<boolean> {
   const urgent = j.urgent;
@@ -67,7 +95,13 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
     status: "checked",
     books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
   });
-  if (!op) return false;
+  if (!op) {
+    ctx.log?.error(
+      { projectId: d.project_id, txHash: d.tx_hash },
+      `urgent aviso: transaction ${d.tx_hash} of address ${d.address_id} is not readable`,
+    );
+    return false;
+  }
   const period = periodOf(op.blockTime, j.timeZone);
   const month = { projectId: d.project_id, countryCode: j.code, period };
   const compliance = await projectCompliance(ctx.db, d.project_id);
@@ -102,7 +136,12 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
   }
   const written = await writeFiles(
     ctx,
-    { ...month, kinds: ["urgent"], complete: false },
+    {
+      ...month,
+      kinds: ["urgent"],
+      complete: false,
+      ...(client.kind === "elsewhere" ? { settled: [stem] } : {}),
+    },
     files,
     refused,
     {
@@ -118,12 +157,12 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
           target: `${folderOf(month)}/${files[0]?.stem ?? stem}`,
           details: { generationId: result.generationId, trigger: "urgent", txHash: d.tx_hash },
         });
-        await auditFailures(trx, { ...month, actor: "system" }, result);
+        await failuresInTransaction(trx, { ...month, actor: "system" }, result);
       },
     },
     elsewhere,
   );
-  await reportFailures(ctx, month, written);
+  logFailures(ctx, month, written);
   return written.files.length > 0;
 }
 

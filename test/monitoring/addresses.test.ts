@@ -42,6 +42,41 @@ describe("monitored addresses", () => {
     expect(Date.parse(data.created_at)).not.toBeNaN();
   });
 
+  it("registers an address under one of the project's jurisdictions, and refuses one it does not enable", async () => {
+    const patch = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: { jurisdictions: ["CO"] },
+    });
+    expect(patch.statusCode).toBe(200);
+    const co = await register({
+      address: addr(0xc0),
+      chainId: 1,
+      foreign_user_id: "u-co",
+      jurisdiction: "CO",
+    });
+    expect(co.statusCode).toBe(201);
+    expect(co.json().data.jurisdiction).toBe("CO");
+    const mx = await register({
+      address: addr(0xc1),
+      chainId: 1,
+      foreign_user_id: "u-mx",
+      jurisdiction: "MX",
+    });
+    expect(mx.statusCode).toBe(400);
+    expect(mx.json().details).toEqual([
+      { path: "/jurisdiction", message: "the project does not enable MX (its jurisdictions: CO)" },
+    ]);
+    expect(
+      (await register({ address: addr(0xc2), chainId: 1, foreign_user_id: "u", jurisdiction: "BR" }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await register({ address: addr(0xc3), chainId: 1, foreign_user_id: "u" })).json().data.jurisdiction,
+    ).toBeNull();
+  });
+
   it("answers 409 for the same address and chain twice, in any case; another chain is another address", async () => {
     expect((await register({ address: addr(1), chainId: 1, foreign_user_id: "u1" })).statusCode).toBe(201);
     const again = await register({

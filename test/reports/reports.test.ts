@@ -472,10 +472,10 @@ describe("filing calendar", () => {
   it("lists every filing March owes, with its deadline and state", async () => {
     const march = await calendar("2026-03");
     expect(
-      march.map((f) => [f.countryCode, f.filing.replace(/0x[0-9a-f]+$/, "<tx>"), f.state, f.deadline]),
+      march.map((f) => [f.countryCode, f.filing.replace(/:.*$/, ":<aviso>"), f.state, f.deadline]),
     ).toEqual([
       ["MX", "MX-AVI-MONTHLY", "generated", "2026-04-18T05:59:59.999Z"],
-      ["MX", "MX-URGENT:<tx>", "generated", expect.any(String)],
+      ["MX", "MX-URGENT:<aviso>", "generated", "2026-04-03T12:00:00.000Z"],
       ["CO", "CO-TRANSACTIONS", "generated", "2026-04-21T04:59:59.999Z"],
       ["CO", "CO-ROS-ABSENCE", "pending", "2026-04-21T04:59:59.999Z"],
     ]);
@@ -485,14 +485,25 @@ describe("filing calendar", () => {
 
   it("shows a filing overdue once its deadline passes unfiled, counts it, and lets an officer record one", async () => {
     const start = now;
+    // Colombia's February has nothing to report: generated with no file, it can never be late.
+    expect((await generate("CO", "2026-02")).json().data.files).toEqual([]);
+    // The count starts at the project's first month: the project was made today, on the wall clock.
+    await svc.database.db
+      .updateTable("projects")
+      .set({ created_at: new Date("2025-01-01T00:00:00Z") } as never)
+      .where("id", "=", svc.project.id)
+      .execute();
     try {
       now = Date.parse("2026-04-25T12:00:00Z");
       const march = await calendar("2026-03");
-      expect(march.filter((f) => f.state === "overdue").map((f) => f.filing)).toEqual([
+      expect(march.filter((f) => f.state === "overdue").map((f) => f.filing.replace(/:.*$/, ""))).toEqual([
         "MX-AVI-MONTHLY",
+        "MX-URGENT",
         "CO-TRANSACTIONS",
         "CO-ROS-ABSENCE",
       ]);
+      const february = await calendar("2026-02");
+      expect(february.find((f) => f.filing === "CO-TRANSACTIONS")?.state).toBe("generated");
       const counts = await overdueFilings(svc.reports);
       expect(counts.get("MX")).toBeGreaterThanOrEqual(1);
       const metrics = await svc.app!.inject({ url: "/metrics", headers: admin() });

@@ -200,12 +200,18 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
     .insertInto("prices")
     .values([...days].map((day) => ({ chain_id: CHAIN, token: "native", day, price_usd: "1000" })))
     .execute();
+  // The rates of each day with a transfer, and the day before (a rate is looked for at most ten days back).
+  const rateDays = new Set(
+    [...days].flatMap((day) => [day, new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10)]),
+  );
   await db
     .insertInto("fx_rates")
-    .values([
-      { day: "2025-07-01", currency: "MXN", per_usd: "20" },
-      { day: "2025-07-01", currency: "COP", per_usd: "4000" },
-    ])
+    .values(
+      [...rateDays].flatMap((day) => [
+        { day, currency: "MXN", per_usd: "20" },
+        { day, currency: "COP", per_usd: "4000" },
+      ]),
+    )
     .execute();
   await db
     .insertInto("labels")
@@ -251,6 +257,8 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
     } as never,
     profiles: new ProfileReader(new OutboundClient({ allowPrivate: true })),
+    // The checks happen on the reports' clock, as in production, where both are the wall clock.
+    now: svc.reports.now,
   });
   while ((await checker.runOnce()) > 0) {}
 }

@@ -4,7 +4,7 @@
 // part of a multiple is not reported again as individual). Values in USD at the day's price and in COP at the day's
 // TRM, both of the transaction's day in Bogotá. The official field layout of the PSAV annex was not found;
 // docs/reports/co.md gives this layout, its sources, and what to check against the official annex before filing.
-import { type ClientOperation, usdIn, wholeTokens } from "../../regulation/index.ts";
+import { accumulates, type ClientOperation, cents, usdIn, wholeTokens } from "../../regulation/index.ts";
 import { delimitedFile, holderName, localDateTime, money } from "../delimited.ts";
 import type { Blocked } from "../port.ts";
 import type { Profile } from "../profile.ts";
@@ -31,10 +31,17 @@ export interface CoRecord {
 
 const has = (op: ClientOperation, id: string) => op.laws?.includes(id) ?? false;
 
-/** The operations the month's file reports, each marked I (individual) or M (multiple); or why one cannot be valued. */
+/**
+ * The operations the month's file reports, each marked I (individual) or M (multiple); or why one cannot be valued.
+ * A month's multiple is what its accumulation added up (src/jurisdictions/month-accumulation.ts): the movements with
+ * someone else, of a value above zero, that have a price; a transfer without a price was not judged and is not
+ * listed (the checker logged and counted it).
+ */
 export function coReportable(operations: ClientOperation[]): CoRecord[] | Blocked {
   const multiple = operations.some((op) => has(op, CO_MULTIPLE));
-  const chosen = multiple ? operations : operations.filter((op) => has(op, CO_INDIVIDUAL));
+  const chosen = multiple
+    ? operations.filter((op) => accumulates(op) && usdIn(op, "CO") !== null)
+    : operations.filter((op) => has(op, CO_INDIVIDUAL));
   const records: CoRecord[] = [];
   for (const op of chosen) {
     const usd = usdIn(op, "CO");
@@ -47,7 +54,8 @@ export function coReportable(operations: ClientOperation[]): CoRecord[] | Blocke
         code: "no_value",
         reason: `no COP rate (TRM) is known for ${valuation?.day ?? "the transaction's day"}: import it with \`vigia import fx\``,
       };
-    records.push({ op, usd, cop: usd * trm, trm, kind: multiple ? "M" : "I" });
+    // Rounded as written, so that the trailer's sums are the sums of the lines.
+    records.push({ op, usd: cents(usd), cop: cents(usd * trm), trm, kind: multiple ? "M" : "I" });
   }
   return records;
 }

@@ -57,9 +57,7 @@ export const GUATEMALA: Jurisdiction = {
   lookbackStart: (bounds) => bounds.start,
   monthly: (input) =>
     thresholdMonthly(input, {
-      countryCode: "GT",
-      timeZone: GT_TIME_ZONE,
-      rules: GT_RULES.map((r) => r.id),
+      book: GUATEMALA,
       name: (period) => `the working record of indicators of ${period}`,
     }),
   // No virtual-asset filing is due in Guatemala until its reglamento sets one.

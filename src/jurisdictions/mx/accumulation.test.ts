@@ -28,9 +28,12 @@ function op(
     counterparty: "0xb",
     token: "native",
     symbol: "ETH",
+    tokenName: "Ether",
     decimals: 2,
     value: BigInt(Math.round(mxn * 100)),
     laws,
+    unjudged: null,
+    internal: false,
     valuations: { MX: { day, priceUsd: 1, currency: "MXN", perUsd: 1 } },
     addressJurisdiction: null,
   };

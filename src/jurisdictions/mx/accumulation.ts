@@ -5,7 +5,8 @@
 // el periodo"; RCG Art. 19 (Acuerdo 115/2026): the period "iniciará a partir de que se realice el primer acto u
 // operación". So:
 //  - only operations under the single-operation threshold of their own day count (one at or over it is an aviso on
-//    its own); each valued in MXN on its own day in Mexico City;
+//    its own); each valued in MXN on its own day in Mexico City; a movement between two of the client's own
+//    monitored addresses, and a transfer of no value (address poisoning), count for nothing;
 //  - by type: receipts and sends apart, unless the project's settings say `combined`;
 //  - the count starts after the last operation of the same type whose accumulation aviso was due (its verdict,
 //    recorded when it was checked), so each aviso reports operations no earlier aviso reported;
@@ -16,13 +17,14 @@ import { addMonths } from "../../platform/time-zone.ts";
 import {
   type AccumulationInput,
   type AccumulationResult,
+  accumulates,
   byTime,
   type ClientOperation,
   meets,
   type RuleVersion,
   versionOn,
 } from "../../regulation/index.ts";
-import { MX_AVISO, MX_RULES } from "./rules.ts";
+import { MX_ACUMULACION, MX_AVISO, MX_RULES } from "./rules.ts";
 import { accumulationMode } from "./settings.ts";
 
 const singleRule = MX_RULES.find((r) => r.id === MX_AVISO);
@@ -44,8 +46,13 @@ export function sixMonthAccumulation(input: AccumulationInput): AccumulationResu
   const threshold = input.threshold(minimum, day);
   if (typeof threshold === "string") return threshold;
 
-  /** The operation's MXN value if it counts (valued, under the single-operation threshold of its day). */
+  /**
+   * The operation's MXN value if it counts: a movement with someone else, above zero, valued, under the
+   * single-operation threshold of its day. An operation without a price or a rate cannot be valued and adds nothing
+   * (its own check says it was not judged).
+   */
   const counted = (op: ClientOperation): number | undefined => {
+    if (!accumulates(op)) return undefined;
     const on = mxDay(op);
     const single = on === undefined || !singleRule ? undefined : versionOn(singleRule, on);
     if (on === undefined || single?.check.kind !== "single") return undefined;
@@ -79,6 +86,6 @@ export function sixMonthAccumulation(input: AccumulationInput): AccumulationResu
 /** The version of the accumulation rule in force on the operation's day (the monthly AVI recomputes its members). */
 export function accumulationVersion(op: ClientOperation, rules = MX_RULES): RuleVersion | undefined {
   const day = mxDay(op);
-  const rule = rules.find((r) => r.id === "MX-ACUMULACION");
+  const rule = rules.find((r) => r.id === MX_ACUMULACION);
   return day && rule ? versionOn(rule, day) : undefined;
 }

@@ -25,10 +25,13 @@ const op = (over: Partial<ClientOperation> = {}): ClientOperation => ({
   counterparty: `0x${"34".repeat(20)}`,
   token: "native",
   symbol: "ETH",
+  tokenName: "Ether",
   decimals: 18,
   value: 1_234_567_890_123_456_789n,
   valuations: valued(2500, 18.5),
   laws: ["MX-AVISO"],
+  unjudged: null,
+  internal: false,
   addressJurisdiction: null,
   ...over,
 });

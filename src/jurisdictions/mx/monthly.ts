@@ -26,18 +26,24 @@ export function mxLookbackStart(bounds: { start: Date }): Date {
   return zonedMidnight(y as number, m as number, d as number, MX_TIME_ZONE);
 }
 
-/** The avisos of one client's month: one per operation of the month with an aviso due. */
+/**
+ * The avisos of one client's month: one per operation with an aviso due. An accumulation aviso's operations are
+ * found again by the checker's own function; should it no longer reach the threshold with them (the client's
+ * operations changed since the check: a jurisdiction's address moved, the settings' grouping changed), the aviso is
+ * not written from a guess: `doubt` names the operation.
+ */
 export function monthlyAvisos(
   book: RuleBook,
   settings: unknown,
   clientOperations: ClientOperation[],
   bounds: { start: Date; end: Date },
-): AviAviso[] {
+): { avisos: AviAviso[]; doubt?: ClientOperation } {
   const rule = MX_RULES.find((r) => r.id === MX_ACUMULACION);
   const inMonth = clientOperations.filter(
     (op) => op.blockTime >= bounds.start && op.blockTime < bounds.end && hits(op, MX_MONTHLY_RULES),
   );
-  return inMonth.map((anchor) => {
+  let doubt: ClientOperation | undefined;
+  const avisos = inMonth.map((anchor): AviAviso => {
     let operations = [anchor];
     const version = accumulationVersion(anchor);
     if (!hits(anchor, [MX_AVISO]) && rule && version) {
@@ -50,10 +56,12 @@ export function monthlyAvisos(
         current: anchor,
         history: clientOperations,
       });
-      if (typeof result !== "string" && result.operations.length > 0) operations = result.operations;
+      if (typeof result === "string" || !result.reached) doubt ??= anchor;
+      else operations = result.operations;
     }
     return { prioridad: 1, alert: { code: ALERT_CODES.none }, anchor, operations };
   });
+  return { avisos, ...(doubt ? { doubt } : {}) };
 }
 
 /** Keeps the avisos not yet filed, or filed and since changed (those become corrections with the filing's folio). */
@@ -106,8 +114,7 @@ export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<Mont
   const users = new Map<string, ClientOperation[]>();
   for (const op of month.operations) users.set(op.userId, [...(users.get(op.userId) ?? []), op]);
   for (const [userId, all] of [...users].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const due = monthlyAvisos(book, entity, all, month.bounds);
-    if (due.length === 0) continue;
+    if (monthlyAvisos(book, entity, all, month.bounds).avisos.length === 0) continue;
     const client = await month.client(userId, all);
     if (client.kind === "elsewhere") {
       build.elsewhere.push({ userId, governedBy: client.governedBy });
@@ -117,8 +124,19 @@ export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<Mont
       build.refused.push(refusal(userId, month.period, "profile_unreadable", client.reason));
       continue;
     }
-    const avisos = monthlyAvisos(book, entity, client.operations, month.bounds);
+    const { avisos, doubt } = monthlyAvisos(book, entity, client.operations, month.bounds);
     if (avisos.length === 0) continue;
+    if (doubt) {
+      build.refused.push(
+        refusal(
+          userId,
+          month.period,
+          "recomputed",
+          `the accumulation aviso of transaction ${doubt.txHash} no longer reaches the threshold with the client's operations as they stand (an address's jurisdiction or the accumulation setting changed since the check): review the client's operations before filing`,
+        ),
+      );
+      continue;
+    }
     const render = (selected: AviAviso[], corrections: Map<string, string>) =>
       aviFile({
         period: month.period,
@@ -156,7 +174,9 @@ export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<Mont
       },
     });
   }
-  if (build.files.length === 0 && build.refused.length === 0 && month.urgentFiles === 0) {
+  // Only a month known to owe nothing gets the informe en ceros, which cannot be withdrawn once sent (RCG Art. 25).
+  const owesNothing = month.urgentAvisos === 0 && month.unsettled === 0;
+  if (build.files.length === 0 && build.refused.length === 0 && owesNothing) {
     build.files.push({
       kind: "zero",
       userId: null,

@@ -131,7 +131,7 @@ export const MX_RULES: readonly LawRule[] = [
       {
         validFrom: D.fractionXvi,
         validTo: dayBefore(D.reform2025),
-        description: `A client's operations under the aviso threshold that add up to more than 645 UMA within a period of six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up. Not verified: the 645 UMA figure comes from secondary sources.`,
+        description: `A client's operations of one type under the aviso threshold that add up to more than 645 UMA within a period of up to six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up; the next operation starts a new period. Not verified: the 645 UMA figure comes from secondary sources, and the Reglamento's Art. 7 of that time was not read (by type, the period and the new start are the reading of its 2026 text).`,
         source: `${LEY_2018} Art. 17 penúltimo párrafo; Reglamento de la LFPIORPI Art. 7 (texto anterior a la reforma DOF 27-03-2026)`,
         verified: false,
         check: {
@@ -144,9 +144,9 @@ export const MX_RULES: readonly LawRule[] = [
       {
         validFrom: D.reform2025,
         validTo: dayBefore(D.reglamento2026),
-        description: `A client's operations under the aviso threshold that add up to more than 210 UMA ("que supere") within a period of six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up.`,
+        description: `A client's operations of one type under the aviso threshold that add up to more than 210 UMA ("que supere", the law's word) within a period of up to six months: the operation that passes it is ${AVISO_DUE}, with the operations that added up; the next operation starts a new period. Not verified: the Reglamento's Art. 7 before its 2026 reform was not read (by type, the period and the new start are the reading of its 2026 text).`,
         source: `${LEY} Art. 17 penúltimo párrafo; Reglamento de la LFPIORPI Art. 7 (texto anterior a la reforma DOF 27-03-2026)`,
-        verified: true,
+        verified: false,
         check: {
           kind: "accumulated",
           accumulation: MX_SIX_MONTHS,

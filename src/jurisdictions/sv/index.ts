@@ -86,9 +86,7 @@ export const EL_SALVADOR: Jurisdiction = {
   lookbackStart: (bounds) => bounds.start,
   monthly: (input) =>
     thresholdMonthly(input, {
-      countryCode: "SV",
-      timeZone: SV_TIME_ZONE,
-      rules: SV_RULES.map((r) => r.id),
+      book: EL_SALVADOR,
       name: (period) => `the working record of regulated-operation indicators of ${period}`,
     }),
   // The regulated-operation reports are due five business days after each operation, but their threshold for

@@ -112,4 +112,11 @@ export const CO_CASES: LegalCase[] = [
       ],
     },
   },
+  {
+    name: "a transfer of no value (address poisoning) adds to no month: USD 500 after it is an individual transaction",
+    jurisdictions: ["CO"],
+    profile: colombian(),
+    transfers: [receipt("2026-04-09 09:00", 0), receipt("2026-04-10 09:00", 500)],
+    expect: { laws: [[], ["CO-TX-150"]], files: { CO: { "2026-04": { records: [[1, "I"]] } } } },
+  },
 ];

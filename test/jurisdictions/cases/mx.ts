@@ -294,4 +294,35 @@ export const MX_CASES: LegalCase[] = [
     ],
     expect: { laws: [[], ["MX-TRAVEL"], []] },
   },
+  {
+    name: "a movement between two of the client's own addresses meets no rule",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    transfers: [{ at: "2026-06-10 12:00", direction: "out", mxn: 30_000, own: 1 }],
+    expect: { laws: [[]], files: { MX: { "2026-06": { zero: true } } } },
+  },
+  {
+    name: "a transfer without a price when checked is judged when its price arrives, before the month's files",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    prices: { "2026-06-10": null },
+    pricesLater: { "2026-06-10": 1_000 },
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: { laws: [[]], files: { MX: { "2026-06": { avisos: [[0]] } } } },
+  },
+  {
+    name: "a transfer still without a price keeps its client's file and the informe en ceros back, and says why",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    prices: { "2026-06-10": null },
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [[]],
+      files: {
+        MX: {
+          "2026-06": { refused: /transaction 0x[0-9a-f]+ could not be judged \(the token has no USD price/ },
+        },
+      },
+    },
+  },
 ];

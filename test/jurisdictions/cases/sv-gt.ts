@@ -23,11 +23,11 @@ export const SV_GT_CASES: LegalCase[] = [
     },
   },
   {
-    name: "El Salvador: a month's operations that together pass USD 25,000",
+    name: "El Salvador: a month's operations that together pass USD 25,000, all of them in the record",
     jurisdictions: ["SV"],
     profile: salvadoran(),
     transfers: [receipt("2026-04-10 09:00", 15_000), receipt("2026-04-20 09:00", 10_000.01)],
-    expect: { laws: [[], ["SV-REGULADA-MES"]], files: { SV: { "2026-04": { rows: [1] } } } },
+    expect: { laws: [[], ["SV-REGULADA-MES"]], files: { SV: { "2026-04": { rows: [0, 1] } } } },
   },
   {
     name: "El Salvador: D.L. 498 until 16 October 2025, D.L. 426 from the 17th",

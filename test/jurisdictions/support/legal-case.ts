@@ -45,6 +45,8 @@ export interface CaseTransfer {
   counterparty?: string;
   /** the client's address it touches (default 0): a client may have several */
   address?: number;
+  /** the counterparty is another of the client's own monitored addresses (its index), not someone else */
+  own?: number;
 }
 
 /** What a month's files of one jurisdiction hold. */
@@ -58,7 +60,9 @@ export type FilesExpected =
   /** El Salvador, Guatemala: the transfers listed */
   | { rows: number[] }
   /** no file for the client (reported nowhere, or elsewhere) */
-  | { none: true };
+  | { none: true }
+  /** no file at all this month (not even a nil report), and a problem that says why */
+  | { refused: RegExp };
 
 export interface LegalCase {
   name: string;
@@ -71,8 +75,10 @@ export interface LegalCase {
   profile: object | { status: number };
   /** `jurisdiction` given when the address is registered */
   addressJurisdiction?: string;
-  /** the ETH price in USD by UTC day (default 1,000 every day) */
-  prices?: Record<string, number>;
+  /** the ETH price in USD by UTC day (default 1,000 every day; null: no price that day) */
+  prices?: Record<string, number | null>;
+  /** prices imported after the transfers were checked, before the files are built */
+  pricesLater?: Record<string, number>;
   /** units per USD by day (default MXN 20, COP 4,000 on every day) */
   rates?: Record<string, { MXN?: number; COP?: number }>;
   transfers: CaseTransfer[];
@@ -168,12 +174,14 @@ export class CaseRunner {
     await db
       .insertInto("prices")
       .values(
-        [...days].map((day) => ({
-          chain_id: CHAIN,
-          token: "native",
-          day,
-          price_usd: String(c.prices?.[day] ?? ETH_USD),
-        })),
+        [...days]
+          .filter((day) => c.prices?.[day] !== null)
+          .map((day) => ({
+            chain_id: CHAIN,
+            token: "native",
+            day,
+            price_usd: String(c.prices?.[day] ?? ETH_USD),
+          })),
       )
       .execute();
     const rateDays = new Set([...days, ...Object.keys(c.rates ?? {})]);
@@ -207,7 +215,9 @@ export class CaseRunner {
     });
     expect(patch.statusCode, patch.body).toBe(200);
     await this.#chain.block(new Date(Math.min(...times.map((t) => t.getTime())) - 60_000), []);
-    const addresses = [...new Set(c.transfers.map((t) => t.address ?? 0))];
+    const addresses = [
+      ...new Set(c.transfers.flatMap((t) => [t.address ?? 0, ...(t.own !== undefined ? [t.own] : [])])),
+    ];
     for (const a of addresses) {
       const res = await this.svc.app!.inject({
         method: "POST",
@@ -244,7 +254,7 @@ export class CaseRunner {
       // Amounts are of the transfer's own day where it happens, as the jurisdictions value it.
       const day = zonedDay(at, ZONES[zone(t)]);
       const rate = c.rates?.[day]?.MXN ?? 20;
-      const price = c.prices?.[day] ?? ETH_USD;
+      const price = c.prices?.[day] ?? c.pricesLater?.[day] ?? ETH_USD;
       // MXN at the day's rate and price: wei = mxn / rate / price ETH.
       const value =
         cents !== undefined
@@ -252,8 +262,9 @@ export class CaseRunner {
           : ((mxnCents as bigint) * 10n ** 18n * 10_000n) /
             (BigInt(Math.round(rate * 10_000)) * BigInt(price) * 100n);
       const mine = address(t.address ?? 0);
+      const them = t.own !== undefined ? address(t.own) : other(i);
       await this.#chain.block(at, [
-        t.direction === "in" ? { from: other(i), to: mine, value } : { from: mine, to: other(i), value },
+        t.direction === "in" ? { from: them, to: mine, value } : { from: mine, to: them, value },
       ]);
       hashes.set(i, `0x${(this.#chain.head * 100).toString(16).padStart(64, "d")}`);
     }
@@ -275,17 +286,30 @@ export class CaseRunner {
     });
     while ((await checker.runOnce()) > 0) {}
 
-    // The laws of each transfer.
+    // The laws of each transfer, as the address it was written for recorded them.
     const verdicts = await db
       .selectFrom("monitored_transfers")
-      .select(["tx_hash", "laws"])
-      .where("project_id", "=", project.projectId)
+      .innerJoin("monitored_addresses", "monitored_addresses.id", "monitored_transfers.address_id")
+      .select(["monitored_transfers.tx_hash", "monitored_transfers.laws", "monitored_addresses.address"])
+      .where("monitored_transfers.project_id", "=", project.projectId)
       .execute();
-    const lawsOf = new Map(verdicts.map((v) => [v.tx_hash, v.laws ?? []]));
+    const lawsOf = new Map(verdicts.map((v) => [`${v.tx_hash}:${v.address}`, v.laws ?? []]));
     expect(
-      c.transfers.map((_, i) => lawsOf.get(hashes.get(i) as string)),
+      c.transfers.map((t, i) => lawsOf.get(`${hashes.get(i)}:${address(t.address ?? 0)}`)),
       `${c.name}: laws`,
     ).toEqual(c.expect.laws);
+    if (c.pricesLater)
+      await db
+        .insertInto("prices")
+        .values(
+          Object.entries(c.pricesLater).map(([day, price]) => ({
+            chain_id: CHAIN,
+            token: "native",
+            day,
+            price_usd: String(price),
+          })),
+        )
+        .execute();
 
     // The urgent avisos, then each month's files.
     const reports = {
@@ -323,6 +347,11 @@ export class CaseRunner {
           .where("kind", "in", ["monthly", "zero"])
           .execute();
         const label = `${c.name}: ${country} ${period} (problems: ${JSON.stringify(summary.problems)})`;
+        if ("refused" in expected) {
+          expect(files, label).toEqual([]);
+          expect(summary.problems.map((p) => p.reason).join("\n"), label).toMatch(expected.refused);
+          continue;
+        }
         await expectFiles(expected, files, (k) => this.#content(k), hashes, label, c.expect.xml?.[period]);
       }
 
@@ -367,6 +396,7 @@ async function expectFiles(
   xml: RegExp[] | undefined,
 ): Promise<void> {
   const hashIndex = new Map([...hashes].map(([i, h]) => [h.toUpperCase(), i]));
+  if ("refused" in expected) return;
   if ("none" in expected) {
     expect(
       files.filter((f) => f.kind === "monthly"),

@@ -13,7 +13,7 @@ import {
   statementsOf,
 } from "../../src/platform/db/migrate.ts";
 import { openDatabase } from "../../src/platform/db/open.ts";
-import { testDatabase } from "../support/database.ts";
+import { onPostgres, testDatabase } from "../support/database.ts";
 
 const target = testDatabase();
 afterAll(() => target.drop());
@@ -65,5 +65,50 @@ describe("no-transaction migrations", () => {
   it("the project's own migrations that say so are the only ones run outside a transaction", () => {
     for (const m of readMigrations())
       expect(runsOutsideTransaction(m), m.name).toBe(/^--\s*vigia:\s*no-transaction/.test(m.sql));
+  });
+});
+
+describe.skipIf(!onPostgres)("the migration lock", () => {
+  const other = testDatabase();
+  afterAll(() => other.drop());
+
+  it("holds back the migrations of its own schema only", async () => {
+    const dir = migrationsDir({ "0001_table.sql": "CREATE TABLE t (id bigint PRIMARY KEY);" });
+    const migrations = readMigrations(dir);
+    const open = (t: typeof target) =>
+      openDatabase({ databaseUrl: t.databaseUrl, dataDir: "memory://", schema: t.schema });
+    const [mine, theirs] = [await open(other), await open({ ...other, schema: `${other.schema}_b` })];
+    try {
+      // Another process of this schema is migrating: it holds the lock until it commits.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = mine.rawTransaction(async (raw) => {
+        await raw.query("SELECT pg_advisory_xact_lock(1447642945, hashtext(current_schema()))");
+        locked();
+        await held;
+      });
+      await lockTaken;
+      // Another schema of the same database migrates meanwhile (tests migrate one schema per file at once).
+      expect(await migrate(theirs, migrations)).toEqual(["0001_table"]);
+      let mineDone = false;
+      const waiting = migrate(mine, migrations).then((applied) => {
+        mineDone = true;
+        return applied;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(mineDone).toBe(false);
+      release();
+      await holder;
+      expect(await waiting).toEqual(["0001_table"]);
+    } finally {
+      await theirs.rawSession((raw) => raw.exec(`DROP SCHEMA IF EXISTS ${other.schema}_b CASCADE`));
+      await Promise.all([mine.close(), theirs.close()]);
+    }
   });
 });

@@ -13,6 +13,12 @@ import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS, type RawSql } from "./
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../../migrations/", import.meta.url));
 const LOCK_ID = 0x5649_4741; // "VIGA"
+/**
+ * The migration lock of the schema being migrated. Advisory locks are database-wide; keyed by the schema too, the
+ * migrations of one schema wait for each other and never for another schema's (tests migrate a fresh schema per
+ * file on one database, where a lock shared by all schemas made migrations wait across files and deadlock).
+ */
+const LOCK_KEY = `${LOCK_ID}, hashtext(current_schema())`;
 
 export interface Migration {
   version: number;
@@ -93,13 +99,13 @@ async function applyOnce(raw: RawSql, migration: Migration, run: () => Promise<v
 async function applyOutsideTransaction<DB>(database: Database<DB>, migration: Migration): Promise<boolean> {
   return database.rawSession(async (raw) => {
     await raw.exec(`SET statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
-    await raw.query(`SELECT pg_advisory_lock(${LOCK_ID})`);
+    await raw.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
     try {
       return await applyOnce(raw, migration, async () => {
         for (const statement of statementsOf(migration.sql)) await raw.exec(statement);
       });
     } finally {
-      await raw.query(`SELECT pg_advisory_unlock(${LOCK_ID})`).catch(() => {});
+      await raw.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`).catch(() => {});
       await raw.exec("RESET statement_timeout").catch(() => {});
     }
   });
@@ -116,7 +122,7 @@ export async function migrate<DB>(database: Database<DB>, migrations = readMigra
     const didApply = await database.rawTransaction(async (raw) => {
       // A migration may build an index over millions of rows: it gets the maintenance timeout, not the service's.
       await raw.exec(`SET LOCAL statement_timeout = ${MAINTENANCE_STATEMENT_TIMEOUT_MS}`);
-      await raw.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
+      await raw.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`);
       return applyOnce(raw, migration, () => raw.exec(migration.sql));
     });
     if (didApply) applied.push(migration.name);

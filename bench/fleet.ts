@@ -13,9 +13,10 @@ import path from "node:path";
 import readline from "node:readline";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
-import { createProject, updateProject } from "../src/keys/index.ts";
+import { createProject } from "../src/keys/index.ts";
 import { loadConfig } from "../src/platform/config.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
+import { updateProject } from "../src/projects/index.ts";
 import type { DB } from "../src/schema.ts";
 import { startService } from "../src/service.ts";
 import { ADDRESS_CLASSES, benchAddress, generateRiskStore, TRANSFERS } from "./risk-store.ts";
@@ -176,7 +177,7 @@ async function run(): Promise<{ markdown: string; passed: boolean }> {
       await database.close();
       console.log(`  ${fmt.rps(generated.transfers)} transfers`);
       const { projectId, key } = await createProject(control.keys, { name: "fleet bench" }, { kind: "cli" });
-      await updateProject(control.keys, projectId, { integration_url: integratorUrl }, { kind: "cli" });
+      await updateProject(control.projects, projectId, { integration_url: integratorUrl }, { kind: "cli" });
       let seed = 7;
       const random = () => {
         seed = (seed * 16807) % 2147483647;

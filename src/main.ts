@@ -11,8 +11,8 @@ import {
   registerSanctionsCommand,
   registerTagsCommand,
 } from "./ingest/index.ts";
-import { createKey, createProject, projectExists } from "./keys/index.ts";
-import { registerWebhooksCommand } from "./notifications/index.ts";
+import { registerWebhooksCommand } from "./integrator/index.ts";
+import { createKey, createProject } from "./keys/index.ts";
 import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -20,6 +20,7 @@ import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.t
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, type Role } from "./platform/http/auth.ts";
+import { projectExists } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
 import { startService } from "./service.ts";
 

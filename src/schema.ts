@@ -2,20 +2,22 @@
 import type { AnalysisTables } from "./analysis/tables.ts";
 import type { AttributionTables } from "./attribution/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
+import type { IntegratorTables } from "./integrator/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
 import type { NarrativeTables } from "./narratives/tables.ts";
-import type { NotificationTables } from "./notifications/tables.ts";
+import type { ProjectTables } from "./projects/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
 
 export interface DB
-  extends KeysTables,
+  extends ProjectTables,
+    KeysTables,
     ChainsTables,
     AnalysisTables,
     InvestigationTables,
     AttributionTables,
     MonitoringTables,
-    NotificationTables,
+    IntegratorTables,
     ReportTables,
     NarrativeTables {}

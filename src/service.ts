@@ -25,23 +25,24 @@ import {
 } from "./chains/index.ts";
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
-import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
 import {
-  createProject,
-  KeyAuthenticator,
-  type KeysContext,
-  projectJurisdictions,
-  registerKeysRoutes,
-} from "./keys/index.ts";
+  type IntegratorContext,
+  integrationSettings,
+  integratorsFailing,
+  NotificationDeliverer,
+  outboxFull,
+  ProfileReader,
+  registerIntegratorRoutes,
+} from "./integrator/index.ts";
+import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
+import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import {
   monitoringWatcher,
-  ProfileReader,
   registerMonitoringRoutes,
   registerWalletRoutes,
   TransferChecker,
 } from "./monitoring/index.ts";
 import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
-import { NotificationDeliverer, registerNotificationRoutes } from "./notifications/index.ts";
 import { serviceMetrics } from "./operations/index.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
@@ -52,8 +53,9 @@ import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
 import { SharedRateCounter } from "./platform/http/shared-rate-store.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
 import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./platform/metrics/index.ts";
-import { OutboundClient } from "./platform/outbound/index.ts";
+import { OutboundClient, type OutboundOptions } from "./platform/outbound/index.ts";
 import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
+import { type ProjectsContext, projectJurisdictions, registerProjectRoutes } from "./projects/index.ts";
 import {
   overdueFilings,
   type ReportsContext,
@@ -84,6 +86,8 @@ export interface ServiceOptions {
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
   /** Overrides for tests: the clock of the reports (signed URL expiry, closed months, generation times). */
   clock?: () => number;
+  /** Overrides for tests: how calls to integrators, explorers and LLMs resolve names (a name that never resolves). */
+  outbound?: Pick<OutboundOptions, "resolve">;
   /** Overrides for tests: how often workers poll and maintenance runs, and the longest wait before a retry. */
   jobs?: Pick<
     JobQueueOptions,
@@ -96,6 +100,10 @@ export interface Service {
   database: Database<DB>;
   app: HttpApp | undefined;
   keys: KeysContext;
+  /** projects and the settings parts other rooms own (src/projects) */
+  projects: ProjectsContext;
+  /** what calls integrators (src/integrator) */
+  integrator: IntegratorContext;
   authenticator: KeyAuthenticator;
   /** Durable background jobs: any process queues them, only a process with workers runs them. */
   jobs: JobQueue;
@@ -216,12 +224,25 @@ async function assemble(
   // The demo devnet is a machine's own trial: its integrator (docs/quickstart.md's receiver) runs on loopback.
   const outbound = new OutboundClient({
     allowPrivate: config.allowPrivateOutbound ?? Boolean(options.devnet),
+    ...options.outbound,
   });
-  const profiles = new ProfileReader(outbound);
+  // Everything sent to or read from integrators (src/integrator): failures logged at warn and counted by reason.
+  const integrator: IntegratorContext = {
+    db: database.db,
+    serverKeys: keys.serverKeys,
+    outbound,
+    now: Date.now,
+    log: pino({ level: config.logLevel, name: "integrator" }),
+    countFailure: metrics.integratorFailure,
+    countLoopFailure: metrics.loopFailure,
+  };
+  metrics.followIntegrators(() => integratorsFailing(database.db, new Date(), 3_600_000));
+  const projects: ProjectsContext = { db: database.db, parts: [integrationSettings(keys.serverKeys)] };
+  const profiles = new ProfileReader(integrator, { perProject: config.profileReadsPerProject });
   const files = chooseFileStore(config, database);
   const reports: ReportsContext = {
     db: database.db,
-    keys,
+    serverKeys: keys.serverKeys,
     registry,
     store: files,
     profiles,
@@ -229,6 +250,7 @@ async function assemble(
     now: options.clock ?? Date.now,
     log: pino({ level: config.logLevel, name: "reports" }),
     countFailure: metrics.reportFailure,
+    countLoopFailure: metrics.loopFailure,
   };
   metrics.followFilings(() => overdueFilings(reports));
   await registerReportJobs(reports, jobs);
@@ -261,14 +283,22 @@ async function assemble(
         metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
         routes: (v1) => {
           if (options.http === "probes") return;
+          registerProjectRoutes(v1, projects);
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);
           registerLayeredRoutes(v1, analysis);
-          registerInvestigationRoutes(v1, analysis);
-          registerMonitoringRoutes(v1, analysis);
+          registerInvestigationRoutes(v1, analysis, {
+            openInvestigations: config.maxOpenInvestigationsPerProject,
+          });
+          registerMonitoringRoutes(v1, analysis, {
+            monitoredAddresses: config.maxMonitoredAddressesPerProject,
+          });
           registerWalletRoutes(v1, analysis);
-          registerNotificationRoutes(v1, { keys, outbound, now: Date.now });
+          registerIntegratorRoutes(v1, integrator, {
+            redeliveriesPerMinute: config.redeliveriesPerMinute,
+            maxPendingNotifications: config.maxPendingNotificationsPerProject,
+          });
           registerReportRoutes(v1, reports);
           registerFileRoutes(v1, reports);
           registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined);
@@ -278,20 +308,32 @@ async function assemble(
     : undefined;
 
   if (options.workers) await jobs.start();
-  // Notifications go out from every process with workers; they share the outbox (src/notifications).
+  // Notifications go out from every process with workers; they share the outbox (src/integrator), each project
+  // within its own limit of deliveries at once.
   const deliverer = options.workers
-    ? new NotificationDeliverer({ db: database.db, keys, outbound, onAttempt: metrics.webhookAttempt })
+    ? new NotificationDeliverer(integrator, {
+        slots: config.deliveriesPerProcess,
+        perProject: config.deliveriesPerProject,
+        onAttempt: metrics.webhookAttempt,
+      })
     : undefined;
   deliverer?.start();
-  // The recorded transfers of monitored addresses are checked against the law rules in the same processes.
+  const monitoringLog = pino({ level: config.logLevel, name: "monitoring" });
+  // The recorded transfers of monitored addresses are checked against the law rules in the same processes, each
+  // project within its own limit of users checked at once; a project whose outbox is full waits.
   const checker = options.workers
     ? new TransferChecker({
         db: database.db,
-        keys,
         registry,
         profiles,
-        log: pino({ level: config.logLevel, name: "monitoring" }),
+        slots: config.checksPerProcess,
+        perProject: config.checksPerProject,
+        held: outboxFull(integrator, config.maxPendingNotificationsPerProject),
+        onMessages: () => deliverer?.wake(),
+        log: monitoringLog,
         countUnjudged: metrics.ruleUnjudged,
+        countLoopFailure: metrics.loopFailure,
+        onChecked: metrics.transferChecked,
       })
     : undefined;
   checker?.start();
@@ -301,7 +343,11 @@ async function assemble(
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).
   const pruning = options.workers
-    ? startAnalysisPruning(database.db, config.analysisRetentionDays)
+    ? startAnalysisPruning(
+        database.db,
+        config.analysisRetentionDays,
+        pino({ level: config.logLevel, name: "analysis" }),
+      )
     : undefined;
 
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
@@ -336,6 +382,8 @@ async function assemble(
     database,
     app,
     keys,
+    projects,
+    integrator,
     authenticator,
     jobs,
     registry,

@@ -3,6 +3,8 @@
 //  - a feature (a folder of src/) reaches another only through an index.ts: the other feature's own, or that of
 //    one of its direct subfolders (a part with its own door: chains/explorer, analysis/graph, ingest/labels, ...);
 //  - platform/ knows no feature: it imports nothing of src/ outside itself;
+//  - no cycle between features: if a feature reaches another, directly or through others, the other never reaches
+//    it back (a concept has one owner, and the rooms form layers);
 //  - the composition roots (main.ts, service.ts, and schema.ts, which gathers each feature's tables.ts) wire the
 //    features together and are exempt; tests may reach any module they test.
 import path from "node:path";
@@ -28,6 +30,38 @@ const crossings = production.flatMap((file) =>
   importsOf(file).filter((i) => i.to?.startsWith("src/") && featureOf(i.to) !== featureOf(file)),
 );
 
+/** Which features each feature imports (platform and the roots left out). */
+function featureGraph(imports: { from: string; to: string | undefined }[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const i of imports) {
+    const from = featureOf(i.from);
+    const to = i.to === undefined ? undefined : featureOf(i.to);
+    if (!from || !to || from === to || to === "platform") continue;
+    graph.set(from, (graph.get(from) ?? new Set()).add(to));
+  }
+  return graph;
+}
+
+/** Every cycle of the graph, each once, as the path that closes it ("a -> b -> a"). */
+function cycles(graph: Map<string, Set<string>>): string[] {
+  const found = new Set<string>();
+  const walk = (path: string[]) => {
+    const last = path[path.length - 1] as string;
+    for (const next of [...(graph.get(last) ?? [])].sort()) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        // The same cycle from its smallest member, so that it is reported once.
+        const loop = path.slice(at);
+        const start = loop.indexOf([...loop].sort()[0] as string);
+        const turned = [...loop.slice(start), ...loop.slice(0, start)];
+        found.add([...turned, turned[0]].join(" -> "));
+      } else walk([...path, next]);
+    }
+  };
+  for (const feature of [...graph.keys()].sort()) walk([feature]);
+  return [...found].sort();
+}
+
 describe("architecture", () => {
   it("has features and crossings to check", () => {
     expect(new Set(production.map(featureOf)).size).toBeGreaterThan(10);
@@ -49,6 +83,25 @@ describe("architecture", () => {
       .filter((i) => i.to !== undefined && !i.to.startsWith("src/platform/"))
       .map((i) => `${i.from} -> ${i.to}`);
     expect(offenders).toEqual([]);
+  });
+
+  it("no feature reaches itself through others: no cycle between features", () => {
+    expect(cycles(featureGraph(crossings))).toEqual([]);
+  });
+
+  it("finds a cycle, however long, and only cycles", () => {
+    const graph = (edges: string) =>
+      featureGraph(
+        edges.split(" ").map((e) => {
+          const [a, b] = e.split(">");
+          return { from: `src/${a}/x.ts`, to: `src/${b}/index.ts` };
+        }),
+      );
+    expect(cycles(graph("monitoring>notifications notifications>monitoring"))).toEqual([
+      "monitoring -> notifications -> monitoring",
+    ]);
+    expect(cycles(graph("a>b b>c c>a a>platform"))).toEqual(["a -> b -> c -> a"]);
+    expect(cycles(graph("a>b b>c a>c"))).toEqual([]);
   });
 
   it("recognises a door, a part's door, and a module behind one", () => {

@@ -1,7 +1,8 @@
 // The per-project cap on queued and running analyses of one kind (docs/api.md, "Limits on heavy work"). Checked
 // inside the transaction that would add one, under a lock on the project and kind, so concurrent requests cannot
 // pass the last free place together, on any process of a fleet.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { capLock } from "../platform/db/advisory.ts";
 import { AppError } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 import type { AnalysisKind } from "./tables.ts";
@@ -12,7 +13,7 @@ export async function refuseOverCap(
   limit: { projectId: number; kind: AnalysisKind; cap: number; what: string },
 ): Promise<void> {
   const { projectId, kind, cap, what } = limit;
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-active:${kind}:${projectId}`}))`.execute(trx);
+  await capLock(`active:${kind}`, projectId).execute(trx);
   const { n } = await trx
     .selectFrom("analyses")
     .select((eb) => eb.fn.countAll<string>().as("n"))

@@ -5,6 +5,7 @@
 
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
+import type pino from "pino";
 import { PollingLoop } from "../platform/polling.ts";
 import type { DB } from "../schema.ts";
 
@@ -28,12 +29,14 @@ export async function pruneAnalyses(db: Kysely<DB>, cutoff: Date, batch = BATCH)
 export function startAnalysisPruning(
   db: Kysely<DB>,
   retentionDays: number,
+  log: pino.Logger,
   now: () => number = Date.now,
 ): PollingLoop {
   const loop = new PollingLoop(
     () => pruneAnalyses(db, new Date(now() - retentionDays * 86_400_000)),
     BATCH,
     EVERY_MS,
+    (error) => log.error({ err: error }, `analysis pruning: ${(error as Error).message}`),
   );
   loop.start();
   return loop;

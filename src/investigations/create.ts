@@ -4,6 +4,7 @@
 // once. Standard: this request processes the layers itself and answers with the complete graph.
 import { randomUUID } from "node:crypto";
 import { type AnalysisContext, type LayerGraph, openLayeredAnalysis, runToEnd } from "../analysis/index.ts";
+import { configDefault } from "../platform/config.ts";
 import { getInvestigation, type Investigation, insertInvestigation } from "./store.ts";
 
 export interface CreateInvestigation {
@@ -16,9 +17,13 @@ export interface CreateInvestigation {
   maxDepth: number;
 }
 
+/** The open investigations a project may have when none is given (the configuration table's default). */
+const DEFAULT_CAP = configDefault("VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT");
+
 export async function createInvestigation(
   ctx: AnalysisContext,
   req: CreateInvestigation,
+  cap = DEFAULT_CAP,
 ): Promise<Investigation & { graph?: LayerGraph }> {
   const id = randomUUID();
   const analysisId = await openLayeredAnalysis(
@@ -26,7 +31,7 @@ export async function createInvestigation(
     { projectId: req.projectId, chainId: req.chainId, address: req.address, maxDepth: req.maxDepth },
     {
       incremental: req.incremental,
-      attach: (db, analysisId) => insertInvestigation(db, { id, ...req, analysisId }),
+      attach: (db, analysisId) => insertInvestigation(db, { id, ...req, analysisId }, cap),
     },
   );
   const graph = req.incremental ? undefined : await runToEnd(ctx, analysisId);

@@ -11,9 +11,13 @@ import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { createInvestigation } from "./create.ts";
 import { CreateBody, CreatedSchema, InvestigationParams, InvestigationSchema } from "./schemas.ts";
-import { getInvestigation, listInvestigations } from "./store.ts";
+import { closeInvestigation, getInvestigation, type Investigation, listInvestigations } from "./store.ts";
 
-export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext): void {
+export function registerInvestigationRoutes(
+  app: HttpApp,
+  ctx: AnalysisContext,
+  caps: { openInvestigations: number },
+): void {
   const tags = ["Investigations"];
 
   app.post(
@@ -27,7 +31,8 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
           "`wallet` (or its alias `address`) on `chainId` (default 1), analysed layer by layer to `maxDepth` hops " +
           "(1-7, default 3). An earlier analysis of the same wallet, chain and depth in this project is reused. " +
           "`incremental: true` answers at once; follow GET /analysis/{analysis_id}/progress and its layers. " +
-          "Standard mode (default) answers when the analysis is complete, with its `graph`.",
+          "Standard mode (default) answers when the analysis is complete, with its `graph`. Past the project's " +
+          "cap of open investigations (VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT): 409.",
         params: ProjectParams,
         body: CreateBody,
         response: { 201: Ok(CreatedSchema) },
@@ -46,14 +51,18 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
         throw invalid(MESSAGES.invalidBody, [{ path: "/name", message: "is empty" }]);
       const chain = Number(chainId ?? 1);
       if (!ctx.registry.get(chain)) throw notFound("Chain");
-      const created = await createInvestigation(ctx, {
-        projectId: req.params.projectId,
-        name: name.trim(),
-        address: normalized,
-        chainId: chain,
-        incremental: incremental ?? false,
-        maxDepth: maxDepth ?? DEFAULT_DEPTH,
-      });
+      const created = await createInvestigation(
+        ctx,
+        {
+          projectId: req.params.projectId,
+          name: name.trim(),
+          address: normalized,
+          chainId: chain,
+          incremental: incremental ?? false,
+          maxDepth: maxDepth ?? DEFAULT_DEPTH,
+        },
+        caps.openInvestigations,
+      );
       return reply.status(201).send(ok(created));
     },
   );
@@ -91,6 +100,28 @@ export function registerInvestigationRoutes(app: HttpApp, ctx: AnalysisContext):
         : undefined;
       if (!found) throw notFound("Investigation");
       return ok(found);
+    },
+  );
+
+  app.post(
+    "/projects/:projectId/investigations/:id/close",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Close an investigation",
+        description:
+          "It is kept and readable, with `closed_at`; it no longer counts against the project's cap of open " +
+          "investigations. Closing a closed one changes nothing.",
+        params: InvestigationParams,
+        response: { 200: Ok(InvestigationSchema) },
+      },
+    },
+    async (req) => {
+      const { projectId } = req.params;
+      const id = req.params.id.toLowerCase();
+      if (!isUuid(id) || !(await closeInvestigation(ctx.db, projectId, id))) throw notFound("Investigation");
+      return ok((await getInvestigation(ctx.db, projectId, id)) as Investigation);
     },
   );
 }

@@ -35,6 +35,9 @@ export const InvestigationSchema = Type.Object({
   }),
   created_at: Type.String({ format: "date-time" }),
   updated_at: Type.String({ format: "date-time" }),
+  closed_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "when it was closed (POST .../close); an open one counts against the project's cap",
+  }),
 });
 
 /** An investigation as the API sends it. */

@@ -2,6 +2,8 @@
 // they can never disagree.
 import type { Kysely } from "kysely";
 import { progressStatus } from "../analysis/layered/index.ts";
+import { capLock } from "../platform/db/advisory.ts";
+import { AppError } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 import type { Investigation } from "./schemas.ts";
 
@@ -18,7 +20,23 @@ export interface NewInvestigation {
   analysisId: string;
 }
 
-export async function insertInvestigation(db: Kysely<DB>, i: NewInvestigation): Promise<void> {
+/**
+ * Stores a new investigation; 409 when the project has `cap` open ones (VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT),
+ * counted under the project's lock.
+ */
+export async function insertInvestigation(db: Kysely<DB>, i: NewInvestigation, cap: number): Promise<void> {
+  await capLock("investigations", i.projectId).execute(db);
+  const open = await db
+    .selectFrom("investigations")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("project_id", "=", i.projectId)
+    .where("closed_at", "is", null)
+    .executeTakeFirst();
+  if (Number(open?.n ?? 0) >= cap)
+    throw new AppError(
+      "conflict",
+      `The project has ${Number(open?.n)} open investigations, its cap (VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT = ${cap}): close those that are done (POST /projects/{projectId}/investigations/{id}/close) or ask the operator to raise the cap`,
+    );
   const now = new Date();
   await db
     .insertInto("investigations")
@@ -51,6 +69,7 @@ function select(db: Kysely<DB>, projectId: number) {
       "i.analysis_id",
       "i.created_at",
       "i.updated_at",
+      "i.closed_at",
       "a.status",
       "a.risk_score",
       "a.completed_layers",
@@ -81,7 +100,20 @@ function toInvestigation(r: Row): Investigation {
     risk_score: r.status && (r.completed_layers ?? 0) > 0 ? r.risk_score : null,
     created_at: new Date(r.created_at).toISOString(),
     updated_at: updated.toISOString(),
+    closed_at: r.closed_at ? new Date(r.closed_at).toISOString() : null,
   };
+}
+
+/** Closes an investigation (kept, no longer open); the first close's time stays. false: no such investigation. */
+export async function closeInvestigation(db: Kysely<DB>, projectId: number, id: string): Promise<boolean> {
+  const now = new Date();
+  const found = await db
+    .updateTable("investigations")
+    .set((eb) => ({ closed_at: eb.fn.coalesce("closed_at", eb.val(now)), updated_at: now }))
+    .where("project_id", "=", projectId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(found.numUpdatedRows) > 0;
 }
 
 export async function getInvestigation(

@@ -3,9 +3,9 @@ import type { Kysely } from "kysely";
 import { hmacHex, seal, unseal } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";
 import type { Role } from "../platform/http/auth.ts";
+import { type Actor, actorName, writeAudit } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
-import { writeAudit } from "./audit.ts";
-import { type Actor, actorName, type KeysContext } from "./context.ts";
+import type { KeysContext } from "./context.ts";
 import { generateApiKey } from "./key-format.ts";
 
 export interface ApiKeyView {

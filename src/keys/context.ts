@@ -7,7 +7,3 @@ export interface KeysContext {
   db: Kysely<DB>;
   serverKeys: ServerKeys;
 }
-
-/** Who made a change, as written into the audit log. */
-export type Actor = { kind: "key"; keyId: number } | { kind: "cli" } | { kind: "system" };
-export const actorName = (actor: Actor) => (actor.kind === "key" ? `key:${actor.keyId}` : actor.kind);

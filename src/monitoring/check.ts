@@ -8,27 +8,28 @@
 //    or not the profile could be read;
 //  - a profile that can't be read, or lacks what the governing jurisdiction's files need, also sends its own
 //    `type: error` naming the user, the field and the files it blocks.
-// The messages, the laws kept and the valuations they were judged at commit with the transfer's `evaluated` mark;
-// the outbox holds one message of each type per address and transfer, so two checkers racing make one of each.
+// The messages (handed to the integrator room's outbox), the laws kept and the valuations they were judged at commit
+// with the transfer's `evaluated` mark, and only while this worker holds the transfer's lease (claim.ts): a transfer
+// is judged once, by one worker, and a dead worker's transfers are taken over when its lease runs out. Each worker
+// checks several users at once (`slots`), each user's transfers in order; a project has at most `perProject` users
+// being checked at once, so that a project whose integrator is slow delays only itself.
+
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type pino from "pino";
 import type { ChainRegistry } from "../chains/index.ts";
+import { enqueue, type NewMessage, type ProfileReader, type ProfileResult } from "../integrator/index.ts";
 import {
   governingJurisdiction,
   type Jurisdiction,
   jurisdiction,
   ruleBooksOf,
 } from "../jurisdictions/index.ts";
-import {
-  type Compliance,
-  type Integration,
-  type KeysContext,
-  projectCompliance,
-  projectIntegration,
-} from "../keys/index.ts";
-import { enqueue, type NewMessage } from "../notifications/index.ts";
-import { PollingLoop } from "../platform/polling.ts";
+import { configDefault } from "../platform/config.ts";
 import { zonedDay } from "../platform/time-zone.ts";
+import { WorkPump } from "../platform/work-pump.ts";
+import { type Compliance, projectCompliance } from "../projects/index.ts";
 import {
   type ClientOperation,
   evaluate,
@@ -38,73 +39,142 @@ import {
   usdIn,
 } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
-import { isVasp, type PendingTransfer, readPending } from "./facts.ts";
+import { claimUsers, renewLeases, type UserClaim } from "./claim.ts";
+import { isVasp, type PendingTransfer, readPending, type TransferKey } from "./facts.ts";
 import { readClientOperations } from "./operations.ts";
-import type { ProfileReader, ProfileResult } from "./profile-reader.ts";
-
-interface ProjectSettings {
-  compliance: Compliance;
-  integration: Integration;
-}
 
 export interface CheckerOptions {
   db: Kysely<DB>;
-  keys: KeysContext;
   registry: ChainRegistry;
   profiles: ProfileReader;
   now: () => number;
-  batch: number;
+  /** users checked at once by this worker */
+  slots: number;
+  /** users of one project checked at once, by every worker together */
+  perProject: number;
+  /** transfers of one user claimed at once (checked in order) */
+  perUser: number;
+  /** how long a claim lasts; renewed while its transfers are checked */
+  leaseMs: number;
   pollMs: number;
+  /** this worker's name on its leases (host, process and a random part by default) */
+  owner: string;
+  /** whether a project's transfers wait (its outbox holds its cap of messages) */
+  held?: (projectId: number) => Promise<boolean>;
+  /** told when messages were handed to the outbox (the deliverer of this process looks at once) */
+  onMessages?: () => void;
   log?: pino.Logger;
   /** counts a rule that could not be judged (vigia_rules_unjudged_total), by rule book */
   countUnjudged?: (book: string) => void;
+  /** counts a step of the loop that failed (vigia_worker_step_failures_total) */
+  countLoopFailure?: (loop: string) => void;
+  /** told of each transfer this worker judged and marked (vigia_monitored_transfers_checked_total) */
+  onChecked?: (transfer: TransferKey) => void;
 }
+
+/** The limits of the configuration table (VIGIA_CHECKS_PER_PROCESS, VIGIA_CHECKS_PER_PROJECT), and the lease. */
+export const DEFAULT_CHECKER = {
+  slots: configDefault("VIGIA_CHECKS_PER_PROCESS"),
+  perProject: configDefault("VIGIA_CHECKS_PER_PROJECT"),
+  perUser: 20,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+};
 
 /** How far back a client's history is read: the longest accumulation (Mexico's six months), with a month to spare. */
 const HISTORY_MONTHS = 7;
 
+/** The transfer was taken over by another worker (this one's lease ran out): nothing of its check is kept. */
+class LeaseLost extends Error {}
+
 export class TransferChecker {
   readonly #o: CheckerOptions;
-  readonly #loop: PollingLoop;
+  readonly #pump: WorkPump<UserClaim>;
 
-  constructor(
-    options: Partial<CheckerOptions> & Pick<CheckerOptions, "db" | "keys" | "registry" | "profiles">,
-  ) {
-    this.#o = { now: Date.now, batch: 50, pollMs: 1_000, ...options };
-    this.#loop = new PollingLoop(
-      () => this.runOnce(),
-      this.#o.batch,
-      this.#o.pollMs,
-      (error) => this.#o.log?.error({ err: error }, `transfer checker: ${(error as Error).message}`),
-    );
-  }
-
-  /** Checks one batch of recorded transfers; how many were checked. */
-  async runOnce(): Promise<number> {
-    const pending = await readPending(this.#o.db, this.#o.batch);
-    // A batch is mostly one project's transfers: its settings and integration are read once.
-    const projects = new Map<number, Promise<ProjectSettings>>();
-    const settingsOf = (projectId: number) => {
-      let found = projects.get(projectId);
-      if (!found) {
-        found = Promise.all([
-          projectCompliance(this.#o.db, projectId),
-          projectIntegration(this.#o.keys, projectId, new Date(this.#o.now())),
-        ]).then(([compliance, integration]) => ({ compliance, integration }));
-        projects.set(projectId, found);
-      }
-      return found;
+  constructor(options: Partial<CheckerOptions> & Pick<CheckerOptions, "db" | "registry" | "profiles">) {
+    this.#o = {
+      now: Date.now,
+      owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      ...DEFAULT_CHECKER,
+      ...options,
     };
-    for (const transfer of pending) await this.#check(transfer, settingsOf);
-    return pending.length;
+    this.#pump = new WorkPump({
+      slots: this.#o.slots,
+      pollMs: this.#o.pollMs,
+      claim: (free) => this.#claim(free),
+      run: async (claim) => {
+        await this.#checkUser(claim);
+      },
+      onError: (step, error) => {
+        this.#o.log?.error(
+          { err: error, step },
+          `transfer checker: ${step === "claim" ? "the claim of pending transfers" : "a user's check"} failed: ${(error as Error).message}`,
+        );
+        this.#o.countLoopFailure?.("checker");
+      },
+    });
   }
 
+  #claim(free: number): Promise<UserClaim[]> {
+    const o = this.#o;
+    return claimUsers(o.db, new Date(o.now()), {
+      users: free,
+      perProject: o.perProject,
+      perUser: o.perUser,
+      leaseMs: o.leaseMs,
+      owner: o.owner,
+      ...(o.held ? { held: o.held } : {}),
+    });
+  }
+
+  /** Claims what it may now and checks it, waiting for every user: how many transfers were checked. */
+  async runOnce(): Promise<number> {
+    const claims = await this.#claim(this.#o.slots);
+    const checked = await Promise.all(claims.map((claim) => this.#checkUser(claim)));
+    return checked.reduce((a, b) => a + b, 0);
+  }
+
+  /** Checks until stopped, each user as soon as a slot is free. */
   start(): void {
-    this.#loop.start();
+    this.#pump.start();
+  }
+
+  /** Looks for pending transfers now. */
+  wake(): void {
+    this.#pump.wake();
   }
 
   stop(): Promise<void> {
-    return this.#loop.stop();
+    return this.#pump.stop();
+  }
+
+  /** Checks a user's claimed transfers in order; how many were checked. */
+  async #checkUser(claim: UserClaim): Promise<number> {
+    const o = this.#o;
+    const compliance = await projectCompliance(o.db, claim.projectId);
+    const pending = await readPending(o.db, claim.transfers);
+    let leaseFrom = o.now();
+    let checked = 0;
+    for (const [i, transfer] of pending.entries()) {
+      // The lease is renewed once half of it has passed: a slow profile read must not let it run out.
+      if (o.now() - leaseFrom > o.leaseMs / 2) {
+        leaseFrom = o.now();
+        const rest = pending.slice(i);
+        if ((await renewLeases(o.db, rest, o.owner, new Date(leaseFrom + o.leaseMs))) === 0) break;
+      }
+      try {
+        await this.#check(transfer, compliance);
+        checked++;
+      } catch (error) {
+        if (!(error instanceof LeaseLost)) throw error;
+        o.log?.warn(
+          { projectId: transfer.projectId, txHash: transfer.txHash, owner: o.owner },
+          "transfer checker: the lease of a transfer ran out and another worker took it over; this check is dropped",
+        );
+        break;
+      }
+    }
+    return checked;
   }
 
   /** The transfer as a client operation, and the client's other operations of the months an accumulation reaches. */
@@ -133,12 +203,8 @@ export class TransferChecker {
     return { current, history: operations.filter((op) => !sameOperation(op, current)) };
   }
 
-  async #check(
-    t: PendingTransfer,
-    settingsOf: (projectId: number) => Promise<ProjectSettings>,
-  ): Promise<void> {
+  async #check(t: PendingTransfer, compliance: Compliance): Promise<void> {
     const { db } = this.#o;
-    const { compliance, integration } = await settingsOf(t.projectId);
     // 1. The operation and the client's history, valued by every rule book of the project.
     const books: RuleBook[] = ruleBooksOf(compliance.jurisdictions);
     const { current, history } = await this.#operations(t, books);
@@ -172,9 +238,7 @@ export class TransferChecker {
     const countryHits = verdicts.filter((v) => v.book.countryCode !== null && v.laws.length > 0);
     // Read even without an integration_url: the reader says it has none, and the error waits in the outbox.
     const profile: ProfileResult | undefined =
-      countryHits.length > 0
-        ? await this.#o.profiles.read(t.projectId, integration, t.foreignUserId)
-        : undefined;
+      countryHits.length > 0 ? await this.#o.profiles.read(t.projectId, t.foreignUserId) : undefined;
     const governing = profile?.ok
       ? governingJurisdiction(
           compliance.jurisdictions,
@@ -207,14 +271,10 @@ export class TransferChecker {
       );
     }
 
-    // 5. The messages, the laws kept and the valuations, with the transfer's mark, at once.
+    // 5. The messages, the laws kept and the valuations, with the transfer's mark, at once, under this worker's
+    // lease: a transfer another worker took over is not marked twice, nor notified twice.
     await db.transaction().execute(async (trx) => {
-      const ids: number[] = [];
-      for (const message of messages) {
-        const id = await enqueue(trx, message, new Date(this.#o.now()));
-        if (id !== undefined) ids.push(id);
-      }
-      await trx
+      const mark = await trx
         .updateTable("monitored_transfers")
         .set({
           status: "evaluated",
@@ -223,15 +283,33 @@ export class TransferChecker {
           laws: laws.map((l) => l.id),
           unjudged: unjudged.length > 0 ? unjudged.map((u) => u.id) : null,
           valuations: JSON.stringify(current.valuations),
-          ...(ids[0] !== undefined ? { notification_id: String(ids[0]) } : {}),
+          lease_until: null,
         })
         .where("address_id", "=", String(t.addressId))
         .where("chain_id", "=", t.chainId)
         .where("tx_hash", "=", t.txHash)
         .where("log_index", "=", t.logIndex)
         .where("status", "=", "pending")
-        .execute();
+        .where("lease_owner", "=", this.#o.owner)
+        .executeTakeFirst();
+      if (Number(mark.numUpdatedRows) === 0) throw new LeaseLost();
+      const ids: number[] = [];
+      for (const message of messages) {
+        const id = await enqueue(trx, message, new Date(this.#o.now()));
+        if (id !== undefined) ids.push(id);
+      }
+      if (ids[0] !== undefined)
+        await trx
+          .updateTable("monitored_transfers")
+          .set({ notification_id: String(ids[0]) })
+          .where("address_id", "=", String(t.addressId))
+          .where("chain_id", "=", t.chainId)
+          .where("tx_hash", "=", t.txHash)
+          .where("log_index", "=", t.logIndex)
+          .execute();
     });
+    this.#o.onChecked?.(t);
+    if (messages.length > 0) this.#o.onMessages?.();
   }
 }
 

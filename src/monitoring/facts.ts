@@ -35,8 +35,27 @@ interface Row {
   category: string | null;
 }
 
-/** Up to `limit` recorded transfers waiting to be checked, oldest first. */
-export async function readPending(db: Kysely<DB>, limit: number): Promise<PendingTransfer[]> {
+/** The key of a monitored transfer: its address and the transfer. */
+export interface TransferKey {
+  addressId: number;
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+}
+
+/** The keys as a list of row values for `(address_id, chain_id, tx_hash, log_index) IN (...)`. */
+export function keyList(keys: readonly TransferKey[]) {
+  return sql.join(
+    keys.map(
+      (k) =>
+        sql`(${String(k.addressId)}::bigint, ${k.chainId}::integer, ${k.txHash}::text, ${k.logIndex}::integer)`,
+    ),
+  );
+}
+
+/** The given transfers still waiting to be checked, oldest first. */
+export async function readPending(db: Kysely<DB>, keys: readonly TransferKey[]): Promise<PendingTransfer[]> {
+  if (keys.length === 0) return [];
   const { rows } = await sql<Row>`
     SELECT mt.address_id, mt.project_id, mt.chain_id, mt.tx_hash, mt.log_index, t.block_time,
       ma.address, ma.foreign_user_id, ma.description, t.from_address, t.to_address,
@@ -49,8 +68,8 @@ export async function readPending(db: Kysely<DB>, limit: number): Promise<Pendin
     JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
     JOIN monitored_addresses ma ON ma.id = mt.address_id
     WHERE mt.status = 'pending'
-    ORDER BY mt.created_at, mt.block_number, mt.log_index
-    LIMIT ${limit}`.execute(db);
+      AND (mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index) IN (${keyList(keys)})
+    ORDER BY mt.created_at, mt.block_number, mt.log_index`.execute(db);
   return rows.map((r) => ({
     addressId: Number(r.address_id),
     projectId: r.project_id,

@@ -19,7 +19,11 @@ import {
 } from "./schemas.ts";
 import { getAddress, insertAddress, listAddresses, type MonitoredAddress, stopAddress } from "./store.ts";
 
-export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): void {
+export function registerMonitoringRoutes(
+  app: HttpApp,
+  ctx: AnalysisContext,
+  caps: { monitoredAddresses: number },
+): void {
   const tags = ["Addresses and monitoring"];
 
   /** The records as the API answers them, each with its latest stored scan (one statement for the page). */
@@ -58,7 +62,8 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
         summary: "Register an address for monitoring",
         description:
           "`address` (EVM) on `chainId`, belonging to the integrator's user `foreign_user_id`. Its new transfers " +
-          "are checked against the laws of the project's jurisdictions. The same address and chain twice: 409.",
+          "are checked against the laws of the project's jurisdictions. The same address and chain twice: 409; past " +
+          "the project's cap of monitored addresses (VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT): 409.",
         params: ProjectParams,
         body: RegisterBody,
         response: { 201: Ok(AddressSchema) },
@@ -82,7 +87,7 @@ export function registerMonitoringRoutes(app: HttpApp, ctx: AnalysisContext): vo
           ]);
       }
       const description = req.body.description?.trim() || null;
-      const created = await insertAddress(ctx.db, {
+      const created = await insertAddress(ctx.db, caps.monitoredAddresses, {
         projectId: req.params.projectId,
         chainId,
         address,

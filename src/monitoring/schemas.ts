@@ -1,15 +1,9 @@
 // TypeBox schemas of the monitored-address routes (docs/api.md, "Addresses and monitoring").
 import { type Static, Type } from "@sinclair/typebox";
 import { StoredScanSchema } from "../analysis/index.ts";
+import { FOREIGN_USER_ID_PATTERN } from "../integrator/index.ts";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { Pagination } from "../platform/http/params.ts";
-
-/**
- * The integrator's id of the user an address belongs to. It names the user in storage paths and is the AVI's
- * `id_usuario` (at most 30 of A-Z, digits, `-` and `_`; lower-case letters are accepted and written upper-case in
- * the AVI), so nothing else is accepted.
- */
-export const FOREIGN_USER_ID_PATTERN = "^[A-Za-z0-9_-]{1,30}$";
 
 const ForeignUserId = Type.String({
   pattern: FOREIGN_USER_ID_PATTERN,

@@ -1,6 +1,8 @@
 // Reads and writes of monitored addresses. An address and chain are monitored once per project; stopping keeps
 // the row (retention) with the time it stopped.
 import { type Kysely, sql } from "kysely";
+import { capLock } from "../platform/db/advisory.ts";
+import { AppError } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 
 export interface MonitoredAddress {
@@ -31,8 +33,41 @@ function fromRow(r: Row): MonitoredAddress {
   };
 }
 
-/** The new address, or undefined when the project already monitors this address on this chain. */
+/**
+ * The new address, or undefined when the project already monitors this address on this chain; 409 when the
+ * project monitors `cap` addresses already (VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT). Counted and inserted under
+ * the project's lock, so that requests at once cannot pass the cap together.
+ */
 export async function insertAddress(
+  db: Kysely<DB>,
+  cap: number,
+  a: {
+    projectId: number;
+    chainId: number;
+    address: string;
+    foreignUserId: string;
+    description: string | null;
+    jurisdiction: string | null;
+  },
+): Promise<MonitoredAddress | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await capLock("monitored_addresses", a.projectId).execute(trx);
+    const count = await trx
+      .selectFrom("monitored_addresses")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("project_id", "=", a.projectId)
+      .where("stopped_at", "is", null)
+      .executeTakeFirst();
+    if (Number(count?.n ?? 0) >= cap)
+      throw new AppError(
+        "conflict",
+        `The project monitors ${Number(count?.n)} addresses, its cap (VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT = ${cap}): stop monitoring some (DELETE /projects/{projectId}/addresses/{id}) or ask the operator to raise the cap`,
+      );
+    return insertRow(trx, a);
+  });
+}
+
+async function insertRow(
   db: Kysely<DB>,
   a: {
     projectId: number;

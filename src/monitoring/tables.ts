@@ -1,5 +1,5 @@
 // Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql,
-// 0014_reports.sql, 0019_jurisdictions.sql).
+// 0014_reports.sql, 0019_jurisdictions.sql, 0020_integrations.sql).
 import type { ColumnType, Generated } from "kysely";
 
 export interface MonitoredAddressesTable {
@@ -41,6 +41,9 @@ export interface MonitoredTransfersTable {
   valuations: ColumnType<unknown | null, string | null | undefined, string | null>;
   /** the rules that could not be judged when it was checked (0019) */
   unjudged: string[] | null;
+  /** the worker checking it, until when (0020): src/monitoring/claim.ts */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface MonitoringTables {

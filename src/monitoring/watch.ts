@@ -5,10 +5,9 @@
 // blocks takes back the transfers not yet checked; one already checked is marked `unwound` and its notification,
 // possibly delivered, is kept: the integrator was told of a transfer that a deeper reorg than the confirmations
 // allowed for removed, and the log says so.
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { TransferWatcher } from "../chains/indexer/index.ts";
 import type { TransferRow } from "../chains/store/index.ts";
-import type { DB } from "../schema.ts";
 
 interface Watched {
   id: string;
@@ -75,16 +74,4 @@ export const monitoringWatcher: TransferWatcher = {
 function isNew(w: Watched, t: TransferRow): boolean {
   if (w.watch_from_block !== null) return t.blockNumber > BigInt(w.watch_from_block);
   return t.blockTime.getTime() >= new Date(w.created_at).getTime();
-}
-
-/** The transfers of a project's monitored addresses waiting to be checked, oldest first (tests and the checker). */
-export async function pendingTransfers(db: Kysely<DB>, limit: number) {
-  return db
-    .selectFrom("monitored_transfers")
-    .selectAll()
-    .where("status", "=", "pending")
-    .orderBy("created_at")
-    .orderBy("block_number")
-    .limit(limit)
-    .execute();
 }

@@ -1,9 +1,10 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
-// backlog, the chain followers' lag, webhook attempts, analysis durations, report files that could not be written
-// and overdue filings. Every metric here is listed, with
+// backlog, the chain followers' lag, webhook attempts, failed calls to integrators and integrators failing for an
+// hour, analysis durations, report files that could not be written, overdue filings and failed loop steps. Every metric here is listed, with
 // what to watch, in docs/operations.md ("Metrics"); test/operations/metrics.test.ts checks the two agree.
 import type { AnalysisKindObserved } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
+import { FAILURE_REASONS, type FailureReason, type IntegratorCall } from "../integrator/index.ts";
 import type { JobQueue, QueueStats } from "../platform/jobs/index.ts";
 import { Counter, Gauge, Histogram, METRIC_PREFIX, type Registry } from "../platform/metrics/index.ts";
 
@@ -18,12 +19,22 @@ export interface ServiceMetrics {
   ruleUnjudged(book: string): void;
   /** How to count the overdue filings (src/reports' calendar), once reports are wired. */
   followFilings(overdue: () => Promise<Map<string, number>>): void;
+  /** A call to an integrator that failed, by what was called and a reason class naming no project. */
+  integratorFailure(call: IntegratorCall, reason: FailureReason): void;
+  /** How to count the projects whose integrator has failed every call for an hour, once the integrator is wired. */
+  followIntegrators(failing: () => Promise<number>): void;
+  /** A step of a background loop that failed (a claim, a check, a delivery's record), by loop. */
+  loopFailure(loop: string): void;
+  /** A monitored transfer this process judged and marked. */
+  transferChecked(): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
 const STATS_FRESH_MS = 1_000;
 /** How long a count of overdue filings serves scrapes. */
 const OVERDUE_FRESH_MS = 60_000;
+/** How long a count of failing integrators serves scrapes. */
+const FAILING_FRESH_MS = 15_000;
 
 export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetrics {
   let stats: { at: number; value: Promise<QueueStats[]> } | undefined;
@@ -147,7 +158,50 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     },
   });
 
+  const integratorFailures = new Counter({
+    name: `${METRIC_PREFIX}integrator_failures_total`,
+    help: "Calls to integrators that failed, by call (profile, webhook) and reason (timeout, connect_timeout, dns, network, refused, invalid_url, no_url, too_large, status_4xx, status_5xx, status_other, invalid_profile)",
+    labelNames: ["call", "reason"] as const,
+    registers: [registry],
+  });
+  for (const call of ["profile", "webhook"])
+    for (const reason of FAILURE_REASONS) integratorFailures.inc({ call, reason }, 0);
+  let failing: (() => Promise<number>) | undefined;
+  let failingCount: { at: number; value: number } | undefined;
+  new Gauge({
+    name: `${METRIC_PREFIX}integrators_failing`,
+    help: "Projects whose integrator has failed every call (profile reads and webhooks) for at least an hour",
+    registers: [registry],
+    async collect() {
+      if (!failing) return;
+      if (!failingCount || Date.now() - failingCount.at > FAILING_FRESH_MS) {
+        const value = await failing().catch(() => failingCount?.value);
+        if (value !== undefined) failingCount = { at: Date.now(), value };
+      }
+      this.set(failingCount?.value ?? 0);
+    },
+  });
+  const loopFailures = new Counter({
+    name: `${METRIC_PREFIX}worker_step_failures_total`,
+    help: "Steps of the background loops that failed and were tried again (the database went away, a bug), by loop: checker, deliverer, urgent_avisos",
+    labelNames: ["loop"] as const,
+    registers: [registry],
+  });
+  for (const loop of ["checker", "deliverer", "urgent_avisos"]) loopFailures.inc({ loop }, 0);
+
+  const checked = new Counter({
+    name: `${METRIC_PREFIX}monitored_transfers_checked_total`,
+    help: "Transfers of monitored addresses this process judged against the law rules and marked evaluated",
+    registers: [registry],
+  });
+
   return {
+    transferChecked: () => checked.inc(),
+    integratorFailure: (call, reason) => integratorFailures.inc({ call, reason }),
+    followIntegrators(count) {
+      failing = count;
+    },
+    loopFailure: (loop) => loopFailures.inc({ loop }),
     observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),
     reportFailure: (country, reason) => reportFailures.inc({ country, reason }),
     ruleUnjudged: (book) => unjudged.inc({ book }),

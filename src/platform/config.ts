@@ -35,6 +35,24 @@ export interface Config {
   maxActiveJobsPerProject: number;
   /** Layered analyses (investigations) a project may have queued or running at once. */
   maxActiveAnalysesPerProject: number;
+  /** Addresses a project may monitor at once (409 beyond). */
+  maxMonitoredAddressesPerProject: number;
+  /** Investigations a project may have open (not closed) at once (409 beyond). */
+  maxOpenInvestigationsPerProject: number;
+  /** Notifications a project may have waiting for delivery; past it, its transfers wait and redeliveries get 429. */
+  maxPendingNotificationsPerProject: number;
+  /** Redeliveries a project may ask for per minute (429 beyond). */
+  redeliveriesPerMinute: number;
+  /** Users whose transfers one worker process checks at once. */
+  checksPerProcess: number;
+  /** Users of one project whose transfers are checked at once, by all workers together. */
+  checksPerProject: number;
+  /** Profile reads of one project at once, per process. */
+  profileReadsPerProject: number;
+  /** Webhook deliveries one worker process makes at once. */
+  deliveriesPerProcess: number;
+  /** Webhook deliveries to one project at once, by all workers together. */
+  deliveriesPerProject: number;
   /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. */
   requestDeadlineMs: number;
   /** The longest a database statement may run, in ms (PostgreSQL; PGlite cannot interrupt a statement). */
@@ -70,6 +88,17 @@ export interface ConfigVariable {
   name: string;
   default: string;
   meaning: string;
+}
+
+/**
+ * A numeric variable's default, from the table below: the workers' constructors take theirs from here too, so that
+ * a default is written once.
+ */
+export function configDefault(name: string): number {
+  const found = CONFIG_VARIABLES.find((v) => v.name === name);
+  const n = Number(found?.default);
+  if (!found || !Number.isFinite(n)) throw new Error(`${name} has no numeric default`);
+  return n;
 }
 
 /** Every variable Vigía reads, in the order docs/operations.md lists them. */
@@ -151,6 +180,53 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT",
     default: "10",
     meaning: "layered analyses (investigations) a project may have queued or running; beyond it, 429",
+  },
+  {
+    name: "VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT",
+    default: "100000",
+    meaning: "addresses a project may monitor at once; beyond it, registering one answers 409",
+  },
+  {
+    name: "VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT",
+    default: "1000",
+    meaning: "investigations a project may have open (not closed); beyond it, creating one answers 409",
+  },
+  {
+    name: "VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT",
+    default: "10000",
+    meaning:
+      "notifications a project may have waiting for delivery; past it, its monitored transfers wait to be checked and redeliveries answer 429",
+  },
+  {
+    name: "VIGIA_REDELIVERIES_PER_MINUTE",
+    default: "60",
+    meaning: "notification redeliveries a project may ask for per minute; beyond it, 429",
+  },
+  {
+    name: "VIGIA_CHECKS_PER_PROCESS",
+    default: "8",
+    meaning: "users whose monitored transfers one worker process checks at once",
+  },
+  {
+    name: "VIGIA_CHECKS_PER_PROJECT",
+    default: "2",
+    meaning:
+      "users of one project whose transfers are checked at once, by all workers together: a project whose integrator is slow delays only itself",
+  },
+  {
+    name: "VIGIA_PROFILE_READS_PER_PROJECT",
+    default: "2",
+    meaning: "user profile reads from one project's integrator at once, per process",
+  },
+  {
+    name: "VIGIA_DELIVERIES_PER_PROCESS",
+    default: "32",
+    meaning: "webhook deliveries one worker process makes at once",
+  },
+  {
+    name: "VIGIA_DELIVERIES_PER_PROJECT",
+    default: "4",
+    meaning: "webhook deliveries to one project's integrator at once, by all workers together",
   },
   {
     name: "VIGIA_REQUEST_DEADLINE_MS",
@@ -380,6 +456,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyRateLimitPerMinute: r.int("VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE", 600),
     maxActiveJobsPerProject: r.int("VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT", 20),
     maxActiveAnalysesPerProject: r.int("VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT", 10),
+    maxMonitoredAddressesPerProject: r.int(
+      "VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT",
+      configDefault("VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT"),
+      1,
+    ),
+    maxOpenInvestigationsPerProject: r.int(
+      "VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT",
+      configDefault("VIGIA_MAX_OPEN_INVESTIGATIONS_PER_PROJECT"),
+      1,
+    ),
+    maxPendingNotificationsPerProject: r.int(
+      "VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT",
+      configDefault("VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT"),
+      1,
+    ),
+    redeliveriesPerMinute: r.int(
+      "VIGIA_REDELIVERIES_PER_MINUTE",
+      configDefault("VIGIA_REDELIVERIES_PER_MINUTE"),
+      1,
+    ),
+    checksPerProcess: r.int("VIGIA_CHECKS_PER_PROCESS", configDefault("VIGIA_CHECKS_PER_PROCESS"), 1, 1000),
+    checksPerProject: r.int("VIGIA_CHECKS_PER_PROJECT", configDefault("VIGIA_CHECKS_PER_PROJECT"), 1, 1000),
+    profileReadsPerProject: r.int(
+      "VIGIA_PROFILE_READS_PER_PROJECT",
+      configDefault("VIGIA_PROFILE_READS_PER_PROJECT"),
+      1,
+      1000,
+    ),
+    deliveriesPerProcess: r.int(
+      "VIGIA_DELIVERIES_PER_PROCESS",
+      configDefault("VIGIA_DELIVERIES_PER_PROCESS"),
+      1,
+      1000,
+    ),
+    deliveriesPerProject: r.int(
+      "VIGIA_DELIVERIES_PER_PROJECT",
+      configDefault("VIGIA_DELIVERIES_PER_PROJECT"),
+      1,
+      1000,
+    ),
     requestDeadlineMs: r.int("VIGIA_REQUEST_DEADLINE_MS", 30_000, 1),
     statementTimeoutMs: r.int("VIGIA_STATEMENT_TIMEOUT_MS", 60_000, 1),
     analysisRetentionDays: r.int("VIGIA_ANALYSIS_RETENTION_DAYS", 90, 1),

@@ -13,7 +13,8 @@ export class PollingLoop {
     private readonly step: () => Promise<number>,
     private readonly batch: number,
     private readonly pollMs: number,
-    private readonly onError?: (error: unknown) => void,
+    /** told of each step that threw: the owner logs and counts it */
+    private readonly onError: (error: unknown) => void,
   ) {}
 
   start(): void {
@@ -26,7 +27,7 @@ export class PollingLoop {
         handled = await running;
       } catch (error) {
         // Tried again at the next poll.
-        this.onError?.(error);
+        this.onError(error);
       }
       if (!this.#stopped) this.#timer = setTimeout(loop, handled >= this.batch ? 0 : this.pollMs);
     };

@@ -15,9 +15,8 @@ import {
   jurisdiction,
   jurisdictionsOf,
 } from "../jurisdictions/index.ts";
-import { projectJurisdictions, projectsWithJurisdictions, writeAudit } from "../keys/index.ts";
-
 import { AppError, invalid } from "../platform/errors.ts";
+import { projectJurisdictions, projectsWithJurisdictions, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { periodOf, previousPeriod } from "./period.ts";
 import { owedUrgent } from "./urgent.ts";

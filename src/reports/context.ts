@@ -2,14 +2,15 @@
 import type { Kysely } from "kysely";
 import type pino from "pino";
 import type { ChainRegistry } from "../chains/index.ts";
-import type { KeysContext } from "../keys/index.ts";
-import type { ProfileReader } from "../monitoring/index.ts";
+import type { ProfileReader } from "../integrator/index.ts";
+import type { ServerKeys } from "../platform/crypto/secrets.ts";
 import type { FileStore } from "../platform/storage/index.ts";
 import type { DB } from "../schema.ts";
 
 export interface ReportsContext {
   db: Kysely<DB>;
-  keys: KeysContext;
+  /** seals the profiles a file was built from, and signs the files' URLs */
+  serverKeys: ServerKeys;
   registry: ChainRegistry;
   store: FileStore;
   profiles: ProfileReader;
@@ -20,4 +21,6 @@ export interface ReportsContext {
   log?: pino.Logger;
   /** counts each file that could not be written (vigia_report_failures_total) */
   countFailure?: (countryCode: string, reason: string) => void;
+  /** counts a step of the urgent avisos' loop that failed (vigia_worker_step_failures_total) */
+  countLoopFailure?: (loop: string) => void;
 }

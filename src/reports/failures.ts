@@ -4,8 +4,9 @@
 // blocks (failuresInTransaction). After the commit, each is logged at error level and counted by country and reason
 // (vigia_report_failures_total, with an alert rule in deploy/prometheus/alerts.yml; logFailures). GET /reports
 // lists the same failures (report_failures) beside the files.
-import { writeAudit } from "../keys/index.ts";
-import { enqueue } from "../notifications/index.ts";
+
+import { enqueue } from "../integrator/index.ts";
+import { writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { type Failure, folderOf, type Month, type WriteResult } from "./files.ts";
 

@@ -41,13 +41,7 @@ export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
     },
     async (req, reply) => {
       const path = req.params["*"];
-      const check = checkSignedPath(
-        ctx.keys.serverKeys,
-        path,
-        req.query.expires,
-        req.query.signature,
-        ctx.now(),
-      );
+      const check = checkSignedPath(ctx.serverKeys, path, req.query.expires, req.query.signature, ctx.now());
       if (check !== "valid")
         throw new AppError(
           "forbidden",

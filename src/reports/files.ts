@@ -9,9 +9,9 @@
 // the whole write is planned again); replaced bytes are deleted after the commit. A crash at any point leaves every
 // row pointing at complete bytes.
 import crypto from "node:crypto";
-import { sql } from "kysely";
 import type { ClientFile, FiledAviso, Refused } from "../jurisdictions/index.ts";
 import { seal } from "../platform/crypto/secrets.ts";
+import { namedLock } from "../platform/db/advisory.ts";
 import type { ReportsContext } from "./context.ts";
 import type {
   CountryCode,
@@ -295,7 +295,7 @@ async function commit(
   extraProblems: GenerationProblem[],
 ): Promise<{ written: WriteResult; obsoleteKeys: string[] }> {
   return ctx.db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`vigia-reports:${folderOf(s)}`}))`.execute(trx);
+    await namedLock(`reports:${folderOf(s)}`).execute(trx);
     const now = await monthRows({ ...ctx, db: trx }, s);
     if (fingerprint(now) !== p.seen) throw new MonthChanged();
     const failures = await recordFailures(trx, s, p, new Date(ctx.now()));
@@ -337,9 +337,7 @@ async function commit(
         sha256: w.sha,
         size: w.content.length,
         media_type: w.candidate.mediaType,
-        profile_enc: w.candidate.profile
-          ? seal(ctx.keys.serverKeys, JSON.stringify(w.candidate.profile))
-          : null,
+        profile_enc: w.candidate.profile ? seal(ctx.serverKeys, JSON.stringify(w.candidate.profile)) : null,
         entries: JSON.stringify(w.entries),
         generation_id: generationId,
         updated_at: at,

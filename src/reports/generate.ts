@@ -5,9 +5,9 @@
 // could not be written is also logged, counted, audited, listed by GET /reports, and notified to the integrator
 // once (failures.ts).
 import { type Jurisdiction, jurisdiction } from "../jurisdictions/index.ts";
-import { projectCompliance, projectExists, writeAudit } from "../keys/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { invalid, notFound } from "../platform/errors.ts";
+import { projectCompliance, projectExists, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Month, type Unbuilt, type WriteResult, writeFiles } from "./files.ts";

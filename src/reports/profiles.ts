@@ -1,10 +1,11 @@
 // The clients a generation reports, as a jurisdiction sees them (src/jurisdictions' Client): each user's profile is
-// read once per generation through the monitoring's profile reader, and the jurisdiction that governs the client
+// read once per generation through the integrator's profile reader, and the jurisdiction that governs the client
 // decides whether its operations go into this jurisdiction's files: per operation, the address's `jurisdiction`
 // when it was registered with one, else the profile's country (src/jurisdictions/governing.ts).
+
+import type { ProfileResult } from "../integrator/index.ts";
 import { type Client, governingJurisdiction } from "../jurisdictions/index.ts";
-import { type Compliance, projectIntegration } from "../keys/index.ts";
-import type { ProfileResult } from "../monitoring/index.ts";
+import type { Compliance } from "../projects/index.ts";
 import { byTime, type ClientOperation } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 
@@ -20,17 +21,11 @@ export async function clientSource(
   compliance: Compliance,
   code: string,
 ): Promise<ClientSource> {
-  const integration = await projectIntegration(ctx.keys, projectId, new Date(ctx.now()));
   const read = new Map<string, Promise<ProfileResult>>();
   const profileOf = (userId: string) => {
     let found = read.get(userId);
     if (!found) {
-      found = integration.integrationUrl
-        ? ctx.profiles.read(projectId, integration, userId)
-        : Promise.resolve({
-            ok: false,
-            reason: "the project has no integration_url to read the user's profile from",
-          } as const);
+      found = ctx.profiles.read(projectId, userId);
       read.set(userId, found);
     }
     return found;

@@ -5,13 +5,13 @@
 // file-routes.ts. The jurisdictions come from src/jurisdictions' registry: no route names a country.
 import { type Static, Type } from "@sinclair/typebox";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
-import { actorName } from "../keys/index.ts";
 import { signPath } from "../platform/crypto/signed-url.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorName } from "../projects/index.ts";
 import { filingCalendar, markFilingFiled } from "./calendar.ts";
 import type { ReportsContext } from "./context.ts";
 import { assertClosed, generateReports } from "./generate.ts";
@@ -192,7 +192,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
     const base = ctx.publicUrl.replace(/\/+$/, "");
     return {
       name: report.name,
-      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.keys.serverKeys, report.path, expiresAt)}`,
+      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.serverKeys, report.path, expiresAt)}`,
       period: report.period,
       expiresAt: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString(),
     };

@@ -2,9 +2,9 @@
 // the asking project: another project's report is "not found"), marking a report filed, and the generations.
 import { sql } from "kysely";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
-import { writeAudit } from "../keys/index.ts";
 import { AppError, notFound } from "../platform/errors.ts";
 import { isUnder } from "../platform/storage/index.ts";
+import { writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import type { CountryCode, GenerationProblem, ReportKind } from "./tables.ts";
 

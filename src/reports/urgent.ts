@@ -6,9 +6,9 @@
 // (failures.ts), and tried again an hour later.
 import { sql } from "kysely";
 import { JURISDICTIONS, type Jurisdiction } from "../jurisdictions/index.ts";
-import { projectCompliance, writeAudit } from "../keys/index.ts";
 import { type CheckedTransfer, readClientOperations, transfersMeeting } from "../monitoring/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
+import { projectCompliance, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
@@ -179,7 +179,10 @@ export class UrgentAvisoWriter {
       () => this.runOnce(),
       batch,
       pollMs,
-      (error) => ctx.log?.error({ err: error }, `urgent avisos: ${(error as Error).message}`),
+      (error) => {
+        ctx.log?.error({ err: error }, `urgent avisos: ${(error as Error).message}`);
+        ctx.countLoopFailure?.("urgent_avisos");
+      },
     );
   }
 

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertTransfers } from "../../src/chains/store/transfers.ts";
-import { updateProject } from "../../src/keys/index.ts";
+import { updateProject } from "../../src/projects/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const CHAIN = 1;
@@ -46,7 +46,7 @@ beforeAll(async () => {
       value: r.value,
     })),
   );
-  await updateProject(svc.keys, svc.project.id, { jurisdictions: ["MX"] }, { kind: "cli" });
+  await updateProject(svc.projects, svc.project.id, { jurisdictions: ["MX"] }, { kind: "cli" });
 }, 60_000);
 afterAll(async () => {
   await svc?.stop();

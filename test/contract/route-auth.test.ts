@@ -202,13 +202,17 @@ describe("project scope", () => {
     const wallet = `0x${"ab".repeat(20)}`;
     const owner = { projectId: svc.other.id, chainId: 1, address: wallet, maxDepth: 2 };
     await insertLayeredAnalysis(svc.database.db, { id: analysisId, ...owner, incremental: true });
-    await insertInvestigation(svc.database.db, {
-      id: investigationId,
-      ...owner,
-      name: "theirs",
-      incremental: true,
-      analysisId,
-    });
+    await insertInvestigation(
+      svc.database.db,
+      {
+        id: investigationId,
+        ...owner,
+        name: "theirs",
+        incremental: true,
+        analysisId,
+      },
+      10,
+    );
     await svc.database.db
       .insertInto("analyses")
       .values({

@@ -10,8 +10,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
-import { NotificationDeliverer } from "../../src/notifications/index.ts";
+import { NotificationDeliverer, ProfileReader } from "../../src/integrator/index.ts";
+import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { MonitoredChain, type NativeTransfer } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -144,12 +144,20 @@ afterAll(async () => {
 const checker = () =>
   new TransferChecker({
     db: svc.database.db,
-    keys: svc.keys,
     registry: {
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
     } as never,
-    profiles: new ProfileReader(new OutboundClient({ allowPrivate: true })),
+    profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
+    // One user at a time: the outbox then holds the messages in the transfers' order.
+    slots: 1,
   });
+/** Checks every pending transfer; how many. */
+const checkAll = async () => {
+  const c = checker();
+  let total = 0;
+  for (let n = await c.runOnce(); n > 0; n = await c.runOnce()) total += n;
+  return total;
+};
 const outbox = async () =>
   (await svc.database.db.selectFrom("notifications").selectAll().orderBy("id").execute()).map((n) => ({
     type: n.type,
@@ -162,14 +170,14 @@ const lawIds = (n: { body: { data: { inflictedLaws: { id: string }[] } } }) =>
 describe("checking monitored transfers", () => {
   it("sends nothing for a transfer that infringes nothing", async () => {
     await index([{ from: addr(0x99), to: addr(1), value: ETH / 100n }]); // USD 30
-    expect(await checker().runOnce()).toBe(1);
+    expect(await checkAll()).toBe(1);
     expect(await outbox()).toEqual([]);
   });
 
   it("notifies Colombia's USD 150 single transaction, and the monthly USD 450 across the user's two addresses", async () => {
     await index([{ from: addr(1), to: addr(0x98), value: (6n * ETH) / 100n }]); // USD 180, out of alice's first
     await index([{ from: addr(0x97), to: addr(2), value: ETH / 10n }]); // USD 300 into alice's second: 510 this month
-    await checker().runOnce();
+    await checkAll();
     const [single, monthly] = await outbox();
     expect(lawIds(single!)).toEqual(["CO-TX-150"]);
     expect(lawIds(monthly!)).toEqual(["CO-TX-150", "CO-TX-450"]);
@@ -193,7 +201,7 @@ describe("checking monitored transfers", () => {
 
   it("a sanctioned counterparty is illegal in every project and a 24-hour aviso in Mexico", async () => {
     await index([{ from: SANCTIONED, to: addr(5), value: ETH / 1000n }]); // USD 3, to mario
-    await checker().runOnce();
+    await checkAll();
     expect(lawIds((await outbox()).at(-1)!)).toEqual(["MX-24H-LISTA", "XB-OFAC"]);
   });
 
@@ -205,7 +213,7 @@ describe("checking monitored transfers", () => {
       { from: addr(0x96), to: addr(5), value: ETH / 2n }, // mario: a complete persona física in Mexico
       { from: addr(0x96), to: addr(6), value: ETH / 2n }, // dora: no identification document
     ]);
-    await checker().runOnce();
+    await checkAll();
     const last = (await outbox()).slice(-6);
     expect(last.map((n) => n.type)).toEqual([
       "notification",
@@ -246,8 +254,7 @@ describe("checking monitored transfers", () => {
 
   it("delivers them signed to the integrator", async () => {
     const deliverer = new NotificationDeliverer({
-      db: svc.database.db,
-      keys: svc.keys,
+      ...svc.integrator,
       outbound: new OutboundClient({ allowPrivate: true }),
     });
     while ((await deliverer.runOnce()) > 0);

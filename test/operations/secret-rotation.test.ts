@@ -100,8 +100,8 @@ async function download(svc: Service, signedUrl: string): Promise<number> {
 async function sealedValues(svc: Service): Promise<string[]> {
   const { rows } = await sql<{ v: string }>`
     SELECT key_enc AS v FROM api_keys
-    UNION ALL SELECT webhook_secret_enc FROM projects
-    UNION ALL SELECT previous_webhook_secret_enc FROM projects WHERE previous_webhook_secret_enc IS NOT NULL
+    UNION ALL SELECT webhook_secret_enc FROM integrations
+    UNION ALL SELECT previous_webhook_secret_enc FROM integrations WHERE previous_webhook_secret_enc IS NOT NULL
     UNION ALL SELECT profile_enc FROM reports WHERE profile_enc IS NOT NULL`.execute(svc.database.db);
   return rows.map((r) => r.v);
 }

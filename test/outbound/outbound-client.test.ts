@@ -129,6 +129,44 @@ describe("outbound client, private addresses allowed (tests, on-premise)", () =>
     expect(calls).toBe(1);
   });
 
+  it("counts the name's resolution in the total timeout, and calls at once share one resolution", async () => {
+    let resolutions = 0;
+    const stuck = new OutboundClient({
+      allowPrivate: true,
+      timeoutMs: 300,
+      resolve: () => {
+        resolutions++;
+        return new Promise(() => {}); // a resolver that never answers
+      },
+    });
+    const started = Date.now();
+    const errors = await Promise.all(
+      [1, 2, 3].map(() => refusal(stuck, "http://never-resolves.test/users/1")),
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const error of errors)
+      expect(error).toMatchObject({
+        kind: "dns",
+        message: "never-resolves.test did not resolve within 300 ms",
+      });
+    expect(resolutions).toBe(1);
+    // Once the stuck resolution is older than a call's timeout, the next call tries again.
+    await refusal(stuck, "http://never-resolves.test/users/1");
+    expect(resolutions).toBe(2);
+  });
+
+  it("gives the call what the resolution left of the budget", async () => {
+    const slow = new OutboundClient({
+      allowPrivate: true,
+      timeoutMs: 500,
+      resolve: () => new Promise((r) => setTimeout(() => r([{ address: "127.0.0.1", family: 4 }]), 300)),
+    });
+    const started = Date.now();
+    const error = await refusal(slow, `http://slow-dns.test:${new URL(base).port}/hang`);
+    expect(error).toMatchObject({ kind: "timeout", message: "no complete answer within 500 ms" });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
   it("stops at the total timeout while the body never ends", async () => {
     const quick = new OutboundClient({ allowPrivate: true, timeoutMs: 300 });
     const started = Date.now();

@@ -9,7 +9,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { ProfileReader, TransferChecker } from "../../src/monitoring/index.ts";
+import { ProfileReader } from "../../src/integrator/index.ts";
+import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, type TestService } from "../support/service.ts";
@@ -252,11 +253,10 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
   for (const t of TRANSFERS) await index([t]);
   const checker = new TransferChecker({
     db,
-    keys: svc.keys,
     registry: {
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
     } as never,
-    profiles: new ProfileReader(new OutboundClient({ allowPrivate: true })),
+    profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
     // The checks happen on the reports' clock, as in production, where both are the wall clock.
     now: svc.reports.now,
   });

@@ -4,7 +4,9 @@
 //   (address-policy.ts: private, loopback, link-local and metadata ranges refused unless `allowPrivate`), and the
 //   connection is pinned to the checked address, so a second DNS answer cannot send it elsewhere (DNS rebinding);
 // - redirects are never followed (a 3xx is an answer like any other; the caller decides what it means);
-// - a connect timeout, a total timeout, and a response size limit enforced while the body streams in.
+// - a connect timeout, a total timeout that counts from the start of the call, the name's resolution included (a
+//   name that never resolves fails in time; lookups of one name at once share one resolution, so a stuck name
+//   holds one resolver thread, not one per call), and a response size limit enforced while the body streams in.
 // Failures are OutboundError with a kind and a message fit to show the operator (never a stack trace).
 import dns from "node:dns";
 import http from "node:http";
@@ -82,13 +84,39 @@ export interface OutboundResponse {
 
 export class OutboundClient {
   readonly options: OutboundOptions;
+  /** resolutions in flight, by host name, with when each began: calls to one name share one */
+  readonly #resolving = new Map<string, { since: number; addresses: Promise<ResolvedAddress[]> }>();
 
   constructor(options: Partial<OutboundOptions> = {}) {
     this.options = { ...DEFAULT_OUTBOUND_OPTIONS, ...options };
   }
 
-  /** The URL parsed and its host resolved to the address the call will be pinned to; throws OutboundError. */
-  async target(rawUrl: string): Promise<{ url: URL; pinned: ResolvedAddress }> {
+  /**
+   * The addresses of `host`: a resolution already in flight is shared, unless it has run longer than `timeoutMs`
+   * (it is stuck: a new one is tried, so that the name can resolve again once its DNS answers).
+   */
+  #resolve(host: string, timeoutMs: number): Promise<ResolvedAddress[]> {
+    const now = performance.now();
+    const found = this.#resolving.get(host);
+    if (found && now - found.since <= timeoutMs) return found.addresses;
+    const entry = {
+      since: now,
+      addresses: this.options.resolve(host).finally(() => {
+        if (this.#resolving.get(host) === entry) this.#resolving.delete(host);
+      }),
+    };
+    this.#resolving.set(host, entry);
+    return entry.addresses;
+  }
+
+  /**
+   * The URL parsed and its host resolved to the address the call will be pinned to; throws OutboundError, a "dns"
+   * one when the name has not resolved within `timeoutMs`.
+   */
+  async target(
+    rawUrl: string,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<{ url: URL; pinned: ResolvedAddress }> {
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -104,11 +132,23 @@ export class OutboundClient {
     if (net.isIP(host)) {
       addresses = [{ address: host, family: net.isIP(host) === 6 ? 6 : 4 }];
     } else {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        addresses = await this.options.resolve(host);
+        addresses = await Promise.race([
+          this.#resolve(host, timeoutMs),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new OutboundError("dns", `${host} did not resolve within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+          }),
+        ]);
       } catch (error) {
+        if (error instanceof OutboundError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
         throw new OutboundError("dns", `${host} could not be resolved${code ? ` (${code})` : ""}`);
+      } finally {
+        clearTimeout(timer);
       }
       if (addresses.length === 0) throw new OutboundError("dns", `${host} has no address`);
     }
@@ -127,8 +167,10 @@ export class OutboundClient {
 
   async request(req: OutboundRequest): Promise<OutboundResponse> {
     const started = performance.now();
-    const { url, pinned } = await this.target(req.url);
-    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
+    const budgetMs = req.timeoutMs ?? this.options.timeoutMs;
+    const { url, pinned } = await this.target(req.url, budgetMs);
+    // The resolution spent part of the budget: the rest is the call's.
+    const timeoutMs = Math.max(1, Math.round(budgetMs - (performance.now() - started)));
     const body = req.body === undefined ? undefined : Buffer.from(req.body);
     const transport = url.protocol === "https:" ? https : http;
     const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -191,7 +233,7 @@ export class OutboundClient {
         },
       );
       const total = setTimeout(
-        () => fail(new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`)),
+        () => fail(new OutboundError("timeout", `no complete answer within ${budgetMs} ms`)),
         timeoutMs,
       );
       request.on("socket", (socket) => {

@@ -9,9 +9,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProfileReader } from "../../../src/integrator/index.ts";
 import { validateAvi } from "../../../src/jurisdictions/mx/validate.ts";
 import { createProject } from "../../../src/keys/index.ts";
-import { ProfileReader, TransferChecker } from "../../../src/monitoring/index.ts";
+import { TransferChecker } from "../../../src/monitoring/index.ts";
 import { OutboundClient } from "../../../src/platform/outbound/index.ts";
 import { zonedDay, zonedMidnight } from "../../../src/platform/time-zone.ts";
 import { generateReports, UrgentAvisoWriter } from "../../../src/reports/index.ts";
@@ -280,9 +281,8 @@ export class CaseRunner {
         .execute();
     const checker = new TransferChecker({
       db,
-      keys: this.svc.keys,
       registry: this.svc.registry,
-      profiles: new ProfileReader(new OutboundClient({ allowPrivate: true }), 0),
+      profiles: this.#profiles(),
     });
     while ((await checker.runOnce()) > 0) {}
 
@@ -314,7 +314,7 @@ export class CaseRunner {
     // The urgent avisos, then each month's files.
     const reports = {
       ...this.svc.reports,
-      profiles: new ProfileReader(new OutboundClient({ allowPrivate: true }), 0),
+      profiles: this.#profiles(),
     };
     if (c.expect.urgent) {
       while ((await new UrgentAvisoWriter(reports).runOnce()) > 0) {}
@@ -370,6 +370,14 @@ export class CaseRunner {
         if (m.matches) expect(sent[i]?.body, `${c.name}: message ${i}`).toMatch(m.matches);
       });
     }
+  }
+
+  /** A profile reader that keeps no answer: each case's integrator answers as the case says. */
+  #profiles(): ProfileReader {
+    return new ProfileReader(
+      { ...this.svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) },
+      { ttlMs: 0, failureBackoffMs: 0 },
+    );
   }
 
   async #content(storageKey: string): Promise<Buffer> {

@@ -1,8 +1,10 @@
-// The notification outbox: enqueueing messages, claiming due ones for delivery (several workers at once: each row
-// is claimed by one, for a lease), recording each attempt with its outcome, and the reads and redelivery of the
+// The notification outbox: enqueueing messages (the monitoring room hands its messages in here, in its own
+// transaction), claiming due ones for delivery (several workers at once: each row is claimed by one, for a lease,
+// and each project gets its turn), recording each attempt with its outcome, and the reads and redelivery of the
 // notifications log. All times come from the caller, so that a test can move the clock.
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import { namedLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
 import type { NotificationStatus } from "./tables.ts";
 
@@ -53,44 +55,83 @@ export interface Claim {
   roundStart: number;
 }
 
+export interface ClaimLimits {
+  /** messages claimed at most (this process's free delivery slots) */
+  limit: number;
+  /** messages of one project being delivered at once, by every worker */
+  perProject: number;
+  /** how long a claim lasts: longer than a call can take */
+  leaseMs: number;
+}
+
 /**
- * Claims up to `limit` messages due at `at` for `leaseMs`: pending ones whose time has come, and ones whose
- * delivery lease ran out (their worker died). Rows another worker is claiming are skipped, not waited for. Only
- * messages of projects with an integration_url are due.
+ * Claims messages due at `at` for `leaseMs`: pending ones whose time has come, and ones whose delivery lease ran out
+ * (their worker died). Only messages of projects with an integration_url whose deliveries are not paused (src/
+ * integrator/health.ts) are due, and of each project no more than `perProject` minus those being delivered now,
+ * by any worker: a project whose endpoint is slow holds at most its own slots. Projects take turns: each one's
+ * first due message comes before any project's second. Claims are serialised (namedLock, src/platform/db/advisory.ts);
+ * rows locked by a worker recording an attempt are skipped, not waited for.
  */
-export async function claimDue(db: Kysely<DB>, at: Date, limit: number, leaseMs: number): Promise<Claim[]> {
-  const leaseUntil = new Date(at.getTime() + leaseMs);
-  const { rows } = await sql<{
-    id: string;
-    message_id: string;
-    project_id: number;
-    type: "notification" | "error";
-    body: string;
-    attempts: number;
-    round_start: number;
-  }>`
-    UPDATE notifications n
-    SET status = 'delivering', attempts = n.attempts + 1, lease_until = ${leaseUntil}
-    FROM (
-      SELECT d.id FROM notifications d JOIN projects p ON p.id = d.project_id
-      WHERE p.integration_url IS NOT NULL
-        AND ((d.status = 'pending' AND d.next_attempt_at <= ${at})
-          OR (d.status = 'delivering' AND d.lease_until < ${at}))
-      ORDER BY d.next_attempt_at, d.id
-      LIMIT ${limit}
-      FOR UPDATE OF d SKIP LOCKED
-    ) due
-    WHERE n.id = due.id
-    RETURNING n.id, n.message_id, n.project_id, n.type, n.body, n.attempts, n.round_start`.execute(db);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    messageId: r.message_id,
-    projectId: r.project_id,
-    type: r.type,
-    body: r.body,
-    attempt: r.attempts,
-    roundStart: r.round_start,
-  }));
+export async function claimDue(db: Kysely<DB>, at: Date, limits: ClaimLimits): Promise<Claim[]> {
+  if (limits.limit <= 0) return [];
+  const leaseUntil = new Date(at.getTime() + limits.leaseMs);
+  return db.transaction().execute(async (trx) => {
+    await namedLock("notifications").execute(trx);
+    const { rows } = await sql<{
+      id: string;
+      message_id: string;
+      project_id: number;
+      type: "notification" | "error";
+      body: string;
+      attempts: number;
+      round_start: number;
+    }>`
+      WITH due AS (
+        SELECT d.id, d.rank FROM integrations i
+        CROSS JOIN LATERAL (
+          SELECT n.id, row_number() OVER (ORDER BY n.next_attempt_at, n.id) AS rank FROM notifications n
+          WHERE n.project_id = i.project_id AND n.status IN ('pending', 'delivering')
+            AND ((n.status = 'pending' AND n.next_attempt_at <= ${at})
+              OR (n.status = 'delivering' AND n.lease_until < ${at}))
+          ORDER BY n.next_attempt_at, n.id
+          LIMIT GREATEST(0, ${limits.perProject} - (
+            SELECT count(*) FROM notifications b
+            WHERE b.project_id = i.project_id AND b.status = 'delivering' AND b.lease_until >= ${at}))
+        ) d
+        WHERE i.integration_url IS NOT NULL
+          AND (i.delivery_paused_until IS NULL OR i.delivery_paused_until <= ${at})
+        ORDER BY d.rank, d.id
+        LIMIT ${limits.limit}
+      ),
+      locked AS (
+        SELECT n.id FROM notifications n WHERE n.id IN (SELECT id FROM due)
+        FOR UPDATE OF n SKIP LOCKED
+      )
+      UPDATE notifications n
+      SET status = 'delivering', attempts = n.attempts + 1, lease_until = ${leaseUntil}
+      FROM locked WHERE n.id = locked.id
+      RETURNING n.id, n.message_id, n.project_id, n.type, n.body, n.attempts, n.round_start`.execute(trx);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      messageId: r.message_id,
+      projectId: r.project_id,
+      type: r.type,
+      body: r.body,
+      attempt: r.attempts,
+      roundStart: r.round_start,
+    }));
+  });
+}
+
+/** Messages of the project waiting to be delivered or being delivered (its cap: VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT). */
+export async function openMessages(db: Kysely<DB>, projectId: number): Promise<number> {
+  const row = await db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("project_id", "=", projectId)
+    .where("status", "in", ["pending", "delivering"])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export interface AttemptOutcome {
@@ -217,6 +258,17 @@ export async function listNotifications(
   }));
 }
 
+/** Redeliveries a project asked for in the minute before `at` (its limit: VIGIA_REDELIVERIES_PER_MINUTE). */
+export async function recentRedeliveries(db: Kysely<DB>, projectId: number, at: Date): Promise<number> {
+  const row = await db
+    .selectFrom("notifications")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("project_id", "=", projectId)
+    .where("redelivered_at", ">", new Date(at.getTime() - 60_000))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /**
  * Sends a delivered or failed message again, from now, with a fresh retry schedule and the same message id. A
  * message still pending or being delivered is left as it is. false when the project has no such message.
@@ -231,7 +283,13 @@ export async function redeliver(db: Kysely<DB>, projectId: number, id: number, a
   if (!exists) return false;
   await db
     .updateTable("notifications")
-    .set({ status: "pending", next_attempt_at: at, round_start: sql`attempts`, lease_until: null })
+    .set({
+      status: "pending",
+      next_attempt_at: at,
+      round_start: sql`attempts`,
+      lease_until: null,
+      redelivered_at: at,
+    })
     .where("id", "=", String(id))
     .where("status", "in", ["delivered", "failed"])
     .execute();

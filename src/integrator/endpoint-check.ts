@@ -1,4 +1,4 @@
-// POST /projects/{projectId}/integration/test: lets an integrator check its endpoint and its signature code before
+// The endpoint check of POST /projects/{projectId}/integration/test: lets an integrator check its endpoint and its signature code before
 // going live. Calls `GET {integration_url}/users/{foreign_user_id}` when an id is given, then POSTs a signed sample
 // notification (`data.test: true`) to `{integration_url}/webhook`, both signed in the project's scheme and made
 // through the safe outbound client; answers each call's status, latency and error, never throwing for the
@@ -59,7 +59,7 @@ export function sampleNotification(projectId: number, foreignUserId: string | un
   };
 }
 
-export async function testIntegration(
+export async function checkEndpoint(
   client: OutboundClient,
   project: IntegrationProject,
   foreignUserId: string | undefined,

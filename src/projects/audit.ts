@@ -1,5 +1,5 @@
 // Audit rows for key and settings changes, always written in the caller's transaction so that a change and
-// its audit row commit or vanish together.
+// its audit row commit or vanish together; and the trail's read (GET /projects/{id}/audit).
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
 

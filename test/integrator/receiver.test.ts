@@ -2,8 +2,8 @@
 // either scheme (200, `verified: true`), refuses a tampered body, a wrong secret or a stale timestamp (401, printed as
 // not verified), and answers the service's profile reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver } from "../../src/notifications/receiver.ts";
-import { serializeBody, signatureHeaders } from "../../src/notifications/signing.ts";
+import { startReceiver } from "../../src/integrator/receiver.ts";
+import { serializeBody, signatureHeaders } from "../../src/integrator/signing.ts";
 
 const STANDARD = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const CANONICAL = "0123456789abcdef0123456789abcdef";

@@ -1,23 +1,41 @@
-// POST /projects/{projectId}/integration/test (docs/api.md, "Calls to the integrator"): an admin checks the
-// project's integration endpoint and signature code with one signed profile request and one signed sample
-// notification. Thin: parse, authorise, read the project, call, answer.
+// HTTP routes of the calls to the integrator (docs/api.md, "Calls to the integrator"): the notifications log and
+// redelivery (limited per project and minute, and refused while the project's outbox is full), the endpoint check
+// an admin runs before going live (one signed profile request and one signed sample notification), and the
+// rotation of the webhook secret. Thin: parse, authorise, call, answer.
 import { Type } from "@sinclair/typebox";
-import { getProject, type KeysContext } from "../keys/index.ts";
-import { FOREIGN_USER_ID_PATTERN } from "../monitoring/index.ts";
-import { invalid, notFound } from "../platform/errors.ts";
+import { AppError, invalid, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
-import type { OutboundClient } from "../platform/outbound/index.ts";
-import { testIntegration } from "./integration-test.ts";
-import { listNotifications, redeliver } from "./store.ts";
+import type { IntegratorContext } from "./context.ts";
+import { checkEndpoint } from "./endpoint-check.ts";
+import { listNotifications, openMessages, recentRedeliveries, redeliver } from "./outbox.ts";
+import { projectIntegration, rotateWebhookSecret } from "./settings.ts";
 import { NOTIFICATION_STATUSES } from "./tables.ts";
+import { FOREIGN_USER_ID_PATTERN } from "./user-id.ts";
 
-export interface NotificationsContext {
-  keys: KeysContext;
-  outbound: OutboundClient;
-  /** epoch milliseconds */
-  now: () => number;
+/** The per-project limits of the routes, from the configuration table (src/platform/config.ts). */
+export interface IntegratorLimits {
+  /** VIGIA_REDELIVERIES_PER_MINUTE */
+  redeliveriesPerMinute: number;
+  /** VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT */
+  maxPendingNotifications: number;
+}
+
+/** 429 when the project's outbox holds its cap of messages waiting: nothing more is queued on request. */
+export async function refuseWhenOutboxFull(
+  ctx: IntegratorContext,
+  limits: IntegratorLimits,
+  projectId: number,
+): Promise<void> {
+  const open = await openMessages(ctx.db, projectId);
+  if (open >= limits.maxPendingNotifications)
+    throw new AppError(
+      "rate_limited",
+      `The project has ${open} notifications waiting to be delivered, its cap (VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT = ${limits.maxPendingNotifications}): fix the integration endpoint so that they are delivered (GET /projects/{projectId}/notifications shows their errors), then try again`,
+      { retryAfter: 60 },
+    );
 }
 
 const Attempt = Type.Object({
@@ -55,7 +73,11 @@ const Call = Type.Object({
   message_id: Type.String({ description: "the id the call was signed with (Standard Webhooks webhook-id)" }),
 });
 
-export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsContext): void {
+export function registerIntegratorRoutes(
+  app: HttpApp,
+  ctx: IntegratorContext,
+  limits: IntegratorLimits,
+): void {
   const tags = ["Calls to the integrator"];
 
   app.get(
@@ -77,7 +99,7 @@ export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsConte
     },
     async (req) =>
       ok(
-        await listNotifications(ctx.keys.db, req.params.projectId, {
+        await listNotifications(ctx.db, req.params.projectId, {
           ...page(req.query),
           status: req.query.status,
         }),
@@ -91,7 +113,10 @@ export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsConte
       schema: {
         tags,
         summary: "Send a delivered or failed notification again",
-        description: "From now, with a fresh retry schedule and the same message id (webhook-id).",
+        description:
+          "From now, with a fresh retry schedule and the same message id (webhook-id). At most " +
+          "VIGIA_REDELIVERIES_PER_MINUTE a minute per project (429), and none while the project's outbox holds " +
+          "VIGIA_MAX_PENDING_NOTIFICATIONS_PER_PROJECT messages (429).",
         params: Type.Object({
           projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
           id: Type.String({ minLength: 1, maxLength: 40 }),
@@ -101,8 +126,17 @@ export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsConte
     },
     async (req, reply) => {
       const id = /^[1-9]\d{0,15}$/.test(req.params.id) ? Number(req.params.id) : undefined;
-      if (id === undefined || !(await redeliver(ctx.keys.db, req.params.projectId, id, new Date(ctx.now()))))
-        throw notFound("Notification");
+      const at = new Date(ctx.now());
+      const { projectId } = req.params;
+      const recent = await recentRedeliveries(ctx.db, projectId, at);
+      if (recent >= limits.redeliveriesPerMinute)
+        throw new AppError(
+          "rate_limited",
+          `The project asked for ${recent} redeliveries in the last minute, its limit (VIGIA_REDELIVERIES_PER_MINUTE = ${limits.redeliveriesPerMinute}): try again in a minute`,
+          { retryAfter: 60 },
+        );
+      await refuseWhenOutboxFull(ctx, limits, projectId);
+      if (id === undefined || !(await redeliver(ctx.db, projectId, id, at))) throw notFound("Notification");
       return reply.status(202).send(ok({ id }));
     },
   );
@@ -126,23 +160,45 @@ export function registerNotificationRoutes(app: HttpApp, ctx: NotificationsConte
       },
     },
     async (req) => {
-      const project = await getProject(ctx.keys, req.params.projectId);
-      if (!project.integration_url)
+      const { projectId } = req.params;
+      const integration = await projectIntegration(ctx.db, ctx.serverKeys, projectId, new Date(ctx.now()));
+      if (!integration.integrationUrl)
         throw invalid("The project has no integration_url", [
           { path: "/integration_url", message: "set it with PATCH /projects/{projectId}" },
         ]);
       return ok(
-        await testIntegration(
+        await checkEndpoint(
           ctx.outbound,
           {
-            id: project.id,
-            integrationUrl: project.integration_url,
-            scheme: project.signing_scheme,
-            secret: project.webhook_secret,
+            id: projectId,
+            integrationUrl: integration.integrationUrl,
+            scheme: integration.scheme,
+            secret: integration.secrets[0] as string,
           },
           req.body.foreign_user_id,
         ),
       );
     },
+  );
+
+  app.post(
+    "/projects/:projectId/webhook-secret",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags: ["Projects and keys"],
+        summary: "Rotate the webhook signing secret",
+        description: "The secret it replaces keeps signing beside the new one for 24 hours.",
+        params: ProjectParams,
+        response: { 200: Ok(Type.Object({ webhook_secret: Type.String() })) },
+      },
+    },
+    async (req) =>
+      ok({
+        webhook_secret: await rotateWebhookSecret(ctx.db, ctx.serverKeys, req.params.projectId, {
+          kind: "key",
+          keyId: principalOf(req).keyId,
+        }),
+      }),
   );
 }

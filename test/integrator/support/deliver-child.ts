@@ -4,10 +4,11 @@
 // Environment: CHILD_DATABASE_URL + CHILD_SCHEMA (PostgreSQL) or CHILD_DATA_DIR (PGlite); CHILD_CHAINS;
 // CHILD_SEND=N creates a project whose integration_url is CHILD_RECEIVER and queues N notifications.
 // Prints JSON lines: {"event":"sent","projectId"}, {"event":"delivering"}, {"event":"done","delivered","pending"}.
-import { createProject, updateProject } from "../../../src/keys/index.ts";
-import { enqueue, NotificationDeliverer } from "../../../src/notifications/index.ts";
+import { enqueue, NotificationDeliverer } from "../../../src/integrator/index.ts";
+import { createProject } from "../../../src/keys/index.ts";
 import { loadConfig } from "../../../src/platform/config.ts";
 import { OutboundClient } from "../../../src/platform/outbound/index.ts";
+import { updateProject } from "../../../src/projects/index.ts";
 import { startService } from "../../../src/service.ts";
 
 const env = process.env;
@@ -31,20 +32,17 @@ const db = service.database.db;
 if (env.CHILD_SEND) {
   const actor = { kind: "cli" } as const;
   const { projectId } = await createProject(service.keys, { name: "Kill test" }, actor);
-  await updateProject(service.keys, projectId, { integration_url: env.CHILD_RECEIVER as string }, actor);
+  await updateProject(service.projects, projectId, { integration_url: env.CHILD_RECEIVER as string }, actor);
   const at = new Date();
   for (let n = 0; n < Number(env.CHILD_SEND); n++)
     await enqueue(db, { projectId, type: "notification", body: { type: "notification", data: { n } } }, at);
   say({ event: "sent", projectId });
 }
 
-const deliverer = new NotificationDeliverer({
-  db,
-  keys: service.keys,
-  outbound: new OutboundClient({ allowPrivate: true }),
-  leaseMs: 1_500,
-  batch: 8,
-});
+const deliverer = new NotificationDeliverer(
+  { ...service.integrator, outbound: new OutboundClient({ allowPrivate: true }) },
+  { leaseMs: 1_500, slots: 8 },
+);
 say({ event: "delivering" });
 for (;;) {
   const claimed = await deliverer.runOnce();

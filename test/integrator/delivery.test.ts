@@ -8,13 +8,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rotateWebhookSecret } from "../../src/keys/index.ts";
 import {
+  type DelivererOptions,
   enqueue,
   MAX_ATTEMPTS,
   NotificationDeliverer,
   RETRY_SCHEDULE_MS,
-} from "../../src/notifications/index.ts";
+  rotateWebhookSecret,
+} from "../../src/integrator/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
@@ -32,16 +33,13 @@ let answer: number | "hang" = 200;
 let svc: TestService;
 let clock = Date.UTC(2026, 10, 24, 12, 0, 0);
 const outbound = new OutboundClient({ allowPrivate: true, timeoutMs: 500 });
-const deliverer = (extra: Partial<ConstructorParameters<typeof NotificationDeliverer>[0]> = {}) =>
-  new NotificationDeliverer({
-    db: svc.database.db,
-    keys: svc.keys,
-    outbound,
-    now: () => clock,
-    random: () => 0,
-    webhookTimeoutMs: 500,
-    ...extra,
-  });
+const deliverer = (extra: Partial<DelivererOptions> & { now?: () => number } = {}) => {
+  const { now = () => clock, ...options } = extra;
+  return new NotificationDeliverer(
+    { ...svc.integrator, outbound, now },
+    { random: () => 0, webhookTimeoutMs: 500, ...options },
+  );
+};
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -70,6 +68,11 @@ beforeEach(async () => {
   answer = 200;
   // Start each test with an empty outbox (failed and pending messages of earlier tests would be claimed).
   await svc.database.db.deleteFrom("notifications").execute();
+  // ... and an integrator whose deliveries are not paused by an earlier test's timeouts.
+  await svc.database.db
+    .updateTable("integrations")
+    .set({ delivery_paused_until: null, delivery_backoffs: 0, failing_since: null })
+    .execute();
 });
 
 async function setUrl(url: string | null) {
@@ -201,7 +204,9 @@ describe("notification delivery", () => {
 
   it("signs with the new and the rotated-out secret during the grace period; both verify", async () => {
     const old = await secret();
-    const fresh = await rotateWebhookSecret(svc.keys, svc.project.id, { kind: "cli" });
+    const fresh = await rotateWebhookSecret(svc.database.db, svc.keys.serverKeys, svc.project.id, {
+      kind: "cli",
+    });
     const now = Date.now();
     await enqueue(svc.database.db, message(6), new Date(now));
     await deliverer({ now: () => now }).runOnce();
@@ -213,8 +218,8 @@ describe("notification delivery", () => {
 
   it("two deliverers sharing the outbox send each of 200 messages once", async () => {
     for (let n = 0; n < 200; n++) await enqueue(svc.database.db, message(1000 + n), new Date(clock));
-    const a = deliverer({ batch: 7 });
-    const b = deliverer({ batch: 11 });
+    const a = deliverer({ slots: 7, perProject: 7 });
+    const b = deliverer({ slots: 11, perProject: 11 });
     for (;;) {
       const [x, y] = await Promise.all([a.runOnce(), b.runOnce()]);
       if (x + y === 0) break;

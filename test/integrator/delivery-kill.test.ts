@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 const startChild = (env: Record<string, string> = {}) =>
-  startChildProcess<{ event: string; delivered?: number }>("test/notifications/support/deliver-child.ts", {
+  startChildProcess<{ event: string; delivered?: number }>("test/integrator/support/deliver-child.ts", {
     CHILD_CHAINS: chains,
     CHILD_RECEIVER: receiverUrl,
     ...childDatabaseEnv(target, dataDir),

@@ -1,0 +1,19 @@
+// Projects: a tenant's settings (its name, jurisdictions and their settings, and the parts other rooms own), the
+// audit trail of every change, and the reads other rooms make of a project's jurisdictions.
+export { type Actor, actorName } from "./actor.ts";
+export { listAudit, writeAudit } from "./audit.ts";
+export type { ProjectsContext } from "./context.ts";
+export {
+  type Compliance,
+  getProject,
+  insertProject,
+  projectCompliance,
+  projectExists,
+  projectJurisdictions,
+  projectsWithJurisdictions,
+  updateProject,
+} from "./projects.ts";
+export { registerProjectRoutes } from "./routes.ts";
+export type { ProjectPatch, ProjectView } from "./schemas.ts";
+export type { SettingsPart } from "./settings-part.ts";
+export type { JurisdictionSettings } from "./tables.ts";

@@ -1,0 +1,36 @@
+// Row types of the projects and audit_log tables (migrations/0001_projects_keys.sql, 0019_jurisdictions.sql,
+// 0020_integrations.sql, which moved the integrator's settings to src/integrator).
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  jurisdictions: ColumnType<string[], string | undefined, string>;
+  /** each jurisdiction's settings by code (migrations/0019_jurisdictions.sql) */
+  jurisdiction_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  client_jurisdiction: ColumnType<unknown | null, string | null | undefined, string | null>;
+  is_demo: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  project_id: number | null;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
+
+/** A project's settings of each jurisdiction, by code (each checked against its jurisdiction's schema). */
+export type JurisdictionSettings = Record<string, Record<string, unknown>>;
+
+export interface ProjectTables {
+  projects: ProjectsTable;
+  audit_log: AuditLogTable;
+}

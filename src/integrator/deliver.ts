@@ -17,7 +17,7 @@ import { type FailureReason, type IntegratorContext, statusReason, unreachable }
 import { WEBHOOK_TIMEOUT_MS } from "./endpoint-check.ts";
 import { recordFailure, recordSuccess } from "./health.ts";
 import { type Claim, claimDue, recordAttempt, withId } from "./outbox.ts";
-import { projectIntegration } from "./settings.ts";
+import { integrationOf } from "./settings.ts";
 import { serializeBody, signatureHeaders } from "./signing.ts";
 
 /** Waits after each failed attempt of a round (the last entry: before the 10th attempt). */
@@ -128,7 +128,7 @@ export class NotificationDeliverer {
     let failure: { reason: FailureReason; message: string } | undefined;
     let failing = true;
     try {
-      const integration = await projectIntegration(ctx.db, ctx.serverKeys, claim.projectId, startedAt);
+      const integration = integrationOf(ctx.serverKeys, claim.integration, startedAt);
       failing = integration.failing;
       if (!integration.integrationUrl)
         throw new OutboundError("invalid_url", "the project has no integration_url");

@@ -21,7 +21,10 @@ export async function recordSuccess(db: Kysely<DB>, projectId: number): Promise<
 
 /**
  * Records a call that failed, at `at`. `pause`: it timed out or could not reach the endpoint, and the project's
- * deliveries wait (FIRST_PAUSE_MS, doubling with each in a row); its pause, in ms, or 0.
+ * deliveries wait (FIRST_PAUSE_MS, doubling with each pause in a row); the pause left, in ms, or 0. Failures while
+ * a pause is on (the other deliveries that were in flight with this one) leave it as it is: a round of attempts
+ * that time out together is one pause, not one doubling each. One statement, so that workers failing at once
+ * count once between them.
  */
 export async function recordFailure(
   db: Kysely<DB>,
@@ -30,24 +33,26 @@ export async function recordFailure(
   at: Date,
   pause: boolean,
 ): Promise<number> {
+  const idle = sql<boolean>`(delivery_paused_until IS NULL OR delivery_paused_until <= ${at})`;
+  // SET expressions read the row as it was: the pause doubles from the failures before this one.
+  const nextPause = sql<Date>`${at}::timestamptz + LEAST(${MAX_PAUSE_MS}, ${FIRST_PAUSE_MS} * power(2, LEAST(16, delivery_backoffs))) * interval '1 millisecond'`;
   const row = await db
     .updateTable("integrations")
     .set({
       failing_since: sql`COALESCE(failing_since, ${at})`,
       last_failure: reason,
-      ...(pause ? { delivery_backoffs: sql`delivery_backoffs + 1` } : {}),
+      ...(pause
+        ? {
+            delivery_backoffs: sql`CASE WHEN ${idle} THEN delivery_backoffs + 1 ELSE delivery_backoffs END`,
+            delivery_paused_until: sql`CASE WHEN ${idle} THEN ${nextPause} ELSE delivery_paused_until END`,
+          }
+        : {}),
     })
     .where("project_id", "=", projectId)
-    .returning("delivery_backoffs")
+    .returning("delivery_paused_until")
     .executeTakeFirst();
-  if (!pause || !row) return 0;
-  const ms = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** Math.min(16, row.delivery_backoffs - 1));
-  await db
-    .updateTable("integrations")
-    .set({ delivery_paused_until: new Date(at.getTime() + ms) })
-    .where("project_id", "=", projectId)
-    .execute();
-  return ms;
+  if (!pause || !row?.delivery_paused_until) return 0;
+  return Math.max(0, new Date(row.delivery_paused_until).getTime() - at.getTime());
 }
 
 /** How many projects' integrators have failed every call for at least `forMs` (vigia_integrators_failing). */

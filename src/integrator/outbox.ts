@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { namedLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
+import type { IntegrationRow } from "./settings.ts";
 import type { NotificationStatus } from "./tables.ts";
 
 export interface NewMessage {
@@ -53,6 +54,8 @@ export interface Claim {
   attempt: number;
   /** attempts before the latest redelivery */
   roundStart: number;
+  /** the project's integration row as the claim found it: the call is made with it */
+  integration: IntegrationRow;
 }
 
 export interface ClaimLimits {
@@ -77,15 +80,17 @@ export async function claimDue(db: Kysely<DB>, at: Date, limits: ClaimLimits): P
   const leaseUntil = new Date(at.getTime() + limits.leaseMs);
   return db.transaction().execute(async (trx) => {
     await namedLock("notifications").execute(trx);
-    const { rows } = await sql<{
-      id: string;
-      message_id: string;
-      project_id: number;
-      type: "notification" | "error";
-      body: string;
-      attempts: number;
-      round_start: number;
-    }>`
+    const { rows } = await sql<
+      {
+        id: string;
+        message_id: string;
+        project_id: number;
+        type: "notification" | "error";
+        body: string;
+        attempts: number;
+        round_start: number;
+      } & IntegrationRow
+    >`
       WITH due AS (
         SELECT d.id, d.rank FROM integrations i
         CROSS JOIN LATERAL (
@@ -109,8 +114,10 @@ export async function claimDue(db: Kysely<DB>, at: Date, limits: ClaimLimits): P
       )
       UPDATE notifications n
       SET status = 'delivering', attempts = n.attempts + 1, lease_until = ${leaseUntil}
-      FROM locked WHERE n.id = locked.id
-      RETURNING n.id, n.message_id, n.project_id, n.type, n.body, n.attempts, n.round_start`.execute(trx);
+      FROM locked, integrations i WHERE n.id = locked.id AND i.project_id = n.project_id
+      RETURNING n.id, n.message_id, n.project_id, n.type, n.body, n.attempts, n.round_start,
+        i.integration_url, i.signing_scheme, i.webhook_secret_enc, i.previous_webhook_secret_enc,
+        i.previous_webhook_secret_until, i.failing_since, i.delivery_backoffs`.execute(trx);
     return rows.map((r) => ({
       id: Number(r.id),
       messageId: r.message_id,
@@ -119,6 +126,15 @@ export async function claimDue(db: Kysely<DB>, at: Date, limits: ClaimLimits): P
       body: r.body,
       attempt: r.attempts,
       roundStart: r.round_start,
+      integration: {
+        integration_url: r.integration_url,
+        signing_scheme: r.signing_scheme,
+        webhook_secret_enc: r.webhook_secret_enc,
+        previous_webhook_secret_enc: r.previous_webhook_secret_enc,
+        previous_webhook_secret_until: r.previous_webhook_secret_until,
+        failing_since: r.failing_since,
+        delivery_backoffs: r.delivery_backoffs,
+      },
     }));
   });
 }
@@ -151,37 +167,29 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   next: { status: "delivered" } | { status: "failed" } | { status: "pending"; at: Date },
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable("notifications")
-      .set({
-        status: next.status as NotificationStatus,
-        lease_until: null,
-        last_error: outcome.error,
-        ...(next.status === "delivered"
-          ? { delivered_at: new Date(outcome.startedAt.getTime() + outcome.durationMs) }
-          : {}),
-        ...(next.status === "pending" ? { next_attempt_at: next.at } : {}),
-      })
-      .where("id", "=", String(claim.id))
-      .where("status", "=", "delivering")
-      .where("attempts", "=", claim.attempt)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await trx
-      .insertInto("notification_attempts")
-      .values({
-        notification_id: String(claim.id),
-        attempt: claim.attempt,
-        started_at: outcome.startedAt,
-        status_code: outcome.statusCode,
-        error: outcome.error,
-        duration_ms: Math.round(outcome.durationMs),
-      })
-      .onConflict((oc) => oc.columns(["notification_id", "attempt"]).doNothing())
-      .execute();
-    return true;
-  });
+  const deliveredAt =
+    next.status === "delivered" ? new Date(outcome.startedAt.getTime() + outcome.durationMs) : null;
+  const nextAttemptAt = next.status === "pending" ? next.at : null;
+  // One statement (the message and its attempt together): a delivery's record is most of the deliverer's work on
+  // the database.
+  const { rows } = await sql<{ recorded: string }>`
+    WITH updated AS (
+      UPDATE notifications
+      SET status = ${next.status}, lease_until = NULL, last_error = ${outcome.error},
+        delivered_at = COALESCE(${deliveredAt}::timestamptz, delivered_at),
+        next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at)
+      WHERE id = ${String(claim.id)} AND status = 'delivering' AND attempts = ${claim.attempt}
+      RETURNING id
+    ),
+    attempt AS (
+      INSERT INTO notification_attempts (notification_id, attempt, started_at, status_code, error, duration_ms)
+      SELECT id, ${claim.attempt}, ${outcome.startedAt}, ${outcome.statusCode}, ${outcome.error},
+        ${Math.round(outcome.durationMs)}
+      FROM updated
+      ON CONFLICT (notification_id, attempt) DO NOTHING
+    )
+    SELECT count(*) AS recorded FROM updated`.execute(db);
+  return Number(rows[0]?.recorded ?? 0) > 0;
 }
 
 export interface NotificationView {

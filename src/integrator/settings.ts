@@ -4,12 +4,13 @@
 // rotates through POST /projects/{id}/webhook-secret. A project's row is made on first use.
 import crypto from "node:crypto";
 import { Type } from "@sinclair/typebox";
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { type ServerKeys, seal, unseal } from "../platform/crypto/secrets.ts";
 import { notFound } from "../platform/errors.ts";
 import { type Actor, actorName, type SettingsPart, writeAudit } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { SigningScheme } from "./signing.ts";
+import type { IntegrationsTable } from "./tables.ts";
 
 /** How long a rotated-out webhook secret keeps signing beside the new one. */
 export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60_000;
@@ -60,7 +61,23 @@ export async function projectIntegration(
   projectId: number,
   at: Date,
 ): Promise<Integration> {
-  const row = await integrationRow(db, keys, projectId);
+  return integrationOf(keys, await integrationRow(db, keys, projectId), at);
+}
+
+/** The columns of an integration row a call is made with (the deliverer reads them with its claim). */
+export type IntegrationRow = Pick<
+  Selectable<IntegrationsTable>,
+  | "integration_url"
+  | "signing_scheme"
+  | "webhook_secret_enc"
+  | "previous_webhook_secret_enc"
+  | "previous_webhook_secret_until"
+  | "failing_since"
+  | "delivery_backoffs"
+>;
+
+/** What a call is made with, from the project's integration row, at a time. */
+export function integrationOf(keys: ServerKeys, row: IntegrationRow, at: Date): Integration {
   const secrets = [unseal(keys, row.webhook_secret_enc)];
   if (
     row.previous_webhook_secret_enc &&

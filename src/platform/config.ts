@@ -220,12 +220,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: "VIGIA_DELIVERIES_PER_PROCESS",
-    default: "32",
+    default: "64",
     meaning: "webhook deliveries one worker process makes at once",
   },
   {
     name: "VIGIA_DELIVERIES_PER_PROJECT",
-    default: "4",
+    default: "8",
     meaning: "webhook deliveries to one project's integrator at once, by all workers together",
   },
   {

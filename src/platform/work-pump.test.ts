@@ -4,7 +4,7 @@ import { WorkPump } from "./work-pump.ts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("WorkPump", () => {
-  it("never waits for its slowest item: a freed slot claims again at once", async () => {
+  it("never waits for its slowest item: a freed slot claims again soon after", async () => {
     const queue = ["slow", ...Array.from({ length: 20 }, (_, i) => `quick${i}`)];
     const done: string[] = [];
     let release!: () => void;
@@ -31,6 +31,35 @@ describe("WorkPump", () => {
     release();
     await pump.stop();
     expect(done).toContain("slow");
+  });
+
+  it("fills the slots freed together with one claim", async () => {
+    const queue = Array.from({ length: 8 }, (_, i) => i);
+    const claimed: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const pump = new WorkPump<number>({
+      slots: 4,
+      pollMs: 10_000,
+      claim: async (free) => {
+        const items = queue.splice(0, free);
+        if (items.length > 0) claimed.push(items.length);
+        return items;
+      },
+      run: async (n) => {
+        if (n < 4) await gate;
+      },
+      onError: () => {},
+    });
+    pump.start();
+    await sleep(20);
+    release();
+    for (let i = 0; i < 100 && queue.length > 0; i++) await sleep(5);
+    await pump.stop();
+    // The four first items finished together: the four next came in one claim, not four.
+    expect(claimed).toEqual([4, 4]);
   });
 
   it("tells a claim or an item that throws to onError, and goes on", async () => {

@@ -1,5 +1,5 @@
 // A background worker over claimed items (messages to deliver, users' transfers to check) that never waits for its
-// slowest item: it claims as many items as it has free slots, runs each on its own, and claims again as soon as a
+// slowest item: it claims as many items as it has free slots, runs each on its own, and claims again soon after a
 // slot frees, or when woken (new work was handed in), or every `pollMs` while idle. A claim or an item that throws
 // is told to `onError` (the owner logs and counts it: nothing fails in silence) and the pump goes on. `stop()`
 // waits for the claim and the items in flight.
@@ -8,6 +8,11 @@ export interface WorkPumpOptions<T> {
   slots: number;
   /** how often an idle pump looks for work */
   pollMs: number;
+  /**
+   * How long after an item finishes the pump claims again (default 5 ms): the items that finish meanwhile share
+   * that claim. A claim is a transaction; claiming after every item, one at a time, made it most of the work.
+   */
+  settleMs?: number;
   /** claims up to `free` items */
   claim: (free: number) => Promise<T[]>;
   run: (item: T) => Promise<void>;
@@ -20,6 +25,7 @@ export class WorkPump<T> {
   #claiming: Promise<void> | undefined;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
+  #settling: NodeJS.Timeout | undefined;
   #stopped = true;
 
   constructor(options: WorkPumpOptions<T>) {
@@ -69,7 +75,7 @@ export class WorkPump<T> {
         .catch((error) => this.#o.onError("run", error))
         .finally(() => {
           this.#running.delete(running);
-          this.wake();
+          this.#settle();
         });
       this.#running.add(running);
     }
@@ -77,9 +83,19 @@ export class WorkPump<T> {
     if (items.length === free) this.#again = true;
   }
 
+  /** Claims again shortly: the slots that free meanwhile are filled by one claim. */
+  #settle(): void {
+    if (this.#settling || this.#stopped) return;
+    this.#settling = setTimeout(() => {
+      this.#settling = undefined;
+      this.wake();
+    }, this.#o.settleMs ?? 5);
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#settling);
     await this.#claiming;
     await Promise.all([...this.#running]);
   }

@@ -1,8 +1,8 @@
 // Benchmark `fleet`: how the background work scales with 1, 2 and 4 `vigia worker` processes (the real command)
 // on one PostgreSQL: (1) risk jobs (`POST /risk`, an analysis of depth 3 each) over ordinary users of the risk
 // store (bench/risk-store.ts: 5,000,000 transfers, BENCH_RISK_TRANSFERS to change), BENCH_FLEET_JOBS of them
-// (default 120) queued at once, timed from the first queued to the last completed; (2) webhook delivery,
-// BENCH_FLEET_MESSAGES notifications (default 3,000) queued at once to an integrator on 127.0.0.1 (a child process,
+// (default 600) queued at once, timed from the first queued to the last completed; (2) webhook delivery,
+// BENCH_FLEET_MESSAGES notifications (default 10,000) of 8 projects queued at once to an integrator on 127.0.0.1 (a child process,
 // answering 200 at once), timed to the last received. Beside each run, how busy the machine's cores were and how
 // much CPU the workers and PostgreSQL used, which says what bounds it.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -26,6 +26,8 @@ const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.
 const JOBS = Number(process.env.BENCH_FLEET_JOBS || 600);
 const MESSAGES = Number(process.env.BENCH_FLEET_MESSAGES || 10_000);
 const FLEETS = [1, 2, 4];
+/** Projects the webhooks are spread over, each with its own integrator URL. */
+const WEBHOOK_PROJECTS = 8;
 const SECRET = crypto.randomBytes(32).toString("base64");
 
 interface Run {
@@ -177,7 +179,15 @@ async function run(): Promise<{ markdown: string; passed: boolean }> {
       await database.close();
       console.log(`  ${fmt.rps(generated.transfers)} transfers`);
       const { projectId, key } = await createProject(control.keys, { name: "fleet bench" }, { kind: "cli" });
-      await updateProject(control.projects, projectId, { integration_url: integratorUrl }, { kind: "cli" });
+      // The webhooks go to the integrators of several projects, as a fleet serves many: one project's deliveries
+      // are limited across the fleet (VIGIA_DELIVERIES_PER_PROJECT), so one project alone does not measure the fleet.
+      const webhookProjects = [projectId];
+      for (let i = 1; i < WEBHOOK_PROJECTS; i++)
+        webhookProjects.push(
+          (await createProject(control.keys, { name: `fleet bench ${i}` }, { kind: "cli" })).projectId,
+        );
+      for (const id of webhookProjects)
+        await updateProject(control.projects, id, { integration_url: integratorUrl }, { kind: "cli" });
       let seed = 7;
       const random = () => {
         seed = (seed * 16807) % 2147483647;
@@ -229,9 +239,14 @@ async function run(): Promise<{ markdown: string; passed: boolean }> {
             async () => {
               await sql`
                 INSERT INTO notifications (message_id, project_id, type, body, next_attempt_at, created_at)
-                SELECT 'msg_' || gen_random_uuid(), ${projectId}, 'notification', jsonb_build_object('n', g), now(), now()
+                SELECT 'msg_' || gen_random_uuid(), (${webhookProjects}::int[])[1 + g % ${WEBHOOK_PROJECTS}],
+                  'notification', jsonb_build_object('n', g), now(), now()
                 FROM generate_series(1, ${MESSAGES}) g`.execute(db);
-              await until("the webhooks", async () => (await pendingCount(db, projectId)) === 0, 900_000);
+              await until(
+                "the webhooks",
+                async () => (await pendingCount(db, webhookProjects)) === 0,
+                900_000,
+              );
             },
           );
           const result: Run = {
@@ -259,11 +274,11 @@ async function run(): Promise<{ markdown: string; passed: boolean }> {
   return { markdown: markdown(runs), passed: runs.length === FLEETS.length };
 }
 
-/** Notifications of the project not yet delivered (or failed). */
-async function pendingCount(db: Kysely<DB>, projectId: number): Promise<number> {
+/** Notifications of the projects not yet delivered (or failed). */
+async function pendingCount(db: Kysely<DB>, projectIds: number[]): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM notifications
-    WHERE project_id = ${projectId} AND status IN ('pending', 'delivering')`.execute(db);
+    WHERE project_id = ANY(${projectIds}::int[]) AND status IN ('pending', 'delivering')`.execute(db);
   return rows[0]?.n ?? 0;
 }
 
@@ -277,7 +292,7 @@ function markdown(runs: Run[]): string {
     `\`vigia worker\` processes (the real command) on one PostgreSQL holding the risk store of bench/risk-store.ts at`,
     `${fmt.rps(TRANSFERS)} transfers. Risk jobs: ${JOBS} \`POST /risk\` (a depth-3 analysis each) over ordinary users`,
     "drawn at random (seeded), queued before the workers start; the rate counts the jobs completed from the moment",
-    `every worker is up to the last. Webhooks: ${fmt.rps(MESSAGES)} notifications queued in one statement while the`,
+    `every worker is up to the last. Webhooks: ${fmt.rps(MESSAGES)} notifications of ${WEBHOOK_PROJECTS} projects queued in one statement while the`,
     "workers run, delivered to an integrator on 127.0.0.1 (its own process, answering 200 at once), timed to the last",
     "recorded delivered. *Cores busy*: the machine's share of CPU time in use over the run (2 cores: 100% is both);",
     "*workers* and *PostgreSQL*: the CPU seconds their processes used.",

@@ -2,7 +2,7 @@
 // record stored with it: the full result plus the findings with their evidence, the exposure and the breakdown
 // of the score, so that a stored result explains itself.
 import type { Static } from "@sinclair/typebox";
-import type { Finding, RiskAnalysis } from "../risk/index.ts";
+import type { Finding, RiskAnalysis, RiskLevel } from "../risk/index.ts";
 import type { ScanResultSchema } from "./schemas.ts";
 
 /** One address's scan result, as the API sends it (its schema is the one truth: schemas.ts). */
@@ -10,7 +10,10 @@ export type ScanResult = Static<typeof ScanResultSchema>;
 export type ScanStatus = ScanResult["status"];
 
 /** What is stored in analyses.result: the scan result and the evidence behind it. */
-export interface StoredResult extends ScanResult {
+/** A completed analysis always has its score and level (only a failed result has none). */
+export interface StoredResult extends Omit<ScanResult, "riskScore" | "riskLevel"> {
+  riskScore: number;
+  riskLevel: RiskLevel;
   findings: Finding[];
   exposure: RiskAnalysis["exposure"];
   contributions: RiskAnalysis["contributions"];
@@ -72,7 +75,10 @@ export function publicResult(stored: StoredResult | ScanResult, status?: ScanSta
   return status ? { ...rest, status } : rest;
 }
 
-/** A failed address: zeros, a minimal level, and the reason. */
+/**
+ * A failed address: no score and no level (an integrator reading `riskLevel` must not clear an address the service
+ * could not judge), the reason, and empty evidence.
+ */
 export function failedResult(
   address: string,
   chainId: string,
@@ -85,8 +91,8 @@ export function failedResult(
     chainId,
     status: "failed",
     analysisId,
-    riskScore: 0,
-    riskLevel: "minimal",
+    riskScore: null,
+    riskLevel: null,
     riskReason: error,
     suspiciousActivity: false,
     patterns: [],

@@ -16,9 +16,11 @@ export const ScanResultSchema = Type.Object({
   chainId: Type.String(),
   status: Type.Union([Type.Literal("completed"), Type.Literal("skipped"), Type.Literal("failed")]),
   analysisId: Type.String({ format: "uuid" }),
-  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
-  riskLevel: Level,
-  riskReason: Type.String(),
+  riskScore: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: "null when status is failed: a failure is never a score",
+  }),
+  riskLevel: Type.Union([Level, Type.Null()], { description: "null when status is failed" }),
+  riskReason: Type.String({ description: "why this score, or why the address failed" }),
   suspiciousActivity: Type.Boolean(),
   patterns: Type.Array(PatternName),
   transactionGraph: Type.Object({

@@ -61,7 +61,12 @@ describe("the deadline of an analysis run inside a request", () => {
     });
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(summary).toMatchObject({ total: 1, failed: 1 });
-    expect(results[0]).toMatchObject({ status: "failed", riskReason: "The analysis ran out of time" });
+    expect(results[0]).toMatchObject({
+      status: "failed",
+      riskReason: "The analysis ran out of time",
+      riskScore: null,
+      riskLevel: null,
+    });
   });
 
   it("answers a standard investigation still running, and a worker finishes it", async () => {

@@ -167,6 +167,8 @@ describe("scan-risk on the devnet world", () => {
     expect(results[2].riskReason).toMatch(/chain/i);
     expect(results[3]).toMatchObject({ status: "failed" });
     expect(results[3].riskReason).toMatch(/EVM/);
+    // A failure is never a score: no number and no level an integrator could read as an all-clear.
+    for (const failed of results.slice(2)) expect(failed).toMatchObject({ riskScore: null, riskLevel: null });
     for (const r of results) expect(r.analysisId).toMatch(/^[0-9a-f-]{36}$/);
 
     // Another depth is another analysis; skipExisting false analyses again with a new id.

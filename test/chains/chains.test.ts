@@ -189,7 +189,7 @@ describe("GET /v1/chains", () => {
     for (const url of ["/chains", `/chains/${ID.detail}`]) {
       const res = await get(url, null);
       expect(res.statusCode, url).toBe(401);
-      expect(res.json()).toEqual({
+      expect(res.json()).toMatchObject({
         success: false,
         error: "unauthorized",
         message: "The api key is invalid",

@@ -101,22 +101,47 @@ describe("route discovery", () => {
 });
 
 describe("401 on every secured route", () => {
-  const cases: Array<[string, () => Record<string, string>]> = [
-    ["no header", () => ({})],
-    ["a key without the ApiKey prefix", () => ({ "x-api-key": svc.project.keys.admin })],
-    ["a Bearer key", () => ({ "x-api-key": `Bearer ${svc.project.keys.admin}` })],
-    ["the prefix without its space", () => ({ "x-api-key": `ApiKey${svc.project.keys.admin}` })],
-    ["the prefix alone", () => ({ "x-api-key": "ApiKey " })],
+  // A header of the wrong form says how to send the key (details); a wrong key says nothing of which keys exist.
+  const noKey = "no key was sent: send the header `x-api-key: ApiKey <key>`";
+  const prefix = (name: string) =>
+    `the key must follow the prefix \`ApiKey \` (the word ApiKey and one space): \`${name}: ApiKey <key>\``;
+  const cases: Array<[string, () => Record<string, string>, { path: string; message: string }?]> = [
+    ["no header", () => ({}), { path: "headers/x-api-key", message: noKey }],
+    [
+      "a key without the ApiKey prefix",
+      () => ({ "x-api-key": svc.project.keys.admin }),
+      { path: "headers/x-api-key", message: prefix("x-api-key") },
+    ],
+    [
+      "a Bearer key",
+      () => ({ "x-api-key": `Bearer ${svc.project.keys.admin}` }),
+      { path: "headers/x-api-key", message: prefix("x-api-key") },
+    ],
+    [
+      "the prefix without its space",
+      () => ({ "x-api-key": `ApiKey${svc.project.keys.admin}` }),
+      { path: "headers/x-api-key", message: prefix("x-api-key") },
+    ],
+    [
+      "the prefix alone",
+      () => ({ "x-api-key": "ApiKey " }),
+      { path: "headers/x-api-key", message: "no key after the prefix: `x-api-key: ApiKey <key>`" },
+    ],
     ["an unknown well-formed key", () => auth(generateApiKey())],
     ["a malformed key", () => auth("vigia_not-a-key")],
     ["a revoked key", () => auth(revokedKey)],
-    ["the x-api-header alias without the prefix", () => ({ "x-api-header": svc.project.keys.admin })],
+    [
+      "the x-api-header alias without the prefix",
+      () => ({ "x-api-header": svc.project.keys.admin }),
+      { path: "headers/x-api-header", message: prefix("x-api-header") },
+    ],
   ];
-  for (const [name, headers] of cases) {
-    it(`${name}: 401 unauthorized`, async () => {
+  for (const [name, headers, detail] of cases) {
+    it(`${name}: 401 unauthorized${detail ? ", saying how to send the key" : ""}`, async () => {
+      const expected = detail ? { ...UNAUTHORIZED, details: [detail] } : UNAUTHORIZED;
       await everyRoute(async (op, fail) => {
         const res = await send(op, validUrl(op, scope()), headers());
-        if (res.statusCode !== 401 || !isJson(res.body, UNAUTHORIZED)) fail(name, res);
+        if (res.statusCode !== 401 || !isJson(res.body, expected)) fail(name, res);
       });
     });
   }

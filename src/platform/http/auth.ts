@@ -2,7 +2,7 @@
 // `x-api-header` alias), a role ladder viewer < developer < admin, and project scoping. What a key is and
 // where keys live is not known here: the caller passes an Authenticator.
 import type { FastifyRequest } from "fastify";
-import { AppError, MESSAGES } from "../errors.ts";
+import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import type { FailureLimiter } from "./failure-limiter.ts";
 
 export const ROLES = ["viewer", "developer", "admin"] as const;
@@ -46,6 +46,33 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return key.length > 0 && key.length <= 200 ? key : undefined;
 }
 
+/**
+ * What is wrong with the form of the key header, said in the 401's `details` so that a client sending its key
+ * without the mandatory prefix learns how to fix it; undefined for a well-formed header (a wrong, unknown or revoked
+ * key gets no detail: the answer never tells which keys exist).
+ */
+export function keyHeaderProblem(request: FastifyRequest): ErrorDetail | undefined {
+  const [name, raw] =
+    request.headers["x-api-key"] !== undefined
+      ? ["x-api-key", request.headers["x-api-key"]]
+      : ["x-api-header", request.headers["x-api-header"]];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const path = `headers/${name}`;
+  if (value === undefined || value.trim() === "")
+    return {
+      path: "headers/x-api-key",
+      message: "no key was sent: send the header `x-api-key: ApiKey <key>`",
+    };
+  if (!value.startsWith(PREFIX))
+    return {
+      path,
+      message: `the key must follow the prefix \`ApiKey \` (the word ApiKey and one space): \`${name}: ApiKey <key>\``,
+    };
+  if (value.slice(PREFIX.length).trim() === "")
+    return { path, message: `no key after the prefix: \`${name}: ApiKey <key>\`` };
+  return undefined;
+}
+
 function requestedProjectId(request: FastifyRequest): string | undefined {
   const fromPath = (request.params as Record<string, unknown> | undefined)?.projectId;
   if (fromPath !== undefined) return String(fromPath);
@@ -70,13 +97,13 @@ export function authHook(authenticate: Authenticator, failures?: FailureLimiter)
         `Too many failed authentications from this address: limit of ${failures?.maxPerWindow} per minute`,
         { retryAfter: wait },
       );
-    const refuse = (code: "unauthorized" | "forbidden", message: string) => {
+    const refuse = (code: "unauthorized" | "forbidden", message: string, detail?: ErrorDetail) => {
       failures?.fail(address);
-      return new AppError(code, message);
+      return new AppError(code, message, detail ? { details: [detail] } : {});
     };
     const key = presentedKey(request);
     const principal = key === undefined ? undefined : await authenticate(key);
-    if (!principal) throw refuse("unauthorized", MESSAGES.invalidKey);
+    if (!principal) throw refuse("unauthorized", MESSAGES.invalidKey, keyHeaderProblem(request));
     if (roleRank(principal.role) < roleRank(access)) throw refuse("forbidden", MESSAGES.forbidden);
     const projectId = requestedProjectId(request);
     if (projectId !== undefined && projectId !== String(principal.projectId)) {

@@ -9,7 +9,7 @@ import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { AnalysisContext } from "./context.ts";
-import { parseRequestDate } from "./dates.ts";
+import { requestWindow } from "./dates.ts";
 import { DEFAULT_DEPTH } from "./depth.ts";
 import { readRiskJob, startRiskJob } from "./jobs.ts";
 import { quickRisk } from "./quick.ts";
@@ -120,11 +120,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
     },
     async (req, reply) => {
       const { address, chainId, fromDate, toDate } = req.body;
-      const from = fromDate === undefined ? undefined : parseRequestDate(fromDate, "start");
-      const to = toDate === undefined ? undefined : parseRequestDate(toDate, "end");
-      if ((fromDate !== undefined && !from) || (toDate !== undefined && !to) || (from && to && from > to)) {
-        throw invalid(MESSAGES.invalidBody);
-      }
+      const { from, to } = requestWindow(fromDate, toDate);
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
       const jobId = await startRiskJob(ctx, {
         projectId: principalOf(req).projectId,

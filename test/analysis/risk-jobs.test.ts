@@ -86,6 +86,30 @@ describe("risk jobs", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().message).toBe("Invalid body");
     }
+    // The refusal names the field and the accepted forms.
+    const usDate = (await start({ address: a, chainId: 1, fromDate: "01/02/2024" })).json();
+    expect(usDate.details).toEqual([
+      {
+        path: "/fromDate",
+        message:
+          '"01/02/2024" is not a date: use YYYY-MM-DD or an ISO 8601 date-time with its offset, e.g. 2024-01-31 or 2024-01-31T18:00:00Z',
+      },
+    ]);
+    const reversed = (
+      await start({ address: a, chainId: 1, fromDate: "2024-03-02", toDate: "2024-03-01" })
+    ).json();
+    expect(reversed.details).toEqual([
+      { path: "/toDate", message: "toDate (2024-03-01) is before fromDate (2024-03-02)" },
+    ]);
+    const notJson = await svc.app!.inject({
+      method: "POST",
+      url: "/v1/risk",
+      headers: { ...auth(svc.project.keys.developer), "content-type": "application/json" },
+      payload: `{"address": "${a}", "chainId": 1,}`,
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json()).toMatchObject({ message: "Invalid body", details: [{ path: "/" }] });
+    expect(notJson.json().details[0].message).toMatch(/not valid JSON.*trailing comma/);
     expect(
       (await start({ address: a, chainId: 1, fromDate: "2024-03-01T10:00:00Z", toDate: "2024-03-01" }))
         .statusCode,

@@ -96,6 +96,20 @@ export function toAppError(error: unknown): AppError {
     });
   }
   switch (fe?.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new AppError("invalid_request", MESSAGES.invalidBody, {
+        details: [
+          {
+            path: "/",
+            message:
+              "the body is not valid JSON (or holds a __proto__ or constructor.prototype key): send one JSON object, with double-quoted names and no trailing comma",
+          },
+        ],
+      });
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new AppError("invalid_request", MESSAGES.invalidBody, {
+        details: [{ path: "/", message: "the body is empty: send a JSON object, or no content-type header" }],
+      });
     case "FST_ERR_BAD_URL":
     case "FST_ERR_MAX_PARAM_LENGTH":
       return new AppError("invalid_request", MESSAGES.invalidPath);

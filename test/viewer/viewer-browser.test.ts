@@ -112,6 +112,7 @@ describe.runIf(runnable)("investigation viewer in headless Chromium", () => {
     type Layer = {
       isProvisional: boolean;
       riskScore: number;
+      riskReason: string;
       cumulativeGraph: { metadata: { totalNodes: number } };
     };
     const analysisId = String(created.analysis_id || (await analysisIdOf(String(created.id))));
@@ -131,6 +132,11 @@ describe.runIf(runnable)("investigation viewer in headless Chromium", () => {
     const seen = dedupe((await page.evaluate<number[]>("window.__nodeCounts")).filter((n) => n > 0));
     expect(seen).toEqual(dedupe(layers.map((l) => l.cumulativeGraph.metadata.totalNodes)));
     expect(seen.length).toBeGreaterThan(1);
+
+    // The final layer's reason beside its score, word for word.
+    expect(finalLayer.riskReason).toBeTruthy();
+    expect(await page.locator("#score-reason").isVisible()).toBe(true);
+    expect(await page.textContent("#score-reason")).toBe(`Why: ${finalLayer.riskReason}`);
 
     // One point per layer on the score chart, the last one the final score.
     const points = page.locator("#score-chart circle.point");

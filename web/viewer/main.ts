@@ -47,6 +47,7 @@ const els = {
   progressBar: byId<HTMLProgressElement>("progress-bar"),
   progressText: byId("progress-text"),
   scoreNow: byId("score-now"),
+  scoreReason: byId("score-reason"),
   graph: byId("graph"),
   fit: byId<HTMLButtonElement>("fit"),
   details: byId("details"),
@@ -312,6 +313,10 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
   } else {
     els.scoreNow.textContent = "not yet known";
   }
+  // The reason beside the score: a score alone cannot be checked, its reason can.
+  const reason = latest?.riskReason ?? "";
+  els.scoreReason.textContent = reason ? `Why: ${reason}` : "";
+  els.scoreReason.hidden = reason === "";
 }
 
 function select(selection: Selection | undefined, model: InvestigationGraph): void {

@@ -49,6 +49,7 @@ export interface EdgeState {
 export interface LayerSummary {
   layer: number;
   riskScore: number;
+  riskReason: string;
   isProvisional: boolean;
   detectedPatterns: LayerPattern[];
   newPatterns: LayerPattern[];
@@ -113,6 +114,7 @@ export class InvestigationGraph {
       this.layers.push({
         layer: result.layer,
         riskScore: result.riskScore,
+        riskReason: result.riskReason ?? "",
         isProvisional: result.isProvisional,
         detectedPatterns: result.detectedPatterns ?? [],
         newPatterns: result.newPatterns ?? [],

@@ -108,6 +108,8 @@ export interface CompletedLayer {
   status: "completed";
   totalLayers: number;
   riskScore: number;
+  /** why the score: the exposure and the patterns it rests on, in words a person can check */
+  riskReason?: string;
   isProvisional: boolean;
   detectedPatterns: LayerPattern[];
   newPatterns: LayerPattern[];

@@ -33,6 +33,16 @@ function fromRow(r: Row): MonitoredAddress {
   };
 }
 
+/** An address to monitor, as registered. */
+export interface NewAddress {
+  projectId: number;
+  chainId: number;
+  address: string;
+  foreignUserId: string;
+  description: string | null;
+  jurisdiction: string | null;
+}
+
 /**
  * The new address, or undefined when the project already monitors this address on this chain; 409 when the
  * project monitors `cap` addresses already (VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT). Counted and inserted under
@@ -41,14 +51,7 @@ function fromRow(r: Row): MonitoredAddress {
 export async function insertAddress(
   db: Kysely<DB>,
   cap: number,
-  a: {
-    projectId: number;
-    chainId: number;
-    address: string;
-    foreignUserId: string;
-    description: string | null;
-    jurisdiction: string | null;
-  },
+  a: NewAddress,
 ): Promise<MonitoredAddress | undefined> {
   return db.transaction().execute(async (trx) => {
     await capLock("monitored_addresses", a.projectId).execute(trx);
@@ -67,17 +70,7 @@ export async function insertAddress(
   });
 }
 
-async function insertRow(
-  db: Kysely<DB>,
-  a: {
-    projectId: number;
-    chainId: number;
-    address: string;
-    foreignUserId: string;
-    description: string | null;
-    jurisdiction: string | null;
-  },
-): Promise<MonitoredAddress | undefined> {
+async function insertRow(db: Kysely<DB>, a: NewAddress): Promise<MonitoredAddress | undefined> {
   const row = await db
     .insertInto("monitored_addresses")
     .values({

@@ -10,29 +10,14 @@
 
 import type { AnalysisContext } from "../../../src/analysis/index.ts";
 import { registerRiskJobs, startRiskJob } from "../../../src/analysis/index.ts";
-import { loadChainRegistry } from "../../../src/chains/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
-import { loadConfig } from "../../../src/platform/config.ts";
 import { JobQueue } from "../../../src/platform/jobs/index.ts";
-import { startService } from "../../../src/service.ts";
 import { devnetWorld, writeWorldToStore } from "../../../src/worlds/index.ts";
+import { say, startChildService } from "../../support/child-service.ts";
 
 const env = process.env;
-const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-const config = loadConfig({
-  VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
-  VIGIA_LOG_LEVEL: "warn",
-  VIGIA_CHAINS: env.CHILD_CHAINS as string,
-  ...(env.CHILD_DATABASE_URL
-    ? { DATABASE_URL: env.CHILD_DATABASE_URL }
-    : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),
-});
-const service = await startService(config, {
-  http: false,
-  workers: false,
-  ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
-});
+const service = await startChildService();
 const jobs = new JobQueue(service.database, {
   workers: env.CHILD_MODE !== "flood",
   schema: env.CHILD_SCHEMA ?? "pgboss",
@@ -43,7 +28,7 @@ const jobs = new JobQueue(service.database, {
 });
 const ctx: AnalysisContext = {
   db: service.database.db,
-  registry: loadChainRegistry(config.chainsFile),
+  registry: service.registry,
   jobs,
   ...(env.CHILD_MODE === "hang"
     ? {

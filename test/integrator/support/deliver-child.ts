@@ -6,27 +6,13 @@
 // Prints JSON lines: {"event":"sent","projectId"}, {"event":"delivering"}, {"event":"done","delivered","pending"}.
 import { enqueue, NotificationDeliverer } from "../../../src/integrator/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
-import { loadConfig } from "../../../src/platform/config.ts";
 import { OutboundClient } from "../../../src/platform/outbound/index.ts";
 import { updateProject } from "../../../src/projects/index.ts";
-import { startService } from "../../../src/service.ts";
+import { say, startChildService } from "../../support/child-service.ts";
 
 const env = process.env;
-const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-const config = loadConfig({
-  VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
-  VIGIA_LOG_LEVEL: "warn",
-  VIGIA_CHAINS: env.CHILD_CHAINS as string,
-  ...(env.CHILD_DATABASE_URL
-    ? { DATABASE_URL: env.CHILD_DATABASE_URL }
-    : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),
-});
-const service = await startService(config, {
-  http: false,
-  workers: false,
-  ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
-});
+const service = await startChildService();
 const db = service.database.db;
 
 if (env.CHILD_SEND) {

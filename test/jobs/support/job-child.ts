@@ -3,26 +3,14 @@
 // Environment: CHILD_DATABASE_URL + CHILD_SCHEMA (PostgreSQL) or CHILD_DATA_DIR (PGlite); CHILD_CHAINS (a chains
 // file); CHILD_MODE `hang` (the handler never returns) or `finish`; CHILD_SEND=1 queues one job at start.
 // Prints JSON lines: {"event":"ready"}, {"event":"sent","id"}, {"event":"started","id","retryCount","pid"}.
-import { loadConfig } from "../../../src/platform/config.ts";
-import { startService } from "../../../src/service.ts";
+import { say, startChildService } from "../../support/child-service.ts";
 
 export const CRASH_QUEUE = "test.crash";
 
 const env = process.env;
-const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-const config = loadConfig({
-  VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
-  VIGIA_LOG_LEVEL: "warn",
-  VIGIA_CHAINS: env.CHILD_CHAINS as string,
-  ...(env.CHILD_DATABASE_URL
-    ? { DATABASE_URL: env.CHILD_DATABASE_URL }
-    : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),
-});
-const service = await startService(config, {
-  http: false,
+const service = await startChildService({
   workers: true,
-  ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
   jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1, retryDelayMaxSeconds: 1 },
 });
 // No heartbeat: a dead worker's job is found by its expiry (4 s) on PostgreSQL, at the next start on PGlite.

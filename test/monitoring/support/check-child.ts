@@ -8,32 +8,18 @@
 import { ProfileReader } from "../../../src/integrator/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
 import { TransferChecker } from "../../../src/monitoring/index.ts";
-import { loadConfig } from "../../../src/platform/config.ts";
 import { OutboundClient } from "../../../src/platform/outbound/index.ts";
 import { updateProject } from "../../../src/projects/index.ts";
-import { startService } from "../../../src/service.ts";
+import { say, startChildService } from "../../support/child-service.ts";
 import { MonitoredChain } from "../../support/monitored-chain.ts";
 
 const CHAIN = 31337;
 const DAY = "2026-03-10";
 const ETH = 10n ** 18n;
 const env = process.env;
-const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const addr = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 
-const config = loadConfig({
-  VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
-  VIGIA_LOG_LEVEL: "warn",
-  VIGIA_CHAINS: env.CHILD_CHAINS as string,
-  ...(env.CHILD_DATABASE_URL
-    ? { DATABASE_URL: env.CHILD_DATABASE_URL }
-    : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),
-});
-const service = await startService(config, {
-  http: false,
-  workers: false,
-  ...(env.CHILD_SCHEMA ? { schema: env.CHILD_SCHEMA } : {}),
-});
+const service = await startChildService();
 const db = service.database.db;
 
 if (env.CHILD_SETUP) {

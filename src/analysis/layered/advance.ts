@@ -8,6 +8,8 @@ import type { AnalysisContext } from "../context.ts";
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
 import { scanResultOf } from "../result.ts";
 import { riskConfigFor } from "../thresholds.ts";
+import { layerExposure } from "./exposure-paths.ts";
+import { readLabelSources } from "./label-sources.ts";
 import { buildLayer } from "./layer-result.ts";
 import { commitLayer, getLayeredAnalysis, type LayerState, markStarted, readState } from "./store.ts";
 
@@ -68,10 +70,19 @@ export async function advanceAnalysis(
       : analyseGraph(graph, analysis.address, await riskConfigFor(ctx, analysis.projectId, graph));
   signal?.throwIfAborted();
   const patterns = risk ? toLayerPatterns(risk.findings) : (previous?.patterns ?? []);
-  const summary = risk ? { score: risk.score, level: risk.level, reason: risk.reason } : previous!.risk;
+  const summary = risk
+    ? {
+        score: risk.score,
+        level: risk.level,
+        reason: risk.reason,
+        exposure: layerExposure(risk.exposure, risk.contributions),
+      }
+    : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;
 
   const nodes = [...graph.nodes.values()];
+  const labelSources = await readLabelSources(ctx.db, analysis.chainId, nodes);
+  signal?.throwIfAborted();
   const result = buildLayer({
     analysisId,
     layer,
@@ -84,6 +95,8 @@ export async function advanceAnalysis(
     previousEdges,
     previousPatterns: previous?.patterns ?? [],
     analysis: summary,
+    exposure: summary.exposure ?? [],
+    labelSources,
     patterns,
     errorCount: report.history.failed.length,
     processingTimeMs: performance.now() - started,

@@ -6,13 +6,22 @@
 // finds its direct counterparties, layer 1 theirs, and so on; an analysis of maxDepth N has layers 0..N-1 and its
 // final graph reaches N hops, like a scan of the same depth (docs/decisions/0004-analysis-layers.md).
 import type { GraphEdge, GraphNode, LayerPattern, RiskAnalysis } from "../../risk/index.ts";
-import type { CompletedLayer, LayerEdge, LayerGraph, LayerNode, ShortLayer } from "./schemas.ts";
+import type {
+  CompletedLayer,
+  LayerEdge,
+  LayerExposure,
+  LayerGraph,
+  LayerNode,
+  ShortLayer,
+} from "./schemas.ts";
 
-export type { CompletedLayer, LayerEdge, LayerGraph, LayerNode, ShortLayer };
+export type { CompletedLayer, LayerEdge, LayerExposure, LayerGraph, LayerNode, ShortLayer };
 
-export function layerNode(node: GraphNode): LayerNode {
+/** `labelSource`: the label set its label comes from (label-sources.ts), when it has a stored label. */
+export function layerNode(node: GraphNode, labelSource?: string): LayerNode {
   const out: LayerNode = { address: node.address, type: node.type, depth: node.depth };
   if (node.label !== undefined) out.label = node.label;
+  if (node.label !== undefined && labelSource) out.labelSource = labelSource;
   if (node.category !== undefined) out.category = node.category;
   if (node.inferred) out.inferred = true;
   return out;
@@ -47,6 +56,10 @@ export interface LayerInput {
   previousEdges: ReadonlySet<string>;
   previousPatterns: readonly LayerPattern[];
   analysis: Pick<RiskAnalysis, "score" | "level" | "reason">;
+  /** the root's exposure after this layer, as paths (exposure-paths.ts) */
+  exposure: LayerExposure[];
+  /** the source of each labelled node's label, by address */
+  labelSources: ReadonlyMap<string, string>;
   patterns: LayerPattern[];
   errorCount: number;
   processingTimeMs: number;
@@ -58,7 +71,7 @@ export function buildLayer(input: LayerInput): CompletedLayer {
   const nodes: Record<string, LayerNode> = {};
   const newNodes: Record<string, LayerNode> = {};
   for (const node of input.nodes) {
-    const view = layerNode(node);
+    const view = layerNode(node, input.labelSources.get(node.address));
     nodes[node.address] = view;
     if (!input.previousNodes.has(node.address)) newNodes[node.address] = view;
   }
@@ -80,6 +93,7 @@ export function buildLayer(input: LayerInput): CompletedLayer {
     riskScore: input.analysis.score,
     riskLevel: input.analysis.level,
     riskReason: input.analysis.reason,
+    exposure: input.exposure,
     isProvisional: input.layer < input.totalLayers - 1,
     detectedPatterns: input.patterns,
     newPatterns: input.patterns.filter((p) => !before.has(p.id)),

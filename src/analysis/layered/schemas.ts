@@ -29,6 +29,12 @@ const NodeSchema = Type.Object({
   ),
   depth: Type.Integer({ description: "hops from the root" }),
   label: Type.Optional(Type.String()),
+  labelSource: Type.Optional(
+    Type.String({
+      description:
+        "where the label comes from: the label set it was imported from (e.g. an OFAC SDN import, a TagPack); absent for an inferred label and in layers stored before it was added",
+    }),
+  ),
   category: Type.Optional(Type.String()),
   inferred: Type.Optional(
     Type.Literal(true, {
@@ -69,6 +75,33 @@ export const GraphSchema = Type.Object({
   }),
 });
 
+/**
+ * One exposure of the root (src/risk/exposure.ts) as a path to follow in the graph: from the labelled addresses at
+ * its far end (`counterparties`) through the intermediaries (`via`) to the root, by the transactions on the
+ * shortest such paths. The viewer draws it like a pattern's evidence.
+ */
+export const LayerExposureSchema = Type.Object({
+  category: Type.String({
+    description: "the labelled addresses' category: sanctioned, illicit, mixer, blocklisted, exchange, ...",
+  }),
+  direction: Type.Union([Type.Literal("incoming"), Type.Literal("outgoing"), Type.Literal("self")], {
+    description:
+      "incoming: funds came from them to the root; outgoing: the root's funds went to them; self: the root itself is labelled so",
+  }),
+  hops: Type.Integer({
+    minimum: 0,
+    description: "0 for the root's own label, 1 for a direct counterparty, ...",
+  }),
+  usd: Type.Number({ description: "USD of the root's funds traced to or from them at this hop count" }),
+  share: Type.Number({ minimum: 0, maximum: 1, description: "usd as a share of the root's volume that way" }),
+  counterparties: Type.Array(Type.Object({ address: Type.String(), label: Type.Optional(Type.String()) }), {
+    description: "the labelled addresses at the far end of the paths",
+  }),
+  via: Type.Array(Type.String(), { description: "the intermediaries on the paths, sorted" }),
+  txHashes: Type.Array(Type.String(), { description: "the transactions on the paths, sorted" }),
+  drivesScore: Type.Boolean({ description: "the score's exposure points come from this entry" }),
+});
+
 const CompletedLayerSchema = Type.Object({
   analysisId: Type.String({ format: "uuid" }),
   layer: Type.Integer(),
@@ -77,6 +110,12 @@ const CompletedLayerSchema = Type.Object({
   riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
   riskLevel: Level,
   riskReason: Type.String(),
+  exposure: Type.Optional(
+    Type.Array(LayerExposureSchema, {
+      description:
+        "the root's exposure after this layer, riskiest category first (absent from layers stored before it was added)",
+    }),
+  ),
   isProvisional: Type.Boolean(),
   detectedPatterns: Type.Array(LayerPatternSchema),
   newPatterns: Type.Array(LayerPatternSchema),
@@ -108,6 +147,7 @@ export const LayerResultSchema = Type.Union([CompletedLayerSchema, ShortLayerSch
 
 // The layer result's types, derived from the schemas above (the one truth of their shape).
 export type LayerNode = Static<typeof NodeSchema>;
+export type LayerExposure = Static<typeof LayerExposureSchema>;
 export type LayerEdge = Static<typeof EdgeSchema>;
 export type LayerGraph = Static<typeof GraphSchema>;
 export type CompletedLayer = Static<typeof CompletedLayerSchema>;

@@ -9,13 +9,14 @@ import type { GraphJson } from "../graph/index.ts";
 import type { StoredResult } from "../result.ts";
 import { toJson } from "../store.ts";
 import type { AnalysisStatus } from "../tables.ts";
-import type { CompletedLayer, LayerGraph } from "./layer-result.ts";
+import type { CompletedLayer, LayerExposure, LayerGraph } from "./layer-result.ts";
 
 /** What the next layer starts from: the graph after the last completed layer, that layer's patterns and score. */
 export interface LayerState {
   graph: GraphJson;
   patterns: LayerPattern[];
-  risk: { score: number; level: RiskLevel; reason: string };
+  /** `exposure`: absent from states stored before layers carried it (an analysis running across the upgrade) */
+  risk: { score: number; level: RiskLevel; reason: string; exposure?: LayerExposure[] };
 }
 
 export interface LayeredAnalysis {

@@ -27,6 +27,7 @@ import { FailureLimiter } from "./failure-limiter.ts";
 import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.ts";
 import { ErrorResponse } from "./schemas.ts";
 import { type SharedRateCounter, sharedRateStore } from "./shared-rate-store.ts";
+import { closedBody, namingUnknownFields, unwantedBody } from "./unknown-fields.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -242,14 +243,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as HttpApp;
 
-  // Bodies are validated strictly (a string is not a number); query, path and headers arrive as strings and
-  // are coerced to the schema's types.
+  // Bodies are validated strictly (a string is not a number), and refuse the fields they do not know, naming each
+  // one (unknown-fields.ts); query, path and headers arrive as strings and are coerced to the schema's types.
+  // removeAdditional stays false: stripping unknown fields would hide a client's typo as surely as ignoring it.
   const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
   const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
   const paramAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: "array" }));
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === "body"
-      ? bodyAjv.compile(schema as object)
+      ? namingUnknownFields(schema, bodyAjv.compile(schema as object))
       : strictIntegers(schema, paramAjv.compile(schema)),
   );
   // Only JSON bodies: without this, fastify's built-in text/plain parser would answer 400 instead of 415.
@@ -303,6 +305,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         max: options.heavyRateLimitPerMinute,
         timeWindow: 60_000,
       };
+  });
+
+  // A body's objects refuse the fields they do not list (unknown-fields.ts), however the route's schema was written;
+  // the OpenAPI document shows it (`additionalProperties: false`).
+  app.addHook("onRoute", (route) => {
+    if (route.schema?.body !== undefined) route.schema.body = closedBody(route.schema.body);
   });
 
   // Every /v1 route documents the error responses it can give.
@@ -385,6 +393,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
           details: [{ path: "/", message: "must not contain NUL characters or unpaired surrogates" }],
         });
       }
+    }
+    // A route that takes no body has no schema to refuse fields with: a body with any is refused here ({} and
+    // null pass, as clients that always send a body send them).
+    if (request.routeOptions.schema?.body === undefined) {
+      const details = unwantedBody(request.body);
+      if (details.length > 0) throw new AppError("invalid_request", MESSAGES.invalidBody, { details });
     }
   });
 

@@ -25,6 +25,7 @@ import {
 } from "./chains/index.ts";
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
+import { devnetRequestExamples } from "./devnet/examples.ts";
 import {
   type IntegratorContext,
   integrationSettings,
@@ -281,6 +282,8 @@ async function assemble(
           ...(files instanceof FilesystemStore ? { "file store": () => files.check() } : {}),
         },
         metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
+        // The OpenAPI document's request examples are the devnet scenario's, which `npm start` runs.
+        examples: devnetRequestExamples(),
         routes: (v1) => {
           if (options.http === "probes") return;
           registerProjectRoutes(v1, projects);

@@ -48,6 +48,30 @@ describe("unknown fields", () => {
     expect(failures).toEqual([]);
   });
 
+  it("a valid body (the operation's example) with one unknown field: 400 with that field as the only detail", async () => {
+    const doc = (await svc.app!.inject({ url: "/v1/openapi.json" })).json() as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { example?: object }> } }>
+      >;
+    };
+    const failures: string[] = [];
+    for (const op of operations.filter((o) => o.body)) {
+      const example =
+        doc.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content["application/json"]?.example;
+      const res = await send(op.method, validUrl(op, scope()), { ...example, [UNKNOWN]: 1 });
+      const expected = [
+        { path: `/${UNKNOWN}`, message: expect.stringMatching(`^unknown field "${UNKNOWN}"`) },
+      ];
+      if (
+        res.statusCode !== 400 ||
+        !expect.objectContaining({ details: expected }).asymmetricMatch(res.json())
+      )
+        failures.push(`${label(op)}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("every operation without a body refuses one with fields, naming them", async () => {
     const failures: string[] = [];
     const bodiless = operations.filter((o) => !o.body && o.method !== "GET");

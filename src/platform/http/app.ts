@@ -23,6 +23,7 @@ import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import { instrumentHttp } from "../metrics/index.ts";
 import { type Authenticator, authHook } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
+import { addExamples, type RequestExamples } from "./examples.ts";
 import { FailureLimiter } from "./failure-limiter.ts";
 import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.ts";
 import { ErrorResponse } from "./schemas.ts";
@@ -62,6 +63,8 @@ export interface HttpAppOptions {
   readiness: Record<string, () => Promise<unknown>>;
   /** Serves GET /metrics and counts every request in it (docs/operations.md, "Metrics"). */
   metrics?: MetricsRouteOptions;
+  /** Examples of the /v1 requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
+  examples?: RequestExamples;
   /** Registers the feature routes; paths are relative to /v1. */
   routes: (app: HttpApp) => void | Promise<void>;
   /**
@@ -312,6 +315,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.addHook("onRoute", (route) => {
     if (route.schema?.body !== undefined) route.schema.body = closedBody(route.schema.body);
   });
+  // Every parameter and body of the OpenAPI document has an example, so that "Try it out" sends one that works.
+  const examples = options.examples;
+  if (examples)
+    app.addHook("onRoute", (route) => {
+      if (route.url.startsWith("/v1") && !route.url.startsWith("/v1/docs")) addExamples(route, examples);
+    });
 
   // Every /v1 route documents the error responses it can give.
   app.addHook("onRoute", (route) => {

@@ -1,0 +1,100 @@
+// The example of every request of the API, from the devnet scenario: its addresses (README.md's table), its chain
+// (31337) and its time (January and February 2024), with the demo project a fresh `npm start` creates (project 1)
+// and the quickstart's customer `ana`. The OpenAPI document carries them, so the docs page's "Try it out" sends
+// requests that find data on a fresh machine. test/contract/openapi-examples.test.ts fails for an operation
+// without an example for each of its parameters and its body, or with one its schema refuses: a new route adds its
+// own here (or in its schema).
+import { DEVNET_CHAIN_ID } from "../chains/index.ts";
+import type { RequestExamples } from "../platform/http/examples.ts";
+import { type DemoAddress, demoAddresses } from "./addresses.ts";
+
+/** Real-looking ids of things a fresh service has not made yet: answers for them are 404s of the right shape. */
+const INVESTIGATION_ID = "6f1c2a4e-9b3d-4e7a-8c55-2d0f9a1b7e34";
+const ANALYSIS_ID = "0b7e9d2c-4a61-4f3e-b8d1-5c2a7e9f1034";
+const JOB_ID = "c3a9f2e1-7d4b-4c8a-9e16-8b0d5f2a6c71";
+/** The quickstart's customer, her monitored address, and her January 2024 report in Mexico. */
+const USER = "ana";
+const USER_ADDRESS = "0x00000000000000000000000000000000000a11ce";
+const PERIOD = "2024-01";
+const REPORT = `${USER}.xml`;
+const REPORT_PATH = `mx/1/${PERIOD}/${REPORT}`;
+
+export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAddresses()): RequestExamples {
+  const of = (pattern: string, n = 0) => {
+    const found = addresses.filter((a) => a.pattern === pattern)[n];
+    if (!found) throw new Error(`the devnet scenario has no ${pattern} case #${n}`);
+    return found.address;
+  };
+  const chainId = DEVNET_CHAIN_ID;
+  const project = { projectId: 1 };
+  return {
+    params: {
+      projectId: 1,
+      chainId,
+      address: of("mixing"),
+      addresses: `${of("mixing")},${of("peel_chain")},${of("structuring")}`,
+      wallet: of("wash_trading"),
+      jobId: JOB_ID,
+      analysisId: ANALYSIS_ID,
+      layer: 1,
+      keyId: 2,
+      limit: 10,
+      offset: 0,
+      foreign_user_id: USER,
+      status: "failed",
+      period: PERIOD,
+      countryCode: "MX",
+      search: USER,
+      reportId: REPORT,
+      path: REPORT_PATH,
+      lang: "es",
+      recreate: false,
+      "*": REPORT_PATH,
+      expires: "1709251200",
+      signature: "pZ3q8Jc1xKv7LmN4tYb2Wd6Hf0Gs9Ea5Ui8Rk3Oj1Q",
+    },
+    operations: {
+      "PATCH /v1/projects/{projectId}": {
+        body: {
+          integration_url: "http://127.0.0.1:9000",
+          jurisdictions: ["CO", "MX"],
+          jurisdiction_settings: {
+            MX: { clave_sujeto_obligado: "VIG150101AB1", dominio_plataforma: "VIGIA-EXAMPLE-MX" },
+            CO: { codigo_sirel: "PSAV-0042" },
+          },
+        },
+      },
+      "POST /v1/projects/{projectId}/keys": { body: { label: "backend", role: "developer" } },
+      "POST /v1/projects/{projectId}/addresses/scan-risk": {
+        body: {
+          addresses: [0, 1, 2].map((n) => ({
+            address: of("sanctions_exposure", n),
+            chainId: String(chainId),
+          })),
+          maxDepth: 3,
+          skipExisting: true,
+        },
+      },
+      "POST /v1/risk": {
+        body: { address: of("peel_chain"), chainId, fromDate: "2024-01-01", toDate: "2024-02-29" },
+      },
+      "POST /v1/projects/{projectId}/investigations": {
+        body: { name: "Round trip", wallet: of("round_tripping"), chainId, incremental: true, maxDepth: 4 },
+      },
+      "GET /v1/projects/{projectId}/investigations/{id}": { params: { id: INVESTIGATION_ID } },
+      "POST /v1/projects/{projectId}/investigations/{id}/close": { params: { id: INVESTIGATION_ID } },
+      "POST /v1/projects/{projectId}/addresses": {
+        body: { address: USER_ADDRESS, chainId, foreign_user_id: USER, description: "Ana's main wallet" },
+      },
+      "GET /v1/projects/{projectId}/addresses/{id}": { params: { id: "1" } },
+      "DELETE /v1/projects/{projectId}/addresses/{id}": { params: { id: "1" } },
+      "POST /v1/projects/{projectId}/notifications/{id}/redeliver": { params: { id: "1" } },
+      "POST /v1/projects/{projectId}/integration/test": { body: { foreign_user_id: USER } },
+      "POST /v1/reports/calendar/filed": {
+        body: { ...project, countryCode: "CO", period: PERIOD, filing: "CO-ROS-ABSENCE", folio: "SIREL-77" },
+      },
+      "POST /v1/reports/generate": { body: { ...project, countryCode: "MX", period: PERIOD } },
+      "POST /v1/reports/{reportId}/filed": { body: { folio: "2024-1234" } },
+    },
+  };
+}

@@ -98,6 +98,14 @@ describe("route discovery", () => {
       expect(op.path.startsWith("/v1/")).toBe(true);
     }
   });
+
+  it("the document's security scheme is the x-api-key header and says the key needs its prefix", async () => {
+    const doc = (await svc.app!.inject({ url: "/v1/openapi.json" })).json();
+    const scheme = doc.components.securitySchemes.ApiKey;
+    expect(scheme).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" });
+    expect(scheme.description).toContain("`x-api-key: ApiKey <key>`");
+    expect(scheme.description).toContain("prefix included");
+  });
 });
 
 describe("401 on every secured route", () => {
@@ -126,6 +134,14 @@ describe("401 on every secured route", () => {
       "the prefix alone",
       () => ({ "x-api-key": "ApiKey " }),
       { path: "headers/x-api-key", message: "no key after the prefix: `x-api-key: ApiKey <key>`" },
+    ],
+    [
+      "the key in Authorization",
+      () => ({ authorization: `ApiKey ${svc.project.keys.admin}` }),
+      {
+        path: "headers/authorization",
+        message: "the key goes in the header `x-api-key`, not Authorization: send `x-api-key: ApiKey <key>`",
+      },
     ],
     ["an unknown well-formed key", () => auth(generateApiKey())],
     ["a malformed key", () => auth("vigia_not-a-key")],

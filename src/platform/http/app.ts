@@ -357,7 +357,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
             type: "apiKey",
             in: "header",
             name: "x-api-key",
-            description: "The literal prefix `ApiKey`, a space, then the key.",
+            description:
+              "Send `x-api-key: ApiKey <key>`: the literal prefix `ApiKey`, one space, then the key " +
+              "(`ApiKey vigia_...`); in Authorize, paste the whole value, prefix included. The alias header " +
+              "`x-api-header` is accepted; `Authorization` is not read. A key without its prefix answers 401 " +
+              "with `details` saying so.",
           },
         },
       },

@@ -58,6 +58,12 @@ export function keyHeaderProblem(request: FastifyRequest): ErrorDetail | undefin
       : ["x-api-header", request.headers["x-api-header"]];
   const value = Array.isArray(raw) ? raw[0] : raw;
   const path = `headers/${name}`;
+  // The usual place for credentials, but not this API's (the contract's header is x-api-key): say where it goes.
+  if (value === undefined && request.headers.authorization !== undefined)
+    return {
+      path: "headers/authorization",
+      message: "the key goes in the header `x-api-key`, not Authorization: send `x-api-key: ApiKey <key>`",
+    };
   if (value === undefined || value.trim() === "")
     return {
       path: "headers/x-api-key",

@@ -44,9 +44,9 @@ import autocannon, { type Options as LoadOptions, type Result as LoadResult } fr
 import pg from "pg";
 import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
-import { COALESCED_BATCH } from "../src/analysis/graph/store.ts";
 import { QUICK_TRANSFERS_PER_DIRECTION } from "../src/analysis/quick.ts";
 import { runAnalysis } from "../src/analysis/run.ts";
+import { COALESCED_BATCH } from "../src/ledger/layer-read.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
 import { Rng } from "../src/platform/rng.ts";

@@ -6,13 +6,13 @@
 //   engine's own planning and execution, without the driver, the wire or the JavaScript that reads the rows. The
 //   best of two runs, on a warm cache, as the scans that follow find it.
 // - Quick checks: the two statements of a check (the root's facts, its depth-1 layer), run for a list of addresses
-//   in groups of `batch`, as the service coalesces them under load (src/analysis/graph/store.ts), one group at a time:
+//   in groups of `batch`, as the service coalesces them under load (src/ledger/layer-read.ts), one group at a time:
 //   the time per check of that work as this process sees it. PGlite runs one statement at a time on the thread
 //   that calls it, so 1,000 / (that time) is the most checks per second its engine can serve, whatever the rest of
 //   the service costs.
 import { CompiledQuery, type Kysely } from "kysely";
 import type { LayerReport } from "../src/analysis/graph/layer.ts";
-import { layerQuery, readAddressFacts } from "../src/analysis/graph/store.ts";
+import { layerQuery, readAddressFacts } from "../src/ledger/layer-read.ts";
 import type { TxGraph } from "../src/risk/graph/types.ts";
 import type { DB } from "../src/schema.ts";
 

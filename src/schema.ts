@@ -1,12 +1,14 @@
 // The database as Kysely sees it: every feature's tables, joined in one interface.
 import type { AnalysisTables } from "./analysis/tables.ts";
-import type { AttributionTables } from "./attribution/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
+import type { IngestTables } from "./ingest/tables.ts";
 import type { IntegratorTables } from "./integrator/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
+import type { LedgerTables } from "./ledger/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
 import type { NarrativeTables } from "./narratives/tables.ts";
+import type { StorageTables } from "./platform/storage/tables.ts";
 import type { ProjectTables } from "./projects/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
 
@@ -14,10 +16,12 @@ export interface DB
   extends ProjectTables,
     KeysTables,
     ChainsTables,
+    LedgerTables,
+    IngestTables,
     AnalysisTables,
     InvestigationTables,
-    AttributionTables,
     MonitoringTables,
     IntegratorTables,
     ReportTables,
-    NarrativeTables {}
+    NarrativeTables,
+    StorageTables {}

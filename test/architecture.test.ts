@@ -13,7 +13,7 @@ import { importsOf, sourceFiles } from "./support/imports.ts";
 
 const ROOTS = new Set(["src/main.ts", "src/service.ts", "src/schema.ts"]);
 
-/** "analysis" for src/analysis/graph/store.ts; undefined for a file directly in src/ or outside it. */
+/** "analysis" for src/analysis/graph/layer.ts; undefined for a file directly in src/ or outside it. */
 function featureOf(file: string): string | undefined {
   const parts = file.split("/");
   return parts[0] === "src" && parts.length > 2 ? parts[1] : undefined;

@@ -5,6 +5,7 @@
 // /projects or `vigia import fx` takes effect within that time.
 import type { Kysely } from "kysely";
 import { jurisdictionsOf } from "../jurisdictions/index.ts";
+import { dailyRates } from "../ledger/index.ts";
 import { TtlCache } from "../platform/ttl-cache.ts";
 import { currenciesNeeded, type FxRates, reportingThresholds } from "../regulation/index.ts";
 import type { RiskConfig, TxGraph } from "../risk/index.ts";
@@ -28,25 +29,12 @@ function cachesFor(ctx: AnalysisContext): Caches {
         (projectId) => ctx.projectJurisdictions?.(projectId) ?? Promise.resolve([]),
         JURISDICTIONS_TTL_MS,
       ),
-      rates: new TtlCache((currency) => readRates(ctx.db, currency), RATES_TTL_MS, 100),
+      rates: new TtlCache((currency) => dailyRates(ctx.db, currency), RATES_TTL_MS, 100),
     };
     caches.set(ctx.db, c);
   }
   return c;
 }
-
-/** Every daily rate of a currency (units per USD): a few hundred rows a year. */
-async function readRates(db: Kysely<DB>, currency: string): Promise<FxRates> {
-  const rows = await db
-    .selectFrom("fx_rates")
-    .select(["day", "per_usd"])
-    .where("currency", "=", currency)
-    .execute();
-  return new Map(rows.map((r) => [dayText(r.day), Number(r.per_usd)]));
-}
-
-const dayText = (day: unknown) =>
-  day instanceof Date ? day.toISOString().slice(0, 10) : String(day).slice(0, 10);
 
 /** The UTC days of the graph's transfers. */
 function daysOf(graph: TxGraph): string[] {

@@ -7,7 +7,9 @@
 //   attributeAllChains(db)                     re-judges every candidate (after exchange labels changed)
 //   afterExchangeLabelChange(db, change)       runs a label write, then attributeAllChains if it changed any
 //   judgeDepositAddress(history, params?)      the heuristic alone (pure)
-//   attributedDepositAddresses(db, chainId, a) which of these addresses are deposit addresses (the checker's VASPs)
+//   (which addresses are deposit addresses is read from the ledger: attributedDepositAddresses)
+
+export type { WrittenEnds } from "../ledger/index.ts";
 export {
   type AddressHistory,
   DEFAULT_DEPOSIT_PARAMS,
@@ -24,5 +26,3 @@ export {
   attributeTransfers,
   attributeWritten,
 } from "./refresh.ts";
-export { attributedDepositAddresses, type WrittenEnds } from "./store.ts";
-export type { AttributionTables } from "./tables.ts";

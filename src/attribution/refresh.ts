@@ -4,13 +4,6 @@
 // the store (up to the heuristic's cap), so the order in which transfers arrive never matters: the last write
 // that touches it leaves the verdict its full history gives.
 import type { Kysely } from "kysely";
-import type { DB } from "../schema.ts";
-import {
-  DEFAULT_DEPOSIT_PARAMS,
-  type DepositParams,
-  type DepositVerdict,
-  judgeDepositAddress,
-} from "./deposit-heuristic.ts";
 import {
   allCandidates,
   candidatesOfWritten,
@@ -20,10 +13,16 @@ import {
   exchangeWallets,
   knownCandidates,
   pageOfWrittenCandidates,
-  readHistories,
-  saveVerdicts,
   type WrittenEnds,
-} from "./store.ts";
+} from "../ledger/index.ts";
+import type { DB } from "../schema.ts";
+import {
+  DEFAULT_DEPOSIT_PARAMS,
+  type DepositParams,
+  type DepositVerdict,
+  judgeDepositAddress,
+} from "./deposit-heuristic.ts";
+import { readHistories, saveVerdicts } from "./store.ts";
 
 /** Addresses judged per statement. */
 const CHUNK = 500;

@@ -2,9 +2,10 @@
 // eth_getBalance, and each token the wallet ever moved (from the store, at most MAX_TOKENS, the most recently moved
 // first) with the ERC-20 `balanceOf` call; valued at the latest USD price the store holds. A chain without an
 // `rpc_url` has no balances to read.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { ChainConfig } from "../chains/index.ts";
 import { JsonRpcClient } from "../chains/rpc/index.ts";
+import { latestPrices, tokensMovedBy } from "../ledger/index.ts";
 import type { DB } from "../schema.ts";
 
 const MAX_TOKENS = 50;
@@ -30,12 +31,7 @@ export async function readBalances(
   wallet: string,
 ): Promise<Asset[] | undefined> {
   if (!chain.rpc_url) return undefined;
-  const { rows: tokens } = await sql<{ token: string; symbol: string | null; decimals: number | null }>`
-    SELECT t.token, tk.symbol, tk.decimals FROM (
-      SELECT token, max(block_time) AS last FROM transfers
-      WHERE chain_id = ${chain.id} AND token <> 'native' AND (from_address = ${wallet} OR to_address = ${wallet})
-      GROUP BY token ORDER BY last DESC LIMIT ${MAX_TOKENS}
-    ) t LEFT JOIN tokens tk ON tk.chain_id = ${chain.id} AND tk.address = t.token`.execute(db);
+  const tokens = await tokensMovedBy(db, chain.id, wallet, MAX_TOKENS);
   const rpc = new JsonRpcClient(chain.rpc_url, { timeoutMs: BALANCE_TIMEOUT_MS });
   const data = `${BALANCE_OF}${wallet.slice(2).padStart(64, "0")}`;
   const outcomes = await rpc.batch([
@@ -70,12 +66,4 @@ export async function readBalances(
     });
   });
   return assets;
-}
-
-/** The latest USD price the store holds of each token. */
-async function latestPrices(db: Kysely<DB>, chainId: number, tokens: string[]): Promise<Map<string, number>> {
-  const { rows } = await sql<{ token: string; price_usd: string }>`
-    SELECT DISTINCT ON (token) token, price_usd::text AS price_usd FROM prices
-    WHERE chain_id = ${chainId} AND token = ANY(${tokens}::text[]) ORDER BY token, day DESC`.execute(db);
-  return new Map(rows.map((r) => [r.token, Number(r.price_usd)]));
 }

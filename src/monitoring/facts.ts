@@ -2,8 +2,12 @@
 // its user and the counterparty's riskiest label; and whether the counterparty is a virtual-asset service provider
 // (a labelled exchange, or an address src/attribution inferred to be an exchange's deposit address).
 import { type Kysely, sql } from "kysely";
-import { attributedDepositAddresses } from "../attribution/index.ts";
-import { CATEGORY_ORDER } from "../risk/index.ts";
+import {
+  attributedDepositAddresses,
+  hasExchangeLabel,
+  joinTransferOf,
+  strongestCategoryOf,
+} from "../ledger/index.ts";
 import type { DB } from "../schema.ts";
 
 export interface PendingTransfer {
@@ -59,13 +63,12 @@ export async function readPending(db: Kysely<DB>, keys: readonly TransferKey[]):
   const { rows } = await sql<Row>`
     SELECT mt.address_id, mt.project_id, mt.chain_id, mt.tx_hash, mt.log_index, t.block_time,
       ma.address, ma.foreign_user_id, ma.description, t.from_address, t.to_address,
-      (SELECT l.category FROM labels l
-        WHERE l.address = CASE WHEN t.from_address = ma.address THEN t.to_address ELSE t.from_address END
-          AND l.chain_id IN (0, mt.chain_id)
-        ORDER BY COALESCE(array_position(${[...CATEGORY_ORDER]}::text[], l.category), 1000), l.confidence DESC
-        LIMIT 1) AS category
+      ${strongestCategoryOf(
+        sql`CASE WHEN t.from_address = ma.address THEN t.to_address ELSE t.from_address END`,
+        sql`mt.chain_id`,
+      )} AS category
     FROM monitored_transfers mt
-    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    ${joinTransferOf("mt")}
     JOIN monitored_addresses ma ON ma.id = mt.address_id
     WHERE mt.status = 'pending'
       AND (mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index) IN (${keyList(keys)})
@@ -91,11 +94,6 @@ export async function readPending(db: Kysely<DB>, keys: readonly TransferKey[]):
  */
 export async function isVasp(db: Kysely<DB>, t: PendingTransfer): Promise<boolean> {
   if (t.counterpartyCategory === "exchange") return true;
-  const { rows } = await sql<{ n: number }>`
-    SELECT 1 AS n FROM labels
-    WHERE address = ${t.counterparty} AND chain_id IN (0, ${t.chainId}) AND category = 'exchange' LIMIT 1`.execute(
-    db,
-  );
-  if (rows.length > 0) return true;
+  if (await hasExchangeLabel(db, t.chainId, t.counterparty)) return true;
   return (await attributedDepositAddresses(db, t.chainId, [t.counterparty])).has(t.counterparty);
 }

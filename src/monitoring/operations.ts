@@ -7,6 +7,7 @@
 // from the store. The checker reads a client's history and the reports read a month through here.
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
+import { fxRateOn, JOIN_TOKEN_OF_TRANSFER, joinTransferOf, priceOfTransferOn } from "../ledger/index.ts";
 import type { ClientOperation, Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 
@@ -64,13 +65,9 @@ function freshValuations(books: readonly BookClock[]): RawBuilder<unknown> {
   if (books.length === 0) return sql`'{}'::jsonb`;
   const entries = books.map((b) => {
     const day = sql`(t.block_time AT TIME ZONE ${b.timeZone})::date`;
-    const rate =
-      b.currency === "USD"
-        ? sql`1`
-        : sql`(SELECT f.per_usd FROM fx_rates f WHERE f.currency = ${b.currency} AND f.day <= ${day}
-            AND f.day > ${day} - ${RATE_DAYS}::int ORDER BY f.day DESC LIMIT 1)`;
+    const rate = b.currency === "USD" ? sql`1` : fxRateOn(b.currency, day, RATE_DAYS);
     return sql`${b.code}::text, jsonb_build_object('day', ${day}, 'price',
-      (SELECT p.price_usd FROM prices p WHERE p.chain_id = t.chain_id AND p.token = t.token AND p.day = ${day}),
+      ${priceOfTransferOn(day)},
       'rate', ${rate})`;
   });
   return sql`jsonb_build_object(${sql.join(entries)})`;
@@ -95,9 +92,9 @@ export async function readClientOperations(
           AND o.id <> ma.id
           AND o.address = CASE WHEN t.from_address = ma.address THEN t.to_address ELSE t.from_address END) AS internal
     FROM monitored_transfers mt
-    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    ${joinTransferOf("mt")}
     JOIN monitored_addresses ma ON ma.id = mt.address_id
-    LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token
+    ${JOIN_TOKEN_OF_TRANSFER}
     WHERE mt.project_id = ${q.projectId}
       ${q.status === "checked" ? sql`AND mt.status = 'evaluated'` : sql`AND mt.status <> 'unwound'`}
       ${q.from ? sql`AND t.block_time >= ${q.from}` : sql``}
@@ -181,7 +178,7 @@ export async function transfersMeeting(
     SELECT mt.address_id, mt.chain_id, mt.tx_hash, mt.log_index, ma.foreign_user_id, t.block_time, mt.evaluated_at,
       mt.laws
     FROM monitored_transfers mt
-    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    ${joinTransferOf("mt")}
     JOIN monitored_addresses ma ON ma.id = mt.address_id
     WHERE mt.project_id = ${q.projectId} AND mt.status = 'evaluated' AND mt.laws && ${[...q.rules]}::text[]
       AND t.block_time >= ${q.from} AND t.block_time < ${q.to}
@@ -207,7 +204,7 @@ export async function lastChecked(
 ): Promise<Date | null> {
   const { rows } = await sql<{ at: Date | string | null }>`
     SELECT max(mt.evaluated_at) AS at FROM monitored_transfers mt
-    JOIN transfers t ON t.chain_id = mt.chain_id AND t.tx_hash = mt.tx_hash AND t.log_index = mt.log_index
+    ${joinTransferOf("mt")}
     WHERE mt.project_id = ${projectId} AND mt.status = 'evaluated' AND t.block_time >= ${from} AND t.block_time < ${to}`.execute(
     db,
   );

@@ -1,6 +1,7 @@
 // Reads and writes of monitored addresses. An address and chain are monitored once per project; stopping keeps
 // the row (retention) with the time it stopped.
 import { type Kysely, sql } from "kysely";
+import { checkpointBlockOf } from "../ledger/index.ts";
 import { capLock } from "../platform/db/advisory.ts";
 import { AppError } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
@@ -81,9 +82,7 @@ async function insertRow(db: Kysely<DB>, a: NewAddress): Promise<MonitoredAddres
       description: a.description,
       jurisdiction: a.jurisdiction,
       // Transfers count from the next block the indexer writes (src/monitoring/watch.ts).
-      watch_from_block: sql<
-        string | null
-      >`(SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${a.chainId})`,
+      watch_from_block: checkpointBlockOf(a.chainId),
     })
     .onConflict((oc) =>
       oc.columns(["project_id", "chain_id", "address"]).where("stopped_at", "is", null).doNothing(),

@@ -4,9 +4,9 @@
 // newest transfers and the five contracts it dealt with most recently. Balance: its assets as the chain's node
 // reports them (balances.ts), valued in USD.
 import { Type } from "@sinclair/typebox";
-import { sql } from "kysely";
 import { type AnalysisContext, quickRisk } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
+import { labelsOf, latestTransfers, recentContracts } from "../ledger/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
@@ -68,45 +68,14 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
     async (req) => {
       const wallet = walletOf(req.params.wallet);
       const chain = chainOf(req.query.chainId);
-      const labels = await ctx.db
-        .selectFrom("labels")
-        .select(["label", "category"])
-        .where("address", "=", wallet)
-        .where("chain_id", "in", [0, chain.id])
-        .orderBy("label")
-        .execute();
+      const labels = await labelsOf(ctx.db, chain.id, wallet);
       const risk = await quickRisk(ctx, principalOf(req).projectId, wallet, chain.id);
       const dirty =
         labels.some((l) => RISKY_OWN_CATEGORIES.includes(l.category)) ||
         risk.level === "high" ||
         risk.level === "critical";
-      const { rows: txs } = await sql<{
-        tx_hash: string;
-        block_time: Date | string;
-        from_address: string;
-        to_address: string;
-        token: string;
-        value: string;
-      }>`
-        (SELECT tx_hash, block_time, from_address, to_address, token, value::text AS value FROM transfers
-          WHERE chain_id = ${chain.id} AND from_address = ${wallet} ORDER BY block_time DESC LIMIT 5)
-        UNION ALL
-        (SELECT tx_hash, block_time, from_address, to_address, token, value::text AS value FROM transfers
-          WHERE chain_id = ${chain.id} AND to_address = ${wallet} ORDER BY block_time DESC LIMIT 5)
-        ORDER BY block_time DESC LIMIT 5`.execute(ctx.db);
-      const { rows: dapps } = await sql<{ address: string; last_seen: Date | string; label: string | null }>`
-        SELECT c.address, max(c.at) AS last_seen,
-          (SELECT l.label FROM labels l WHERE l.address = c.address AND l.chain_id IN (0, ${chain.id})
-            ORDER BY l.confidence DESC, l.label LIMIT 1) AS label
-        FROM (
-          (SELECT to_address AS address, block_time AS at FROM transfers
-            WHERE chain_id = ${chain.id} AND from_address = ${wallet} ORDER BY block_time DESC LIMIT 200)
-          UNION ALL
-          (SELECT from_address AS address, block_time AS at FROM transfers
-            WHERE chain_id = ${chain.id} AND to_address = ${wallet} ORDER BY block_time DESC LIMIT 200)
-        ) c
-        JOIN address_facts f ON f.chain_id = ${chain.id} AND f.address = c.address AND f.is_contract
-        GROUP BY c.address ORDER BY last_seen DESC LIMIT 5`.execute(ctx.db);
+      const txs = await latestTransfers(ctx.db, chain.id, wallet, 5);
+      const dapps = await recentContracts(ctx.db, chain.id, wallet, { scan: 200, limit: 5 });
       return ok({
         status: dirty ? ("dirty" as const) : ("clean" as const),
         tags: [...new Set(labels.map((l) => l.label))],

@@ -4,12 +4,17 @@
 // service could not see. Writers (deterministic.ts, llm.ts) only render these; every figure of a report is one of
 // them, and nothing else.
 import type { Kysely } from "kysely";
-import { sql } from "kysely";
 import { latestCompleted } from "../analysis/index.ts";
 import type { AddressFamily, ParsedAddress } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
-import { CATEGORY_ORDER } from "../risk/index.ts";
+import {
+  activityOf,
+  depositExchangeOf,
+  labelRowsOf,
+  latestDataTime,
+  topCounterparties,
+} from "../ledger/index.ts";
 import type { DB } from "../schema.ts";
 
 export interface LabelFact {
@@ -111,15 +116,7 @@ export interface FactsQuery {
 }
 
 async function labelsOf(db: Kysely<DB>, address: string, chainIds: number[]): Promise<LabelFact[]> {
-  const rows = await db
-    .selectFrom("labels")
-    .select(["chain_id", "label", "category", "source"])
-    .where("address", "=", address)
-    .where("chain_id", "in", chainIds)
-    .orderBy(sql`COALESCE(array_position(${[...CATEGORY_ORDER]}::text[], category), 1000)`)
-    .orderBy("label")
-    .orderBy("source")
-    .execute();
+  const rows = await labelRowsOf(db, address, chainIds);
   return rows.map((r) => ({
     chain: r.chain_id === 0 ? "every EVM chain" : (chainNameOf(r.chain_id) ?? String(r.chain_id)),
     label: r.label,
@@ -128,49 +125,25 @@ async function labelsOf(db: Kysely<DB>, address: string, chainIds: number[]): Pr
   }));
 }
 
-/** USD of a transfer at its day's price (native coins: 18 decimals on every supported chain). */
-const USD = sql<number>`(t.value::numeric / power(10::numeric, COALESCE(tk.decimals, 18)) * p.price_usd)`;
-
 async function activityOn(
   db: Kysely<DB>,
   address: string,
   chainId: number,
   chain: string,
 ): Promise<ChainActivity | undefined> {
-  const { rows } = await sql<{
-    first_seen: Date | string | null;
-    last_seen: Date | string | null;
-    incoming: string;
-    outgoing: string;
-    received: string | null;
-    sent: string | null;
-    unpriced: string;
-    counterparties: string;
-  }>`
-    SELECT min(t.block_time) AS first_seen, max(t.block_time) AS last_seen,
-      count(*) FILTER (WHERE t.to_address = ${address}) AS incoming,
-      count(*) FILTER (WHERE t.from_address = ${address}) AS outgoing,
-      sum(${USD}) FILTER (WHERE t.to_address = ${address}) AS received,
-      sum(${USD}) FILTER (WHERE t.from_address = ${address}) AS sent,
-      count(*) FILTER (WHERE p.price_usd IS NULL) AS unpriced,
-      count(DISTINCT CASE WHEN t.from_address = ${address} THEN t.to_address ELSE t.from_address END) AS counterparties
-    FROM transfers t
-    LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token
-    LEFT JOIN prices p ON p.chain_id = t.chain_id AND p.token = t.token AND p.day = (t.block_time AT TIME ZONE 'UTC')::date
-    WHERE t.chain_id = ${chainId} AND (t.from_address = ${address} OR t.to_address = ${address})`.execute(db);
-  const r = rows[0];
-  if (!r?.first_seen || !r.last_seen) return undefined;
+  const r = await activityOf(db, chainId, address);
+  if (!r) return undefined;
   return {
     chainId,
     chain,
-    firstSeen: day(r.first_seen),
-    lastSeen: day(r.last_seen),
-    transfersIn: Number(r.incoming),
-    transfersOut: Number(r.outgoing),
-    receivedUsd: round2(Number(r.received ?? 0)),
-    sentUsd: round2(Number(r.sent ?? 0)),
-    unpricedTransfers: Number(r.unpriced),
-    counterparties: Number(r.counterparties),
+    firstSeen: day(r.firstSeen),
+    lastSeen: day(r.lastSeen),
+    transfersIn: r.transfersIn,
+    transfersOut: r.transfersOut,
+    receivedUsd: round2(r.receivedUsd),
+    sentUsd: round2(r.sentUsd),
+    unpricedTransfers: r.unpriced,
+    counterparties: r.counterparties,
   };
 }
 
@@ -180,54 +153,26 @@ async function counterpartiesOn(
   chainId: number,
   chain: string,
 ): Promise<CounterpartyFact[]> {
-  const { rows } = await sql<{ counterparty: string; transfers: string; usd: string | null }>`
-    SELECT c.counterparty, count(*) AS transfers, sum(c.usd) AS usd
-    FROM (
-      SELECT CASE WHEN t.from_address = ${address} THEN t.to_address ELSE t.from_address END AS counterparty, ${USD} AS usd
-      FROM transfers t
-      LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token
-      LEFT JOIN prices p ON p.chain_id = t.chain_id AND p.token = t.token AND p.day = (t.block_time AT TIME ZONE 'UTC')::date
-      WHERE t.chain_id = ${chainId} AND (t.from_address = ${address} OR t.to_address = ${address})
-    ) c
-    WHERE c.counterparty <> ${address}
-    GROUP BY c.counterparty
-    ORDER BY sum(c.usd) DESC NULLS LAST, count(*) DESC, c.counterparty
-    LIMIT ${TOP_COUNTERPARTIES}`.execute(db);
+  const rows = await topCounterparties(db, chainId, address, TOP_COUNTERPARTIES);
   const out: CounterpartyFact[] = [];
   for (const r of rows) {
     const [label] = await labelsOf(db, r.counterparty, [0, chainId]);
-    const deposit = await db
-      .selectFrom("deposit_addresses")
-      .select("exchange")
-      .where("chain_id", "=", chainId)
-      .where("address", "=", r.counterparty)
-      .where("attributed", "=", true)
-      .executeTakeFirst();
     out.push({
       chain,
       address: r.counterparty,
-      transfers: Number(r.transfers),
-      volumeUsd: round2(Number(r.usd ?? 0)),
+      transfers: r.transfers,
+      volumeUsd: round2(r.usd),
       label: label?.label ?? null,
       category: label?.category ?? null,
-      depositOf: deposit?.exchange ?? null,
+      depositOf: await depositExchangeOf(db, chainId, r.counterparty),
     });
   }
   return out;
 }
 
 async function dataUntil(db: Kysely<DB>, chainId: number): Promise<string | undefined> {
-  const block = await db
-    .selectFrom("blocks")
-    .select("timestamp")
-    .where("chain_id", "=", chainId)
-    .orderBy("number", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (block) return day(block.timestamp);
-  const { rows } = await sql<{ at: Date | string | null }>`
-    SELECT max(block_time) AS at FROM transfers WHERE chain_id = ${chainId}`.execute(db);
-  return rows[0]?.at ? day(rows[0].at) : undefined;
+  const at = await latestDataTime(db, chainId);
+  return at ? day(at) : undefined;
 }
 
 async function riskOf(db: Kysely<DB>, registry: ChainRegistry, q: FactsQuery): Promise<RiskFact | null> {

@@ -75,13 +75,6 @@ export interface ReportsTable {
   updated_at: Timestamp;
 }
 
-export interface StoredFilesTable {
-  path: string;
-  content: Uint8Array;
-  size: number;
-  created_at: Timestamp;
-}
-
 export interface ReportFailuresTable {
   project_id: number;
   country_code: CountryCode;
@@ -110,7 +103,6 @@ export interface FilingMarksTable {
 export interface ReportTables {
   report_generations: ReportGenerationsTable;
   reports: ReportsTable;
-  stored_files: StoredFilesTable;
   report_failures: ReportFailuresTable;
   filing_marks: FilingMarksTable;
 }

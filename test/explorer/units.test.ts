@@ -11,8 +11,8 @@ import { redactUrl } from "../../src/chains/explorer/errors.ts";
 import { checkEnvelope } from "../../src/chains/explorer/etherscan.ts";
 import { backoffMs, parseRetryAfter } from "../../src/chains/explorer/http.ts";
 import { TokenBucket } from "../../src/chains/explorer/rate-limiter.ts";
-import type { FetchRecord } from "../../src/chains/explorer/store.ts";
 import { loadChainsFile } from "../../src/chains/registry.ts";
+import type { FetchRecord } from "../../src/ledger/index.ts";
 import { chainConfig } from "./setup.ts";
 
 const HOUR = 3_600_000;

@@ -1,11 +1,11 @@
-// Coalesced reads (src/platform/coalesce.ts, and its use by the expansion's reads in src/analysis/graph/store.ts):
+// Coalesced reads (src/platform/coalesce.ts, and its use by the expansion's reads in src/ledger/layer-read.ts):
 // an idle caller is served at once and alone; callers arriving while the loads in flight run share the next load
 // (with gatherTurn, as for the embedded database, the callers of one event-loop turn share a load);
 // a failed load fails exactly its own callers; and layer reads of single addresses, coalesced on a real database,
 // give each caller exactly the rows it gets when read alone.
 import { type KyselyPlugin, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReadCoalescing, readAddressFacts, readLayer } from "../../src/analysis/graph/store.ts";
+import { ReadCoalescing, readAddressFacts, readLayer } from "../../src/ledger/layer-read.ts";
 import { Coalescer } from "../../src/platform/coalesce.ts";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { type Database, openDatabase } from "../../src/platform/db/open.ts";

@@ -3,11 +3,11 @@
 // follow or a budget is spent. Every result says in `graph.truncated` whether a budget cut it short.
 import type { Kysely } from "kysely";
 import { normalizeEvmAddress } from "../../chains/address/index.ts";
+import { type ReadCoalescing, readAddressFacts, UNKNOWN_FACTS, type Window } from "../../ledger/index.ts";
 import { NO_TRUNCATION } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { expandLayer, type LayerReport, newNode, sortGraph } from "./layer.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
-import { type ReadCoalescing, readAddressFacts, UNKNOWN_FACTS, type Window } from "./store.ts";
 
 export interface ExpansionRequest {
   chainId: number;

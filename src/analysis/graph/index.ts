@@ -1,6 +1,8 @@
 // Bounded breadth-first graph expansion over the chain data store (DESIGN.md, Performance notes): one statement
 // per layer, never recursive SQL; node, edge and time budgets; services, sanctioned and illicit addresses end a
 // path; beyond a degree limit only the top counterparties by USD value are followed.
+
+export { ReadCoalescing } from "../../ledger/index.ts";
 export { createGraph, type ExpansionRequest, type ExpansionResult, expandGraph } from "./expand.ts";
 export type { HistoryProvider, HistoryReport } from "./history.ts";
 export { expandLayer, type LayerOptions, type LayerReport, type StopReason, sortGraph } from "./layer.ts";
@@ -13,4 +15,3 @@ export {
   type ExpansionOverrides,
 } from "./options.ts";
 export { type GraphJson, graphFromJson, graphToJson } from "./serialize.ts";
-export { ReadCoalescing } from "./store.ts";

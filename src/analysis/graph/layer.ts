@@ -17,12 +17,13 @@
 // where a budget makes the order matter; and the graph, sorted on entry, is kept sorted by merging the layer's
 // sorted nodes and edges into it instead of sorting everything again.
 import type { Kysely } from "kysely";
+import type { AddressFacts } from "../../ledger/index.ts";
+import { type LayerRow, readLayer, toFacts, usdValue } from "../../ledger/index.ts";
 import { compareEdges, type GraphEdge, type GraphNode, type NodeType } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { emptyHistoryReport, ensureHistories, type HistoryReport } from "./history.ts";
-import { type AddressFacts, isRiskRelevant, nodeTypeOf } from "./node-types.ts";
+import { isRiskRelevant, nodeTypeOf } from "./node-types.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
-import { type LayerRow, readLayer, toFacts } from "./store.ts";
 
 /** The per-address cap never shrinks below this many transfers per direction. */
 const MIN_TRANSFERS_PER_ADDRESS = 25;
@@ -174,12 +175,9 @@ interface Flow {
   rows: number;
 }
 
-/** amount / 10^decimals x the day's price, to the cent; null without a price or without decimals. */
+/** The ledger's USD value of a row (usdValue), with the chain's native decimals for the native coin. */
 function usdOf(row: LayerRow, native: { decimals: number }): number | null {
-  const decimals = row.token === "native" ? native.decimals : row.decimals;
-  if (decimals === null || row.price_usd === null) return null;
-  // Number(decimal string) is the correctly rounded double, as Number(BigInt(...)) is: no BigInt per row.
-  return Math.round((Number(row.value) / 10 ** decimals) * Number(row.price_usd) * 100) / 100;
+  return usdValue(row.value, row.token === "native" ? native.decimals : row.decimals, row.price_usd);
 }
 
 const edgeId = (row: LayerRow) => `${row.tx_hash}:${row.log_index}`;

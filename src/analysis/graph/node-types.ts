@@ -1,25 +1,12 @@
 // From what the store knows of an address (its labels, its address facts) to the graph node's type. Which types
 // end a path (TERMINAL_TYPES) and the order of label categories (CATEGORY_ORDER) are the risk core's
 // (src/risk/graph), the one definition both the expansion and the detectors follow.
+import type { AddressFacts } from "../../ledger/index.ts";
 import { NODE_TYPE_OF_CATEGORY, type NodeType } from "../../risk/index.ts";
 
 /** Categories whose nodes are kept first when a budget forces a choice (everything but the neutral ones). */
 export function isRiskRelevant(category: string | undefined): boolean {
   return category !== undefined && NODE_TYPE_OF_CATEGORY[category] !== undefined;
-}
-
-export interface AddressFacts {
-  /** an address_facts row exists for the address on this chain */
-  known: boolean;
-  isContract: boolean;
-  /** unix seconds */
-  firstSeenAt: number | undefined;
-  label: string | undefined;
-  category: string | undefined;
-  /** the label is inferred (an exchange deposit address, src/attribution), not stored */
-  inferred: boolean;
-  /** transfers the store holds of the address, sent and received (address_facts; 0 when unknown) */
-  transfers: number;
 }
 
 /** Labels first; then `contract` from address_facts; `eoa` for an address the store has seen; else `unknown`. */

@@ -1,7 +1,8 @@
 // What bounds an expansion, and its defaults.
+
+import type { ReadCoalescing } from "../../ledger/index.ts";
 import { type NodeType, TERMINAL_TYPES, type TxGraph } from "../../risk/index.ts";
 import type { HistoryProvider } from "./history.ts";
-import type { ReadCoalescing } from "./store.ts";
 
 /** A graph being expanded: the TxGraph the detectors read, plus what the next layer expands. */
 export interface ExpandingGraph extends TxGraph {

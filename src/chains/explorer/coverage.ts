@@ -5,7 +5,7 @@
 // record that was capped (truncated) also answers requests reaching further back: fetching again would stop at the
 // same cap. A stale record of an open-ended history is refreshed incrementally: only from a little before its
 // fetch time, keeping what it covered before.
-import type { FetchRecord } from "./store.ts";
+import type { FetchRecord } from "../../ledger/index.ts";
 
 export interface HistoryWindow {
   from?: Date | undefined;

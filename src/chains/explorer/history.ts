@@ -3,6 +3,7 @@
 // (explorer_fetches) does not already cover the window. Concurrent calls for one address in this process share
 // one fetch. The fetch record is written only after every page is stored.
 import type { Kysely } from "kysely";
+import { countTransfers, readFetch } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { normalizeEvmAddress } from "../address/index.ts";
 import type { ChainConfig, ChainRegistry } from "../registry.ts";
@@ -14,7 +15,7 @@ import { etherscanLists } from "./etherscan.ts";
 import { fetchLists } from "./fetch-lists.ts";
 import { getJson } from "./http.ts";
 import { processRateLimiters } from "./rate-limiter.ts";
-import { countTransfers, readFetch, storePage, writeFetch } from "./store.ts";
+import { storePage, writeFetch } from "./store.ts";
 import type { ExplorerGet, HistoryList } from "./types.ts";
 
 export interface EnsureHistoryResult {

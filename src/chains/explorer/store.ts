@@ -1,56 +1,13 @@
-// The explorer cache's side of the store: pages of history go through the shared idempotent writers
-// (store/transfers.ts), and `explorer_fetches` (migrations 0002 and 0006) records what a finished fetch covers.
+// The explorer cache's writes: pages of history go through the shared idempotent writers (store/transfers.ts),
+// and `explorer_fetches` (migrations 0002 and 0006) records what a finished fetch covers (read back through the
+// ledger, src/ledger/explorer-fetches.ts).
 // Raw SQL for explorer_fetches because its 0006 columns are not in the shared Kysely types.
 import { type Kysely, sql } from "kysely";
 import { attributeTransfers } from "../../attribution/index.ts";
+import type { FetchRecord } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { insertTransfers, markContracts, upsertTokens } from "../store/transfers.ts";
 import type { HistoryPage } from "./types.ts";
-
-export interface FetchRecord {
-  chainId: number;
-  address: string;
-  fetchedAt: Date;
-  /** Transfers the explorer delivered in that fetch (inside its window). */
-  transferCount: number;
-  coveredFrom: Date | null;
-  coveredTo: Date | null;
-  truncated: boolean;
-  source: string | null;
-}
-
-interface FetchRow {
-  fetched_at: Date | string;
-  transfer_count: number;
-  covered_from: Date | string | null;
-  covered_to: Date | string | null;
-  truncated: boolean;
-  source: string | null;
-}
-
-const date = (value: Date | string | null) => (value === null ? null : new Date(value));
-
-export async function readFetch(
-  db: Kysely<DB>,
-  chainId: number,
-  address: string,
-): Promise<FetchRecord | undefined> {
-  const { rows } = await sql<FetchRow>`
-    SELECT fetched_at, transfer_count, covered_from, covered_to, truncated, source
-    FROM explorer_fetches WHERE chain_id = ${chainId} AND address = ${address}`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    chainId,
-    address,
-    fetchedAt: new Date(row.fetched_at),
-    transferCount: Number(row.transfer_count),
-    coveredFrom: date(row.covered_from),
-    coveredTo: date(row.covered_to),
-    truncated: row.truncated,
-    source: row.source,
-  };
-}
 
 export async function writeFetch(db: Kysely<DB>, r: FetchRecord): Promise<void> {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -84,34 +41,4 @@ export async function storePage(
     await attributeTransfers(trx, chainId, transfers);
     await markContracts(trx, chainId, page.contracts);
   });
-}
-
-/** Transfers of the address in the store within the window (both directions, any source). */
-export async function countTransfers(
-  db: Kysely<DB>,
-  chainId: number,
-  address: string,
-  window: { from?: Date | undefined; to?: Date | undefined },
-): Promise<number> {
-  const inWindow = (q: ReturnType<typeof base>) => {
-    let query = q;
-    if (window.from) query = query.where("block_time", ">=", window.from);
-    if (window.to) query = query.where("block_time", "<=", window.to);
-    return query;
-  };
-  const base = () => db.selectFrom("transfers").where("chain_id", "=", chainId);
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom(
-          inWindow(base().where("from_address", "=", address))
-            .select(["tx_hash", "log_index"])
-            .union(inWindow(base().where("to_address", "=", address)).select(["tx_hash", "log_index"]))
-            .as("t"),
-        )
-        .select((e) => e.fn.countAll<string>().as("n"))
-        .as("n"),
-    ])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }

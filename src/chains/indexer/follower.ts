@@ -3,6 +3,7 @@
 // changed under our feet) is logged, waited out with exponential backoff, and the work resumes from the stored
 // checkpoint. Reading the next batch overlaps writing the current one.
 import type { Kysely } from "kysely";
+import { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { hexToBigInt, type RpcBlock, toHex } from "../rpc/evm.ts";
 import { JsonRpcClient } from "../rpc/json-rpc.ts";
@@ -14,16 +15,7 @@ import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor } from "./reorg.ts";
 import type { IndexerSettings } from "./settings.ts";
-import {
-  type BatchRows,
-  type Checkpoint,
-  knownTokens,
-  readCheckpoint,
-  storedHashes,
-  type TransferWatcher,
-  unwindTo,
-  writeBatch,
-} from "./store.ts";
+import { type BatchRows, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
 
 export type FollowerEvent =

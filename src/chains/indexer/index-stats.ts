@@ -6,7 +6,8 @@
 // (stale-while-revalidate, one refresh at a time). Counting distinct hashes reads the transfers index of the
 // chain, which grows with it: the refresh interval stretches to 20 times the last count's duration, so the
 // counting never takes more than about 5 % of one connection, whatever the store's size.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { heldTotals } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import type { OwnStats } from "../chain-stats.ts";
 
@@ -53,20 +54,12 @@ export function indexStats(db: Kysely<DB>, options: IndexStatsOptions = {}): Own
 }
 
 async function countTotals(db: Kysely<DB>, chainId: number): Promise<Totals> {
-  const { rows } = await sql<{ max_block: string | null; transactions: string; addresses: string }>`
-    SELECT
-      (SELECT max(number) FROM blocks WHERE chain_id = ${chainId})::text AS max_block,
-      (SELECT count(*) FROM (SELECT DISTINCT tx_hash FROM transfers WHERE chain_id = ${chainId}) t)::text
-        AS transactions,
-      (SELECT count(*) FROM address_facts WHERE chain_id = ${chainId})::text AS addresses`.execute(db);
-  const row = rows[0];
-  if (!row) return {};
-  const nothing = row.max_block === null && row.transactions === "0" && row.addresses === "0";
+  const held = await heldTotals(db, chainId);
   // A chain the store knows nothing of keeps its figures null (unknown), as without an index.
-  if (nothing) return {};
+  if (!held) return {};
   return {
-    total_blocks: row.max_block === null ? null : (BigInt(row.max_block) + 1n).toString(),
-    total_transactions: row.transactions,
-    total_addresses: row.addresses,
+    total_blocks: held.maxBlock === null ? null : (held.maxBlock + 1n).toString(),
+    total_transactions: held.transactions,
+    total_addresses: held.addresses,
   };
 }

@@ -1,9 +1,11 @@
 // The EVM indexer: follows every enabled chain with an RPC URL into the chain data store (blocks, transfers,
 // tokens, address facts), checkpointed per chain, reorg-safe, one follower per chain across processes.
+
+export type { Checkpoint } from "../../ledger/index.ts";
 export type { FollowerEvent, FollowerHooks, FollowerStatus } from "./follower.ts";
 export { ChainFollower } from "./follower.ts";
 export { indexStats } from "./index-stats.ts";
 export type { IndexerLog } from "./log.ts";
 export { type IndexerSettings, type IndexerTuning, indexedChains, settingsFor } from "./settings.ts";
 export { type Indexers, type StartIndexersOptions, startIndexers } from "./start.ts";
-export { type Checkpoint, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
+export { type TransferWatcher, unwindTo, writeBatch } from "./store.ts";

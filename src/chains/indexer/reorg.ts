@@ -3,10 +3,10 @@
 // replaced chain a few), and return the highest block both agree on, or undefined when they share nothing down
 // to `lowest`.
 import type { Kysely } from "kysely";
+import { type Checkpoint, storedHashes } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { type RpcBlock, toHex } from "../rpc/evm.ts";
 import type { JsonRpcClient } from "../rpc/json-rpc.ts";
-import { type Checkpoint, storedHashes } from "./store.ts";
 
 const FIRST_WINDOW = 16n;
 const MAX_WINDOW = 1024n;

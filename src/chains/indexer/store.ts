@@ -5,8 +5,9 @@
 // compare-and-set from the value the batch was built on: should two writers ever run for one chain (a lock holder
 // whose connection silently died while another took over), the second commit finds the checkpoint moved and
 // rolls back instead of writing the same blocks twice or skipping some.
-import { type Kysely, sql, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { attributeTransfers } from "../../attribution/index.ts";
+import type { Checkpoint } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import {
   type BlockRow,
@@ -19,11 +20,6 @@ import {
   upsertTokens,
 } from "../store/transfers.ts";
 
-export interface Checkpoint {
-  number: bigint;
-  hash: string;
-}
-
 export interface BatchRows {
   blocks: BlockRow[];
   transfers: TransferRow[];
@@ -34,15 +30,6 @@ export interface BatchRows {
 /** Another writer moved the checkpoint since this one read it. */
 export class CheckpointMovedError extends Error {
   override name = "CheckpointMovedError";
-}
-
-export async function readCheckpoint(db: Kysely<DB>, chainId: number): Promise<Checkpoint | undefined> {
-  const row = await db
-    .selectFrom("indexer_checkpoints")
-    .select(["block_number", "block_hash"])
-    .where("chain_id", "=", chainId)
-    .executeTakeFirst();
-  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
 }
 
 /**
@@ -114,35 +101,6 @@ export async function unwindTo(
     await moveCheckpoint(trx, chainId, expected, ancestor);
     return { transfers: unwound.length, blocks: Number(blocks.numDeletedRows) };
   });
-}
-
-/** Stored block hashes of [from, to], by number. */
-export async function storedHashes(
-  db: Kysely<DB>,
-  chainId: number,
-  from: bigint,
-  to: bigint,
-): Promise<Map<bigint, string>> {
-  const rows = await db
-    .selectFrom("blocks")
-    .select(["number", "hash"])
-    .where("chain_id", "=", chainId)
-    .where("number", ">=", from.toString())
-    .where("number", "<=", to.toString())
-    .execute();
-  return new Map(rows.map((r) => [BigInt(r.number), r.hash.toLowerCase()]));
-}
-
-/** The addresses among `tokens` that already have a tokens row (their metadata was read before). */
-export async function knownTokens(db: Kysely<DB>, chainId: number, tokens: string[]): Promise<Set<string>> {
-  if (tokens.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("tokens")
-    .select("address")
-    .where("chain_id", "=", chainId)
-    .where(sql<boolean>`address = ANY(${tokens}::text[])`)
-    .execute();
-  return new Set(rows.map((r) => r.address));
 }
 
 async function moveCheckpoint(

@@ -1,4 +1,4 @@
-// The expansion's reads from the chain data store. One statement per BFS layer: the transfers of every frontier
+// The graph expansion's reads from the ledger (src/analysis/graph). One statement per BFS layer: the transfers of every frontier
 // address (each direction read through its own index, newest first, capped per address), their token metadata
 // and daily price, and the facts and strongest label of every counterparty. Never recursive SQL.
 //
@@ -19,11 +19,11 @@
 //   (platform/coalesce.ts): the statement per layer is kept, several callers' layers ride in it. Each frontier address's rows are read independently (per-address LATERAL), so a layer read
 //   with others is the same as read alone.
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import { Coalescer } from "../../platform/coalesce.ts";
-import { PREPARED } from "../../platform/db/prepared.ts";
-import { CATEGORY_ORDER } from "../../risk/index.ts";
-import type { DB } from "../../schema.ts";
-import type { AddressFacts } from "./node-types.ts";
+import { Coalescer } from "../platform/coalesce.ts";
+import { PREPARED } from "../platform/db/prepared.ts";
+import { CATEGORY_ORDER } from "../risk/index.ts";
+import type { DB } from "../schema.ts";
+import type { AddressFacts } from "./address-facts.ts";
 
 export interface Window {
   /** unix seconds, inclusive */

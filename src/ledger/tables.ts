@@ -1,0 +1,125 @@
+// Row types of the ledger: what the service knows of the chains' money (migrations/0002_chain_data.sql and
+// later): transfers, tokens, address facts, labels, prices and exchange rates. The ledger room reads them; the
+// indexer, the explorer cache, the imports and attribution write them in their own transactions
+// (docs/decisions/0024-ledger-and-coverage.md).
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** numeric and int8 columns come back as decimal strings on both backends. */
+type Decimal = ColumnType<string, string | bigint | number, string | bigint | number>;
+/** `date` columns: written as YYYY-MM-DD. */
+type Day = ColumnType<Date, string, string>;
+
+export interface TransfersTable {
+  chain_id: number;
+  tx_hash: string;
+  /** -1 for the native value of a transaction */
+  log_index: number;
+  block_number: Decimal;
+  block_time: Timestamp;
+  from_address: string;
+  to_address: string;
+  /** 'native' or the token contract address */
+  token: string;
+  value: Decimal;
+}
+
+export interface TokensTable {
+  chain_id: number;
+  address: string;
+  symbol: string | null;
+  name: string | null;
+  decimals: number | null;
+}
+
+export interface AddressFactsTable {
+  chain_id: number;
+  address: string;
+  first_seen_block: Decimal | null;
+  first_seen_at: Timestamp | null;
+  is_contract: ColumnType<boolean, boolean | undefined, boolean>;
+  /** transfers the address sent on this chain (kept by every writer of transfers; migrations/0017) */
+  transfers_out: ColumnType<string, string | number | undefined, string | number>;
+  /** transfers the address received on this chain */
+  transfers_in: ColumnType<string, string | number | undefined, string | number>;
+}
+
+export interface LabelsTable {
+  id: Generated<string>;
+  address: string;
+  /** 0: every chain */
+  chain_id: ColumnType<number, number | undefined, number>;
+  label: string;
+  category: string;
+  original_category: string | null;
+  source: string;
+  confidence: ColumnType<number, number | undefined, number>;
+  created_at: Generated<Date>;
+}
+
+export interface PricesTable {
+  chain_id: number;
+  token: string;
+  day: Day;
+  price_usd: Decimal;
+}
+
+export interface FxRatesTable {
+  day: Day;
+  currency: string;
+  per_usd: Decimal;
+}
+
+export interface BlocksTable {
+  chain_id: number;
+  number: Decimal;
+  hash: string;
+  parent_hash: string | null;
+  timestamp: Timestamp;
+}
+
+export interface IndexerCheckpointsTable {
+  chain_id: number;
+  block_number: Decimal;
+  block_hash: string;
+  updated_at: Timestamp;
+}
+
+export interface ExplorerFetchesTable {
+  chain_id: number;
+  address: string;
+  fetched_at: Timestamp;
+  transfer_count: number;
+}
+
+export interface DepositAddressesTable {
+  chain_id: number;
+  address: string;
+  attributed: boolean;
+  reason: string | null;
+  exchange: string | null;
+  hot_wallets: string[] | null;
+  sweeps: number | null;
+  received: number | null;
+  senders: number | null;
+  swept_share: number | null;
+  median_sweep_seconds: number | null;
+  confidence: number | null;
+  first_sweep_at: Timestamp | null;
+  last_sweep_at: Timestamp | null;
+  updated_at: Generated<Date>;
+}
+
+export interface LedgerTables {
+  transfers: TransfersTable;
+  tokens: TokensTable;
+  address_facts: AddressFactsTable;
+  labels: LabelsTable;
+  prices: PricesTable;
+  fx_rates: FxRatesTable;
+  blocks: BlocksTable;
+  indexer_checkpoints: IndexerCheckpointsTable;
+  explorer_fetches: ExplorerFetchesTable;
+  /** the deposit-address inference's verdicts (migrations/0010_deposit_addresses.sql), written by src/attribution */
+  deposit_addresses: DepositAddressesTable;
+}

@@ -83,6 +83,9 @@ export interface IndexerCheckpointsTable {
   block_number: Decimal;
   block_hash: string;
   updated_at: Timestamp;
+  /** the node's head as the indexer last read it (migrations/0021_indexer_head.sql) */
+  head_number: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  head_seen_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ExplorerFetchesTable {

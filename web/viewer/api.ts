@@ -1,7 +1,7 @@
 // The viewer's calls to the Vigía API (/v1, `x-api-key: ApiKey <key>`, the `{success, data}` envelope), with
 // errors turned into messages a compliance officer can act on. Same origin as the page: the API key never leaves
 // for another host.
-import type { Envelope, Investigation, LayerResult, Progress } from "./types.ts";
+import type { Chain, Envelope, Investigation, LayerResult, Progress } from "./types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -56,6 +56,11 @@ export class ApiClient {
 
   layer(analysisId: string, layer: number): Promise<LayerResult> {
     return this.get(`/analysis/${encodeURIComponent(analysisId)}/layers/${layer}`);
+  }
+
+  /** The enabled chains, for their explorers' URLs. */
+  chains(): Promise<Chain[]> {
+    return this.get("/chains");
   }
 
   private async get<T>(path: string): Promise<T> {

@@ -8,6 +8,7 @@
 // graph equal to the server's, which is what the officer must be able to trust.
 import {
   type CompletedLayer,
+  type ExposurePath,
   type LayerPattern,
   NODE_TYPES,
   type NodeType,
@@ -18,6 +19,8 @@ export interface NodeState {
   address: string;
   type: NodeType;
   label: string | undefined;
+  /** the label set its label comes from, when the server says */
+  labelSource: string | undefined;
   category: string | undefined;
   /** its label and type are the service's inference (an exchange deposit address), not a label set's */
   inferred: boolean;
@@ -43,13 +46,34 @@ export interface EdgeState {
   rawBySymbol: Map<string, bigint>;
   /** a few transaction hashes, for the details panel */
   txHashes: string[];
+  /** every transfer aggregated into this edge, in the server's order (the details panel lists them) */
+  transfers: Transfer[];
   layer: number;
+}
+
+/** One transfer as the details panel shows it. */
+export interface Transfer {
+  txHash: string | undefined;
+  from: string;
+  to: string;
+  /** raw amount in the token's smallest unit */
+  value: bigint;
+  /** the token's decimals, when the server says */
+  decimals: number | undefined;
+  symbol: string;
+  usd: number | null;
+  /** ISO 8601, when the server says */
+  timestamp: string | undefined;
 }
 
 export interface LayerSummary {
   layer: number;
   riskScore: number;
+  /** the API's level of the score; undefined from a server that does not send it */
+  riskLevel: string | undefined;
   riskReason: string;
+  /** the root's exposure as paths (empty from a server that does not send it) */
+  exposure: ExposurePath[];
   isProvisional: boolean;
   detectedPatterns: LayerPattern[];
   newPatterns: LayerPattern[];
@@ -114,7 +138,9 @@ export class InvestigationGraph {
       this.layers.push({
         layer: result.layer,
         riskScore: result.riskScore,
+        riskLevel: result.riskLevel,
         riskReason: result.riskReason ?? "",
+        exposure: result.exposure ?? [],
         isProvisional: result.isProvisional,
         detectedPatterns: result.detectedPatterns ?? [],
         newPatterns: result.newPatterns ?? [],
@@ -144,6 +170,7 @@ export class InvestigationGraph {
         const type = normaliseType(wire.type);
         const label = wire.label ?? known.label;
         const inferred = wire.label ? wire.inferred === true : known.inferred;
+        if (wire.label) known.labelSource = wire.labelSource ?? undefined;
         if (type !== known.type || label !== known.label || inferred !== known.inferred)
           updatedNodes.push(known);
         known.type = type;
@@ -156,6 +183,7 @@ export class InvestigationGraph {
         address,
         type: normaliseType(wire.type),
         label: wire.label ?? undefined,
+        labelSource: wire.labelSource ?? undefined,
         category: wire.category ?? undefined,
         inferred: wire.inferred === true,
         depth: typeof wire.depth === "number" ? wire.depth : layer,
@@ -184,11 +212,22 @@ export class InvestigationGraph {
           pricedCount: 0,
           rawBySymbol: new Map(),
           txHashes: [],
+          transfers: [],
           layer: this.edges.get(id)?.layer ?? layer,
         };
         fresh.set(id, edge);
       }
       edge.count++;
+      edge.transfers.push({
+        txHash: wire.txHash,
+        from,
+        to,
+        value: parseRaw(wire.value),
+        decimals: typeof wire.decimals === "number" ? wire.decimals : undefined,
+        symbol: wire.symbol || "?",
+        usd: typeof wire.usd === "number" && Number.isFinite(wire.usd) ? wire.usd : null,
+        timestamp: wire.timestamp,
+      });
       if (typeof wire.usd === "number" && Number.isFinite(wire.usd)) {
         edge.usd += wire.usd;
         edge.pricedCount++;
@@ -210,6 +249,7 @@ export class InvestigationGraph {
             address: end,
             type: "unknown",
             label: undefined,
+            labelSource: undefined,
             category: undefined,
             inferred: false,
             depth: layer,

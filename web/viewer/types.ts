@@ -61,6 +61,8 @@ export interface WireNode {
   address: string;
   type: string;
   label?: string | null;
+  /** the label set the label comes from (absent for an inferred label and from older servers) */
+  labelSource?: string | null;
   category?: string | null;
   depth?: number;
   /** the label and type are inferred (an exchange deposit address), not from a label set */
@@ -74,7 +76,11 @@ export interface WireEdge {
   value: string;
   usd?: number | null;
   symbol?: string;
+  /** the token's decimals, to show `value` as an amount */
+  decimals?: number;
   txHash?: string;
+  /** ISO 8601 */
+  timestamp?: string;
 }
 
 export interface WireGraph {
@@ -102,14 +108,41 @@ export interface LayerPattern {
   evidence?: PatternEvidence;
 }
 
+/** One exposure of the root as a path in the graph (docs/api.md, "Exposure paths"). */
+export interface ExposurePath {
+  category: string;
+  direction: "incoming" | "outgoing" | "self";
+  hops: number;
+  usd: number;
+  share: number;
+  /** the labelled addresses at the far end of the paths */
+  counterparties: { address: string; label?: string }[];
+  /** the intermediaries on the paths */
+  via: string[];
+  /** the transactions on the paths */
+  txHashes: string[];
+  /** the score's exposure points come from this entry */
+  drivesScore: boolean;
+}
+
+/** An enabled chain of GET /v1/chains: the explorer to link transaction hashes to. */
+export interface Chain {
+  id: number;
+  name: string;
+  explorer_url: string | null;
+}
+
 export interface CompletedLayer {
   analysisId: string;
   layer: number;
   status: "completed";
   totalLayers: number;
   riskScore: number;
+  /** the score's level, as the API decides it (minimal, low, medium, high, critical) */
+  riskLevel?: string;
   /** why the score: the exposure and the patterns it rests on, in words a person can check */
   riskReason?: string;
+  exposure?: ExposurePath[];
   isProvisional: boolean;
   detectedPatterns: LayerPattern[];
   newPatterns: LayerPattern[];

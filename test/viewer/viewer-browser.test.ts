@@ -3,7 +3,8 @@
 // through the API, the page opened and the API key typed in (a wrong one first: 401 must send the officer back
 // to the form with a clear message), then wait for the final layer and check that the graph drawn has exactly the
 // final layer's `cumulativeGraph.metadata.totalNodes` nodes and the score chart one point per layer. A screenshot
-// is saved in test-artifacts/. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+// is saved in test-artifacts/. Runs on PGlite, and on PostgreSQL with DATABASE_URL. What the page says of why
+// (exposure paths, details, levels, rules in words) is tested in viewer-why.test.ts.
 //
 // Needs Debian's chromium (.ci/run installs it). Without it the test fails in CI and is skipped elsewhere.
 import fs from "node:fs";
@@ -149,7 +150,7 @@ describe.runIf(runnable)("investigation viewer in headless Chromium", () => {
     expect(await page.locator("#pattern-log > li").count()).toBe(MAX_DEPTH);
     // Its evidence highlights its wallets in the graph.
     const card = page.locator('#patterns-now [data-pattern="peel_chain"]').first();
-    await card.locator("summary").click();
+    await card.locator(".evidence > summary").click();
     await card.getByRole("button", { name: "Highlight in graph" }).click();
     expect(await card.locator(".evidence-status").textContent()).toMatch(/^\d+ highlighted$/);
 

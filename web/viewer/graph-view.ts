@@ -1,7 +1,8 @@
 // The drawn graph: a cytoscape instance fed by the InvestigationGraph model, placed by RingLayout, with the
 // counts the browser test and the benchmark read exposed as data attributes on the container
-// (`data-node-count`, `data-edge-count`). Rendering settings switch to cheaper ones on large graphs (no arrows,
-// textures while panning) so that 5,000 nodes stay interactive.
+// (`data-node-count`, `data-edge-count`, and `data-exposure-nodes` / `data-exposure-edges` for the exposure
+// paths drawn emphasised). Rendering settings switch to cheaper ones on large graphs (no arrows, textures while
+// panning) so that 5,000 nodes stay interactive.
 import cytoscape from "cytoscape";
 import { RingLayout } from "./layout.ts";
 import { type EdgeState, edgeWeights, type LayerChange, type NodeState } from "./model.ts";
@@ -95,6 +96,25 @@ function styles(): cytoscape.StylesheetJson {
       },
     },
     { selector: "edge[?risky]", style: { "line-color": "#d93025", "target-arrow-color": "#d93025" } },
+    // The exposure paths (exposure.ts): the way the money came from (or went to) a risky address, drawn in the
+    // sanctioned colour over the whole path, not only on the last edge into the risky address, with a halo that
+    // keeps a thin edge visible. Before `.faded`: a pattern's highlight still fades them.
+    {
+      selector: "node.exposure",
+      style: { "underlay-color": "#c5221f", "underlay-padding": 6, "underlay-opacity": 0.35 },
+    },
+    {
+      selector: "edge.exposure",
+      style: {
+        "line-color": "#a50e0e",
+        "target-arrow-color": "#a50e0e",
+        "underlay-color": "#c5221f",
+        "underlay-padding": 3,
+        "underlay-opacity": 0.25,
+        opacity: 1,
+        "z-index": 4,
+      },
+    },
     { selector: ".faded", style: { opacity: 0.12 } },
     {
       selector: "node.evidence",
@@ -163,6 +183,7 @@ export class GraphView {
       });
     }
     this.updateCounts(0);
+    this.setExposure(new Set(), new Set());
   }
 
   /** Adds what a layer brought, re-weights every edge, and fits the view (while following). */
@@ -295,14 +316,39 @@ export class GraphView {
     return found;
   }
 
-  /** Centres the view on one node and selects it. */
+  /**
+   * Draws these nodes and edges as the exposure paths (and no others): called after every layer, since a deeper
+   * layer can bring a path's far end into the graph or change which exposure the score rests on.
+   */
+  setExposure(nodes: ReadonlySet<string>, edges: ReadonlySet<string>): void {
+    const cy = this.cy;
+    cy.batch(() => {
+      cy.elements(".exposure").removeClass("exposure");
+      for (const id of [...nodes, ...edges]) cy.getElementById(id).addClass("exposure");
+    });
+    this.container.dataset.exposureNodes = String(cy.nodes(".exposure").length);
+    this.container.dataset.exposureEdges = String(cy.edges(".exposure").length);
+  }
+
+  /** Centres the view on one node, selects it and shows its details. */
   focus(address: string): boolean {
     const node = this.cy.getElementById(address.toLowerCase());
     if (node.empty()) return false;
     this.follow = false;
     this.cy.elements().unselect();
     node.select();
+    this.onSelect({ kind: "node", id: node.id() });
     this.cy.animate({ center: { eles: node }, zoom: Math.max(this.cy.zoom(), 1.2), duration: 300 });
+    return true;
+  }
+
+  /** Selects an edge and shows its details (from a list of transfers: the view stays where the officer put it). */
+  selectEdge(id: string): boolean {
+    const edge = this.cy.getElementById(id);
+    if (edge.empty() || !edge.isEdge()) return false;
+    this.cy.elements().unselect();
+    edge.select();
+    this.onSelect({ kind: "edge", id });
     return true;
   }
 

@@ -6,20 +6,18 @@
 //
 // The graph container carries the state machines read (the browser test, the benchmark): `data-status`
 // (loading, waiting, pending, running, completed, failed, error), `data-completed-layers` (layers drawn),
-// `data-node-count` and `data-edge-count`. Each drawn layer also leaves a `vigia:layer-N` performance measure,
-// from the layer's response to the frame that shows it.
+// `data-node-count`, `data-edge-count`, `data-exposure-nodes` and `data-exposure-edges`. Each drawn layer also
+// leaves a `vigia:layer-N` performance measure, from the layer's response to the frame that shows it.
 import { ApiClient, ApiError, explain } from "./api.ts";
+import { type DetailsContext, renderEdgeDetails, renderNodeDetails } from "./details.ts";
 import { byId } from "./dom.ts";
+import { isEmphasised, pathElements } from "./exposure.ts";
+import { renderExposure } from "./exposure-panel.ts";
+import { explorerBase } from "./format.ts";
 import { GraphView, type Selection } from "./graph-view.ts";
 import { InvestigationGraph } from "./model.ts";
-import {
-  renderEdgeDetails,
-  renderLegend,
-  renderNodeDetails,
-  renderNotable,
-  renderPatterns,
-} from "./panels.ts";
-import { formatScore, renderScoreChart, riskLevel } from "./score-chart.ts";
+import { renderLegend, renderNotable, renderPatterns } from "./panels.ts";
+import { formatScore, levelOf, renderScoreChart } from "./score-chart.ts";
 import type { CompletedLayer, Investigation, Progress } from "./types.ts";
 
 const POLL_MS = 2_000;
@@ -47,10 +45,14 @@ const els = {
   progressBar: byId<HTMLProgressElement>("progress-bar"),
   progressText: byId("progress-text"),
   scoreNow: byId("score-now"),
+  scoreLevel: byId("score-level"),
   scoreReason: byId("score-reason"),
   graph: byId("graph"),
   fit: byId<HTMLButtonElement>("fit"),
+  detailsPanel: byId("details-panel"),
+  detailsClose: byId<HTMLButtonElement>("details-close"),
   details: byId("details"),
+  exposure: byId("exposure-list"),
   legend: byId("legend"),
   chart: byId("score-chart"),
   scoreList: byId<HTMLOListElement>("score-list"),
@@ -61,6 +63,10 @@ const els = {
 
 let session = 0; // bumped on every (re)start, so an old polling loop stops on its own
 let currentView: GraphView | undefined;
+/** The investigation's chain's explorer (http(s)), when the chain registry names one: transaction links. */
+let explorer: string | undefined;
+/** What the details panel shows: drawn again when a layer arrives (a node's transfers grow with the graph). */
+let selected: Selection | undefined;
 
 function setStatus(status: ViewerStatus): void {
   els.graph.dataset.status = status;
@@ -136,6 +142,8 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
   const model = new InvestigationGraph();
   // A new key starts over on a clean graph: the previous cytoscape instance lets go of the container.
   currentView?.destroy();
+  explorer = undefined;
+  selected = undefined;
   const view = new GraphView(els.graph, (selection) => select(selection, model));
   currentView = view;
   els.graph.dataset.completedLayers = "0";
@@ -153,6 +161,11 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
   // The key worked for this project: remember which one for a reload of this tab.
   sessionStorage.setItem(PROJECT_STORAGE, client.projectId);
   renderInvestigation(investigation);
+  // Links to the explorer are a convenience: without the chain list the hashes are shown as text.
+  const chainId = Number(investigation.chain_id);
+  const chains = await client.chains().catch(() => []);
+  if (mine !== session) return;
+  explorer = explorerBase(chains.find((c) => c.id === chainId)?.explorer_url);
 
   // Incremental mode answers before the analysis record exists: read the investigation again until it does.
   while (!investigation.analysis_id) {
@@ -246,7 +259,19 @@ function drawLayer(
     change = model.applyLayer(layer);
   });
   step("graph", () => view.apply(change!, model.edges.values(), model.nodes));
+  step("exposure", () => drawExposure(model, view));
   step("panels", () => renderAll(model, actions, Math.max(maxDepth, layer.totalLayers ?? 0)));
+  if (selected) select(selected, model);
+}
+
+/** The latest layer's risky exposure paths, drawn emphasised (exposure.ts says which and why). */
+function drawExposure(model: InvestigationGraph, view: GraphView): void {
+  const root = model.rootAddress;
+  const paths = (model.latest?.exposure ?? []).filter(isEmphasised);
+  const { nodes, edges } = root
+    ? pathElements(paths, root, model.edges.values())
+    : { nodes: new Set<string>(), edges: new Set<string>() };
+  view.setExposure(nodes, edges);
 }
 
 function drawWhole(
@@ -266,6 +291,7 @@ function drawWhole(
 function renderAll(model: InvestigationGraph, actions: Actions, totalLayers: number): void {
   renderLegend(els.legend, model.nodes);
   renderScoreChart(els.chart, els.scoreList, model.layers, totalLayers);
+  renderExposure(els.exposure, model, actions);
   renderPatterns(els.patternsNow, els.patternLog, model.layers, actions);
   renderNotable(els.notable, model.nodes, actions);
   els.graph.setAttribute(
@@ -308,10 +334,17 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
     progress.status === "completed" && latest ? latest.riskScore : (progress.riskScore ?? latest?.riskScore);
   if (typeof score === "number") {
     const provisional = progress.status !== "completed";
-    els.scoreNow.textContent = `${formatScore(score)} / 100, ${riskLevel(score)}${provisional ? " (provisional)" : ""}`;
-    els.scoreNow.dataset.level = riskLevel(score);
+    // The level is the API's (the layer's riskLevel) when the score shown is the layer's: one level on the page,
+    // the same as the score's, never a second one worked out here or taken from a pattern.
+    const level = levelOf(score, score === latest?.riskScore ? latest.riskLevel : undefined);
+    els.scoreNow.textContent = `${formatScore(score)} / 100${provisional ? " (provisional)" : ""}`;
+    els.scoreNow.dataset.level = level;
+    els.scoreLevel.textContent = level;
+    els.scoreLevel.dataset.level = level;
+    els.scoreLevel.hidden = false;
   } else {
     els.scoreNow.textContent = "not yet known";
+    els.scoreLevel.hidden = true;
   }
   // The reason beside the score: a score alone cannot be checked, its reason can.
   const reason = latest?.riskReason ?? "";
@@ -320,20 +353,42 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
 }
 
 function select(selection: Selection | undefined, model: InvestigationGraph): void {
+  const again = selection !== undefined && selection.id === selected?.id;
+  selected = selection;
   if (!selection) {
     els.details.replaceChildren();
-    els.details.hidden = true;
+    els.detailsPanel.hidden = true;
     return;
   }
-  els.details.hidden = false;
+  const ctx: DetailsContext = {
+    explorer,
+    showNode: (address) => currentView?.focus(address),
+    showEdge: (id) => currentView?.selectEdge(id),
+  };
   if (selection.kind === "node") {
     const node = model.nodes.get(selection.id);
-    if (node) renderNodeDetails(els.details, node, model);
+    if (!node) return;
+    renderNodeDetails(els.details, node, model, ctx);
   } else {
     const edge = model.edges.get(selection.id);
-    if (edge) renderEdgeDetails(els.details, edge, model);
+    if (!edge) return;
+    renderEdgeDetails(els.details, edge, model, ctx);
   }
+  els.detailsPanel.hidden = false;
+  if (!again) els.detailsPanel.scrollTop = 0;
 }
+
+function closeDetails(): void {
+  selected = undefined;
+  currentView?.cy.elements().unselect();
+  els.details.replaceChildren();
+  els.detailsPanel.hidden = true;
+}
+
+els.detailsClose.addEventListener("click", closeDetails);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !els.detailsPanel.hidden) closeDetails();
+});
 
 els.form.addEventListener("submit", (event) => {
   event.preventDefault();

@@ -1,17 +1,17 @@
 // The side panels around the graph: the legend (with a count per node type), the patterns detected now and how
-// they appeared and disappeared layer by layer (each with its evidence), the notable addresses (a text way into
-// the graph for keyboard and screen-reader users), and the details of the selected node or edge.
+// they appeared and disappeared layer by layer (each with the rule it met in words and its evidence), and the
+// notable addresses (a text way into the graph for keyboard and screen-reader users). The details of the
+// selected node or edge are in details.ts, the exposure in exposure-panel.ts.
+//
+// Pattern cards carry no coloured level badge: a detector's severity ("high" for every peel chain) is one input
+// of the score, not the address's level, and a "HIGH" badge beside a score of 52, medium, read as a
+// contradiction. The one level shown is the layer's riskLevel, beside the score (main.ts); a card names its
+// severity in words.
 import { h, svg } from "./dom.ts";
 import { shortAddress } from "./graph-view.ts";
-import {
-  describeEdge,
-  type EdgeState,
-  formatUsd,
-  type InvestigationGraph,
-  type LayerSummary,
-  type NodeState,
-} from "./model.ts";
+import { formatUsd, type LayerSummary, type NodeState } from "./model.ts";
 import { LEGEND_ORDER, LOOK, swatchPath } from "./palette.ts";
+import { thresholdsInWords } from "./thresholds.ts";
 import type { LayerPattern, NodeType } from "./types.ts";
 
 export interface PanelActions {
@@ -33,7 +33,7 @@ const PATTERN_NAMES: Record<string, string> = {
   sanctions_exposure: "Sanctions exposure",
 };
 
-const patternName = (type: string) => PATTERN_NAMES[type] ?? type.replace(/_/g, " ");
+export const patternName = (type: string) => PATTERN_NAMES[type] ?? type.replace(/_/g, " ");
 const bySeverity = (a: LayerPattern, b: LayerPattern) =>
   rank(a.severity) - rank(b.severity) || a.patternType.localeCompare(b.patternType);
 const rank = (severity: string) => {
@@ -88,7 +88,6 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
   if (!evidence) return undefined;
   const wallets = evidence.wallets ?? [];
   const txs = evidence.txHashes ?? [];
-  const thresholds = Object.entries(evidence.thresholds ?? {});
   const status = h("span", { class: "evidence-status", role: "status" });
   return h(
     "details",
@@ -154,30 +153,50 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
         )
       : null,
     txs.length > 0 ? h("ul", { class: "txs" }, ...txs.map((t) => h("li", {}, h("code", {}, t)))) : null,
-    thresholds.length > 0
+  );
+}
+
+/** The rule the finding met, in words, and the detector's raw parameters behind a toggle. */
+function ruleBlock(pattern: LayerPattern): HTMLElement[] {
+  const thresholds = pattern.evidence?.thresholds ?? {};
+  const entries = Object.entries(thresholds);
+  const sentences = thresholdsInWords(pattern.patternType, thresholds);
+  const parts: (HTMLElement | null)[] = [
+    sentences.length > 0 ? h("p", { class: "rule" }, h("strong", {}, "Rule: "), sentences.join(" ")) : null,
+    entries.length > 0
       ? h(
-          "p",
-          { class: "thresholds muted" },
-          `Thresholds: ${thresholds.map(([k, v]) => `${k} ${v}`).join(", ")}`,
+          "details",
+          { class: "parameters" },
+          h("summary", {}, "Detector parameters"),
+          h(
+            "dl",
+            {},
+            ...entries.flatMap(([k, v]) => [h("dt", {}, h("code", {}, k)), h("dd", {}, String(v))]),
+          ),
         )
       : null,
-  );
+  ];
+  return parts.filter((e): e is HTMLElement => e !== null);
 }
 
 function patternCard(pattern: LayerPattern, actions: PanelActions, note?: string): HTMLElement {
   const severity = pattern.severity.toLowerCase();
   return h(
     "article",
-    { class: `pattern severity-${severity}`, "data-pattern": pattern.patternType },
+    { class: "pattern", "data-pattern": pattern.patternType, "data-severity": severity },
     h(
       "header",
       {},
-      h("span", { class: `badge severity-${severity}` }, severity),
       h("strong", {}, patternName(pattern.patternType)),
-      h("span", { class: "confidence" }, `confidence ${Math.round((pattern.confidence ?? 0) * 100)}%`),
+      h(
+        "span",
+        { class: "meta" },
+        `detector severity ${severity}, confidence ${Math.round((pattern.confidence ?? 0) * 100)}%`,
+      ),
       note ? h("span", { class: "note" }, note) : null,
     ),
     h("p", {}, pattern.description),
+    ...ruleBlock(pattern),
     evidenceBlock(pattern, actions) ?? null,
   );
 }
@@ -262,70 +281,5 @@ export function renderNotable(list: HTMLElement, nodes: Map<string, NodeState>, 
     ...(interesting.length > shown.length
       ? [h("li", { class: "muted" }, `and ${interesting.length - shown.length} more`)]
       : []),
-  );
-}
-
-export function renderNodeDetails(panel: HTMLElement, node: NodeState, graph: InvestigationGraph): void {
-  let outgoing = 0;
-  let incoming = 0;
-  for (const e of graph.edges.values()) {
-    if (e.from === node.address) outgoing++;
-    if (e.to === node.address) incoming++;
-  }
-  panel.replaceChildren(
-    h("h3", {}, node.label ?? "Address", node.isRoot ? " (investigated address)" : ""),
-    h(
-      "dl",
-      {},
-      h("dt", {}, "Address"),
-      h("dd", {}, h("code", { class: "selectable" }, node.address)),
-      h("dt", {}, "Type"),
-      h("dd", {}, swatch(node.type), ` ${LOOK[node.type].name}`),
-      node.category ? h("dt", {}, "Category") : null,
-      node.category ? h("dd", {}, node.category) : null,
-      node.inferred ? h("dt", {}, "Label") : null,
-      node.inferred
-        ? h(
-            "dd",
-            { class: "inferred" },
-            "Inferred by Vigía, not from a label set: this address forwards what it receives to the exchange's labelled wallets, as an exchange deposit address does",
-          )
-        : null,
-      h("dt", {}, "Hops from the root"),
-      h("dd", {}, node.depth),
-      h("dt", {}, "Counterparties"),
-      h("dd", {}, `${outgoing} sent to, ${incoming} received from`),
-    ),
-  );
-}
-
-export function renderEdgeDetails(panel: HTMLElement, edge: EdgeState, graph: InvestigationGraph): void {
-  const name = (address: string) => graph.nodes.get(address)?.label ?? shortAddress(address);
-  panel.replaceChildren(
-    h("h3", {}, `${name(edge.from)} → ${name(edge.to)}`),
-    h("p", {}, describeEdge(edge)),
-    h(
-      "dl",
-      {},
-      h("dt", {}, "From"),
-      h("dd", {}, h("code", { class: "selectable" }, edge.from)),
-      h("dt", {}, "To"),
-      h("dd", {}, h("code", { class: "selectable" }, edge.to)),
-      edge.txHashes.length > 0 ? h("dt", {}, "Transactions") : null,
-      edge.txHashes.length > 0
-        ? h(
-            "dd",
-            {},
-            h(
-              "ul",
-              { class: "txs" },
-              ...edge.txHashes.map((t) => h("li", {}, h("code", { class: "selectable" }, t))),
-              edge.count > edge.txHashes.length
-                ? h("li", { class: "muted" }, `and ${edge.count - edge.txHashes.length} more`)
-                : null,
-            ),
-          )
-        : null,
-    ),
   );
 }

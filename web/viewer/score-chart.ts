@@ -15,6 +15,13 @@ export const RISK_LEVELS = [
 export const riskLevel = (score: number) =>
   RISK_LEVELS.find((l) => score <= l.to)?.name ?? RISK_LEVELS[RISK_LEVELS.length - 1]!.name;
 
+/**
+ * The level to show for a score: the API's `riskLevel` when it sent one (the one truth: the bands live in the
+ * risk model, src/risk/scoring/levels.ts), else the band the score falls in (an older server).
+ */
+export const levelOf = (score: number, apiLevel: string | undefined) =>
+  apiLevel && RISK_LEVELS.some((l) => l.name === apiLevel) ? apiLevel : riskLevel(score);
+
 const W = 320;
 const H = 170;
 const PAD = { left: 34, right: 12, top: 10, bottom: 26 };
@@ -87,7 +94,7 @@ export function renderScoreChart(
 }
 
 function pointText(l: LayerSummary): string {
-  return `Layer ${l.layer}: ${formatScore(l.riskScore)} (${riskLevel(l.riskScore)})${l.isProvisional ? ", provisional" : ", final"}`;
+  return `Layer ${l.layer}: ${formatScore(l.riskScore)} (${levelOf(l.riskScore, l.riskLevel)})${l.isProvisional ? ", provisional" : ", final"}`;
 }
 
 export const formatScore = (score: number) => (Number.isInteger(score) ? String(score) : score.toFixed(1));

@@ -1,0 +1,115 @@
+// The exposure beside the graph: each exposure of the root after the latest layer (docs/api.md, "Exposure
+// paths") in words, with its path from the labelled address to the root (or the other way for funds sent), which
+// one the score rests on, and a button that highlights it in the graph as a pattern's evidence is highlighted.
+// The risky paths are drawn emphasised all the time (graph-view.ts setExposure); this panel says what they are.
+import { h } from "./dom.ts";
+import { describeExposure, isEmphasised, pathInOrder } from "./exposure.ts";
+import { shortAddress } from "./graph-view.ts";
+import type { InvestigationGraph } from "./model.ts";
+import type { PanelActions } from "./panels.ts";
+import type { ExposurePath } from "./types.ts";
+
+export function renderExposure(list: HTMLElement, graph: InvestigationGraph, actions: PanelActions): void {
+  const latest = graph.latest;
+  const root = graph.rootAddress;
+  const paths = latest?.exposure ?? [];
+  list.dataset.count = String(paths.length);
+  if (!latest || !root || paths.length === 0) {
+    list.replaceChildren(
+      h(
+        "p",
+        { class: "empty" },
+        latest ? "No exposure to labelled addresses so far." : "Waiting for the first layer.",
+      ),
+    );
+    return;
+  }
+  list.replaceChildren(...paths.map((path) => card(path, root, graph, actions)));
+}
+
+function card(
+  path: ExposurePath,
+  root: string,
+  graph: InvestigationGraph,
+  actions: PanelActions,
+): HTMLElement {
+  const order = pathInOrder(path, root, graph.nodes);
+  const name = (address: string) => {
+    const node = graph.nodes.get(address);
+    if (address === root) return "the investigated address";
+    return (
+      node?.label ?? path.counterparties.find((c) => c.address === address)?.label ?? shortAddress(address)
+    );
+  };
+  const status = h("span", { class: "evidence-status", role: "status" });
+  return h(
+    "article",
+    {
+      class: `exposure-path${isEmphasised(path) ? " emphasised" : ""}`,
+      "data-category": path.category,
+      "data-direction": path.direction,
+      "data-hops": path.hops,
+      "data-drives-score": String(path.drivesScore),
+    },
+    h(
+      "p",
+      {},
+      describeExposure(path),
+      path.drivesScore ? h("strong", { class: "drives" }, " · the score rests on this") : null,
+    ),
+    h(
+      "ol",
+      { class: "path", "aria-label": "The path the money took" },
+      ...order.map((address) =>
+        h(
+          "li",
+          { "data-address": address },
+          h(
+            "button",
+            { type: "button", class: "link", title: address, onclick: () => actions.focus(address) },
+            name(address),
+          ),
+        ),
+      ),
+    ),
+    path.via.length > 1 || path.counterparties.length > 1
+      ? h(
+          "p",
+          { class: "muted" },
+          `${path.counterparties.length} labelled address${path.counterparties.length === 1 ? "" : "es"}, ${path.via.length} intermediar${path.via.length === 1 ? "y" : "ies"}, ${path.txHashes.length} transaction${path.txHashes.length === 1 ? "" : "s"} on the shortest paths`,
+        )
+      : null,
+    h(
+      "div",
+      { class: "evidence-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            const wallets = [...new Set(order)];
+            const found = actions.highlight(wallets);
+            status.textContent =
+              found === wallets.length
+                ? `${found} highlighted`
+                : `${found} of ${wallets.length} are in the graph so far`;
+          },
+        },
+        "Highlight in graph",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          onclick: () => {
+            actions.highlight(undefined);
+            status.textContent = "";
+          },
+        },
+        "Clear",
+      ),
+      status,
+    ),
+  );
+}

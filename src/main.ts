@@ -79,6 +79,8 @@ async function serve(opts: { workers: boolean }) {
     service.database.kind === "postgres"
       ? "Database: PostgreSQL"
       : `Database: embedded (PGlite) in ${config.dataDir}`,
+    // Which chains ask which explorer about the addresses analysed (docs/decisions/0025).
+    service.history.describeSources(service.registry.enabled()),
   );
   if (service.devnet) {
     lines.push(
@@ -112,7 +114,7 @@ async function worker() {
   const service = await startService(config, { http: probes ? "probes" : false, workers: true });
   const url = probes ? await service.listen(config.metricsPort) : undefined;
   process.stdout.write(
-    `Vigía worker running on ${service.database.kind === "postgres" ? "PostgreSQL" : config.dataDir}${url ? `; probes and metrics at ${url}` : ""}\n`,
+    `Vigía worker running on ${service.database.kind === "postgres" ? "PostgreSQL" : config.dataDir}${url ? `; probes and metrics at ${url}` : ""}\n${service.history.describeSources(service.registry.enabled())}\n`,
   );
   stopOnSignals(() => service.close());
 }

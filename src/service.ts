@@ -20,6 +20,7 @@ import {
   ChainStatsService,
   DEVNET_CHAIN_ID,
   ExplorerHistory,
+  type ExplorerOptions,
   loadChainRegistry,
   registerChainRoutes,
 } from "./chains/index.ts";
@@ -87,6 +88,8 @@ export interface ServiceOptions {
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
   /** Overrides for tests: the clock of the reports (signed URL expiry, closed months, generation times). */
   clock?: () => number;
+  /** Overrides for tests: the explorer adapter's timings (retry backoff, request timeout, freshness, …). */
+  explorer?: Partial<Omit<ExplorerOptions, "publicExplorers">>;
   /** Overrides for tests: how calls to integrators, explorers and LLMs resolve names (a name that never resolves). */
   outbound?: Pick<OutboundOptions, "resolve">;
   /** Overrides for tests: how often workers poll and maintenance runs, and the longest wait before a retry. */
@@ -110,6 +113,8 @@ export interface Service {
   jobs: JobQueue;
   /** The chains this service knows (VIGIA_CHAINS or the built-in list). */
   registry: ChainRegistry;
+  /** Address histories from explorers, as every analysis of this service fetches them (src/chains/explorer). */
+  history: ExplorerHistory;
   /** This process's Prometheus metrics (served at /metrics). */
   metrics: Registry;
   /** The compliance reports' context (its file store, clock and profile reader). */
@@ -198,10 +203,15 @@ async function assemble(
     Math.min(database.concurrency, os.availableParallelism()),
     database.kind === "pglite",
   );
-  // Address histories on demand, on the chains whose config names an explorer API (`explorer_api_url`): every
-  // analysis (quick check, scans, jobs, investigations) fetches each frontier address's history into the store
-  // before reading it, within the expansion's time budget; other chains read the store as it is.
-  const history = new ExplorerHistory(database.db, registry);
+  // Address histories on demand, on the chains whose config names an explorer API (`explorer_api_url`) or, with
+  // public explorers on, a Blockscout (`blockscout_url`, as the built-in chains do): every analysis (quick check,
+  // scans, jobs, investigations) fetches each frontier address's history into the store before reading it, within
+  // the expansion's time budget; other chains read the store as it is. Requests are rate-limited per host across
+  // every analysis of this process (docs/decisions/0025).
+  const history = new ExplorerHistory(database.db, registry, {
+    ...options.explorer,
+    publicExplorers: config.publicExplorers,
+  });
   const analysis: AnalysisContext = {
     db: database.db,
     registry,
@@ -390,6 +400,7 @@ async function assemble(
     authenticator,
     jobs,
     registry,
+    history,
     metrics: metricsRegistry,
     reports,
     indexers,

@@ -1,6 +1,6 @@
 // The chains feature: registry, market data and network statistics.
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
-export { ExplorerHistory } from "./explorer/index.ts";
+export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
 export {
   BUILT_IN_CHAINS,
   type ChainConfig,

@@ -12,7 +12,10 @@ export const ChainConfigSchema = Type.Object(
     currency_symbol: Type.String({ minLength: 1 }),
     currency_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 18 }),
     explorer_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
-    /** Base URL of a Blockscout instance (without /api/v2), the source of network stats and market data. */
+    /**
+     * Base URL of a Blockscout instance (without /api/v2), the source of network stats and market data, and of
+     * address histories when the chain has no `explorer_api_url` and public explorers are on (VIGIA_PUBLIC_EXPLORERS).
+     */
     blockscout_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
     /** JSON-RPC endpoint for the indexer; never exposed over the API (it often carries a provider key). */
     rpc_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
@@ -22,8 +25,9 @@ export const ChainConfigSchema = Type.Object(
     // checkpoint yet) to `confirmations` blocks behind the head: absent or null means 0 on the devnet, 12 elsewhere.
     start_block: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
     confirmations: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000 }), Type.Null()])),
-    // Address histories on demand (src/chains/explorer), read by every analysis of the chain. Opt-in: without
-    // `explorer_api_url` the chain has none. Kind "blockscout", no key and 5 requests per second by default.
+    // Address histories on demand (src/chains/explorer), read by every analysis of the chain. Absent: the chain's
+    // `blockscout_url` when public explorers are on; null: none. Kind "blockscout", no key and 5 requests per
+    // second by default (docs/decisions/0025-public-explorers-by-default.md).
     explorer_api_url: Type.Optional(
       Type.Union([Type.String({ pattern: "^https?://" }), Type.Null()], {
         description:

@@ -24,6 +24,11 @@ export interface Config {
   /** Secrets that sealed stored values before a rotation (VIGIA_SECRET_PREVIOUS), still accepted. */
   previousSecrets: string[];
   chainsFile: string | undefined;
+  /**
+   * VIGIA_PUBLIC_EXPLORERS: a chain without `explorer_api_url` fetches address histories from its `blockscout_url`
+   * (the built-in chains name Blockscout's public instances). Off, only an explicit `explorer_api_url` is asked.
+   */
+  publicExplorers: boolean;
   /** VIGIA_ALLOW_PRIVATE_OUTBOUND; unset: allowed only where the demo devnet runs (service.ts). */
   allowPrivateOutbound: boolean | undefined;
   rateLimitPerMinute: number;
@@ -147,6 +152,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_CHAINS",
     default: "unset",
     meaning: 'a JSON file listing the chains (replaces the built-in list; "Chains")',
+  },
+  {
+    name: "VIGIA_PUBLIC_EXPLORERS",
+    default: "true",
+    meaning:
+      "a chain without `explorer_api_url` fetches address histories from its `blockscout_url` (built-in chains: public instances, which learn the addresses); `false` or `off`: only explicit explorers",
   },
   {
     name: "VIGIA_DEVNET",
@@ -421,6 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     r.problems.push(`VIGIA_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   const privateOutbound = r.oneOf("VIGIA_ALLOW_PRIVATE_OUTBOUND", ["true", "false", "1", "0"]);
   const devnet = r.oneOf("VIGIA_DEVNET", ["true", "false"]);
+  const publicExplorers = r.oneOf("VIGIA_PUBLIC_EXPLORERS", ["true", "false", "on", "off"]);
   const metricsPort = r.text("VIGIA_METRICS_PORT") ? r.int("VIGIA_METRICS_PORT", 0, 0, 65_535) : undefined;
   const jobsSchema = r.text("VIGIA_JOBS_SCHEMA") ?? "pgboss";
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(jobsSchema))
@@ -449,6 +461,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     previousSecrets,
     chainsFile: r.text("VIGIA_CHAINS"),
+    publicExplorers: publicExplorers === undefined || publicExplorers === "true" || publicExplorers === "on",
     allowPrivateOutbound:
       privateOutbound === undefined ? undefined : privateOutbound === "true" || privateOutbound === "1",
     rateLimitPerMinute: r.int("VIGIA_RATE_LIMIT_PER_MINUTE", 6000),

@@ -31,6 +31,8 @@ describe("vigia serve without VIGIA_CHAINS", () => {
       VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
       VIGIA_LOG_LEVEL: "silent",
       PORT: "0",
+      // The built-in chains' Blockscout instances are on the internet: no test asks them for histories.
+      VIGIA_PUBLIC_EXPLORERS: "false",
       ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
     });
     config.dataDir = target.dataDir;

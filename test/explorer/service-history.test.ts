@@ -1,8 +1,9 @@
 // Explorer histories in the running service: a chain whose config names an explorer API (`explorer_api_url`) and
 // that nothing indexes gets its graphs from the explorer. The quick check, a scan, a risk job and an investigation
 // each fetch the histories they read into the store (cache-through: a second analysis makes no request), the
-// fetch is recorded in explorer_fetches, and a chain without an explorer API makes no request at all. The
-// explorer is the replay server on 127.0.0.1 speaking Blockscout API v2.
+// fetch is recorded in explorer_fetches, and a chain without an explorer API makes no request at all (public
+// explorers are off in test services; public-explorers.test.ts has them on). The explorer is the replay server on
+// 127.0.0.1 speaking Blockscout API v2.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
@@ -32,7 +33,7 @@ beforeAll(async () => {
         explorer_api_url: explorer.url,
         explorer_rate_limit_per_second: 1000,
       },
-      // Its statistics' Blockscout is the same server: histories never come from there.
+      // Its statistics' Blockscout is the same server: with public explorers off, histories never come from there.
       { id: NOT_EXPLORED, name: "Statistics only", currency_symbol: "ETH", blockscout_url: explorer.url },
     ],
     service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },

@@ -1,5 +1,5 @@
 // The adapter's pure parts: cache planning, Retry-After and backoff, the token bucket, URL redaction, Etherscan's
-// envelope, and the chain config fields that select an explorer.
+// envelope, and the chain config fields that select an explorer (with public explorers on or off).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { redactUrl } from "../../src/chains/explorer/errors.ts";
 import { checkEnvelope } from "../../src/chains/explorer/etherscan.ts";
 import { backoffMs, parseRetryAfter } from "../../src/chains/explorer/http.ts";
 import { TokenBucket } from "../../src/chains/explorer/rate-limiter.ts";
-import { loadChainsFile } from "../../src/chains/registry.ts";
+import { BUILT_IN_CHAINS, loadChainsFile } from "../../src/chains/registry.ts";
 import type { FetchRecord } from "../../src/ledger/index.ts";
 import { chainConfig } from "./setup.ts";
 
@@ -184,22 +184,66 @@ describe("Etherscan envelope", () => {
 });
 
 describe("chain config", () => {
-  it("selects the explorer: explorer_api_url of its kind, never the statistics' blockscout_url", () => {
-    expect(
-      explorerSource(
-        chainConfig(1, "https://api.etherscan.io/v2/api?chainid=1", { explorer_api_kind: "etherscan" }),
-      ),
-    ).toMatchObject({ kind: "etherscan", apiKey: null, ratePerSecond: 1000 });
-    const fallback = chainConfig(1, "x", {
+  it("selects the explorer: explorer_api_url of its kind, whatever public explorers say", () => {
+    const etherscan = chainConfig(1, "https://api.etherscan.io/v2/api?chainid=1", {
+      explorer_api_kind: "etherscan",
+      blockscout_url: "https://eth.blockscout.com",
+    });
+    for (const publicExplorers of [true, false]) {
+      expect(explorerSource(etherscan, publicExplorers)).toMatchObject({
+        kind: "etherscan",
+        apiKey: null,
+        ratePerSecond: 1000,
+        origin: "explorer_api_url",
+      });
+    }
+    const blockscout = chainConfig(1, "https://eth.blockscout.com", {
+      explorer_rate_limit_per_second: undefined,
+    });
+    expect(explorerSource(blockscout, false)).toMatchObject({ kind: "blockscout", ratePerSecond: 5 });
+    expect(explorerSource(blockscout, false)?.baseUrl.href).toBe("https://eth.blockscout.com/");
+  });
+
+  it("without explorer_api_url, the statistics' blockscout_url serves histories only with public explorers on", () => {
+    const builtIn = chainConfig(1, "x", {
       explorer_api_url: undefined,
       explorer_api_kind: undefined,
       explorer_rate_limit_per_second: undefined,
       blockscout_url: "https://eth.blockscout.com",
     });
-    expect(explorerSource(fallback)).toBeUndefined();
-    const blockscout = { ...fallback, explorer_api_url: "https://eth.blockscout.com" };
-    expect(explorerSource(blockscout)).toMatchObject({ kind: "blockscout", ratePerSecond: 5 });
-    expect(explorerSource(blockscout)?.baseUrl.href).toBe("https://eth.blockscout.com/");
+    expect(explorerSource(builtIn, true)).toMatchObject({
+      kind: "blockscout",
+      apiKey: null,
+      ratePerSecond: 5,
+      origin: "blockscout_url",
+    });
+    expect(explorerSource(builtIn, true)?.baseUrl.href).toBe("https://eth.blockscout.com/");
+    expect(explorerSource(builtIn, false)).toBeUndefined();
+    // null clears the chain's explorer: no histories, whatever blockscout_url and the setting say.
+    expect(explorerSource({ ...builtIn, explorer_api_url: null }, true)).toBeUndefined();
+    // No blockscout_url: nothing to ask.
+    expect(explorerSource({ ...builtIn, blockscout_url: null }, true)).toBeUndefined();
+    // Its rate and key apply to the Blockscout; a key for an Etherscan-compatible API is never sent there.
+    const tuned = { ...builtIn, explorer_rate_limit_per_second: 2, explorer_api_key: "k" };
+    expect(explorerSource(tuned, true)).toMatchObject({ ratePerSecond: 2, apiKey: "k" });
+    expect(explorerSource({ ...tuned, explorer_api_kind: "etherscan" as const }, true)).toMatchObject({
+      kind: "blockscout",
+      apiKey: null,
+    });
+  });
+
+  it("the built-in chains with a Blockscout ask it by default, and only those", () => {
+    const asking = BUILT_IN_CHAINS.filter((c) => explorerSource(c, true)).map((c) => [
+      c.id,
+      c.blockscout_url,
+    ]);
+    expect(asking).toEqual([
+      [1, "https://eth.blockscout.com"],
+      [137, "https://polygon.blockscout.com"],
+      [42161, "https://arbitrum.blockscout.com"],
+      [8453, "https://base.blockscout.com"],
+    ]);
+    expect(BUILT_IN_CHAINS.filter((c) => explorerSource(c, false))).toEqual([]);
   });
 
   it("accepts the explorer fields in a chains file and rejects a wrong kind", () => {
@@ -221,6 +265,15 @@ describe("chain config", () => {
       expect(() => loadChainsFile(file)).toThrow("/explorer_api_kind");
       fs.writeFileSync(file, JSON.stringify([{ ...chain, explorer_rate_limit_per_second: 0 }]));
       expect(() => loadChainsFile(file)).toThrow("/explorer_rate_limit_per_second");
+      // Absent and null stay apart: absent lets blockscout_url serve (public explorers on), null clears.
+      const { explorer_api_url: _, ...absent } = chain;
+      const stats = { ...absent, blockscout_url: "https://gnosis.blockscout.com" };
+      fs.writeFileSync(file, JSON.stringify([stats, { ...stats, id: 101, explorer_api_url: null }]));
+      const [defaulted, cleared] = loadChainsFile(file);
+      expect(defaulted?.explorer_api_url).toBeUndefined();
+      expect(explorerSource(defaulted!, true)?.origin).toBe("blockscout_url");
+      expect(cleared?.explorer_api_url).toBeNull();
+      expect(explorerSource(cleared!, true)).toBeUndefined();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

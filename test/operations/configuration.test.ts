@@ -61,8 +61,20 @@ describe("the configuration reference", () => {
       metricsAllow: [],
       metricsPort: undefined,
       previousSecrets: [],
+      publicExplorers: true,
     });
     expect(config.dataDir).toBe(path.resolve("./data"));
+  });
+
+  it("VIGIA_PUBLIC_EXPLORERS: true or on, false or off", () => {
+    for (const [value, on] of [
+      ["true", true],
+      ["on", true],
+      ["false", false],
+      ["off", false],
+    ] as const) {
+      expect(loadConfig({ VIGIA_PUBLIC_EXPLORERS: value }).publicExplorers, value).toBe(on);
+    }
   });
 });
 
@@ -74,6 +86,7 @@ const INVALID: Record<string, string> = {
   VIGIA_PUBLIC_URL: "ftp://example.org",
   VIGIA_SECRET: "short",
   VIGIA_DEVNET: "yes",
+  VIGIA_PUBLIC_EXPLORERS: "maybe",
   VIGIA_RATE_LIMIT_PER_MINUTE: "-5",
   VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1.5",
   VIGIA_AUTH_FAILURES_PER_MINUTE: "many",

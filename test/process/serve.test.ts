@@ -137,6 +137,10 @@ describe("vigia serve as a newcomer runs it", { timeout: TEST_TIMEOUT }, () => {
     expect(proc.stdout).toMatch(/^Created the demo project \d+\. Its admin API key \(shown once\):$/m);
     expect(demoKey).toMatch(/^vigia_[0-9A-Za-z]{40,}$/);
     expect(proc.stdout).toContain(`Database: embedded (PGlite) in ${dataDir}`);
+    // Which chains ask which explorer (none here: the process tests turn public explorers off).
+    expect(proc.stdout).toContain(
+      "Address histories: no chain asks an explorer; the store only for Ethereum (1), Polygon PoS (137) (public explorers off: VIGIA_PUBLIC_EXPLORERS=false)",
+    );
     keys.demo = demoKey;
 
     const healthz = await get(`${url}/healthz`);

@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(ROOT, "bin", "vigia.js");
 
-/** The environment of a newcomer: no DATABASE_URL and no VIGIA_* from the test runner, only what is given. */
+/**
+ * The environment of a newcomer: no DATABASE_URL and no VIGIA_* from the test runner, only what is given, and
+ * public explorers off unless given (the built-in chains' Blockscout instances are on the internet).
+ */
 export function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
@@ -15,7 +18,7 @@ export function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     if (name.startsWith("VITEST") || name === "NODE_OPTIONS") continue;
     env[name] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, VIGIA_PUBLIC_EXPLORERS: "false", ...extra };
 }
 
 export interface VigiaProcess {

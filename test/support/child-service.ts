@@ -15,6 +15,8 @@ export function startChildService(options: Partial<Omit<ServiceOptions, "http" |
     VIGIA_SECRET: "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk",
     VIGIA_LOG_LEVEL: "warn",
     VIGIA_CHAINS: env.CHILD_CHAINS as string,
+    // No child asks a chain's blockscout_url for histories (test/support/service.ts).
+    VIGIA_PUBLIC_EXPLORERS: "false",
     ...(env.CHILD_DATABASE_URL
       ? { DATABASE_URL: env.CHILD_DATABASE_URL }
       : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),

@@ -10,7 +10,11 @@ import { testDatabase } from "./database.ts";
 
 export const TEST_SECRET = "vW3q8Jr2xKp9LmN4tZb7Yc1Hd6Fg0Se5Ua8Qi2Oj3Rk";
 
-/** A chains file with no address outside this machine, so no test ever reaches the internet. */
+/**
+ * A chains file with no address outside this machine, so no test ever reaches the internet. (Test services also
+ * turn public explorers off: a test that points a chain's `blockscout_url` at a stand-in and wants its histories
+ * passes `VIGIA_PUBLIC_EXPLORERS: "true"` in `env`.)
+ */
 export function writeChainsFile(chains: unknown[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-chains-"));
   const file = path.join(dir, "chains.json");
@@ -46,6 +50,8 @@ export async function startTestService(
     // The contract suites send hundreds of bad keys from one address; the limit has its own test.
     VIGIA_AUTH_FAILURES_PER_MINUTE: "1000000",
     VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1000000",
+    // The chains' blockscout_url serves statistics only, unless a test turns this on for its stand-in.
+    VIGIA_PUBLIC_EXPLORERS: "false",
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...opts.env,
   });

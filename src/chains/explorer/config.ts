@@ -1,7 +1,8 @@
 // Which explorer a chain's history comes from, and the adapter's tunables with their defaults.
-// Histories are opt-in: only a chain that sets `explorer_api_url` (of `explorer_api_kind`) has them. Its
-// `blockscout_url` (network statistics) is not used for histories: asking a public explorer for an address tells
-// it which wallets the service is looking at (docs/decisions/0012-explorer-history.md).
+// A chain's `explorer_api_url` (of `explorer_api_kind`) names its explorer; `null` there means none. Without the
+// key, its `blockscout_url` (the built-in chains name Blockscout's public instances) serves histories too, unless
+// public explorers are off (VIGIA_PUBLIC_EXPLORERS=false). Asking an explorer about an address tells it which
+// wallets the service is looking at: docs/decisions/0025-public-explorers-by-default.md says why the default is on.
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
 
@@ -13,18 +14,37 @@ export interface ExplorerSource {
   baseUrl: URL;
   apiKey: string | null;
   ratePerSecond: number;
+  /** The chain config's field that named it: explicitly, or by default through the statistics' Blockscout. */
+  origin: "explorer_api_url" | "blockscout_url";
 }
 
 export const DEFAULT_RATE_PER_SECOND = 5;
 
-export function explorerSource(chain: ChainConfig): ExplorerSource | undefined {
-  const url = chain.explorer_api_url;
-  if (!url) return undefined;
+/**
+ * The explorer a chain's histories come from, or undefined when it has none: its `explorer_api_url` when the
+ * config sets one (null: none, whatever else it sets); otherwise, with `publicExplorers`, its `blockscout_url`.
+ */
+export function explorerSource(chain: ChainConfig, publicExplorers: boolean): ExplorerSource | undefined {
+  const explicit = chain.explorer_api_url;
+  const rate = chain.explorer_rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND;
+  if (explicit !== undefined) {
+    if (explicit === null) return undefined;
+    return {
+      kind: chain.explorer_api_kind ?? "blockscout",
+      baseUrl: new URL(explicit),
+      apiKey: chain.explorer_api_key ?? null,
+      ratePerSecond: rate,
+      origin: "explorer_api_url",
+    };
+  }
+  if (!publicExplorers || !chain.blockscout_url) return undefined;
   return {
-    kind: chain.explorer_api_kind ?? "blockscout",
-    baseUrl: new URL(url),
-    apiKey: chain.explorer_api_key ?? null,
-    ratePerSecond: chain.explorer_rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND,
+    kind: "blockscout",
+    baseUrl: new URL(chain.blockscout_url),
+    // A key meant for an Etherscan-compatible API is not sent to the Blockscout instance.
+    apiKey: chain.explorer_api_kind === "etherscan" ? null : (chain.explorer_api_key ?? null),
+    ratePerSecond: rate,
+    origin: "blockscout_url",
   };
 }
 
@@ -55,6 +75,12 @@ export interface ExplorerOptions {
   now: () => number;
   /** Token buckets per explorer host; shared by every adapter of the process unless given. */
   rateLimiters?: HostRateLimiters;
+  /**
+   * Whether a chain without `explorer_api_url` reads histories from its `blockscout_url`. The service sets it from
+   * VIGIA_PUBLIC_EXPLORERS (on unless turned off, src/platform/config.ts); an adapter built without it asks only
+   * the explorers chains name explicitly.
+   */
+  publicExplorers: boolean;
 }
 
 export const DEFAULT_OPTIONS: ExplorerOptions = {
@@ -73,4 +99,5 @@ export const DEFAULT_OPTIONS: ExplorerOptions = {
   maxRetryAfterMs: 60_000,
   burst: 1,
   now: Date.now,
+  publicExplorers: false,
 };

@@ -10,6 +10,7 @@ import type { ChainConfig, ChainRegistry } from "../registry.ts";
 import { blockscoutLists } from "./blockscout.ts";
 import { DEFAULT_OPTIONS, type ExplorerOptions, type ExplorerSource, explorerSource } from "./config.ts";
 import { coverageAfter, type HistoryWindow, planFetch } from "./coverage.ts";
+import { describeHistorySources } from "./describe.ts";
 import { ExplorerError } from "./errors.ts";
 import { etherscanLists } from "./etherscan.ts";
 import { fetchLists } from "./fetch-lists.ts";
@@ -43,10 +44,21 @@ export class ExplorerHistory {
     this.#lookup = typeof chains === "function" ? chains : (id) => chains.get(id);
   }
 
-  /** Whether the chain is enabled and has an explorer to fetch histories from. */
+  /** Whether the chain is enabled and has an explorer to fetch histories from: exactly when ensureHistory asks one. */
   hasExplorer(chainId: number): boolean {
+    return this.source(chainId) !== undefined;
+  }
+
+  /** The start's line about histories: which of these chains ask which explorer host (describe.ts). */
+  describeSources(chains: readonly ChainConfig[]): string {
+    const publicExplorers = this.#options.publicExplorers;
+    return describeHistorySources(chains, (chain) => explorerSource(chain, publicExplorers), publicExplorers);
+  }
+
+  /** The explorer the chain's histories come from (config.ts explorerSource), or undefined. */
+  source(chainId: number): ExplorerSource | undefined {
     const chain = this.#lookup(chainId);
-    return chain !== undefined && explorerSource(chain) !== undefined;
+    return chain && explorerSource(chain, this.#options.publicExplorers);
   }
 
   async ensureHistory(
@@ -57,8 +69,13 @@ export class ExplorerHistory {
   ): Promise<EnsureHistoryResult> {
     const chain = this.#lookup(chainId);
     if (!chain) throw new ExplorerError("not_configured", `chain ${chainId} is unknown or disabled`);
-    const source = explorerSource(chain);
-    if (!source) throw new ExplorerError("not_configured", `chain ${chainId} has no explorer API configured`);
+    const source = explorerSource(chain, this.#options.publicExplorers);
+    if (!source) {
+      const off =
+        !this.#options.publicExplorers && chain.explorer_api_url === undefined && chain.blockscout_url;
+      const why = off ? " (its blockscout_url is not asked: public explorers are off)" : "";
+      throw new ExplorerError("not_configured", `chain ${chainId} has no explorer API configured${why}`);
+    }
     const normalized = normalizeEvmAddress(address);
     if (!normalized)
       throw new ExplorerError("invalid_request", `not an EVM address: ${JSON.stringify(address)}`);

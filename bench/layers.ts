@@ -143,7 +143,7 @@ async function runOn(
           processingMs: l.layerMetadata.processingTimeMs,
           wallMs: (commits[layer] ?? totalMs) - (layer === 0 ? 0 : (commits[layer - 1] ?? 0)),
           patterns: l.detectedPatterns.length,
-          score: l.riskScore,
+          score: l.riskScore ?? Number.NaN, // NaN: a withheld verdict (no current data)
         });
       }
       const truncated = final

@@ -83,8 +83,20 @@ export async function splitScan(
 
   t = performance.now();
   const metrics = { nodes: graph.nodes.size, edges: graph.edges.length, durationMs: 0 };
+  // The coverage an indexed chain's verdict carries, for its share of the serialisation.
+  const coverage = {
+    chainId: String(chainId),
+    source: "index" as const,
+    current: true,
+    dataFrom: null,
+    dataUntil: null,
+    block: "0",
+    lagBlocks: 0,
+    transfersRead: graph.edges.length,
+    note: "Indexed up to block 0, 0 blocks behind the node's head.",
+  };
   const stored = analyses.map((a) =>
-    scanResultOf("00000000-0000-4000-8000-000000000000", chainId, maxDepth, a, metrics),
+    scanResultOf("00000000-0000-4000-8000-000000000000", chainId, maxDepth, a, metrics, coverage),
   );
   for (const result of stored) JSON.stringify(result);
   JSON.stringify({ success: true, data: { results: stored.map((s) => publicResult(s)) } });

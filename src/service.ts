@@ -15,6 +15,7 @@ import {
   startAnalysisPruning,
   sweepStalled,
 } from "./analysis/index.ts";
+import { DEFAULT_EXPLORER_OPTIONS } from "./chains/explorer/index.ts";
 import {
   type ChainRegistry,
   ChainStatsService,
@@ -38,6 +39,7 @@ import {
 } from "./integrator/index.ts";
 import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
+import { chainLags } from "./ledger/index.ts";
 import {
   monitoringWatcher,
   registerMonitoringRoutes,
@@ -223,6 +225,11 @@ async function assemble(
     maxActiveJobsPerProject: config.maxActiveJobsPerProject,
     maxActiveAnalysesPerProject: config.maxActiveAnalysesPerProject,
     requestDeadlineMs: config.requestDeadlineMs,
+    coverageLimits: {
+      maxLagBlocks: config.coverageMaxLagBlocks,
+      maxSilenceMs: config.coverageMaxSilenceSeconds * 1000,
+      explorerFreshMs: options.explorer?.freshnessMs ?? DEFAULT_EXPLORER_OPTIONS.freshnessMs,
+    },
     observeDuration: metrics.observeAnalysis,
   };
   await registerRiskJobs(analysis);
@@ -264,6 +271,7 @@ async function assemble(
     countLoopFailure: metrics.loopFailure,
   };
   metrics.followFilings(() => overdueFilings(reports));
+  metrics.followChainLags(() => chainLags(database.db, new Date()));
   await registerReportJobs(reports, jobs);
   const walletReports = new WalletReports({
     db: database.db,
@@ -291,6 +299,8 @@ async function assemble(
           database: () => sql`select 1`.execute(database.db),
           ...(files instanceof FilesystemStore ? { "file store": () => files.check() } : {}),
         },
+        // Each followed chain's lag: a lagging chain does not make the API unready, its verdicts say so.
+        readinessFacts: async () => ({ chains: await chainLags(database.db, new Date()) }),
         metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
         // The OpenAPI document's request examples are the devnet scenario's, which `npm start` runs.
         examples: devnetRequestExamples(),

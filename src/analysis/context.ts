@@ -3,6 +3,7 @@
 // risk-model overrides (tests, benchmarks).
 import type { Kysely } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
+import type { CoverageLimits } from "../ledger/index.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
@@ -30,6 +31,8 @@ export interface AnalysisContext {
   requestDeadlineMs?: number;
   /** Told how long each analysis took, by kind (the service's metrics); nothing when absent. */
   observeDuration?: (kind: AnalysisKindObserved, seconds: number) => void;
+  /** When the data a verdict rests on is current (the configuration's VIGIA_COVERAGE_*); its defaults when absent. */
+  coverageLimits?: CoverageLimits;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
   log?: { warn(obj: object, msg: string): void };
 }

@@ -10,8 +10,9 @@ import type { JobQueue } from "../platform/jobs/index.ts";
 import type { DB } from "../schema.ts";
 import { refuseOverCap } from "./caps.ts";
 import type { AnalysisContext } from "./context.ts";
+import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { DEFAULT_DEPTH } from "./depth.ts";
-import { publicResult, scanResultOf } from "./result.ts";
+import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
 import type { RiskJobViewBody } from "./schemas.ts";
 import {
@@ -128,8 +129,24 @@ export async function runRiskJob(
     });
     const outcome = outcomes.get(job.address);
     if (!outcome) throw new Error("no analysis produced");
-    const result = scanResultOf(analysisId, job.chainId, job.maxDepth, outcome.analysis, outcome.metrics);
-    await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
+    if (withheld(outcome.coverage, outcome.analysis.level)) {
+      const error = noDataReason(outcome.coverage);
+      const failed = failedResult(job.address, String(job.chainId), job.maxDepth, analysisId, error, {
+        errorCode: NO_DATA,
+        coverage: outcome.coverage,
+      });
+      await finish(ctx.db, analysisId, { error, durationMs: performance.now() - started, failed });
+    } else {
+      const result = scanResultOf(
+        analysisId,
+        job.chainId,
+        job.maxDepth,
+        outcome.analysis,
+        outcome.metrics,
+        outcome.coverage,
+      );
+      await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
+    }
     ctx.observeDuration?.("risk_job", (performance.now() - started) / 1000);
   } catch (error) {
     if (!lastAttempt || signal?.aborted) throw error;
@@ -171,6 +188,22 @@ function view(a: StoredAnalysis, queueError: string | undefined): RiskJobView {
       },
     };
   }
-  if (a.status === "failed") return { ...base, status: "failed", error: a.error ?? "The analysis failed" };
+  if (a.status === "failed") {
+    const error = a.error ?? "The analysis failed";
+    // A withheld verdict keeps its failed result (its coverage says why); other failures have none.
+    const failed = a.result as ScanResult | null;
+    return failed
+      ? {
+          ...base,
+          status: "failed",
+          error,
+          result: {
+            ...failed,
+            fromDate: a.windowFrom?.toISOString() ?? null,
+            toDate: a.windowTo?.toISOString() ?? null,
+          },
+        }
+      : { ...base, status: "failed", error };
+  }
   return { ...base, status: a.status };
 }

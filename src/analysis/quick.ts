@@ -5,6 +5,7 @@
 // (docs/decisions/0006).
 import { quickCheck } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { expandGraph } from "./graph/index.ts";
 import type { QuickRiskResponse } from "./schemas.ts";
 import { riskConfigFor } from "./thresholds.ts";
@@ -33,7 +34,18 @@ export async function quickRisk(
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
     },
   );
-  const result: QuickRiskResponse = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
+  const checked = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
+  const coverage = (
+    await coverageOfRoots(ctx, chainId, [address], {
+      layers,
+      transfersRead: new Map([[address, graph.edges.length]]),
+    })
+  ).get(address);
+  if (!coverage) throw new Error("no coverage for the address");
+  // Never an all-clear on data that is not current (src/analysis/coverage.ts).
+  const result: QuickRiskResponse = withheld(coverage, checked.level)
+    ? { ...checked, risk: null, level: null, reason: noDataReason(coverage), errorCode: NO_DATA, coverage }
+    : { ...checked, coverage };
   if (layers[0]?.capped.length) {
     const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
     result.reason = result.reason ? `${result.reason} ${note}` : note;

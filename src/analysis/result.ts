@@ -2,6 +2,7 @@
 // record stored with it: the full result plus the findings with their evidence, the exposure and the breakdown
 // of the score, so that a stored result explains itself.
 import type { Static } from "@sinclair/typebox";
+import type { Coverage } from "../ledger/index.ts";
 import type { Finding, RiskAnalysis, RiskLevel } from "../risk/index.ts";
 import type { ScanResultSchema } from "./schemas.ts";
 
@@ -32,6 +33,7 @@ export function scanResultOf(
   maxDepth: number,
   analysis: RiskAnalysis,
   metrics: RootMetrics,
+  coverage: Coverage,
 ): StoredResult {
   return {
     address: analysis.root,
@@ -56,6 +58,7 @@ export function scanResultOf(
     },
     modelVersion: analysis.modelVersion,
     truncated: analysis.graph.truncated,
+    coverage,
     findings: analysis.findings.filter((f) => f.wallets.includes(analysis.root)),
     exposure: analysis.exposure,
     contributions: analysis.contributions,
@@ -85,6 +88,7 @@ export function failedResult(
   maxDepth: number,
   analysisId: string,
   error: string,
+  extra: Pick<ScanResult, "errorCode" | "coverage"> = {},
 ): ScanResult {
   return {
     address,
@@ -99,5 +103,6 @@ export function failedResult(
     transactionGraph: { rootAddress: address, totalNodes: 0, totalEdges: 0, maxDepth },
     analysisEvidence: { transactionsAnalyzed: 0, uniqueAddressesFound: 0, analysisDuration: 0 },
     error,
+    ...extra,
   };
 }

@@ -1,8 +1,11 @@
 // The analysis verb every entry point shares: expand the graph around one or many roots of one chain (one
 // statement per layer, src/analysis/graph), run the risk core once (analyseRoots), and give each root its
 // scan result with per-root graph figures. Pure of HTTP; the callers store and shape the results.
+
+import type { Coverage } from "../ledger/index.ts";
 import { analyseRootsIndexed, type RiskAnalysis } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import { coverageOfRoots } from "./coverage.ts";
 import { expandGraph } from "./graph/index.ts";
 import type { RootMetrics } from "./result.ts";
 import { riskConfigFor } from "./thresholds.ts";
@@ -23,6 +26,8 @@ export interface RunRequest {
 export interface RootOutcome {
   analysis: RiskAnalysis;
   metrics: RootMetrics;
+  /** what the verdict rests on (src/analysis/coverage.ts decides whether it may be given) */
+  coverage: Coverage;
 }
 
 /** Budgets grow with the number of roots (a multi-root expansion shares them), up to 10x the defaults. */
@@ -36,7 +41,7 @@ export async function runAnalysis(
   const chain = ctx.registry.get(request.chainId);
   const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, request.roots.length));
   const base = ctx.expansion ?? {};
-  const { graph } = await expandGraph(
+  const { graph, layers } = await expandGraph(
     ctx.db,
     {
       chainId: request.chainId,
@@ -59,14 +64,27 @@ export async function runAnalysis(
   request.signal?.throwIfAborted();
   const { index, analyses } = analyseRootsIndexed(graph, config);
   const durationMs = Math.round(performance.now() - started);
-  const out = new Map<string, RootOutcome>();
-  for (const analysis of analyses) {
-    // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
-    const metrics: RootMetrics =
+  // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
+  const metricsOf = new Map<string, RootMetrics>(
+    analyses.map((analysis) => [
+      analysis.root,
       analyses.length > 1
         ? { ...index.reach(analysis.root, request.maxDepth), durationMs }
-        : { nodes: graph.nodes.size, edges: graph.edges.length, durationMs };
-    out.set(analysis.root, { analysis, metrics });
+        : { nodes: graph.nodes.size, edges: graph.edges.length, durationMs },
+    ]),
+  );
+  const coverage = await coverageOfRoots(ctx, request.chainId, request.roots, {
+    layers,
+    transfersRead: new Map([...metricsOf].map(([root, m]) => [root, m.edges])),
+    windowEnd: request.window?.to === undefined ? undefined : new Date(request.window.to * 1000),
+  });
+  const out = new Map<string, RootOutcome>();
+  for (const analysis of analyses) {
+    out.set(analysis.root, {
+      analysis,
+      metrics: metricsOf.get(analysis.root) as RootMetrics,
+      coverage: coverage.get(analysis.root) as Coverage,
+    });
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { OUT_OF_TIME, requestDeadline } from "./deadline.ts";
 import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
@@ -134,7 +135,29 @@ async function analyseChain(
         failures.push({ i, address, chainId: String(chainId), error: "No analysis produced" });
       continue;
     }
-    const stored = scanResultOf(id, chainId, req.maxDepth, outcome.analysis, outcome.metrics);
+    if (withheld(outcome.coverage, outcome.analysis.level)) {
+      // Stored as a failure (no result): a later skipExisting or wallet report never takes it for a verdict.
+      const error = noDataReason(outcome.coverage);
+      const failed = failedResult(address, String(chainId), req.maxDepth, id, error, {
+        errorCode: NO_DATA,
+        coverage: outcome.coverage,
+      });
+      await insertFinished(
+        ctx.db,
+        { id, projectId: req.projectId, chainId, address, kind: "scan", maxDepth: req.maxDepth },
+        { error, durationMs: outcome.metrics.durationMs, failed },
+      );
+      for (const i of positions) results[i] = failed;
+      continue;
+    }
+    const stored = scanResultOf(
+      id,
+      chainId,
+      req.maxDepth,
+      outcome.analysis,
+      outcome.metrics,
+      outcome.coverage,
+    );
     await insertFinished(
       ctx.db,
       { id, projectId: req.projectId, chainId, address, kind: "scan", maxDepth: req.maxDepth },

@@ -1,5 +1,6 @@
 // TypeBox schemas of the risk routes (docs/api.md, "Risk analysis").
 import { type Static, Type } from "@sinclair/typebox";
+import { CoverageSchema } from "../ledger/index.ts";
 import { PATTERNS, RISK_LEVELS, SEVERITIES } from "../risk/index.ts";
 import { MaxDepthSchema } from "./depth.ts";
 
@@ -37,6 +38,18 @@ export const ScanResultSchema = Type.Object({
   modelVersion: Type.Optional(Type.String({ description: "scoring model version" })),
   truncated: Type.Optional(Type.Boolean({ description: "a graph budget cut the expansion short" })),
   error: Type.Optional(Type.String({ description: "why the address failed" })),
+  errorCode: Type.Optional(
+    Type.Literal("no_data", {
+      description:
+        "no_data: the analysis found nothing, and the data it rests on is not current (see coverage): no all-clear is given",
+    }),
+  ),
+  coverage: Type.Optional(
+    Type.Composite([CoverageSchema], {
+      description:
+        "what the verdict rests on; absent only for an unknown chain or an address that is not one",
+    }),
+  ),
 });
 
 export const ScanBody = Type.Object({
@@ -100,7 +113,9 @@ export const QuickQuery = Type.Object({
 });
 
 export const QuickResponse = Type.Object({
-  risk: Type.Integer({ minimum: 0, maximum: 100 }),
+  risk: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: "null when the verdict is withheld (errorCode no_data): the data it rests on is not current",
+  }),
   reason: Type.String(),
   patterns: Type.Array(
     Type.Object({
@@ -112,9 +127,18 @@ export const QuickResponse = Type.Object({
       message: Type.String(),
     }),
   ),
-  level: Level,
+  level: Type.Union([Level, Type.Null()], { description: "null when the verdict is withheld" }),
   suspiciousActivity: Type.Boolean(),
   modelVersion: Type.String(),
+  errorCode: Type.Optional(
+    Type.Literal("no_data", {
+      description:
+        "the check found nothing and the data it rests on is not current (see coverage): no all-clear",
+    }),
+  ),
+  coverage: Type.Optional(
+    Type.Composite([CoverageSchema], { description: 'what the verdict rests on (docs/api.md, "Coverage")' }),
+  ),
 });
 
 /** GET /risk/quick's answer. The risk core's quickCheck gives it; the type checks the two agree. */

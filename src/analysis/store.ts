@@ -23,7 +23,10 @@ export interface AnalysisHeader {
 }
 
 /** How an analysis ended: its result, or the reason it failed. */
-type Outcome = { result: StoredResult; durationMs: number } | { error: string; durationMs: number };
+type Outcome =
+  | { result: StoredResult; durationMs: number }
+  /** `failed`: the failed result when there is one to show (a verdict withheld for want of data, with its coverage) */
+  | { error: string; durationMs: number; failed?: ScanResult };
 
 /** Stores a finished analysis (completed or failed) in one statement. */
 export async function insertFinished(
@@ -94,6 +97,7 @@ function outcomeColumns(outcome: Outcome) {
       status: "failed" as AnalysisStatus,
       error: outcome.error,
       duration_ms: Math.round(outcome.durationMs),
+      result: outcome.failed ? toJson(outcome.failed) : null,
     };
   }
   const r = outcome.result;

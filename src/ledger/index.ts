@@ -22,6 +22,16 @@ export {
 } from "./attribution-reads.ts";
 export { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "./chain-progress.ts";
 export { type HeldTotals, heldTotals } from "./chain-totals.ts";
+export {
+  type ChainLag,
+  type Coverage,
+  type CoverageLimits,
+  type CoverageRequest,
+  CoverageSchema,
+  type CoverageSource,
+  chainLags,
+  coverageOf,
+} from "./coverage.ts";
 export { countTransfers, type FetchRecord, readFetch } from "./explorer-fetches.ts";
 export {
   checkpointBlockOf,

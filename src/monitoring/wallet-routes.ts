@@ -1,12 +1,13 @@
 // GET /wallets/{wallet}/status and /wallets/{wallet}/balance (docs/api.md, "Addresses and monitoring"): any wallet,
 // monitored or not. Status: `dirty` when the wallet carries a risky label of its own (sanctioned, illicit,
-// blocklisted, mixer) or the quick check rates it high or critical, else `clean`; with its label names, its five
+// blocklisted, mixer) or the quick check rates it high or critical; `unknown` when the quick check withheld its
+// verdict (the service holds no current data of the wallet: never `clean` then); else `clean`; with its label names, its five
 // newest transfers and the five contracts it dealt with most recently. Balance: its assets as the chain's node
 // reports them (balances.ts), valued in USD.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, quickRisk } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
-import { labelsOf, latestTransfers, recentContracts } from "../ledger/index.ts";
+import { CoverageSchema, labelsOf, latestTransfers, recentContracts } from "../ledger/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
@@ -56,7 +57,11 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
         response: {
           200: Ok(
             Type.Object({
-              status: Type.Union([Type.Literal("clean"), Type.Literal("dirty")]),
+              status: Type.Union([Type.Literal("clean"), Type.Literal("dirty"), Type.Literal("unknown")], {
+                description:
+                  "unknown: the service holds no current data of the wallet on this chain (see coverage)",
+              }),
+              coverage: Type.Optional(CoverageSchema),
               tags: Type.Array(Type.String()),
               lastTxs: Type.Array(Tx),
               lastDapps: Type.Array(Dapp),
@@ -77,7 +82,8 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
       const txs = await latestTransfers(ctx.db, chain.id, wallet, 5);
       const dapps = await recentContracts(ctx.db, chain.id, wallet, { scan: 200, limit: 5 });
       return ok({
-        status: dirty ? ("dirty" as const) : ("clean" as const),
+        status: dirty ? ("dirty" as const) : risk.level === null ? ("unknown" as const) : ("clean" as const),
+        ...(risk.coverage ? { coverage: risk.coverage } : {}),
         tags: [...new Set(labels.map((l) => l.label))],
         lastTxs: txs.map((t) => ({
           txHash: t.tx_hash,

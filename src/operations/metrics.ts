@@ -5,6 +5,7 @@
 import type { AnalysisKindObserved } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
 import { FAILURE_REASONS, type FailureReason, type IntegratorCall } from "../integrator/index.ts";
+import type { ChainLag } from "../ledger/index.ts";
 import type { JobQueue, QueueStats } from "../platform/jobs/index.ts";
 import { Counter, Gauge, Histogram, METRIC_PREFIX, type Registry } from "../platform/metrics/index.ts";
 
@@ -27,6 +28,8 @@ export interface ServiceMetrics {
   loopFailure(loop: string): void;
   /** A monitored transfer this process judged and marked. */
   transferChecked(): void;
+  /** How to read every followed chain's lag from the database (any process serves it, follower or not). */
+  followChainLags(read: () => Promise<ChainLag[]>): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
@@ -35,6 +38,8 @@ const STATS_FRESH_MS = 1_000;
 const OVERDUE_FRESH_MS = 60_000;
 /** How long a count of failing integrators serves scrapes. */
 const FAILING_FRESH_MS = 15_000;
+/** A scrape asks both chain gauges in turn: they share one read of the lags. */
+const LAGS_FRESH_MS = 1_000;
 
 export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetrics {
   let stats: { at: number; value: Promise<QueueStats[]> } | undefined;
@@ -102,6 +107,41 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
     collect() {
       followers((s) => this.set({ chain: String(s.chainId) }, s.failures));
+    },
+  });
+
+  // Each chain's lag as its verdicts' coverage sees it (src/ledger/coverage.ts), from the database: every process,
+  // API or worker, answers for every followed chain, whichever process follows it.
+  let chainLags: (() => Promise<ChainLag[]>) | undefined;
+  let lags: { at: number; value: Promise<ChainLag[]> } | undefined;
+  const readLags = () => {
+    if (!chainLags) return Promise.resolve([]);
+    if (!lags || Date.now() - lags.at > LAGS_FRESH_MS) {
+      const value = chainLags();
+      value.catch(() => {});
+      lags = { at: Date.now(), value };
+    }
+    return lags.value.catch(() => [] as ChainLag[]);
+  };
+  new Gauge({
+    name: `${METRIC_PREFIX}chain_lag_blocks`,
+    help: "Blocks between the chain node's head, as its indexer last read it, and the last block confirmed, by chain (absent until the head is known)",
+    labelNames: ["chain"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const l of await readLags())
+        if (l.lagBlocks !== null) this.set({ chain: String(l.chainId) }, l.lagBlocks);
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}chain_silent_seconds`,
+    help: "Seconds since the chain's indexer last read its node's head (or moved its checkpoint), by chain",
+    labelNames: ["chain"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const l of await readLags()) this.set({ chain: String(l.chainId) }, l.silentSeconds);
     },
   });
 
@@ -196,6 +236,9 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
   });
 
   return {
+    followChainLags: (read) => {
+      chainLags = read;
+    },
     transferChecked: () => checked.inc(),
     integratorFailure: (call, reason) => integratorFailures.inc({ call, reason }),
     followIntegrators(count) {

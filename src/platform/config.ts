@@ -60,6 +60,10 @@ export interface Config {
   deliveriesPerProject: number;
   /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. */
   requestDeadlineMs: number;
+  /** Blocks an index may be behind its node's head and its verdicts still rest on current data. */
+  coverageMaxLagBlocks: number;
+  /** Seconds an indexer may go without reading its node's head and its verdicts still rest on current data. */
+  coverageMaxSilenceSeconds: number;
   /** The longest a database statement may run, in ms (PostgreSQL; PGlite cannot interrupt a statement). */
   statementTimeoutMs: number;
   /** Days a finished analysis (scan, risk job, layered analysis without an investigation) is kept. */
@@ -243,6 +247,18 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_REQUEST_DEADLINE_MS",
     default: "30000",
     meaning: "longest a scan or a standard investigation computes inside its request",
+  },
+  {
+    name: "VIGIA_COVERAGE_MAX_LAG_BLOCKS",
+    default: "50",
+    meaning:
+      "blocks an index may be behind its node's head and still be current: beyond, a verdict that finds nothing is withheld (`no_data`)",
+  },
+  {
+    name: "VIGIA_COVERAGE_MAX_SILENCE_SECONDS",
+    default: "300",
+    meaning:
+      "seconds an indexer may go without reading its node's head and still be current: beyond, a verdict that finds nothing is withheld (`no_data`)",
   },
   {
     name: "VIGIA_STATEMENT_TIMEOUT_MS",
@@ -510,6 +526,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1000,
     ),
     requestDeadlineMs: r.int("VIGIA_REQUEST_DEADLINE_MS", 30_000, 1),
+    coverageMaxLagBlocks: r.int("VIGIA_COVERAGE_MAX_LAG_BLOCKS", 50),
+    coverageMaxSilenceSeconds: r.int("VIGIA_COVERAGE_MAX_SILENCE_SECONDS", 300, 1),
     statementTimeoutMs: r.int("VIGIA_STATEMENT_TIMEOUT_MS", 60_000, 1),
     analysisRetentionDays: r.int("VIGIA_ANALYSIS_RETENTION_DAYS", 90, 1),
     logLevel,

@@ -136,6 +136,7 @@ interface Quick {
   reason: string;
   level: string;
   patterns: QuickPattern[];
+  coverage?: unknown;
 }
 
 async function scan(addresses: string[], chainId = CHAIN, maxDepth = 3): Promise<Result[]> {
@@ -346,7 +347,11 @@ describe("the chain path against the direct-store path", () => {
     expect(view(await scan(addresses))).toEqual(view(await scan(addresses, DIRECT_CHAIN)));
     for (const address of addresses) {
       const [onChain, direct] = [await quick(address), await quick(address, DIRECT_CHAIN)];
-      const strip = (q: Quick) => ({ ...q, patterns: q.patterns.map(({ involvedTxs: _, ...p }) => p) });
+      // The two rest on different data (an index, an import): their coverage differs, their verdicts do not.
+      const strip = ({ coverage: _c, ...q }: Quick) => ({
+        ...q,
+        patterns: q.patterns.map(({ involvedTxs: _, ...p }) => p),
+      });
       expect(strip(onChain), address).toEqual(strip(direct));
     }
   });

@@ -5,6 +5,7 @@
 // PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepStalled } from "../../src/analysis/index.ts";
+import { holdTransfer } from "../support/ledger.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const CAP = 3;
@@ -18,6 +19,8 @@ beforeAll(async () => {
     env: { VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT: String(CAP) },
     service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
   });
+  // Chain 1 holds data: the jobs complete with a verdict (on a chain with none they fail with no_data).
+  await holdTransfer(busy.database.db, { chainId: 1, from: address, to: `0x${"cd".repeat(20)}` });
 }, 60_000);
 afterAll(async () => {
   await idle?.stop();

@@ -141,11 +141,18 @@ describe("explorer histories in the service", () => {
     expect(nodes).toContain(sanctioned);
   });
 
-  it("a chain without an explorer API makes no request and reads the store as it is", async () => {
+  it("a chain without an explorer API makes no request, reads the store as it is, and clears no one on nothing", async () => {
     await explorer.clearLog();
     const res = await get(`/v1/risk/quick?address=${subject.address}&chainId=${NOT_EXPLORED}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ risk: 0, patterns: [] });
+    // The store holds nothing of that chain: the verdict is withheld, never an all-clear.
+    expect(res.json().data).toMatchObject({
+      risk: null,
+      level: null,
+      errorCode: "no_data",
+      patterns: [],
+      coverage: { source: "none", current: false },
+    });
     expect(await explorer.requests()).toEqual([]);
     expect(await fetchRecords(NOT_EXPLORED)).toEqual([]);
   });

@@ -58,9 +58,13 @@ export function expectLayerInvariants(layers: CompletedLayer[], maxDepth: number
   }
 }
 
-/** A layer without what differs between two runs of the same data: its analysis id and timings. */
+/**
+ * A layer without what differs between two runs of the same data: its analysis id, timings, and the times its
+ * coverage states (an explorer history's fetch time, and the note that says it).
+ */
 export function comparable(layer: CompletedLayer): unknown {
-  const { analysisId: _a, layerMetadata, ...rest } = layer;
+  const { analysisId: _a, layerMetadata, coverage, ...rest } = layer;
   const { processingTimeMs: _p, patternDetectionTimeMs: _d, timestamp: _t, ...counts } = layerMetadata;
-  return { ...rest, layerMetadata: counts };
+  const { dataFrom: _f, dataUntil: _u, note: _n, ...covered } = coverage ?? {};
+  return { ...rest, layerMetadata: counts, coverage: covered };
 }

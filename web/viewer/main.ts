@@ -332,7 +332,16 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
   const latest = model.latest;
   const score =
     progress.status === "completed" && latest ? latest.riskScore : (progress.riskScore ?? latest?.riskScore);
-  if (typeof score === "number") {
+  if (
+    latest &&
+    latest.riskScore === null &&
+    (progress.status === "completed" || progress.riskScore === null)
+  ) {
+    // A withheld verdict: no score and no level, never an all-clear; the reason below says why.
+    els.scoreNow.textContent = "No verdict";
+    delete els.scoreNow.dataset.level;
+    els.scoreLevel.hidden = true;
+  } else if (typeof score === "number") {
     const provisional = progress.status !== "completed";
     // The level is the API's (the layer's riskLevel) when the score shown is the layer's: one level on the page,
     // the same as the score's, never a second one worked out here or taken from a pattern.

@@ -68,8 +68,9 @@ export interface Transfer {
 
 export interface LayerSummary {
   layer: number;
-  riskScore: number;
-  /** the API's level of the score; undefined from a server that does not send it */
+  /** null: the layer withheld its verdict for want of current data (its riskReason says why) */
+  riskScore: number | null;
+  /** the API's level of the score; undefined from a server that does not send it or when withheld */
   riskLevel: string | undefined;
   riskReason: string;
   /** the root's exposure as paths (empty from a server that does not send it) */
@@ -138,7 +139,7 @@ export class InvestigationGraph {
       this.layers.push({
         layer: result.layer,
         riskScore: result.riskScore,
-        riskLevel: result.riskLevel,
+        riskLevel: result.riskLevel ?? undefined,
         riskReason: result.riskReason ?? "",
         exposure: result.exposure ?? [],
         isProvisional: result.isProvisional,

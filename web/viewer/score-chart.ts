@@ -29,9 +29,11 @@ const PAD = { left: 34, right: 12, top: 10, bottom: 26 };
 export function renderScoreChart(
   chart: HTMLElement,
   list: HTMLOListElement,
-  layers: LayerSummary[],
+  all: LayerSummary[],
   totalLayers: number,
 ): void {
+  // A layer that withheld its verdict (no current data) has no point: it is listed in words only.
+  const layers = all.filter((l): l is LayerSummary & { riskScore: number } => l.riskScore !== null);
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slots = Math.max(totalLayers, layers.length, 2);
@@ -90,10 +92,11 @@ export function renderScoreChart(
     );
   }
   chart.replaceChildren(root);
-  list.replaceChildren(...layers.map((l) => h("li", {}, pointText(l))));
+  list.replaceChildren(...all.map((l) => h("li", {}, pointText(l))));
 }
 
 function pointText(l: LayerSummary): string {
+  if (l.riskScore === null) return `Layer ${l.layer}: no verdict (the data it rests on is not current)`;
   return `Layer ${l.layer}: ${formatScore(l.riskScore)} (${levelOf(l.riskScore, l.riskLevel)})${l.isProvisional ? ", provisional" : ", final"}`;
 }
 

@@ -137,9 +137,11 @@ export interface CompletedLayer {
   layer: number;
   status: "completed";
   totalLayers: number;
-  riskScore: number;
-  /** the score's level, as the API decides it (minimal, low, medium, high, critical) */
-  riskLevel?: string;
+  /** null: the verdict is withheld, the data it rests on is not current (errorCode no_data; riskReason says why) */
+  riskScore: number | null;
+  /** the score's level, as the API decides it (minimal, low, medium, high, critical); null when withheld */
+  riskLevel?: string | null;
+  errorCode?: string;
   /** why the score: the exposure and the patterns it rests on, in words a person can check */
   riskReason?: string;
   exposure?: ExposurePath[];

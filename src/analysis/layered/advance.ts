@@ -5,13 +5,21 @@
 // once is stored once, and the loser's copy is dropped.
 import { analyseGraph, toLayerPatterns } from "../../risk/index.ts";
 import type { AnalysisContext } from "../context.ts";
+import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "../coverage.ts";
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
-import { scanResultOf } from "../result.ts";
+import { failedResult, scanResultOf } from "../result.ts";
 import { riskConfigFor } from "../thresholds.ts";
 import { layerExposure } from "./exposure-paths.ts";
 import { readLabelSources } from "./label-sources.ts";
 import { buildLayer } from "./layer-result.ts";
-import { commitLayer, getLayeredAnalysis, type LayerState, markStarted, readState } from "./store.ts";
+import {
+  commitLayer,
+  getLayeredAnalysis,
+  type LayerCommit,
+  type LayerState,
+  markStarted,
+  readState,
+} from "./store.ts";
 
 export type AdvanceOutcome =
   /**
@@ -80,6 +88,17 @@ export async function advanceAnalysis(
     : previous!.risk;
   const patternDetectionTimeMs = performance.now() - detectionStarted;
 
+  // What the verdict rests on: the root's data (layer 0 fetched its explorer history, when the chain has one).
+  const coverage = (
+    await coverageOfRoots(ctx, analysis.chainId, [analysis.address], {
+      layers: layer === 0 ? [report] : [],
+      transfersRead: new Map([[analysis.address, graph.edges.length]]),
+    })
+  ).get(analysis.address);
+  if (!coverage) throw new Error("no coverage for the root");
+  const withhold = withheld(coverage, summary.level);
+  signal?.throwIfAborted();
+
   const nodes = [...graph.nodes.values()];
   const labelSources = await readLabelSources(ctx.db, analysis.chainId, nodes);
   signal?.throwIfAborted();
@@ -103,20 +122,39 @@ export async function advanceAnalysis(
     patternDetectionTimeMs,
     timestamp: new Date(),
   });
+  // Never an all-clear on data that is not current: the layer keeps its graph and findings, not its score.
+  const body = withhold
+    ? {
+        ...result,
+        riskScore: null,
+        riskLevel: null,
+        riskReason: noDataReason(coverage),
+        errorCode: NO_DATA,
+        coverage,
+      }
+    : { ...result, coverage };
   // The analysis as a whole, stored like any other (kind 'investigation'), when its last layer completes.
-  function finalResult() {
-    if (!risk) throw new Error("the final layer runs the risk core");
+  function finalResult(): NonNullable<LayerCommit["final"]> {
+    if (!risk || !coverage) throw new Error("the final layer runs the risk core");
     const durationMs = Date.now() - (analysis?.startedAt ?? analysis?.createdAt ?? new Date()).getTime();
+    if (withhold) {
+      const error = noDataReason(coverage);
+      const failed = failedResult(root, String(chainId), maxDepth, analysisId, error, {
+        errorCode: NO_DATA,
+        coverage,
+      });
+      return { error, failed, durationMs };
+    }
     const metrics = { nodes: nodes.length, edges: graph.edges.length, durationMs };
-    return { result: scanResultOf(analysisId, chainId, maxDepth, risk, metrics), durationMs };
+    return { result: scanResultOf(analysisId, chainId, maxDepth, risk, metrics, coverage), durationMs };
   }
-  const { chainId, maxDepth } = analysis;
+  const { chainId, maxDepth, address: root } = analysis;
   const committed = await commitLayer(ctx.db, {
     id: analysisId,
     layer,
-    body: JSON.stringify(result),
+    body: JSON.stringify(body),
     state: { graph: graphToJson(graph), patterns, risk: summary },
-    riskScore: summary.score,
+    riskScore: withhold ? null : summary.score,
     patternsDetected: patterns.length,
     final: final ? finalResult() : undefined,
   });

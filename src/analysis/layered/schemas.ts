@@ -1,6 +1,7 @@
 // TypeBox schemas of the layered-analysis routes (docs/api.md,
 // "Investigations and layered analyses"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
 import { type Static, Type } from "@sinclair/typebox";
+import { CoverageSchema } from "../../ledger/index.ts";
 import { NODE_TYPES, PATTERNS, RISK_LEVELS, SEVERITIES } from "../../risk/index.ts";
 
 const Severity = Type.Union(SEVERITIES.map((s) => Type.Literal(s)));
@@ -107,9 +108,21 @@ const CompletedLayerSchema = Type.Object({
   layer: Type.Integer(),
   status: Type.Literal("completed"),
   totalLayers: Type.Integer(),
-  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
-  riskLevel: Level,
+  riskScore: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: "null when the verdict is withheld (errorCode no_data): the data it rests on is not current",
+  }),
+  riskLevel: Type.Union([Level, Type.Null()], { description: "null when the verdict is withheld" }),
   riskReason: Type.String(),
+  errorCode: Type.Optional(
+    Type.Literal("no_data", {
+      description: "the layer found nothing and the data it rests on is not current (see coverage)",
+    }),
+  ),
+  coverage: Type.Optional(
+    Type.Composite([CoverageSchema], {
+      description: "what the layer's verdict rests on (absent from layers stored before it was added)",
+    }),
+  ),
   exposure: Type.Optional(
     Type.Array(LayerExposureSchema, {
       description:
@@ -161,7 +174,9 @@ export const ProgressSchema = Type.Object({
   completedLayers: Type.Integer(),
   maxDepth: Type.Integer(),
   incremental: Type.Boolean(),
-  riskScore: Type.Integer({ minimum: 0, maximum: 100 }),
+  riskScore: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
+    description: "the latest layer's score (0 before the first); null when that layer withheld its verdict",
+  }),
   patternsDetected: Type.Integer(),
   startedAt: Type.String({ format: "date-time" }),
   error: Type.Optional(Type.String()),

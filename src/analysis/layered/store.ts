@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { LayerPattern, RiskLevel } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import type { GraphJson } from "../graph/index.ts";
-import type { StoredResult } from "../result.ts";
+import type { ScanResult, StoredResult } from "../result.ts";
 import { toJson } from "../store.ts";
 import type { AnalysisStatus } from "../tables.ts";
 import type { CompletedLayer, LayerExposure, LayerGraph } from "./layer-result.ts";
@@ -153,10 +153,17 @@ export interface LayerCommit {
   /** the layer result's JSON text */
   body: string;
   state: LayerState;
-  riskScore: number;
+  /** null: the layer withheld its verdict (no current data) */
+  riskScore: number | null;
   patternsDetected: number;
-  /** the final layer also completes the analysis with its scan result */
-  final?: { result: StoredResult; durationMs: number } | undefined;
+  /**
+   * the final layer also completes the analysis with its scan result, or fails it with the failed result of a
+   * verdict withheld for want of current data (src/analysis/coverage.ts)
+   */
+  final?:
+    | { result: StoredResult; durationMs: number }
+    | { error: string; failed: ScanResult; durationMs: number }
+    | undefined;
 }
 
 /**
@@ -182,21 +189,29 @@ export async function commitLayer(db: Kysely<DB>, c: LayerCommit): Promise<boole
         risk_score: c.riskScore,
         patterns_detected: c.patternsDetected,
         updated_at: now,
-        ...(final
+        ...(final && "error" in final
           ? {
-              status: "completed" as AnalysisStatus,
+              status: "failed" as AnalysisStatus,
               completed_at: now,
-              risk_level: final.result.riskLevel,
-              risk_reason: final.result.riskReason,
-              suspicious_activity: final.result.suspiciousActivity,
-              patterns: toJson(final.result.patterns),
-              result: toJson(final.result),
-              model_version: final.result.modelVersion ?? null,
-              transactions_analyzed: final.result.analysisEvidence.transactionsAnalyzed,
-              unique_addresses: final.result.analysisEvidence.uniqueAddressesFound,
+              error: final.error,
+              result: toJson(final.failed),
               duration_ms: Math.round(final.durationMs),
             }
-          : { status: "running" as AnalysisStatus }),
+          : final
+            ? {
+                status: "completed" as AnalysisStatus,
+                completed_at: now,
+                risk_level: final.result.riskLevel,
+                risk_reason: final.result.riskReason,
+                suspicious_activity: final.result.suspiciousActivity,
+                patterns: toJson(final.result.patterns),
+                result: toJson(final.result),
+                model_version: final.result.modelVersion ?? null,
+                transactions_analyzed: final.result.analysisEvidence.transactionsAnalyzed,
+                unique_addresses: final.result.analysisEvidence.uniqueAddressesFound,
+                duration_ms: Math.round(final.durationMs),
+              }
+            : { status: "running" as AnalysisStatus }),
       })
       .where("id", "=", c.id)
       .where("completed_layers", "=", c.layer)

@@ -32,7 +32,8 @@ export async function readProgress(db: Kysely<DB>, projectId: number, id: string
     completedLayers: a.completedLayers,
     maxDepth: a.maxDepth,
     incremental: a.incremental,
-    riskScore: a.riskScore ?? 0,
+    // 0 before the first layer; null when the latest layer withheld its verdict for want of current data.
+    riskScore: a.completedLayers === 0 ? (a.riskScore ?? 0) : a.riskScore,
     patternsDetected: a.patternsDetected,
     startedAt: (a.startedAt ?? a.createdAt).toISOString(),
   };

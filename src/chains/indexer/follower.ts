@@ -15,7 +15,7 @@ import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor } from "./reorg.ts";
 import type { IndexerSettings } from "./settings.ts";
-import { type BatchRows, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
+import { type BatchRows, recordHead, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
 
 export type FollowerEvent =
@@ -67,6 +67,8 @@ interface PreparedBatch {
 /** While failing, a warning at the first failure and then at most once per this interval. */
 const WARN_EVERY_MS = 60_000;
 const FIRST_BATCH_BLOCKS = 10;
+/** How often a head that stands still is written again (its time says the indexer is alive). */
+const HEAD_RECORD_MS = 15_000;
 
 export class ChainFollower {
   readonly chainId: number;
@@ -95,6 +97,7 @@ export class ChainFollower {
   /** The node was checked to serve this chain (again after every failure: it may have been replaced). */
   #chainChecked = false;
   #status: FollowerStatus;
+  #recorded: { head: bigint | undefined; at: number } = { head: undefined, at: 0 };
 
   constructor(deps: FollowerDeps) {
     this.chainId = deps.settings.chainId;
@@ -206,6 +209,7 @@ export class ChainFollower {
     if (this.#target === undefined || next > this.#target) {
       const head = hexToBigInt(await this.#rpc.request<string>("eth_blockNumber", [], signal));
       this.#status.head = head;
+      await this.#recordHead(head);
       this.#target = head - this.#settings.confirmations;
       if (checkpoint && head < checkpoint.number) return this.#nodeBehind(checkpoint, head, signal);
       if (next > this.#target) return false;
@@ -256,6 +260,17 @@ export class ChainFollower {
    * syncs). Only a block both have and disagree on proves the chains parted (below the node's head: unwind);
    * otherwise the node is just behind, and we wait for it.
    */
+  /**
+   * Writes the head for the chain's lag when it moved, or at least every HEAD_RECORD_MS while it stands still
+   * (so that a stopped indexer shows as stopped), not at every poll.
+   */
+  async #recordHead(head: bigint): Promise<void> {
+    const now = Date.now();
+    if (head === this.#recorded.head && now - this.#recorded.at < HEAD_RECORD_MS) return;
+    // Until the first batch makes the checkpoint row, every poll tries again.
+    if (await recordHead(this.#db, this.chainId, head)) this.#recorded = { head, at: now };
+  }
+
   async #nodeBehind(checkpoint: Checkpoint, head: bigint, signal: AbortSignal): Promise<boolean> {
     const block = await this.#rpc.request<RpcBlock<string> | null>(
       "eth_getBlockByNumber",

@@ -145,3 +145,16 @@ async function moveCheckpoint(
   if (moved !== 1n)
     throw new CheckpointMovedError(`the checkpoint of chain ${chainId} was moved by another writer`);
 }
+
+/**
+ * Records the node's head as just read (migrations/0021_indexer_head.sql): with the checkpoint it is the chain's
+ * lag, which verdicts, /readyz and /metrics show. Before the first batch commits there is no row: false.
+ */
+export async function recordHead(db: Kysely<DB>, chainId: number, head: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable("indexer_checkpoints")
+    .set({ head_number: head.toString(), head_seen_at: new Date() })
+    .where("chain_id", "=", chainId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

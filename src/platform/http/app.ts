@@ -61,6 +61,11 @@ export interface HttpAppOptions {
    * /readyz answers 503 naming those that failed or took longer than READINESS_TIMEOUT_MS.
    */
   readiness: Record<string, () => Promise<unknown>>;
+  /**
+   * What a ready process says beside `status: "ready"` (e.g. each chain's lag): facts for the operator that do not
+   * make it unready. A failure to read them is left out of the answer, never a 503.
+   */
+  readinessFacts?: () => Promise<Record<string, unknown>>;
   /** Serves GET /metrics and counts every request in it (docs/operations.md, "Metrics"). */
   metrics?: MetricsRouteOptions;
   /** Examples of the /v1 requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
@@ -142,6 +147,22 @@ export function toAppError(error: unknown): AppError {
 
 /** A readiness check that has not answered by then counts as failed (a database behind a dead network hangs). */
 export const READINESS_TIMEOUT_MS = 3_000;
+
+/** What `facts` answers within READINESS_TIMEOUT_MS; nothing when it throws or takes longer. */
+async function readinessFactsOf(
+  facts: (() => Promise<Record<string, unknown>>) | undefined,
+): Promise<Record<string, unknown>> {
+  if (!facts) return {};
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Record<string, unknown>>((resolve) => {
+    timer = setTimeout(() => resolve({}), READINESS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([facts().catch(() => ({})), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The names of the checks that threw or did not answer in time, in order. */
 async function failedReadiness(checks: Record<string, () => Promise<unknown>>): Promise<string[]> {
@@ -427,7 +448,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     { config: { access: "public", rateLimit: false }, schema: { hide: true } },
     async (_req, reply) => {
       const failed = await failedReadiness(options.readiness);
-      if (failed.length === 0) return { status: "ready" };
+      if (failed.length === 0) {
+        return { status: "ready", ...(await readinessFactsOf(options.readinessFacts)) };
+      }
       reply.header("retry-after", "5");
       return reply
         .status(503)

@@ -51,7 +51,12 @@ await jobs.start();
 const world = devnetWorld();
 if (env.CHILD_MODE === "flood") {
   // The world once (a later flood on the same database finds its project).
-  const existing = await ctx.db.selectFrom("projects").select("id").limit(1).executeTakeFirst();
+  const existing = await ctx.db
+    .selectFrom("projects")
+    .select("id")
+    .where("name", "=", "Flood")
+    .limit(1)
+    .executeTakeFirst();
   if (!existing) await writeWorldToStore(ctx.db, world, 1);
   const project = await createProject(service.keys, { name: "Flood" }, { kind: "cli" });
   const subject = world.cases.find((c) => c.pattern === "sanctions_exposure")!.subject;

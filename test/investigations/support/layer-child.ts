@@ -8,6 +8,7 @@
 // project as the reference.
 // Prints JSON lines: {"event":"sent",...}, {"event":"hanging","layers":[...]}, {"event":"finished",...}.
 import { type AnalysisContext, registerLayerJobs } from "../../../src/analysis/index.ts";
+import { writeFetch } from "../../../src/chains/explorer/store.ts";
 import { createInvestigation } from "../../../src/investigations/index.ts";
 import { createProject } from "../../../src/keys/index.ts";
 import { JobQueue } from "../../../src/platform/jobs/index.ts";
@@ -48,7 +49,7 @@ const ctx: AnalysisContext = {
     ...(hang ? { budget: { maxMillis: 600_000 } } : {}),
     history: {
       hasExplorer: () => true,
-      ensureHistory: async () => {
+      ensureHistory: async (chainId, address) => {
         if (hang && watched) {
           const row = await db
             .selectFrom("analyses")
@@ -60,6 +61,17 @@ const ctx: AnalysisContext = {
             return new Promise(() => {});
           }
         }
+        // As the explorer cache does: a record of the fetch, which the verdict's coverage reads (src/ledger).
+        await writeFetch(db, {
+          chainId,
+          address,
+          fetchedAt: new Date(),
+          transferCount: 0,
+          coveredFrom: null,
+          coveredTo: null,
+          truncated: false,
+          source: "stand-in",
+        });
         return { truncated: false };
       },
     },

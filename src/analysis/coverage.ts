@@ -1,0 +1,63 @@
+// The coverage of an analysis's roots (src/ledger/coverage.ts) and the one rule every verdict follows with it
+// (docs/decisions/0024-ledger-and-coverage.md): a verdict that finds risk stands on whatever data the service
+// holds, with its coverage; a verdict that finds nothing (minimal or low) is an all-clear, and is given only on
+// data that is current. Otherwise the address fails with reason `no_data`: no score, no level, and the coverage
+// saying why, so that an integrator reading riskLevel never clears an address the service could not see.
+import { type Coverage, type CoverageLimits, coverageOf } from "../ledger/index.ts";
+import { configDefault } from "../platform/config.ts";
+import type { RiskLevel } from "../risk/index.ts";
+import type { AnalysisContext } from "./context.ts";
+import type { LayerReport } from "./graph/index.ts";
+
+/** The reason code of a verdict withheld for want of current data. */
+export const NO_DATA = "no_data";
+
+/** Levels that clear an address: given only on current data. */
+const ALL_CLEAR: readonly RiskLevel[] = ["minimal", "low"];
+
+/** The explorer cache's freshness (src/chains/explorer/config.ts): a history older than this is fetched again. */
+const EXPLORER_FRESH_MS = 60 * 60_000;
+
+export function coverageLimits(ctx: AnalysisContext): CoverageLimits {
+  return (
+    ctx.coverageLimits ?? {
+      maxLagBlocks: configDefault("VIGIA_COVERAGE_MAX_LAG_BLOCKS"),
+      maxSilenceMs: configDefault("VIGIA_COVERAGE_MAX_SILENCE_SECONDS") * 1000,
+      explorerFreshMs: EXPLORER_FRESH_MS,
+    }
+  );
+}
+
+/** Whether a verdict of `level` on data of `coverage` must be withheld. */
+export function withheld(coverage: Coverage, level: RiskLevel): boolean {
+  return coverage.source === "none" || (!coverage.current && ALL_CLEAR.includes(level));
+}
+
+/** What a withheld verdict says (its riskReason and error). */
+export function noDataReason(coverage: Coverage): string {
+  return `No verdict: the service cannot see this address's current history on chain ${coverage.chainId}. ${coverage.note} Finding nothing here would not mean the address is clean.`;
+}
+
+/** The coverage of each root after its expansion (`layers`: the expansion's reports, the first one the roots'). */
+export async function coverageOfRoots(
+  ctx: AnalysisContext,
+  chainId: number,
+  roots: readonly string[],
+  o: {
+    layers: readonly LayerReport[];
+    transfersRead: ReadonlyMap<string, number>;
+    windowEnd?: Date | undefined;
+  },
+): Promise<Map<string, Coverage>> {
+  const history = o.layers[0]?.history;
+  const failures = new Map<string, string>(history?.failed.map((f) => [f.address, f.error]) ?? []);
+  for (const address of history?.skipped ?? []) failures.set(address, "not reached within the time budget");
+  return coverageOf(ctx.db, chainId, roots, {
+    now: new Date(),
+    windowEnd: o.windowEnd,
+    hasExplorer: ctx.expansion?.history?.hasExplorer(chainId) ?? false,
+    explorerFailures: failures,
+    transfersRead: o.transfersRead,
+    limits: coverageLimits(ctx),
+  });
+}

@@ -1,0 +1,24 @@
+// Puts a transfer in the ledger, as an import would: the chain then holds data (coverage `import`), so a verdict
+// on it is given as of that data's end (src/ledger/coverage.ts) instead of withheld for want of any data.
+import type { Kysely } from "kysely";
+import { insertTransfers } from "../../src/chains/store/transfers.ts";
+import type { DB } from "../../src/schema.ts";
+
+export async function holdTransfer(
+  db: Kysely<DB>,
+  t: { chainId: number; from: string; to: string; at?: Date; block?: bigint; hash?: string },
+): Promise<void> {
+  await insertTransfers(db, [
+    {
+      chainId: t.chainId,
+      txHash: t.hash ?? `0x${"0e".repeat(32)}`,
+      logIndex: -1,
+      blockNumber: t.block ?? 1n,
+      blockTime: t.at ?? new Date("2024-01-02T00:00:00Z"),
+      from: t.from,
+      to: t.to,
+      token: "native",
+      value: 10n ** 18n,
+    },
+  ]);
+}

@@ -276,6 +276,7 @@ async function assemble(
   const walletReports = new WalletReports({
     db: database.db,
     registry,
+    analysis,
     llm: config.llm ? new LlmWriter(config.llm) : undefined,
     now: options.clock ?? Date.now,
     ttlMs: config.walletReportTtlSeconds * 1000,
@@ -324,7 +325,9 @@ async function assemble(
           });
           registerReportRoutes(v1, reports);
           registerFileRoutes(v1, reports);
-          registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined);
+          registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined, {
+            refreshesPerHour: config.walletReportRefreshesPerHour,
+          });
         },
         pages: (root) => (options.http === "probes" ? undefined : registerViewerRoutes(root)),
       })

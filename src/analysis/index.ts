@@ -22,3 +22,14 @@ export { registerAnalysisRoutes } from "./routes.ts";
 export { StoredScanSchema } from "./schemas.ts";
 export { latestCompleted, type StoredAnalysis } from "./store.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";
+export {
+  latestVerdict,
+  latestVerdictMark,
+  quickVerdict,
+  type VerdictDriver,
+  type VerdictExposure,
+  type VerdictFinding,
+  type VerdictMark,
+  type VerdictSource,
+  type WalletVerdict,
+} from "./verdict.ts";

@@ -1,7 +1,7 @@
 // Reads and writes of the analyses table (migrations/0006_analyses.sql). Every analysis has its id (a UUID made
 // here); results are stored whole in `result` with their headline figures in columns for lists and indexes.
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import type { ScanResult, StoredResult } from "./result.ts";
 import type { AnalysisKind, AnalysisStatus } from "./tables.ts";
@@ -234,3 +234,63 @@ export async function latestCompleted(
 }
 
 export type { ScanResult };
+
+/**
+ * Which analysis of an address a verdict is read from: the project's latest of any kind that has one (a scan, a
+ * risk job, an investigation), by when it completed, or an investigation still running by when its latest layer
+ * completed (`layers`: its completed layers). Unlike latestCompleted, which lists scans only.
+ */
+export interface VerdictMark {
+  id: string;
+  kind: AnalysisKind;
+  at: Date;
+  /** the completed layers of an investigation still running; null for a finished analysis */
+  layers: number | null;
+}
+
+export async function latestVerdictMark(
+  db: Kysely<DB>,
+  q: { projectId: number; address: string; chainId?: number | undefined },
+): Promise<VerdictMark | undefined> {
+  let completed = db
+    .selectFrom("analyses")
+    .select(["id", "kind", "completed_at"])
+    .where("project_id", "=", q.projectId)
+    .where("address", "=", q.address)
+    .where("status", "=", "completed")
+    .where("kind", "in", ["scan", "job", "investigation"])
+    .where("result", "is not", null);
+  let running = db
+    .selectFrom("analyses as a")
+    .innerJoin("analysis_layers as l", (join) =>
+      join.onRef("l.analysis_id", "=", "a.id").on(sql<boolean>`l.layer = a.completed_layers - 1`),
+    )
+    .select(["a.id", "a.completed_layers", "l.created_at"])
+    .where("a.project_id", "=", q.projectId)
+    .where("a.address", "=", q.address)
+    .where("a.kind", "=", "investigation")
+    .where("a.status", "=", "running")
+    .where("a.completed_layers", ">", 0);
+  if (q.chainId !== undefined) {
+    completed = completed.where("chain_id", "=", q.chainId);
+    running = running.where("a.chain_id", "=", q.chainId);
+  }
+  const [done, open] = await Promise.all([
+    completed.orderBy("completed_at", "desc").orderBy("id").limit(1).executeTakeFirst(),
+    running.orderBy("l.created_at", "desc").orderBy("a.id").limit(1).executeTakeFirst(),
+  ]);
+  const doneMark = done?.completed_at
+    ? { id: done.id, kind: done.kind, at: new Date(done.completed_at), layers: null }
+    : undefined;
+  const openMark = open
+    ? {
+        id: open.id,
+        kind: "investigation" as const,
+        at: new Date(open.created_at),
+        layers: open.completed_layers,
+      }
+    : undefined;
+  if (!openMark) return doneMark;
+  if (!doneMark) return openMark;
+  return openMark.at > doneMark.at ? openMark : doneMark;
+}

@@ -55,6 +55,7 @@ export {
   UNKNOWN_FACTS,
   type Window,
 } from "./layer-read.ts";
+export { type EvidenceTransfer, transfersAmong } from "./path-transfers.ts";
 export { NATIVE_DECIMALS, USD_OF_TRANSFER, usdValue } from "./usd.ts";
 export {
   type Activity,

@@ -5,6 +5,7 @@ import { checkAnswer } from "./check-answer.ts";
 
 const ADDRESS = `0x${"ab".repeat(20)}`;
 const TX = `0x${"cd".repeat(32)}`;
+const ANALYSIS = "0f1e2d3c-4b5a-4697-8899-aabbccddeeff";
 const FACTS = {
   address: ADDRESS,
   asOf: "2026-11-20",
@@ -13,7 +14,11 @@ const FACTS = {
   activity: [
     { chain: "Ethereum", firstSeen: "2024-01-05", transfersIn: 12, receivedUsd: 12345.678, share: 0.375 },
   ],
-  risk: { score: 85, patterns: [{ txs: [TX], message: "3 deposits of USD 10,000 within 7 days" }] },
+  risk: {
+    score: 85,
+    analysisId: ANALYSIS,
+    patterns: [{ txs: [TX], message: "3 deposits of USD 10,000 within 7 days" }],
+  },
   bitcoin: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
 };
 const check = (answer: string, allowed: string[] = []) => checkAnswer(answer, FACTS, allowed);
@@ -27,6 +32,7 @@ describe("checking an LLM's report", () => {
       "2. First seen on 2024-01-05, 12 transfers received, USD 12,345.68 (about 12,346; 37.5% of it).",
       `3. Evidence: ${TX}; it made 3 deposits of USD 10,000 within 7 days.`,
       "Bitcoin: BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ.",
+      `From investigation \`${ANALYSIS}\`.`,
     ].join("\n");
     expect(check(answer)).toEqual({ ok: true });
   });
@@ -37,6 +43,10 @@ describe("checking an LLM's report", () => {
       reason: expect.stringContaining("0x1212"),
     });
     expect(check(`See 0x${"ef".repeat(32)}.`)).toMatchObject({ ok: false });
+    expect(check("From investigation 11111111-2222-4333-8444-555555555555.")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("11111111-2222"),
+    });
     expect(check("It paid 1BoatSLRHtKNngkdXEeobR76b53LETtpyT.")).toMatchObject({ ok: false });
     expect(check("Last seen on 2025-02-03.")).toMatchObject({
       ok: false,

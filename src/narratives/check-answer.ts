@@ -1,7 +1,7 @@
 // The check an LLM's report passes before it is served (docs/api.md, "Wallet background report"): every address,
-// transaction hash, date and figure in it must appear in the facts it was given, and it may carry no raw HTML, no
-// image and no link outside the allow-list (the configured chains' explorers). A report that fails is not served;
-// the deterministic one is, and the reason is logged. Pure.
+// transaction hash, analysis id, date and figure in it must appear in the facts it was given, and it may carry no
+// raw HTML, no image and no link outside the allow-list (the configured chains' explorers). A report that fails is
+// not served; the deterministic one is, and the reason is logged. Pure.
 
 export type AnswerCheck = { ok: true } | { ok: false; reason: string };
 
@@ -9,6 +9,7 @@ const MAX_LENGTH = 20_000;
 const HTML = /<\/?[A-Za-z!][^>]*>/;
 const IMAGE = /!\[/;
 const LINKS = /\]\(\s*<?([^)\s>]*)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s)>\]]+)/g;
+const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
 const HEX = /0x[0-9a-fA-F]+/g;
 const BECH32 = /\b(bc1|BC1)[0-9A-Za-z]{8,87}\b/g;
 const STELLAR = /\bG[A-Z2-7]{55}\b/g;
@@ -59,10 +60,10 @@ export function checkAnswer(
   const factTextLower = factText.toLowerCase();
   // Identifiers: each must be one the facts hold.
   let rest = answer;
-  for (const pattern of [HEX, BECH32, STELLAR, BASE58]) {
+  for (const pattern of [UUID, HEX, BECH32, STELLAR, BASE58]) {
     for (const [token] of rest.matchAll(pattern)) {
       const known =
-        pattern === HEX || pattern === BECH32
+        pattern === UUID || pattern === HEX || pattern === BECH32
           ? factTextLower.includes(token.toLowerCase())
           : factText.includes(token);
       if (!known)

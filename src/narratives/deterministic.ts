@@ -1,11 +1,21 @@
 // The deterministic writer of wallet reports: renders the facts (facts.ts) as a report a compliance officer can
-// paste into a case file, in English or Spanish, with the same sections every time: summary, risk and why,
-// activity, counterparties, evidence, limits of the data. Every figure is one of the facts; data is written as
-// inert text (markdown.ts). Pure.
-import type { LimitFact, WalletFacts } from "./facts.ts";
+// paste into a case file, in English or Spanish, with the same sections every time: summary (with what the risk
+// rests on), what to do, risk and why, activity, counterparties, evidence (the transfers along each exposure path
+// and of each pattern), limits of the data. Every figure is one of the facts; data is written as inert text
+// (markdown.ts). The Spanish report is Spanish throughout: the risk model's words, the reason and the patterns'
+// descriptions come from spanish.ts, never from the risk core's English. Pure.
+import type { ExposureFact, LimitFact, RiskFact, TransferFact, WalletFacts } from "./facts.ts";
 import { isSeen } from "./facts.ts";
+import { whatToDo } from "./guidance.ts";
 import { code, figure, inert, table, usd } from "./markdown.ts";
+import { categoryEs, directionEs, levelEs, patternEs, severityEs } from "./spanish.ts";
 import type { ReportLanguage } from "./tables.ts";
+
+const same = (s: string) => s;
+const plural = (n: number, one: string, many: string) => `${figure(n)} ${n === 1 ? one : many}`;
+/** An amount of tokens: up to 4 decimals, as the facts keep it. */
+const amount = (n: number) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: 4, minimumFractionDigits: 0 });
 
 const TEXT = {
   en: {
@@ -19,18 +29,45 @@ const TEXT = {
     noLabels: "Labels: none known.",
     sanctioned: "Sanctions: **the address is on a sanctions list** the service holds.",
     notSanctioned: "Sanctions: not on any sanctions list the service holds.",
-    riskLine: (score: string, level: string, d: string) =>
-      `Latest risk analysis by this project: **${score}/100 (${level})** on ${d}.`,
-    noRisk: "Latest risk analysis by this project: none.",
+    level: same,
+    score: (r: RiskFact) => (r.score === null ? "no verdict" : `**${r.score}/100 (${r.level})**`),
+    source: { scan: "scan", job: "risk job", investigation: "investigation" },
+    hops: (n: number) => plural(n, "hop", "hops"),
+    analysisLine: (r: RiskFact, what: string, details: string) =>
+      `Risk: ${TEXT.en.score(r)}, from ${what} ${code(r.analysisId ?? "")} of ${r.analyzedOn} (${details})` +
+      `${r.provisional ? `; provisional: ${r.provisional.layers} of ${r.provisional.of} layers completed` : ""}.`,
+    window: (from: string | null, to: string | null) =>
+      from && to
+        ? `transfers from ${from} to ${to}`
+        : from
+          ? `transfers from ${from}`
+          : `transfers up to ${to}`,
+    on: (hops: string, chain: string) => `${hops} on ${chain}`,
+    quickLine: (r: RiskFact, chain: string) =>
+      `Risk: ${TEXT.en.score(r)}, from a quick check made for this report on ${r.analyzedOn} (direct ` +
+      `counterparties on ${chain}): the project has no analysis of this address.`,
+    noRisk:
+      "Risk: no verdict: the project has no analysis of this address, and the service holds no transfer of it " +
+      "to check.",
     activityLine: (n: string, chains: string, from: string, to: string) =>
       `Activity: ${n} transfers on ${chains} between ${from} and ${to}.`,
     noActivity: "Activity: no transfers seen.",
+    whatToDo: "What to do",
     risk: "Risk and why",
-    reason: "Reason given by the analysis:",
+    reason: (r: RiskFact) =>
+      r.source === "quick" ? "Reason given by the quick check:" : "Reason given by the analysis:",
+    reasonOf: (r: RiskFact) => r.reason,
     patterns: ["Pattern", "Severity", "Confidence", "Amount", "What was found"],
-    noPatterns: "The analysis found no suspicious pattern.",
+    pattern: same,
+    severity: same,
+    messageOf: (p: RiskFact["patterns"][number]) => p.message,
+    noPatterns: "The analysis found no suspicious pattern the address takes part in.",
     exposure: "Exposure by category:",
-    exposureHeader: ["Category", "Direction", "Amount", "Hops"],
+    exposureHeader: ["Category", "Direction", "Amount", "Share", "Hops", "Drives the score"],
+    category: same,
+    direction: same,
+    yes: "yes",
+    no: "no",
     activity: "Activity",
     activityHeader: ["Chain", "First seen", "Last seen", "In", "Out", "Received", "Sent", "Counterparties"],
     unpriced: (n: string, c: string) =>
@@ -39,8 +76,20 @@ const TEXT = {
     counterpartyHeader: ["Chain", "Address", "Transfers", "Volume", "Label", "Inferred exchange deposit"],
     depositOf: (e: string) => `deposit address of ${e}`,
     evidence: "Evidence",
-    evidenceLine: (p: string) => `${p}: transactions`,
-    noEvidence: "No pattern evidence to list.",
+    paths: "Exposure paths",
+    path: (e: ExposureFact, who: string, via: string, n: string) =>
+      e.direction === "self"
+        ? `The address itself is labelled ${inert(e.category)}: ${who}.`
+        : `Funds ${e.direction === "incoming" ? "received from" : "sent to"} ${inert(e.category)} addresses ` +
+          `${e.hops <= 1 ? "directly" : `${TEXT.en.hops(e.hops)} away`}: ${who}${via ? `, via ${via}` : ""}; ` +
+          `${n} on the paths.`,
+    transactions: (n: number) => plural(n, "transaction", "transactions"),
+    patternEvidence: "Patterns",
+    patternLine: (p: string, n: string) => `${p}: ${n}.`,
+    firstShown: (n: number) => `The first ${plural(n, "transfer", "transfers")}, oldest first:`,
+    others: "Other transactions:",
+    transferHeader: ["Date", "From", "To", "Amount", "USD", "Transaction"],
+    noEvidence: "No exposure path or pattern evidence to list.",
     limits: "Limits of the data",
     limit: (l: LimitFact) =>
       l.kind === "no-data-source"
@@ -61,18 +110,46 @@ const TEXT = {
     noLabels: "Etiquetas: ninguna conocida.",
     sanctioned: "Sanciones: **la dirección está en una lista de sanciones** que el servicio tiene.",
     notSanctioned: "Sanciones: no está en ninguna lista de sanciones que el servicio tiene.",
-    riskLine: (score: string, level: string, d: string) =>
-      `Último análisis de riesgo de este proyecto: **${score}/100 (${level})** el ${d}.`,
-    noRisk: "Último análisis de riesgo de este proyecto: ninguno.",
+    level: levelEs,
+    score: (r: RiskFact) =>
+      r.score === null ? "sin veredicto" : `**${r.score}/100 (${levelEs(r.level ?? "")})**`,
+    source: { scan: "el escaneo", job: "el trabajo de riesgo", investigation: "la investigación" },
+    hops: (n: number) => plural(n, "salto", "saltos"),
+    analysisLine: (r: RiskFact, what: string, details: string) =>
+      `Riesgo: ${TEXT.es.score(r)}, según ${what} ${code(r.analysisId ?? "")} del ${r.analyzedOn} (${details})` +
+      `${r.provisional ? `; provisional: ${r.provisional.layers} de ${r.provisional.of} capas completadas` : ""}.`,
+    window: (from: string | null, to: string | null) =>
+      from && to
+        ? `transferencias del ${from} al ${to}`
+        : from
+          ? `transferencias desde el ${from}`
+          : `transferencias hasta el ${to}`,
+    on: (hops: string, chain: string) => `${hops} en ${chain}`,
+    quickLine: (r: RiskFact, chain: string) =>
+      `Riesgo: ${TEXT.es.score(r)}, según una verificación rápida hecha para este informe el ${r.analyzedOn} ` +
+      `(contrapartes directas en ${chain}): el proyecto no tiene análisis de esta dirección.`,
+    noRisk:
+      "Riesgo: sin veredicto: el proyecto no tiene análisis de esta dirección y el servicio no tiene " +
+      "transferencias suyas que verificar.",
     activityLine: (n: string, chains: string, from: string, to: string) =>
       `Actividad: ${n} transferencias en ${chains} entre ${from} y ${to}.`,
     noActivity: "Actividad: no se vieron transferencias.",
+    whatToDo: "Qué hacer",
     risk: "Riesgo y por qué",
-    reason: "Razón que da el análisis:",
+    reason: (r: RiskFact) =>
+      r.source === "quick" ? "Razón que da la verificación rápida:" : "Razón que da el análisis:",
+    reasonOf: (r: RiskFact) => r.reasonEs,
     patterns: ["Patrón", "Severidad", "Confianza", "Monto", "Qué se encontró"],
-    noPatterns: "El análisis no encontró patrones sospechosos.",
+    pattern: patternEs,
+    severity: severityEs,
+    messageOf: (p: RiskFact["patterns"][number]) => p.messageEs,
+    noPatterns: "El análisis no encontró patrones sospechosos en los que participe la dirección.",
     exposure: "Exposición por categoría:",
-    exposureHeader: ["Categoría", "Dirección", "Monto", "Saltos"],
+    exposureHeader: ["Categoría", "Dirección", "Monto", "Proporción", "Saltos", "Determina el puntaje"],
+    category: categoryEs,
+    direction: directionEs,
+    yes: "sí",
+    no: "no",
     activity: "Actividad",
     activityHeader: [
       "Cadena",
@@ -97,8 +174,21 @@ const TEXT = {
     ],
     depositOf: (e: string) => `dirección de depósito de ${e}`,
     evidence: "Evidencia",
-    evidenceLine: (p: string) => `${p}: transacciones`,
-    noEvidence: "No hay evidencia de patrones que listar.",
+    paths: "Rutas de exposición",
+    path: (e: ExposureFact, who: string, via: string, n: string) =>
+      e.direction === "self"
+        ? `La dirección misma está etiquetada en la categoría ${inert(categoryEs(e.category))}: ${who}.`
+        : `Fondos ${e.direction === "incoming" ? "recibidos de" : "enviados a"} direcciones de la categoría ` +
+          `${inert(categoryEs(e.category))} ${e.hops <= 1 ? "directamente" : `a ${TEXT.es.hops(e.hops)}`}: ${who}` +
+          `${via ? `, a través de ${via}` : ""}; ${n} en las rutas.`,
+    transactions: (n: number) => plural(n, "transacción", "transacciones"),
+    patternEvidence: "Patrones",
+    patternLine: (p: string, n: string) => `${p}: ${n}.`,
+    firstShown: (n: number) =>
+      `${n === 1 ? "La primera transferencia" : `Las primeras ${figure(n)} transferencias`}, de la más antigua a la más reciente:`,
+    others: "Otras transacciones:",
+    transferHeader: ["Fecha", "De", "A", "Monto", "USD", "Transacción"],
+    noEvidence: "No hay rutas de exposición ni evidencia de patrones que listar.",
     limits: "Límites de los datos",
     limit: (l: LimitFact) =>
       l.kind === "no-data-source"
@@ -108,13 +198,98 @@ const TEXT = {
           : `${l.chain}: el servicio no tiene datos de esta cadena.`,
     none: "ninguna",
   },
-} as const;
-
-/** The report's section headings, in order (the full report; an unseen address has summary and limits only). */
-export const sectionsOf = (lang: ReportLanguage) => {
-  const t = TEXT[lang];
-  return [t.summary, t.risk, t.activity, t.counterparties, t.evidence, t.limits];
 };
+
+type Text = (typeof TEXT)[ReportLanguage];
+
+/**
+ * The report's level-2 section headings, in order (the full report; an unseen address has summary, what to do and
+ * limits only). `withWhatToDo: false`: the ones an LLM writes (the service adds "What to do" itself, report.ts).
+ */
+export const sectionsOf = (lang: ReportLanguage, withWhatToDo = true) => {
+  const t = TEXT[lang];
+  return [
+    t.summary,
+    ...(withWhatToDo ? [t.whatToDo] : []),
+    t.risk,
+    t.activity,
+    t.counterparties,
+    t.evidence,
+    t.limits,
+  ];
+};
+
+/** The "What to do" section, as both writers' reports carry it after their summary. */
+export function whatToDoSection(facts: WalletFacts, lang: ReportLanguage): string {
+  const line = whatToDo(
+    {
+      level: facts.risk?.level ?? null,
+      sanctioned: facts.sanctioned,
+      fius: facts.fius.map(inert),
+      withheld: facts.risk !== null && facts.risk.score === null,
+    },
+    lang,
+  );
+  return `## ${TEXT[lang].whatToDo}\n\n${line}\n`;
+}
+
+function riskLine(t: Text, r: RiskFact | null): string {
+  if (!r) return t.noRisk;
+  const chain = inert(r.chain);
+  if (r.source === "quick") return t.quickLine(r, chain);
+  const on = t.on(t.hops(r.depth), chain);
+  const details = r.window ? `${t.window(r.window.from, r.window.to)}, ${on}` : on;
+  return t.analysisLine(r, t.source[r.source], details);
+}
+
+function transfersTable(t: Text, transfers: TransferFact[]): string {
+  return table(
+    [...t.transferHeader],
+    transfers.map((x) => [
+      x.day,
+      code(x.from),
+      code(x.to),
+      x.amount === null ? "—" : `${amount(x.amount)} ${inert(x.symbol)}`,
+      x.usd === null ? "—" : usd(x.usd),
+      code(x.tx),
+    ]),
+  );
+}
+
+/** The transfers shown, then the transactions of `txs` they leave out. */
+function transfersBlock(t: Text, transfers: TransferFact[], txs: string[]): string[] {
+  const out: string[] = [];
+  if (transfers.length > 0) out.push(t.firstShown(transfers.length), "", transfersTable(t, transfers), "");
+  const shown = new Set(transfers.map((x) => x.tx));
+  const rest = txs.filter((tx) => !shown.has(tx));
+  if (rest.length > 0) out.push(`${t.others} ${rest.map(code).join(", ")}`, "");
+  return out;
+}
+
+function evidence(t: Text, r: RiskFact | null): string[] {
+  const out: string[] = [];
+  const paths = r?.exposure.filter((e) => e.transactions > 0 || e.counterparties.length > 0) ?? [];
+  if (paths.length > 0) {
+    out.push(`### ${t.paths}`, "");
+    for (const e of paths) {
+      const who = e.counterparties
+        .map((c) => (c.label ? `${inert(c.label)} (${code(c.address)})` : code(c.address)))
+        .join(", ");
+      const via = e.via.map(code).join(", ");
+      out.push(`- ${t.path(e, who, via, t.transactions(e.transactions))}`, "");
+      out.push(...transfersBlock(t, e.transfers, []));
+    }
+  }
+  const patterns = r?.patterns.filter((p) => p.transactions > 0) ?? [];
+  if (patterns.length > 0) {
+    out.push(`### ${t.patternEvidence}`, "");
+    for (const p of patterns) {
+      out.push(`- ${t.patternLine(inert(t.pattern(p.pattern)), t.transactions(p.transactions))}`, "");
+      out.push(...transfersBlock(t, p.transfers, p.txs));
+    }
+  }
+  return out.length > 0 ? out : [t.noEvidence, ""];
+}
 
 export function deterministicReport(facts: WalletFacts, lang: ReportLanguage): string {
   const t = TEXT[lang];
@@ -128,61 +303,61 @@ export function deterministicReport(facts: WalletFacts, lang: ReportLanguage): s
   out.push(`## ${t.summary}`, "");
   if (!isSeen(facts)) {
     out.push(t.unseen, "");
+    out.push(whatToDoSection(facts, lang));
   } else {
-    const labels = facts.labels.map((l) => `${inert(l.label)} (${inert(l.category)}, ${inert(l.source)})`);
+    const labels = facts.labels.map(
+      (l) => `${inert(l.label)} (${inert(t.category(l.category))}, ${inert(l.source)})`,
+    );
     out.push(`- ${labels.length > 0 ? t.labels(labels.join("; ")) : t.noLabels}`);
     out.push(`- ${facts.sanctioned ? t.sanctioned : t.notSanctioned}`);
-    out.push(
-      `- ${facts.risk ? t.riskLine(String(facts.risk.score), inert(facts.risk.level), facts.risk.analyzedOn) : t.noRisk}`,
-    );
-    const transfers = facts.activity.reduce((n, a) => n + a.transfersIn + a.transfersOut, 0);
-    const first = facts.activity.map((a) => a.firstSeen).sort()[0];
-    const last = facts.activity
-      .map((a) => a.lastSeen)
-      .sort()
-      .at(-1);
+    out.push(`- ${riskLine(t, facts.risk)}`);
+    const { transfers, firstSeen, lastSeen } = facts.totals;
     out.push(
       `- ${
-        first && last
+        firstSeen && lastSeen
           ? t.activityLine(
               figure(transfers),
               facts.activity.map((a) => inert(a.chain)).join(", "),
-              first,
-              last,
+              firstSeen,
+              lastSeen,
             )
           : t.noActivity
       }`,
       "",
     );
+    out.push(whatToDoSection(facts, lang));
     out.push(`## ${t.risk}`, "");
-    if (facts.risk) {
-      out.push(`${t.reason} ${inert(facts.risk.reason)}`, "");
+    const r = facts.risk;
+    if (r) {
+      out.push(`${t.reason(r)} ${inert(t.reasonOf(r))}`, "");
       out.push(
-        facts.risk.patterns.length > 0
+        r.patterns.length > 0
           ? table(
               [...t.patterns],
-              facts.risk.patterns.map((p) => [
-                inert(p.pattern),
-                inert(p.severity),
-                figure(p.confidence),
+              r.patterns.map((p) => [
+                inert(t.pattern(p.pattern)),
+                inert(t.severity(p.severity)),
+                p.confidence === null ? "—" : figure(p.confidence),
                 usd(p.usdAmount),
-                inert(p.message),
+                inert(t.messageOf(p)),
               ]),
             )
           : t.noPatterns,
         "",
       );
-      if (facts.risk.exposure.length > 0)
+      if (r.exposure.length > 0)
         out.push(
           t.exposure,
           "",
           table(
             [...t.exposureHeader],
-            facts.risk.exposure.map((e) => [
-              inert(e.category),
-              inert(e.direction),
+            r.exposure.map((e) => [
+              inert(t.category(e.category)),
+              inert(t.direction(e.direction)),
               usd(e.usd),
+              `${Math.round(e.share * 100)}%`,
               figure(e.hops),
+              e.drivesScore ? t.yes : t.no,
             ]),
           ),
           "",
@@ -219,7 +394,7 @@ export function deterministicReport(facts: WalletFacts, lang: ReportLanguage): s
               code(c.address),
               figure(c.transfers),
               usd(c.volumeUsd),
-              c.label ? `${inert(c.label)} (${inert(c.category ?? "")})` : t.none,
+              c.label ? `${inert(c.label)} (${inert(t.category(c.category ?? ""))})` : t.none,
               c.depositOf ? t.depositOf(inert(c.depositOf)) : t.none,
             ]),
           )
@@ -227,12 +402,7 @@ export function deterministicReport(facts: WalletFacts, lang: ReportLanguage): s
       "",
     );
     out.push(`## ${t.evidence}`, "");
-    const withTxs = facts.risk?.patterns.filter((p) => p.txs.length > 0) ?? [];
-    if (withTxs.length > 0) {
-      for (const p of withTxs)
-        out.push(`- ${t.evidenceLine(inert(p.pattern))} ${p.txs.map(code).join(", ")}`);
-      out.push("");
-    } else out.push(t.noEvidence, "");
+    out.push(...evidence(t, facts.risk));
   }
   out.push(`## ${t.limits}`, "");
   for (const l of facts.limits) out.push(`- ${t.limit(l)}`);

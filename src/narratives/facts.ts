@@ -1,21 +1,35 @@
 // The facts of a wallet report, gathered once into one object (docs/api.md, "Wallet background report"): the
 // address's labels (sanctions lists included), its activity on every chain the service holds data for, its top
-// counterparties with their labels and inferred exchanges, the project's latest risk analysis of it, and what the
-// service could not see. Writers (deterministic.ts, llm.ts) only render these; every figure of a report is one of
-// them, and nothing else.
+// counterparties with their labels and inferred exchanges, the verdict its risk rests on (the project's latest
+// analysis of it of any kind, or a quick check made for the report) with its evidence (the transfers along each
+// exposure path and of each pattern, read from the ledger), the financial intelligence units of the project's
+// jurisdictions, and what the service could not see. Writers (deterministic.ts, llm.ts) only render these; every
+// figure of a report is one of them, and nothing else.
 import type { Kysely } from "kysely";
-import { latestCompleted } from "../analysis/index.ts";
+import {
+  type AnalysisContext,
+  latestVerdict,
+  quickVerdict,
+  type VerdictExposure,
+  type VerdictFinding,
+  type WalletVerdict,
+} from "../analysis/index.ts";
 import type { AddressFamily, ParsedAddress } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
+import { jurisdictionsOf } from "../jurisdictions/index.ts";
 import {
   activityOf,
   depositExchangeOf,
+  type EvidenceTransfer,
   labelRowsOf,
   latestDataTime,
   topCounterparties,
+  transfersAmong,
 } from "../ledger/index.ts";
 import type { DB } from "../schema.ts";
+import { findingEs, labelsOfVerdict, reasonEs } from "./spanish.ts";
+import type { RiskSource } from "./tables.ts";
 
 export interface LabelFact {
   chain: string;
@@ -49,26 +63,78 @@ export interface CounterpartyFact {
   depositOf: string | null;
 }
 
+/** A transfer of the evidence, as the ledger holds it. */
+export interface TransferFact {
+  tx: string;
+  day: string;
+  from: string;
+  to: string;
+  /** in whole tokens (4 decimals); null for a token whose decimals the service does not know */
+  amount: number | null;
+  /** the token's symbol, the chain's currency, or the token's address when its symbol is unknown */
+  symbol: string;
+  /** at the transfer's day's price; null when unpriced */
+  usd: number | null;
+}
+
 export interface PatternFact {
   pattern: string;
   severity: string;
-  confidence: number;
+  /** null where the analysis did not keep it (a quick check's answer) */
+  confidence: number | null;
+  /** the risk core's sentence (English, as the API gives it) */
   message: string;
+  /** the same, in Spanish, written from the finding's thresholds and evidence (spanish.ts) */
+  messageEs: string;
   usdAmount: number;
+  /** how many transactions its evidence holds */
+  transactions: number;
+  /** the first of them */
   txs: string[];
   wallets: string[];
+  /** the transfers of those transactions between the pattern's wallets (the first ones, oldest first) */
+  transfers: TransferFact[];
+}
+
+/** An exposure entry as a path: from the labelled addresses at its far end, through the intermediaries. */
+export interface ExposureFact {
+  category: string;
+  direction: string;
+  hops: number;
+  usd: number;
+  share: number;
+  /** the score's exposure points come from this entry */
+  drivesScore: boolean;
+  counterparties: { address: string; label: string | null }[];
+  via: string[];
+  /** how many transactions are on the paths */
+  transactions: number;
+  /** the transfers between the path's addresses (the first ones, oldest first) */
+  transfers: TransferFact[];
 }
 
 export interface RiskFact {
-  analysisId: string;
+  /** scan, job, investigation: the project's analysis; quick: a quick check made for this report */
+  source: Exclude<RiskSource, "none">;
+  /** null for a quick check (not stored) */
+  analysisId: string | null;
   chain: string;
   analyzedOn: string;
-  score: number;
-  level: string;
-  reason: string;
+  /** a risk job's date window */
+  window: { from: string | null; to: string | null } | null;
+  /** an investigation still running: its completed layers of all (the verdict is provisional) */
+  provisional: { layers: number; of: number } | null;
+  /** hops the analysis reached */
   depth: number;
+  /** null: the quick check withheld its verdict (the data it rests on is not current) */
+  score: number | null;
+  level: string | null;
+  /** the risk core's reason (English, as the API gives it) */
+  reason: string;
+  /** the same in Spanish, written from what drives the score (spanish.ts) */
+  reasonEs: string;
   patterns: PatternFact[];
-  exposure: { category: string; direction: string; usd: number; hops: number }[];
+  exposure: ExposureFact[];
 }
 
 export type LimitFact =
@@ -90,13 +156,19 @@ export interface WalletFacts {
   totals: { transfers: number; chains: number; firstSeen: string | null; lastSeen: string | null };
   counterparties: CounterpartyFact[];
   risk: RiskFact | null;
+  /** the financial intelligence units of the project's jurisdictions (none known: the report names none) */
+  fius: string[];
   limits: LimitFact[];
   /** risk scores run from 0 to this */
   scoreScale: 100;
 }
 
 const TOP_COUNTERPARTIES = 5;
-const EVIDENCE_PER_PATTERN = 3;
+/** transactions listed per pattern, and transfers listed per pattern and per exposure path */
+const EVIDENCE_PER_PATTERN = 10;
+const TRANSFERS_PER_PATH = 10;
+/** chains a quick check is made on, when the project has no analysis of the address (its most active ones) */
+const QUICK_CHECK_CHAINS = 3;
 const FAMILY_NETWORK: Record<Exclude<AddressFamily, "evm">, keyof typeof NON_EVM_CHAIN_IDS> = {
   bitcoin: "bitcoin",
   solana: "solana",
@@ -175,43 +247,170 @@ async function dataUntil(db: Kysely<DB>, chainId: number): Promise<string | unde
   return at ? day(at) : undefined;
 }
 
-async function riskOf(db: Kysely<DB>, registry: ChainRegistry, q: FactsQuery): Promise<RiskFact | null> {
-  const latest = (
-    await latestCompleted(db, { projectId: q.projectId, chainId: q.chainId, addresses: [q.parsed.address] })
-  ).get(q.parsed.address);
-  const r = latest?.result;
-  if (!latest || !r) return null;
+/** What a report's risk rests on, for the cache to compare with the latest analysis when it is read. */
+export interface RiskBasis {
+  source: RiskSource;
+  analysisId: string | null;
+  /** when that analysis completed (or the running investigation's latest layer did) */
+  at: Date | null;
+  /** the completed layers of an investigation still running */
+  layers: number | null;
+}
+
+const NO_BASIS: RiskBasis = { source: "none", analysisId: null, at: null, layers: null };
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+function transferFact(t: EvidenceTransfer, currency: string): TransferFact {
   return {
-    analysisId: latest.id,
-    chain: registry.get(latest.chainId)?.name ?? String(latest.chainId),
-    analyzedOn: day(latest.completedAt ?? latest.updatedAt),
-    score: r.riskScore,
-    level: r.riskLevel,
-    reason: r.riskReason,
-    depth: latest.maxDepth,
-    patterns: r.findings.map((f) => ({
-      pattern: f.pattern,
-      severity: f.severity,
-      confidence: round2(f.confidence),
-      message: f.message,
-      usdAmount: round2(f.usdAmount),
-      txs: f.txs.slice(0, EVIDENCE_PER_PATTERN),
-      wallets: f.wallets.slice(0, EVIDENCE_PER_PATTERN),
-    })),
-    exposure: (r.exposure?.entries ?? [])
-      .slice()
-      .sort((a, b) => b.usd - a.usd)
-      .slice(0, TOP_COUNTERPARTIES)
-      .map((e) => ({ category: e.category, direction: e.direction, usd: round2(e.usd), hops: e.hops })),
+    tx: t.txHash,
+    day: day(t.at),
+    from: t.from,
+    to: t.to,
+    amount: t.decimals === null ? null : round4(Number(t.value) / 10 ** t.decimals),
+    symbol: t.token === "native" ? currency : (t.symbol ?? t.token),
+    usd: t.usd === null ? null : round2(t.usd),
   };
 }
 
-export async function gatherFacts(
+async function patternFact(
+  db: Kysely<DB>,
+  chain: { id: number; currency: string },
+  root: string,
+  f: VerdictFinding,
+  labels: ReadonlyMap<string, string>,
+): Promise<PatternFact> {
+  const transfers = await transfersAmong(db, chain.id, {
+    txHashes: f.txs,
+    addresses: [...new Set([root, f.subject, ...f.wallets])],
+    limit: EVIDENCE_PER_PATTERN,
+  });
+  return {
+    pattern: f.pattern,
+    severity: f.severity,
+    confidence: f.confidence === null ? null : round2(f.confidence),
+    message: f.message,
+    messageEs: findingEs(f, labels),
+    usdAmount: round2(f.usdAmount),
+    transactions: f.txs.length,
+    txs: f.txs.slice(0, EVIDENCE_PER_PATTERN),
+    wallets: f.wallets.slice(0, 3),
+    transfers: transfers.map((t) => transferFact(t, chain.currency)),
+  };
+}
+
+async function exposureFact(
+  db: Kysely<DB>,
+  chain: { id: number; currency: string },
+  root: string,
+  e: VerdictExposure,
+): Promise<ExposureFact> {
+  const transfers = await transfersAmong(db, chain.id, {
+    txHashes: e.txs,
+    addresses: [...new Set([root, ...e.via, ...e.counterparties.map((c) => c.address)])],
+    limit: TRANSFERS_PER_PATH,
+  });
+  return {
+    category: e.category,
+    direction: e.direction,
+    hops: e.hops,
+    usd: round2(e.usd),
+    share: round4(e.share),
+    drivesScore: e.drivesScore,
+    counterparties: e.counterparties.map((c) => ({ address: c.address, label: c.label ?? null })),
+    via: e.via,
+    transactions: e.txs.length,
+    transfers: transfers.map((t) => transferFact(t, chain.currency)),
+  };
+}
+
+async function riskFact(
   db: Kysely<DB>,
   registry: ChainRegistry,
+  root: string,
+  v: WalletVerdict,
+  now: Date,
+): Promise<RiskFact> {
+  const c = registry.get(v.chainId);
+  const chain = { id: v.chainId, currency: c?.currency_symbol ?? "native" };
+  // The path that drives the score first, then the largest.
+  const exposure = v.exposure
+    .slice()
+    .sort((a, b) => Number(b.drivesScore) - Number(a.drivesScore) || b.usd - a.usd)
+    .slice(0, TOP_COUNTERPARTIES);
+  const patterns: PatternFact[] = [];
+  const labels = labelsOfVerdict(v);
+  for (const f of v.findings) patterns.push(await patternFact(db, chain, root, f, labels));
+  const paths: ExposureFact[] = [];
+  for (const e of exposure) paths.push(await exposureFact(db, chain, root, e));
+  return {
+    source: v.source,
+    analysisId: v.analysisId,
+    chain: c?.name ?? String(v.chainId),
+    analyzedOn: day(v.source === "quick" ? now : v.at),
+    window:
+      v.window.from || v.window.to
+        ? { from: v.window.from ? day(v.window.from) : null, to: v.window.to ? day(v.window.to) : null }
+        : null,
+    provisional: v.layers ? { layers: v.layers.completed, of: v.layers.total } : null,
+    depth: v.maxDepth,
+    score: v.score,
+    level: v.level,
+    reason: v.reason,
+    reasonEs: reasonEs(v, root),
+    patterns,
+    exposure: paths,
+  };
+}
+
+/**
+ * The verdict a report's risk rests on: the project's latest analysis of the address (any kind, on the report's
+ * chain when it is narrowed), else a quick check made now on the chains where the address has transfers (the
+ * highest score of them), else none.
+ */
+async function verdictFor(
+  analysis: AnalysisContext,
   q: FactsQuery,
-): Promise<WalletFacts> {
+  activity: ChainActivity[],
+): Promise<{ verdict: WalletVerdict; basis: RiskBasis } | undefined> {
+  const address = q.parsed.address;
+  const latest = await latestVerdict(analysis.db, { projectId: q.projectId, address, chainId: q.chainId });
+  if (latest)
+    return {
+      verdict: latest.verdict,
+      basis: {
+        source: latest.verdict.source,
+        analysisId: latest.mark.id,
+        at: latest.mark.at,
+        layers: latest.mark.layers,
+      },
+    };
+  const chains = activity
+    .slice()
+    .sort((a, b) => b.transfersIn + b.transfersOut - (a.transfersIn + a.transfersOut))
+    .slice(0, QUICK_CHECK_CHAINS);
+  let best: WalletVerdict | undefined;
+  for (const a of chains) {
+    const v = await quickVerdict(analysis, q.projectId, address, a.chainId);
+    if (!best || (v.score ?? -1) > (best.score ?? -1)) best = v;
+  }
+  return best ? { verdict: best, basis: { ...NO_BASIS, source: "quick" } } : undefined;
+}
+
+/** The financial intelligence units of the project's jurisdictions: the regulator each files to, by its name. */
+async function fiusOf(analysis: AnalysisContext, projectId: number): Promise<string[]> {
+  const codes = (await analysis.projectJurisdictions?.(projectId)) ?? [];
+  return jurisdictionsOf(codes).map((j) => j.regulator.split(", through")[0] as string);
+}
+
+/** The facts of a report and what its risk rests on. `analysis` gives the store, the chains and the quick check. */
+export async function gatherReportFacts(
+  analysis: AnalysisContext,
+  q: FactsQuery,
+): Promise<{ facts: WalletFacts; basis: RiskBasis }> {
+  const { db, registry } = analysis;
   const { parsed } = q;
+  let basis = NO_BASIS;
   const facts: WalletFacts = {
     address: parsed.address,
     family: parsed.family,
@@ -223,6 +422,7 @@ export async function gatherFacts(
     totals: { transfers: 0, chains: 0, firstSeen: null, lastSeen: null },
     counterparties: [],
     risk: null,
+    fius: await fiusOf(analysis, q.projectId),
     limits: [],
     scoreScale: 100,
   };
@@ -252,7 +452,11 @@ export async function gatherFacts(
         (a, b) => b.volumeUsd - a.volumeUsd || b.transfers - a.transfers || (a.address < b.address ? -1 : 1),
       )
       .slice(0, TOP_COUNTERPARTIES);
-    facts.risk = await riskOf(db, registry, q);
+    const found = await verdictFor(analysis, q, facts.activity);
+    if (found) {
+      facts.risk = await riskFact(db, registry, parsed.address, found.verdict, q.now);
+      basis = found.basis;
+    }
   }
   facts.sanctioned = facts.labels.some((l) => l.category === "sanctioned");
   facts.totals = {
@@ -265,7 +469,11 @@ export async function gatherFacts(
         .sort()
         .at(-1) ?? null,
   };
-  return facts;
+  return { facts, basis };
+}
+
+export async function gatherFacts(analysis: AnalysisContext, q: FactsQuery): Promise<WalletFacts> {
+  return (await gatherReportFacts(analysis, q)).facts;
 }
 
 /** Whether the service knows anything of the address (a label, a transfer or an analysis). */

@@ -25,6 +25,15 @@ export function systemPrompt(lang: ReportLanguage, sections: string[]): string {
     `then these level-2 sections in this order: ${sections.join("; ")}.`,
     "Use only the facts. Copy every address, transaction hash, date and figure exactly as it appears in them; do not",
     "compute new figures (no sums, differences or percentages that are not in the facts), and do not guess.",
+    "Say in the summary what the risk rests on (risk.source: the project's scan, risk job or investigation, with its",
+    "analysisId and date, or a quick check made for this report), and list in the evidence the transfers of each",
+    "exposure path and pattern.",
+    ...(lang === "es"
+      ? [
+          "Write every sentence in Spanish: take the reason from risk.reasonEs and each pattern's description from",
+          "its messageEs (reason and message are the same in English: never copy them).",
+        ]
+      : []),
     "If the facts hold nothing about the address, say so in one sentence, then list the limits of the data.",
     "No HTML, no images, no links.",
   ].join("\n");

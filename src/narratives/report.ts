@@ -1,19 +1,21 @@
 // GET /wallets/{wallet}/report's verb: the cached report of a project, address, chain scope and language while it
-// has not expired (24 h by default); otherwise the facts are gathered and written, by the LLM when one is
-// configured and the project is under its hourly limit of LLM generations, else (or when the LLM fails, times out
-// or its answer does not pass check-answer.ts) by the deterministic writer. Requests for the same report while it
-// is being written wait for that one generation. Every generation is logged with its writer, model, language and
-// the hash of its facts.
+// has not expired (24 h by default) and no newer analysis of the address has completed than the one its risk rests
+// on; otherwise the facts are gathered and written, by the LLM when one is configured and the project is under its
+// hourly limit of LLM generations, else (or when the LLM fails, times out or its answer does not pass
+// check-answer.ts) by the deterministic writer. Either report carries the same "What to do" section, written by
+// the service. Requests for the same report while it is being written wait for that one generation. Every
+// generation is logged with its writer, model, language, the hash of its facts and what its risk rests on.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
+import { type AnalysisContext, latestVerdictMark } from "../analysis/index.ts";
 import type { ParsedAddress } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import type { DB } from "../schema.ts";
 import { checkAnswer } from "./check-answer.ts";
-import { deterministicReport, sectionsOf } from "./deterministic.ts";
-import { gatherFacts, type WalletFacts } from "./facts.ts";
+import { deterministicReport, sectionsOf, whatToDoSection } from "./deterministic.ts";
+import { gatherReportFacts, type RiskBasis, type WalletFacts } from "./facts.ts";
 import type { LlmWriter } from "./llm.ts";
-import type { ReportLanguage, ReportWriter } from "./tables.ts";
+import type { ReportLanguage, ReportWriter, RiskSource, WalletReportsTable } from "./tables.ts";
 
 export interface NarrativesLog {
   info(obj: object, msg: string): void;
@@ -23,6 +25,8 @@ export interface NarrativesLog {
 export interface NarrativesContext {
   db: Kysely<DB>;
   registry: ChainRegistry;
+  /** the analyses a report cites, and the quick check it makes when the project has none */
+  analysis: AnalysisContext;
   llm: LlmWriter | undefined;
   now: () => number;
   ttlMs: number;
@@ -36,6 +40,8 @@ export interface ReportRequest {
   chainId: number | undefined;
   lang: ReportLanguage;
   recreate: boolean;
+  /** the role of the key asking for recreate=true (logged with the generation) */
+  refreshRole?: string | undefined;
 }
 
 export interface WalletReport {
@@ -46,6 +52,9 @@ export interface WalletReport {
   factsSha256: string;
   createdAt: Date;
   cached: boolean;
+  /** what its risk rests on: the project's analysis of that kind, a quick check made for it, or nothing */
+  riskSource: RiskSource;
+  analysisId: string | null;
 }
 
 /** A stable hash of the facts (their asOf day excluded: the same facts on another day are the same facts). */
@@ -74,7 +83,7 @@ export class WalletReports {
         .where("lang", "=", req.lang)
         .where("expires_at", ">", new Date(this.ctx.now()))
         .executeTakeFirst();
-      if (cached)
+      if (cached && !(await this.#outdated(req, cached)))
         return {
           markdown: cached.markdown,
           writer: cached.writer,
@@ -83,6 +92,8 @@ export class WalletReports {
           factsSha256: cached.facts_sha256,
           createdAt: new Date(cached.created_at),
           cached: true,
+          riskSource: cached.risk_source,
+          analysisId: cached.analysis_id,
         };
     }
     // Checked again: another request may have started the generation while this one read the cache.
@@ -93,6 +104,30 @@ export class WalletReports {
     } finally {
       if (this.#inFlight.get(key) === started) this.#inFlight.delete(key);
     }
+  }
+
+  /**
+   * Whether a newer analysis of the address has completed than the one the cached report rests on (or one at all,
+   * for a report written from a quick check), or a running investigation it rests on has completed more layers.
+   */
+  async #outdated(
+    req: ReportRequest,
+    cached: Pick<WalletReportsTable, "analysis_id" | "analysis_layers"> & {
+      analysis_at: Date | string | null;
+    },
+  ): Promise<boolean> {
+    if (req.parsed.family !== "evm") return false;
+    const mark = await latestVerdictMark(this.ctx.db, {
+      projectId: req.projectId,
+      address: req.parsed.address,
+      chainId: req.chainId,
+    });
+    if (!mark) return false;
+    if (cached.analysis_id !== mark.id || cached.analysis_at === null) return true;
+    return (
+      new Date(cached.analysis_at).getTime() < mark.at.getTime() ||
+      (cached.analysis_layers ?? null) !== mark.layers
+    );
   }
 
   async #llmAllowed(projectId: number): Promise<boolean> {
@@ -111,7 +146,7 @@ export class WalletReports {
   async #generate(req: ReportRequest, scope: number): Promise<WalletReport> {
     const started = performance.now();
     const now = new Date(this.ctx.now());
-    const facts = await gatherFacts(this.ctx.db, this.ctx.registry, {
+    const { facts, basis } = await gatherReportFacts(this.ctx.analysis, {
       projectId: req.projectId,
       parsed: req.parsed,
       chainId: req.chainId,
@@ -128,10 +163,10 @@ export class WalletReports {
       fallback = `the project reached its limit of ${this.ctx.llmPerHour} LLM reports per hour`;
     if (llm && llmCalled) {
       try {
-        const answer = await llm.write(facts, req.lang, sectionsOf(req.lang));
+        const answer = await llm.write(facts, req.lang, sectionsOf(req.lang, false));
         const check = checkAnswer(answer, facts, this.#allowedLinks());
         if (check.ok) {
-          markdown = `${answer.trimEnd()}\n`;
+          markdown = withWhatToDo(answer, whatToDoSection(facts, req.lang));
           writer = "llm";
           model = llm.model;
         } else fallback = check.reason;
@@ -156,6 +191,7 @@ export class WalletReports {
       facts_sha256: hash,
       created_at: createdAt,
       expires_at: new Date(createdAt.getTime() + this.ctx.ttlMs),
+      ...basisColumns(basis),
     };
     await this.ctx.db.transaction().execute(async (trx) => {
       await trx
@@ -169,6 +205,10 @@ export class WalletReports {
             facts_sha256: row.facts_sha256,
             created_at: row.created_at,
             expires_at: row.expires_at,
+            risk_source: row.risk_source,
+            analysis_id: row.analysis_id,
+            analysis_at: row.analysis_at,
+            analysis_layers: row.analysis_layers,
           }),
         )
         .execute();
@@ -186,10 +226,23 @@ export class WalletReports {
           fallback_reason: fallback,
           duration_ms: Math.round(performance.now() - started),
           created_at: createdAt,
+          risk_source: basis.source,
+          analysis_id: basis.analysisId,
+          refresh_role: req.recreate ? (req.refreshRole ?? null) : null,
         })
         .execute();
     });
-    return { markdown, writer, model, lang: req.lang, factsSha256: hash, createdAt, cached: false };
+    return {
+      markdown,
+      writer,
+      model,
+      lang: req.lang,
+      factsSha256: hash,
+      createdAt,
+      cached: false,
+      riskSource: basis.source,
+      analysisId: basis.analysisId,
+    };
   }
 
   /** Links an LLM's report may carry: the configured chains' explorers. */
@@ -200,4 +253,23 @@ export class WalletReports {
       .filter((u): u is string => typeof u === "string" && u.length > 0)
       .map((u) => u.replace(/\/*$/, "/"));
   }
+}
+
+const basisColumns = (b: RiskBasis) => ({
+  risk_source: b.source,
+  analysis_id: b.analysisId,
+  analysis_at: b.at,
+  analysis_layers: b.layers,
+});
+
+/**
+ * An LLM's report with the service's "What to do" section put after its summary (before its second level-2
+ * heading), or at its end when it has no second one.
+ */
+export function withWhatToDo(answer: string, section: string): string {
+  const lines = answer.trimEnd().split("\n");
+  const headings = lines.flatMap((l, i) => (l.startsWith("## ") ? [i] : []));
+  const at = headings[1];
+  if (at === undefined) return `${lines.join("\n")}\n\n${section}`;
+  return `${[...lines.slice(0, at), ...section.split("\n"), ...lines.slice(at)].join("\n").trimEnd()}\n`;
 }

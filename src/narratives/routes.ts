@@ -1,6 +1,9 @@
 // GET /wallets/{wallet}/report (docs/api.md, "Wallet background report"): a markdown report on any address of a
-// known family, from the facts the service holds. Thin: parse, authorise (recreate needs the developer role), call
-// the verb. Headers say who wrote it: x-report-writer (llm or deterministic), x-report-model, x-report-facts-sha256.
+// known family, from the facts the service holds. Thin: parse, authorise, call the verb. `recreate=true` is open to
+// every role; a viewer key's refreshes are limited per project and hour (VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR),
+// counted by the API's rate limiter (the same store as every rate limit: one count across a fleet on PostgreSQL).
+// Headers say who wrote it and what its risk rests on: x-report-writer (llm or deterministic), x-report-model,
+// x-report-facts-sha256, x-report-risk-source, x-report-analysis-id.
 import { Type } from "@sinclair/typebox";
 import { parseAddress } from "../chains/address/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
@@ -16,16 +19,55 @@ const Query = Type.Object(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: "narrows an EVM address to one chain" }),
     ),
     lang: Type.Optional(Type.Union([Type.Literal("en"), Type.Literal("es")], { default: "en" })),
-    recreate: Type.Optional(Type.Boolean({ default: false, description: "regenerate it (developer role)" })),
+    recreate: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "write it again now; a viewer key's refreshes are limited per project and hour (429 with Retry-After beyond)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+const HOUR_MS = 3_600_000;
+
+export interface NarrativeLimits {
+  /** VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR: refreshes a project's viewer keys may ask for per hour */
+  refreshesPerHour: number;
+}
+
+/** The 429 of a viewer's refresh past the project's limit: when the next one is possible, and what to do now. */
+function refreshRefused(max: number, ttlSeconds: number): AppError {
+  const wait = Math.max(1, ttlSeconds);
+  const minutes = Math.ceil(wait / 60);
+  const at = new Date(Date.now() + wait * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const what =
+    max === 0
+      ? "The project's viewer keys may not refresh wallet reports (VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR = 0)"
+      : `The project's viewer keys refreshed ${max} wallet reports in the last hour, its limit ` +
+        `(VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR = ${max}): the next refresh is possible at ${at}, in ` +
+        `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return new AppError(
+    "rate_limited",
+    `${what}. Without recreate the cached report is served; a developer key may refresh it now.`,
+    { retryAfter: wait },
+  );
+}
 
 export function registerNarrativeRoutes(
   app: HttpApp,
   reports: WalletReports,
   chainExists: (chainId: number) => boolean,
+  limits: NarrativeLimits,
 ): void {
+  // One count per project, whichever of its viewer keys asks.
+  const viewerRefresh = app.createRateLimit({
+    max: limits.refreshesPerHour,
+    timeWindow: HOUR_MS,
+    keyGenerator: (req) => `wallet-report-refresh:${principalOf(req).projectId}`,
+  });
+
   app.get(
     "/wallets/:wallet/report",
     {
@@ -34,9 +76,12 @@ export function registerNarrativeRoutes(
         tags: ["Wallet background report"],
         summary: "A written background report on a wallet",
         description:
-          "Markdown, from the facts the service holds: labels and sanctions, activity, counterparties, the project's " +
-          "latest risk analysis, and the limits of the data. EVM, Bitcoin, Solana, Tron and Stellar addresses. " +
-          "Cached per project, address, chain and language (24 h by default); `recreate=true` regenerates it.",
+          "Markdown, from the facts the service holds: labels and sanctions, what the risk rests on (the project's " +
+          "latest scan, risk job or investigation of the address, else a quick check made for the report), what " +
+          "to do at its level, activity, counterparties, the evidence (the transfers along each exposure path and " +
+          "of each pattern), and the limits of the data. EVM, Bitcoin, Solana, Tron and Stellar addresses. Cached " +
+          "per project, address, chain and language (24 h by default) until a newer analysis of the address " +
+          "completes; `recreate=true` writes it again (a viewer key: limited per project and hour).",
         params: Params,
         querystring: Query,
         response: { 200: Ok(Type.String({ description: "markdown" })) },
@@ -58,15 +103,26 @@ export function registerNarrativeRoutes(
         ]);
       if (chainId !== undefined && !chainExists(chainId)) throw notFound("Chain");
       const principal = principalOf(req);
-      if (recreate && roleRank(principal.role) < roleRank("developer"))
-        throw new AppError("forbidden", "recreate=true needs the developer role");
-      const report = await reports.get({ projectId: principal.projectId, parsed, chainId, lang, recreate });
+      if (recreate && roleRank(principal.role) < roleRank("developer")) {
+        const count = await viewerRefresh(req);
+        if (!count.isAllowed && count.isExceeded) throw refreshRefused(count.max, count.ttlInSeconds);
+      }
+      const report = await reports.get({
+        projectId: principal.projectId,
+        parsed,
+        chainId,
+        lang,
+        recreate,
+        refreshRole: principal.role,
+      });
       reply
         .header("x-report-writer", report.writer)
         .header("x-report-model", report.model ?? "none")
         .header("x-report-language", report.lang)
         .header("x-report-facts-sha256", report.factsSha256)
-        .header("x-report-cached", String(report.cached));
+        .header("x-report-cached", String(report.cached))
+        .header("x-report-risk-source", report.riskSource)
+        .header("x-report-analysis-id", report.analysisId ?? "none");
       return ok(report.markdown);
     },
   );

@@ -84,6 +84,8 @@ export interface Config {
   walletReportTtlSeconds: number;
   /** LLM generations of wallet reports per project and hour; beyond it the deterministic writer serves. */
   llmReportsPerHour: number;
+  /** Wallet reports a project's viewer keys may refresh (recreate=true) per hour; beyond it, 429. */
+  walletReportRefreshesPerHour: number;
   /** VIGIA_DEVNET: `true` runs the demo devnet even on PostgreSQL, `false` never; unset: only on the embedded default. */
   devnet: boolean | undefined;
   /** Addresses and networks that may read /metrics without a key (VIGIA_METRICS_ALLOW, comma-separated). */
@@ -320,6 +322,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     meaning: "how long a wallet report is served from the cache",
   },
   {
+    name: "VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR",
+    default: "30",
+    meaning:
+      "wallet reports a project's viewer keys may refresh (`recreate=true`) per hour, across every API process; beyond it, 429 (0: viewers may not refresh)",
+  },
+  {
     name: "VIGIA_METRICS_ALLOW",
     default: "unset",
     meaning: "addresses and networks (CIDR), comma-separated, that may read `/metrics` without a key",
@@ -537,6 +545,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: llmFrom(r),
     walletReportTtlSeconds: r.int("VIGIA_WALLET_REPORT_TTL_SECONDS", 86_400),
     llmReportsPerHour: r.int("VIGIA_LLM_REPORTS_PER_HOUR", 100),
+    walletReportRefreshesPerHour: r.int("VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR", 30),
     devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
     metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
     metricsPort,

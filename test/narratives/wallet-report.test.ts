@@ -1,11 +1,14 @@
 // GET /wallets/{wallet}/report on the real service (PGlite, or PostgreSQL with DATABASE_URL) over the devnet
 // scenario written to the store: reports on a mixer user (with the project's scan of it), a user with a
-// sanctioned counterparty, a clean user and an unseen address, each checked figure by figure against the facts;
+// sanctioned counterparty and a clean user (each with a quick check made for the report) and an unseen address,
+// each checked figure by figure against the facts;
 // every address family; a label carrying instructions; the LLM writer against a local OpenAI-compatible server
 // (a faithful answer is served; invented addresses, hashes, figures, HTML or links, a failing or silent server all
-// give the deterministic report); the cache (hit, expiry on an injected clock, recreate and its role, projects
-// kept apart, one generation for 20 concurrent requests) and the hourly LLM limit.
+// give the deterministic report, with the service's "What to do" section); the cache (hit, expiry on an injected
+// clock, recreate, projects kept apart, one generation for 20 concurrent requests) and the hourly LLM limit.
+// wallet-report-verdict.test.ts has what a report's risk rests on, its evidence, its guidance and its Spanish.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnalysisContext } from "../../src/analysis/index.ts";
 import { parseAddress } from "../../src/chains/address/index.ts";
 import { checkAnswer, gatherFacts, LlmWriter, WalletReports } from "../../src/narratives/index.ts";
 import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
@@ -72,9 +75,16 @@ afterAll(async () => {
 const report = (svc: TestService, wallet: string, query = "", key = svc.project.keys.viewer) =>
   svc.app!.inject({ url: `/v1/wallets/${encodeURIComponent(wallet)}/report${query}`, headers: auth(key) });
 
+/** What a report reads analyses and makes quick checks with. */
+const analysisOf = (svc: TestService): AnalysisContext => ({
+  db: svc.database.db,
+  registry: svc.registry,
+  jobs: svc.jobs,
+});
+
 /** The facts a report of `svc`'s project is written from, read now. */
 const factsOf = (svc: TestService, wallet: string, chainId?: number) =>
-  gatherFacts(svc.database.db, svc.registry, {
+  gatherFacts(analysisOf(svc), {
     projectId: svc.project.id,
     parsed: parseAddress(wallet)!,
     chainId,
@@ -96,9 +106,10 @@ describe("deterministic reports on the devnet scenario", () => {
     expect(facts.risk!.patterns.some((p) => p.pattern === "mixing")).toBe(true);
     for (const tx of facts.risk!.patterns.flatMap((p) => p.txs)) expect(markdown).toContain(tx);
     expect(checkAnswer(markdown, facts, []), markdown).toEqual({ ok: true });
-    expect(headings(markdown)).toEqual([
+    expect(headings(markdown).filter((h) => !h.startsWith("### "))).toEqual([
       `# Wallet background report: \`${mixer.subject}\``,
       "## Summary",
+      "## What to do",
       "## Risk and why",
       "## Activity",
       "## Counterparties",
@@ -117,12 +128,14 @@ describe("deterministic reports on the devnet scenario", () => {
     expect(checkAnswer(markdown, facts, [])).toEqual({ ok: true });
   });
 
-  it("a clean user: no label, no sanctions, no analysis; its activity as the store holds it", async () => {
+  it("a clean user: no label, no sanctions, no analysis (a quick check); its activity as the store holds it", async () => {
     const markdown: string = (await report(plain, clean.subject)).json().data;
     const facts = await factsOf(plain, clean.subject);
     expect(facts.labels).toEqual([]);
     expect(markdown).toContain("not on any sanctions list");
-    expect(markdown).toContain("Latest risk analysis by this project: none.");
+    expect(markdown).toContain(
+      `**${facts.risk!.score}/100 (${facts.risk!.level})**, from a quick check made for this report on`,
+    );
     expect(markdown).toContain(`| ${facts.activity[0]!.chain} | ${facts.activity[0]!.firstSeen} |`);
     expect(checkAnswer(markdown, facts, [])).toEqual({ ok: true });
   });
@@ -133,15 +146,20 @@ describe("deterministic reports on the devnet scenario", () => {
     expect(headings(markdown)).toEqual([
       `# Wallet background report: \`${UNSEEN}\``,
       "## Summary",
+      "## What to do",
       "## Limits of the data",
     ]);
+    expect(markdown).toContain(
+      "No risk verdict: the service holds no transactions of this address to analyse.",
+    );
     expect(markdown).toMatch(/Ethereum: data up to \d{4}-\d{2}-\d{2}/);
   });
 
   it("writes Spanish with lang=es", async () => {
     const markdown: string = (await report(plain, mixer.subject, "?lang=es")).json().data;
-    expect(headings(markdown).slice(1)).toEqual([
+    expect(headings(markdown).filter((h) => h.startsWith("## "))).toEqual([
       "## Resumen",
+      "## Qué hacer",
       "## Riesgo y por qué",
       "## Actividad",
       "## Contrapartes",
@@ -221,12 +239,18 @@ describe("the LLM writer", () => {
       .toString(16)
       .padStart(40, "0")}`;
 
-  it("serves a faithful answer, and records its writer and model", async () => {
+  it("serves a faithful answer with the service's What to do section, and records its writer and model", async () => {
     llm.mode = "faithful";
     const res = await report(withLlm, mixer.subject);
     expect(res.headers["x-report-writer"]).toBe("llm");
     expect(res.headers["x-report-model"]).toBe("test-model");
     expect(res.json().data).toContain("/100**");
+    expect(headings(res.json().data)).toEqual([
+      `# Wallet background report: \`${mixer.subject}\``,
+      "## Summary",
+      "## What to do",
+      "## Limits of the data",
+    ]);
     const row = await withLlm.database.db
       .selectFrom("wallet_report_generations")
       .selectAll()
@@ -306,11 +330,13 @@ describe("the cache", () => {
     expect((await report(withLlm, wallet)).headers["x-report-cached"]).toBe("false");
   });
 
-  it("recreate=true regenerates it, and needs the developer role", async () => {
+  it("recreate=true regenerates it, for a developer as for a viewer", async () => {
     const wallet = sanctionsCase.subject;
-    expect((await report(withLlm, wallet, "?recreate=true")).statusCode).toBe(403);
-    const res = await report(withLlm, wallet, "?recreate=true", withLlm.project.keys.developer);
-    expect(res.headers["x-report-cached"]).toBe("false");
+    for (const key of [withLlm.project.keys.developer, withLlm.project.keys.viewer]) {
+      const res = await report(withLlm, wallet, "?recreate=true", key);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["x-report-cached"]).toBe("false");
+    }
   });
 
   it("keeps projects apart: another project's request generates its own report", async () => {
@@ -319,11 +345,13 @@ describe("the cache", () => {
     expect(mine.headers["x-report-cached"]).toBe("true");
     const theirs = await report(withLlm, wallet, "", withLlm.other.keys.admin);
     expect(theirs.headers["x-report-cached"]).toBe("false");
-    // The other project has no analysis of the mixer user: its report does not show this project's.
-    const mixerTheirs: string = (
-      await report(plain, mixer.subject, "?lang=es", plain.other.keys.admin)
-    ).json().data;
-    expect(mixerTheirs, mixerTheirs).toContain("Último análisis de riesgo de este proyecto: ninguno.");
+    // The other project has no analysis of the mixer user: its report does not show this project's scan, but a
+    // quick check made for it.
+    const res = await report(plain, mixer.subject, "?lang=es", plain.other.keys.admin);
+    const mixerTheirs: string = res.json().data;
+    expect(res.headers["x-report-risk-source"]).toBe("quick");
+    expect(mixerTheirs, mixerTheirs).toContain("según una verificación rápida hecha para este informe");
+    expect(mixerTheirs).toContain("el proyecto no tiene análisis de esta dirección");
   });
 
   it("generates once for 20 concurrent requests", async () => {
@@ -348,6 +376,7 @@ describe("the cache", () => {
     const limited = new WalletReports({
       db: withLlm.database.db,
       registry: withLlm.registry,
+      analysis: analysisOf(withLlm),
       llm: new LlmWriter({ baseUrl: llm.url, model: "test-model", apiKey: undefined, timeoutMs: 1500 }),
       now: () => now,
       ttlMs: HOUR,

@@ -1,0 +1,321 @@
+// The Spanish of a wallet report's risk: the reason, each pattern's description and the words of the risk model
+// (levels, severities, categories, directions), written from the verdict's structured data (what drives the score,
+// the exposure entries, the findings with their thresholds), never by translating the risk core's English
+// sentences, which stay English in the API. The sentences follow the English ones of the risk core
+// (src/risk/scoring/reason.ts, contributions.ts, the detectors' messages) in what they say; figures are written as
+// the English ones are (USD 12,345; 85%), so that the answer check (check-answer.ts) reads them. Pure.
+import type { VerdictExposure, VerdictFinding, WalletVerdict } from "../analysis/index.ts";
+import { exchangeNameOfLabel } from "../risk/index.ts";
+
+export const LEVEL_ES: Record<string, string> = {
+  minimal: "mínimo",
+  low: "bajo",
+  medium: "medio",
+  high: "alto",
+  critical: "crítico",
+};
+
+export const SEVERITY_ES: Record<string, string> = {
+  low: "baja",
+  medium: "media",
+  high: "alta",
+  critical: "crítica",
+};
+
+/** Pattern names, as nouns. */
+export const PATTERN_ES: Record<string, string> = {
+  mixing: "uso de mezcladores",
+  peel_chain: "cadena de pelado",
+  structuring: "estructuración",
+  round_tripping: "fondos circulares",
+  mass_wallet_creation: "creación masiva de billeteras",
+  wash_trading: "operaciones ficticias de ida y vuelta",
+  exchange_hopping: "saltos entre exchanges",
+};
+
+/** Label categories, as a noun phrase ("mezclador"). */
+export const CATEGORY_ES: Record<string, string> = {
+  sanctioned: "sancionada",
+  illicit: "ilícita",
+  mixer: "mezclador",
+  sanctioned_historical: "sancionada en el pasado",
+  blocklisted: "bloqueada por un emisor",
+  bridge: "puente entre cadenas",
+  exchange: "exchange",
+  defi: "DeFi",
+  gambling: "apuestas",
+  miner: "minería",
+  other: "otra",
+};
+
+/** "una dirección sancionada", "una dirección de mezclador". */
+const ADDRESS_OF: Record<string, string> = {
+  sanctioned: "una dirección sancionada",
+  illicit: "una dirección ilícita",
+  mixer: "una dirección de mezclador",
+  sanctioned_historical: "una dirección sancionada en el pasado",
+  blocklisted: "una dirección bloqueada por un emisor de tokens",
+  bridge: "una dirección de puente entre cadenas",
+  exchange: "una dirección de exchange",
+  defi: "una dirección de DeFi",
+  gambling: "una dirección de apuestas",
+  miner: "una dirección de minería",
+};
+
+export const DIRECTION_ES: Record<string, string> = {
+  incoming: "entrante",
+  outgoing: "saliente",
+  self: "propia",
+};
+
+/** The reporting thresholds the structuring detector names (src/risk, src/jurisdictions), in Spanish. */
+const THRESHOLD_ES: Record<string, string> = {
+  "FATF travel rule": "regla de viaje del GAFI",
+  "US funds-transfer recordkeeping": "registro de transferencias de fondos de EE. UU.",
+  "US currency transaction report": "reporte de operaciones en efectivo de EE. UU.",
+  "MX LFPIORPI Art. 17 XVI aviso": "aviso de la LFPIORPI, Art. 17 XVI (MX)",
+  "CO UIAF Res. 314/2021 single transaction": "transacción individual de la Res. UIAF 314/2021 (CO)",
+  "GT indicator (no virtual-asset threshold in force)":
+    "indicador de GT (sin umbral vigente para activos virtuales)",
+};
+
+const word = (map: Record<string, string>, key: string) => map[key] ?? key.replace(/_/g, " ");
+export const levelEs = (level: string) => word(LEVEL_ES, level);
+export const severityEs = (severity: string) => word(SEVERITY_ES, severity);
+export const patternEs = (pattern: string) => word(PATTERN_ES, pattern);
+export const categoryEs = (category: string) => word(CATEGORY_ES, category);
+export const directionEs = (direction: string) => word(DIRECTION_ES, direction);
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** As the risk core writes figures: 1,234,568; below 100, two decimals ("12.50"). */
+function num(n: number): string {
+  const digits = Math.abs(n) < 100 && !Number.isInteger(n) ? 2 : 0;
+  const [whole = "0", frac] = Math.abs(n).toFixed(digits).split(".");
+  return `${n < 0 ? "-" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${frac ? `.${frac}` : ""}`;
+}
+const usd = (n: number) => `USD ${num(n)}`;
+const pct = (fraction: number) => `${Math.round(fraction * 100)}%`;
+const count = (n: number, one: string, many: string) => `${num(n)} ${n === 1 ? one : many}`;
+const saltos = (n: number) => count(n, "salto", "saltos");
+/** The exchange's name of a label ("Binance: hot wallet" -> "Binance"), none without a label. */
+const exchangeNameOf = (label: string | undefined) => (label ? exchangeNameOfLabel(label) || label : []);
+const short = (address: string) =>
+  address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+const numberOf = (v: number | string | undefined) => (typeof v === "number" ? v : undefined);
+
+/** The labels the verdict holds of addresses (those at the far end of its exposure paths), by address. */
+export function labelsOfVerdict(v: Pick<WalletVerdict, "exposure">): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const e of v.exposure)
+    for (const c of e.counterparties) if (c.label !== undefined) labels.set(c.address, c.label);
+  return labels;
+}
+
+/**
+ * A pattern's finding in Spanish, from its thresholds and evidence (the detector's message says the same);
+ * `labels`: names of the addresses it involves, where the verdict knows them (the mixer's).
+ */
+export function findingEs(
+  f: Pick<VerdictFinding, "pattern" | "subject" | "txs" | "usdAmount" | "thresholds" | "wallets">,
+  labels: ReadonlyMap<string, string> = new Map(),
+): string {
+  const t = f.thresholds;
+  const named = [...new Set(f.wallets.flatMap((w) => labels.get(w) ?? []))].slice(0, 2);
+  const names = named.length > 0 ? ` (${named.join(", ")})` : "";
+  const n = f.txs.length;
+  const tx = `${n} ${n === 1 ? "transacción" : "transacciones"}`;
+  switch (f.pattern) {
+    case "mixing": {
+      const hops = numberOf(t.hops) ?? 1;
+      const sent = t.direction === "outgoing";
+      const fixed =
+        t.fixedDenominations === "yes"
+          ? ", cada una por exactamente una de las denominaciones fijas del mezclador"
+          : "";
+      if (hops <= 1)
+        return sent
+          ? `Envió ${usd(f.usdAmount)} en ${tx} directamente a un mezclador${names}${fixed}.`
+          : `Recibió ${usd(f.usdAmount)} en ${tx} directamente de un mezclador${names}.`;
+      const traced = numberOf(t.tracedFraction);
+      const share = traced !== undefined ? `el ${pct(traced)} de los fondos` : "fondos";
+      return sent
+        ? `Envió fondos a intermediarios; ${share} (${usd(f.usdAmount)}) se trazan hasta un mezclador${names} a ${saltos(hops)}${fixed}.`
+        : `Recibió fondos de intermediarios; ${share} (${usd(f.usdAmount)}) se trazan desde un mezclador${names} a ${saltos(hops)}.`;
+    }
+    case "peel_chain": {
+      const hops = numberOf(t.hops);
+      return (
+        `Cadena de pelado${hops !== undefined ? ` de ${saltos(hops)}` : ""} que comienza en ${short(f.subject)}: ` +
+        `entraron ${usd(f.usdAmount)}; en cada salto, la mayor parte pasó a una dirección nueva y se separó una ` +
+        `porción menor (${tx}).`
+      );
+    }
+    case "structuring": {
+      const sent = t.direction === "sent";
+      const threshold = numberOf(t.thresholdUsd);
+      const name =
+        typeof t.thresholdName === "string" ? (THRESHOLD_ES[t.thresholdName] ?? t.thresholdName) : "";
+      const band =
+        numberOf(t.lowerFraction) !== undefined && numberOf(t.upperFraction) !== undefined
+          ? `, cada una de entre el ${pct(t.lowerFraction as number)} y el ${pct(t.upperFraction as number)} del umbral`
+          : ", cada una justo por debajo del umbral";
+      const days = numberOf(t.windowDays);
+      return (
+        `${sent ? "Envió" : "Recibió"} ${tx}${band}${threshold !== undefined ? ` de ${usd(threshold)}` : ""}` +
+        `${name ? ` (${name})` : ""}${days !== undefined ? ` en ${days} días o menos` : ""}, ` +
+        `${usd(f.usdAmount)} en total.`
+      );
+    }
+    case "round_tripping": {
+      const hops = numberOf(t.hops);
+      const returned = numberOf(t.returned);
+      return (
+        `Fondos que salieron de ${short(f.subject)} volvieron a esa dirección` +
+        `${returned !== undefined ? ` (el ${pct(returned)})` : ""}${hops !== undefined ? ` tras ${saltos(hops)}` : ""}; ` +
+        `${usd(f.usdAmount)} enviados en total.`
+      );
+    }
+    case "wash_trading": {
+      const token = typeof t.token === "string" ? ` ${t.token}` : "";
+      const net = numberOf(t.netFraction);
+      const other = f.wallets.find((w) => w !== f.subject);
+      return (
+        `Envió${token} de ida y vuelta${other ? ` con ${short(other)}` : ""} (${tx})` +
+        `${net !== undefined ? `, con un flujo neto del ${pct(net)}` : ""} sobre ${usd(f.usdAmount)} brutos.`
+      );
+    }
+    case "mass_wallet_creation": {
+      const wallets = numberOf(t.wallets) ?? f.wallets.length;
+      const hours = numberOf(t.windowHours);
+      return (
+        `Primer financiador de ${wallets} direcciones nuevas${hours !== undefined ? ` en ${hours} horas o menos` : ""}, ` +
+        `${usd(f.usdAmount)} en total.`
+      );
+    }
+    case "exchange_hopping": {
+      const exchanges = numberOf(t.exchanges);
+      const seen = [...new Set(f.wallets.flatMap((w) => exchangeNameOf(labels.get(w))))];
+      const exchangeNames = seen.length > 0 ? ` (${seen.join(", ")})` : "";
+      const rest = numberOf(t.maxRestHours);
+      return (
+        `Movió ${usd(f.usdAmount)} a través de ${exchanges !== undefined ? `${exchanges} exchanges` : "varios exchanges"}${exchangeNames}` +
+        `${rest !== undefined ? `, depositando en el siguiente a lo sumo ${rest} horas después de retirar del anterior` : ""}.`
+      );
+    }
+    default:
+      return `${capital(patternEs(f.pattern))}: ${usd(f.usdAmount)} en ${tx}.`;
+  }
+}
+
+/** An exposure entry in Spanish (the risk core's exposureText says the same). */
+export function exposureEs(e: VerdictExposure): string {
+  const who = e.counterparties
+    .slice(0, 2)
+    .map((c) => c.label ?? short(c.address))
+    .join(", ");
+  const more = e.counterparties.length > 2 ? ` y ${e.counterparties.length - 2} más` : "";
+  const kind = ADDRESS_OF[e.category] ?? `una dirección de categoría ${e.category.replace(/_/g, " ")}`;
+  if (e.direction === "self")
+    return `La dirección misma está etiquetada como ${categoryEs(e.category)} (${who})`;
+  const verb = e.direction === "incoming" ? "Recibió" : "Envió";
+  const prep = e.direction === "incoming" ? "de" : "a";
+  const share = `${pct(e.share)} de sus fondos ${e.direction === "incoming" ? "entrantes" : "salientes"}`;
+  if (e.hops <= 1) return `${verb} ${usd(e.usd)} (${share}) directamente ${prep} ${kind} (${who}${more})`;
+  const via = e.via.slice(0, 2).map(short).join(", ") + (e.via.length > 2 ? ", ..." : "");
+  return `${verb} ${usd(e.usd)} (${share}) ${prep} ${kind} a ${saltos(e.hops)} (${who}${more}) a través de ${via}`;
+}
+
+/** A pattern as a driver of the score, by the address's part in it. */
+function patternDriverEs(
+  f: VerdictFinding,
+  root: string,
+  direct: boolean,
+  labels: ReadonlyMap<string, string>,
+): string {
+  const name = capital(patternEs(f.pattern));
+  const text = findingEs(f, labels).replace(/\.$/, "");
+  if (direct) {
+    // A description that starts with the pattern's name ("Cadena de pelado de 7 saltos...") is not prefixed by it.
+    if (text.startsWith(name)) return f.subject === root ? text : `${text} (con ${short(f.subject)})`;
+    return f.subject === root ? `${name}: ${text}` : `${name} con ${short(f.subject)}: ${text}`;
+  }
+  if (f.wallets.includes(root))
+    return `Contraparte de ${short(f.subject)} en su ${patternEs(f.pattern)}: ${text}`;
+  return `${name} de ${short(f.subject)}, cerca de esta dirección: ${text}`;
+}
+
+/** The drivers of a verdict that did not keep them (a layer): its scoring exposure, then its strongest patterns. */
+function driversOf(
+  v: WalletVerdict,
+  root: string,
+  labels: ReadonlyMap<string, string>,
+): { text: string; discounted: boolean }[] {
+  const out: { text: string; discounted: boolean }[] = [];
+  const exposure = v.exposure.find((e) => e.drivesScore);
+  if (exposure) out.push({ text: exposureEs(exposure), discounted: false });
+  const rank = (s: string) => ["low", "medium", "high", "critical"].indexOf(s);
+  const seen = new Set<string>();
+  for (const f of [...v.findings].sort(
+    (a, b) => rank(b.severity) - rank(a.severity) || (b.confidence ?? 0) - (a.confidence ?? 0),
+  )) {
+    if (seen.has(f.pattern)) continue;
+    seen.add(f.pattern);
+    const direct = f.actors ? f.actors.includes(root) : f.subject === root;
+    out.push({ text: patternDriverEs(f, root, direct, labels), discounted: false });
+  }
+  return out;
+}
+
+/**
+ * The verdict's reason in Spanish: its two main drivers with their figures, how many more there are, and the
+ * exchange discount (as the risk core's riskReason); or the absence of indicators with the address's totals.
+ */
+export function reasonEs(v: WalletVerdict, root: string): string {
+  if (v.score === null) {
+    return (
+      "Sin veredicto: los datos que el servicio tiene de esta dirección en esta cadena no están al día, y no " +
+      "encontrar nada aquí no significaría que la dirección esté limpia."
+    );
+  }
+  const labels = labelsOfVerdict(v);
+  const drivers =
+    v.drivers === null
+      ? driversOf(v, root, labels)
+      : v.drivers.flatMap((d) => {
+          if (d.kind === "exposure") {
+            const e = v.exposure[d.ref];
+            return e ? [{ text: exposureEs(e), discounted: false }] : [];
+          }
+          const f = v.findings[d.ref];
+          return f ? [{ text: patternDriverEs(f, root, d.direct, labels), discounted: d.discounted }] : [];
+        });
+  let text: string;
+  if (drivers.length === 0) {
+    const t = v.totals;
+    text = t
+      ? `Sin indicadores de riesgo: ${count(t.incomingTransfers + t.outgoingTransfers, "transferencia", "transferencias")} ` +
+        `(${usd(t.incomingUsd)} recibidos, ${usd(t.outgoingUsd)} enviados) con ` +
+        `${count(t.counterparties, "contraparte", "contrapartes")}, sin exposición a ` +
+        `direcciones sancionadas, ilícitas ni de mezcladores y sin patrones sospechosos en los que participe ` +
+        `dentro de ${saltos(t.maxHops)}.`
+      : `Sin indicadores de riesgo dentro de ${saltos(v.maxDepth)}.`;
+  } else {
+    const [first, second] = drivers;
+    const extra = drivers.length - 2;
+    const tail = [
+      extra > 0 ? `${extra} ${extra === 1 ? "indicador más" : "indicadores más"}` : "",
+      drivers.some((d) => d.discounted) ? "patrones descontados por tratarse de un exchange etiquetado" : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    const sentences = [first, second].flatMap((d) => (d ? [d.text] : []));
+    const last = sentences.length - 1;
+    if (tail) sentences[last] = `${sentences[last]} (${tail})`;
+    text = sentences.map((s) => `${s}.`).join(" ");
+  }
+  if (v.newestTransfersOnly !== null)
+    text +=
+      ` Se revisaron las ${num(v.newestTransfersOnly)} transferencias más recientes en cada sentido de esta ` +
+      "dirección muy activa; un escaneo lee más atrás.";
+  return text;
+}

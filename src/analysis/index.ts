@@ -3,6 +3,7 @@
 // incremental analyses that investigations follow (./layered). The risk model itself is the pure core in
 // src/risk (docs/risk-model.md). What other features and the composition root use, and nothing else:
 export type { AnalysisContext, AnalysisKindObserved } from "./context.ts";
+export { coverageOfRoots } from "./coverage.ts";
 export { DEFAULT_DEPTH, MAX_DEPTH, MaxDepthSchema } from "./depth.ts";
 export { ReadCoalescing } from "./graph/index.ts";
 export { registerRiskJobs, startRiskJob } from "./jobs.ts";

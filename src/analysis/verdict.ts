@@ -4,6 +4,7 @@
 // result keeps (findings, exposure entries as paths, what drives the score), so that a reader cites the analysis
 // and never recomputes it.
 import type { Kysely } from "kysely";
+import type { Coverage } from "../ledger/index.ts";
 import {
   analyseGraph,
   type Finding,
@@ -106,6 +107,8 @@ export interface WalletVerdict {
   newestTransfersOnly: number | null;
   /** the quick check as GET /risk/quick answers it (quick checks only) */
   quick: QuickRiskResponse | null;
+  /** what the verdict rests on (null: an analysis stored before verdicts carried it) */
+  coverage: Coverage | null;
 }
 
 export { latestVerdictMark, type VerdictMark };
@@ -193,6 +196,7 @@ async function layerVerdict(
     drivers: null,
     newestTransfersOnly: null,
     quick: null,
+    coverage: layer.coverage ?? null,
   };
 }
 
@@ -200,7 +204,7 @@ type Analysed = Pick<
   WalletVerdict,
   "maxDepth" | "score" | "level" | "reason" | "findings" | "exposure" | "totals" | "drivers"
 > &
-  Pick<WalletVerdict, "newestTransfersOnly" | "quick">;
+  Pick<WalletVerdict, "newestTransfersOnly" | "quick" | "coverage">;
 
 /** A stored result (a scan's, a job's, a finished investigation's) as a verdict. */
 function fromAnalysis(root: string, r: StoredResult, maxDepth: number): Analysed {
@@ -228,6 +232,7 @@ function fromAnalysis(root: string, r: StoredResult, maxDepth: number): Analysed
     drivers: r.contributions ? drivers : null,
     newestTransfersOnly: null,
     quick: null,
+    coverage: r.coverage ?? null,
   };
 }
 
@@ -356,6 +361,7 @@ export async function quickVerdict(
     level: quick.level,
     reason: quick.reason,
     quick,
+    coverage: quick.coverage ?? null,
   };
   const answered = {
     ...base,

@@ -17,6 +17,7 @@
 //    at each sweep).
 // Confidence (0-1): 0.6 with one sweep, 0.7 with two, 0.8 with three or more, +0.1 when the median wait is under a
 // day, times the swept share, at most 0.95.
+import type { LedgerHistoryTransfer } from "../ledger/index.ts";
 
 export interface DepositParams {
   maxTransfersPerDirection: number;
@@ -32,16 +33,8 @@ export const DEFAULT_DEPOSIT_PARAMS: DepositParams = {
   maxMedianSweepHours: 168,
 };
 
-export interface HistoryTransfer {
-  /** true: the address sent it */
-  out: boolean;
-  counterparty: string;
-  token: string;
-  value: bigint;
-  /** USD on the transfer's day; null when the token has no price */
-  usd: number | null;
-  /** unix seconds */
-  at: number;
+/** A transfer of the history as the ledger reads it, with the exchange its counterparty is a wallet of. */
+export interface HistoryTransfer extends Omit<LedgerHistoryTransfer, "exchangeLabel"> {
   /** the exchange the counterparty is a labelled wallet of (its key and name), when it is one */
   exchange?: { key: string; name: string };
 }

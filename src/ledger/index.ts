@@ -62,7 +62,6 @@ export {
   activityOf,
   depositExchangeOf,
   labelRowsOf,
-  latestDataTime,
   topCounterparties,
 } from "./wallet-activity.ts";
 export {

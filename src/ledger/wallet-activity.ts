@@ -1,6 +1,6 @@
 // A wallet's activity as the ledger holds it, for its background report (src/narratives): its labels with their
 // sources, its totals per chain in transfers and USD, its largest counterparties, whether an address is an
-// inferred deposit address, and how far a chain's data reaches.
+// inferred deposit address.
 import { type Kysely, sql } from "kysely";
 import { CATEGORY_ORDER } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
@@ -115,19 +115,4 @@ export async function depositExchangeOf(
     .where("attributed", "=", true)
     .executeTakeFirst();
   return deposit?.exchange ?? null;
-}
-
-/** The time of the newest block the ledger holds of a chain, else of its newest transfer; undefined when none. */
-export async function latestDataTime(db: Kysely<DB>, chainId: number): Promise<Date | undefined> {
-  const block = await db
-    .selectFrom("blocks")
-    .select("timestamp")
-    .where("chain_id", "=", chainId)
-    .orderBy("number", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (block) return new Date(block.timestamp);
-  const { rows } = await sql<{ at: Date | string | null }>`
-    SELECT max(block_time) AS at FROM transfers WHERE chain_id = ${chainId}`.execute(db);
-  return rows[0]?.at ? new Date(rows[0].at) : undefined;
 }

@@ -4,7 +4,7 @@
 // and of each pattern), limits of the data. Every figure is one of the facts; data is written as inert text
 // (markdown.ts). The Spanish report is Spanish throughout: the risk model's words, the reason and the patterns'
 // descriptions come from spanish.ts, never from the risk core's English. Pure.
-import type { ExposureFact, LimitFact, RiskFact, TransferFact, WalletFacts } from "./facts.ts";
+import type { CoverageFact, ExposureFact, LimitFact, RiskFact, TransferFact, WalletFacts } from "./facts.ts";
 import { isSeen } from "./facts.ts";
 import { whatToDo } from "./guidance.ts";
 import { code, figure, inert, table, usd } from "./markdown.ts";
@@ -94,9 +94,21 @@ const TEXT = {
     limit: (l: LimitFact) =>
       l.kind === "no-data-source"
         ? `Vigía has no transaction data for ${l.network}: only its labels and sanctions lists are read.`
-        : l.kind === "data-until"
-          ? `${l.chain}: data up to ${l.date}; later activity is not reflected.`
-          : `${l.chain}: the service holds no data for this chain.`,
+        : `${l.chain}: ${TEXT.en.held(l.coverage)}`,
+    /** what a chain's data is, where it comes from, how far it reaches, whether it is current */
+    held: (c: CoverageFact, whose = "of this address") =>
+      c.source === "none"
+        ? "the service holds no data for this chain."
+        : `${{ index: "indexed from the chain's node", explorer: "history fetched from the chain's explorer", import: "imported data" }[c.source]}` +
+          `${c.dataUntil ? ` up to ${c.dataUntil}` : ""}, ${plural(c.transfersRead, "transfer", "transfers")} ${whose}; ` +
+          (c.current
+            ? c.source === "import"
+              ? "no indexer or explorer follows the chain: later activity is not reflected."
+              : "current."
+            : "not current: later activity may be missing."),
+    basis: (c: CoverageFact) =>
+      `It rests on ${TEXT.en.held(c, "read")}` +
+      (c.current ? "" : " Finding nothing on such data would not clear the address."),
     none: "none",
   },
   es: {
@@ -193,9 +205,20 @@ const TEXT = {
     limit: (l: LimitFact) =>
       l.kind === "no-data-source"
         ? `Vigía no tiene datos de transacciones de ${l.network}: solo se leen sus etiquetas y listas de sanciones.`
-        : l.kind === "data-until"
-          ? `${l.chain}: datos hasta el ${l.date}; la actividad posterior no se refleja.`
-          : `${l.chain}: el servicio no tiene datos de esta cadena.`,
+        : `${l.chain}: ${TEXT.es.held(l.coverage)}`,
+    held: (c: CoverageFact, whose = "de esta dirección") =>
+      c.source === "none"
+        ? "el servicio no tiene datos de esta cadena."
+        : `${{ index: "indexados del nodo de la cadena", explorer: "historial obtenido del explorador de la cadena", import: "datos importados" }[c.source]}` +
+          `${c.dataUntil ? ` hasta el ${c.dataUntil}` : ""}, ${plural(c.transfersRead, "transferencia", "transferencias")} ${whose}; ` +
+          (c.current
+            ? c.source === "import"
+              ? "ningún indexador ni explorador sigue la cadena: la actividad posterior no se refleja."
+              : "al día."
+            : "no están al día: puede faltar actividad posterior."),
+    basis: (c: CoverageFact) =>
+      `Se basa en ${TEXT.es.held(c, "leídas")}` +
+      (c.current ? "" : " No encontrar nada en esos datos no bastaría para dar por limpia la dirección."),
     none: "ninguna",
   },
 };
@@ -236,10 +259,12 @@ export function whatToDoSection(facts: WalletFacts, lang: ReportLanguage): strin
 function riskLine(t: Text, r: RiskFact | null): string {
   if (!r) return t.noRisk;
   const chain = inert(r.chain);
-  if (r.source === "quick") return t.quickLine(r, chain);
+  // What the verdict rests on, after it: the source, how far its data reaches, whether it is current.
+  const basis = r.basis ? ` ${t.basis(r.basis)}` : "";
+  if (r.source === "quick") return t.quickLine(r, chain) + basis;
   const on = t.on(t.hops(r.depth), chain);
   const details = r.window ? `${t.window(r.window.from, r.window.to)}, ${on}` : on;
-  return t.analysisLine(r, t.source[r.source], details);
+  return t.analysisLine(r, t.source[r.source], details) + basis;
 }
 
 function transfersTable(t: Text, transfers: TransferFact[]): string {

@@ -8,6 +8,7 @@
 import type { Kysely } from "kysely";
 import {
   type AnalysisContext,
+  coverageOfRoots,
   latestVerdict,
   quickVerdict,
   type VerdictExposure,
@@ -20,10 +21,11 @@ import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
 import { jurisdictionsOf } from "../jurisdictions/index.ts";
 import {
   activityOf,
+  type Coverage,
+  type CoverageSource,
   depositExchangeOf,
   type EvidenceTransfer,
   labelRowsOf,
-  latestDataTime,
   topCounterparties,
   transfersAmong,
 } from "../ledger/index.ts";
@@ -135,12 +137,23 @@ export interface RiskFact {
   reasonEs: string;
   patterns: PatternFact[];
   exposure: ExposureFact[];
+  /** what the verdict rests on (null: an analysis stored before verdicts carried it) */
+  basis: CoverageFact | null;
+}
+
+/** What data a verdict or a chain's figures rest on (src/ledger/coverage.ts), as a report states it. */
+export interface CoverageFact {
+  source: CoverageSource;
+  current: boolean;
+  /** the day (UTC) the data reaches */
+  dataUntil: string | null;
+  /** transfers of the address read (a chain: those the service holds of it) */
+  transfersRead: number;
 }
 
 export type LimitFact =
   | { kind: "no-data-source"; network: string }
-  | { kind: "data-until"; chain: string; date: string }
-  | { kind: "no-data"; chain: string };
+  | { kind: "coverage"; chain: string; coverage: CoverageFact };
 
 export interface WalletFacts {
   address: string;
@@ -240,11 +253,6 @@ async function counterpartiesOn(
     });
   }
   return out;
-}
-
-async function dataUntil(db: Kysely<DB>, chainId: number): Promise<string | undefined> {
-  const at = await latestDataTime(db, chainId);
-  return at ? day(at) : undefined;
 }
 
 /** What a report's risk rests on, for the cache to compare with the latest analysis when it is read. */
@@ -360,6 +368,16 @@ async function riskFact(
     reasonEs: reasonEs(v, root),
     patterns,
     exposure: paths,
+    basis: v.coverage ? coverageFact(v.coverage) : null,
+  };
+}
+
+function coverageFact(c: Coverage): CoverageFact {
+  return {
+    source: c.source,
+    current: c.current,
+    dataUntil: c.dataUntil ? day(c.dataUntil) : null,
+    transfersRead: c.transfersRead,
   };
 }
 
@@ -440,12 +458,16 @@ export async function gatherReportFacts(
         facts.activity.push(activity);
         facts.counterparties.push(...(await counterpartiesOn(db, parsed.address, chain.id, chain.name)));
       }
-      const until = await dataUntil(db, chain.id);
-      facts.limits.push(
-        until
-          ? { kind: "data-until", chain: chain.name, date: until }
-          : { kind: "no-data", chain: chain.name },
-      );
+      // What the service holds of the address on the chain: where from, how far, whether current.
+      const held = activity ? activity.transfersIn + activity.transfersOut : 0;
+      const coverage = (
+        await coverageOfRoots(analysis, chain.id, [parsed.address], {
+          layers: [],
+          transfersRead: new Map([[parsed.address, held]]),
+        })
+      ).get(parsed.address);
+      if (coverage)
+        facts.limits.push({ kind: "coverage", chain: chain.name, coverage: coverageFact(coverage) });
     }
     facts.counterparties = facts.counterparties
       .sort(

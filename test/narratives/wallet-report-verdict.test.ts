@@ -107,6 +107,11 @@ describe("what the risk rests on", () => {
     expect(res.json().data).toContain(
       `Risk: **${facts.risk!.score}/100 (${facts.risk!.level})**, from investigation \`${id}\` of ${facts.risk!.analyzedOn} (3 hops on Ethereum).`,
     );
+    // And what it rests on: the investigation's coverage (the world imported on chain 1).
+    expect(facts.risk!.basis).toMatchObject({ source: "import", current: true });
+    expect(res.json().data).toMatch(
+      /\(3 hops on Ethereum\)\. It rests on imported data up to \d{4}-\d{2}-\d{2}, \d+ transfers read; no indexer or explorer follows the chain/,
+    );
     // Until a newer analysis completes, the report stays cached.
     expect((await report(twoHops.subject)).headers["x-report-cached"]).toBe("true");
   });

@@ -152,7 +152,9 @@ describe("deterministic reports on the devnet scenario", () => {
     expect(markdown).toContain(
       "No risk verdict: the service holds no transactions of this address to analyse.",
     );
-    expect(markdown).toMatch(/Ethereum: data up to \d{4}-\d{2}-\d{2}/);
+    expect(markdown).toMatch(
+      /Ethereum: imported data up to \d{4}-\d{2}-\d{2}, 0 transfers of this address; no indexer or explorer follows the chain/,
+    );
   });
 
   it("writes Spanish with lang=es", async () => {

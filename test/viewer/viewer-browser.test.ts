@@ -10,15 +10,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
-import {
-  chromiumAvailable,
-  type HeadlessBrowser,
-  launchChromium,
-  viewerGraphState,
-} from "../support/browser.ts";
+import { devnetWorld } from "../../src/worlds/index.ts";
+import { chromiumAvailable, type HeadlessBrowser, viewerGraphState } from "../support/browser.ts";
 import { onPostgres } from "../support/database.ts";
-import { auth, startTestService, type TestService } from "../support/service.ts";
+import type { TestService } from "../support/service.ts";
+import { startViewerWorld, type ViewerWorld } from "./viewer-world.ts";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const MAX_DEPTH = 4;
@@ -32,33 +28,16 @@ let browser: HeadlessBrowser;
 const world = devnetWorld();
 
 describe.runIf(runnable)("investigation viewer in headless Chromium", () => {
+  let viewer: ViewerWorld;
   beforeAll(async () => {
-    svc = await startTestService({
-      env: { VIGIA_RATE_LIMIT_PER_MINUTE: "100000" },
-      service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
-    });
-    await writeWorldToStore(svc.database.db, world, 1);
-    url = await svc.listen();
-    browser = await launchChromium();
+    viewer = await startViewerWorld();
+    ({ svc, url, browser } = viewer);
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
+    await viewer?.stop();
   });
 
-  const api = async (method: "GET" | "POST", apiPath: string, body?: object) => {
-    const res = await fetch(`${url}${apiPath}`, {
-      method,
-      headers: {
-        ...auth(svc.project.keys.developer),
-        ...(body ? { "content-type": "application/json" } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await res.json()) as { success: boolean; data: Record<string, unknown> };
-    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = (method: "GET" | "POST", apiPath: string, body?: object) => viewer.api(method, apiPath, body);
 
   it("draws the incremental investigation layer by layer up to the final layer's node count", async () => {
     // The peel chain case: the graph grows at every layer and the pattern appears once the chain is long enough.

@@ -13,11 +13,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetWorld, writeWorldToStore } from "../../src/worlds/index.ts";
-import { chromiumAvailable, type HeadlessBrowser, launchChromium } from "../support/browser.ts";
+import { devnetWorld } from "../../src/worlds/index.ts";
+import { chromiumAvailable, type HeadlessBrowser } from "../support/browser.ts";
 import { onPostgres } from "../support/database.ts";
-import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
+import { LOCAL_CHAINS, type TestService } from "../support/service.ts";
 import { clickNode, drawnElements, openInvestigation, withinWindow } from "./viewer-page.ts";
+import { startViewerWorld, type ViewerWorld } from "./viewer-world.ts";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const MAX_DEPTH = 4;
@@ -53,33 +54,16 @@ let browser: HeadlessBrowser;
 const world = devnetWorld();
 
 describe.runIf(runnable)("the investigation viewer says why", () => {
+  let viewer: ViewerWorld;
   beforeAll(async () => {
-    svc = await startTestService({
-      env: { VIGIA_RATE_LIMIT_PER_MINUTE: "100000" },
-      service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
-    });
-    await writeWorldToStore(svc.database.db, world, 1);
-    url = await svc.listen();
-    browser = await launchChromium();
+    viewer = await startViewerWorld();
+    ({ svc, url, browser } = viewer);
   }, 90_000);
   afterAll(async () => {
-    await browser?.close();
-    await svc?.stop();
+    await viewer?.stop();
   });
 
-  const api = async (method: "GET" | "POST", apiPath: string, body?: object) => {
-    const res = await fetch(`${url}${apiPath}`, {
-      method,
-      headers: {
-        ...auth(svc.project.keys.developer),
-        ...(body ? { "content-type": "application/json" } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await res.json()) as { success: boolean; data: Record<string, unknown> };
-    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = (method: "GET" | "POST", apiPath: string, body?: object) => viewer.api(method, apiPath, body);
 
   /** An incremental investigation of the case's subject, opened in a new page and drawn to the end. */
   async function investigate(caseId: string): Promise<{ page: Page; final: Layer; problems: string[] }> {

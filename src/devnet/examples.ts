@@ -87,6 +87,10 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         body: { address: USER_ADDRESS, chainId, foreign_user_id: USER, description: "Ana's main wallet" },
       },
       "GET /v1/projects/{projectId}/addresses/{id}": { params: { id: "1" } },
+      "PATCH /v1/projects/{projectId}/addresses/{id}": {
+        params: { id: "1" },
+        body: { foreign_user_id: USER, description: "Ana's main wallet" },
+      },
       "DELETE /v1/projects/{projectId}/addresses/{id}": { params: { id: "1" } },
       "POST /v1/projects/{projectId}/notifications/{id}/redeliver": { params: { id: "1" } },
       "POST /v1/projects/{projectId}/integration/test": { body: { foreign_user_id: USER } },

@@ -39,4 +39,9 @@ export {
   signatureHeaders,
   verifySignature,
 } from "./signing.ts";
-export { FOREIGN_USER_ID_PATTERN } from "./user-id.ts";
+export {
+  checkForeignUserId,
+  FOREIGN_USER_ID_MAX,
+  ForeignUserIdSchema,
+  foreignUserIdProblem,
+} from "./user-id.ts";

@@ -13,7 +13,7 @@ import { checkEndpoint } from "./endpoint-check.ts";
 import { listNotifications, openMessages, recentRedeliveries, redeliver } from "./outbox.ts";
 import { projectIntegration, rotateWebhookSecret } from "./settings.ts";
 import { NOTIFICATION_STATUSES } from "./tables.ts";
-import { FOREIGN_USER_ID_PATTERN } from "./user-id.ts";
+import { checkForeignUserId, ForeignUserIdSchema } from "./user-id.ts";
 
 /** The per-project limits of the routes, from the configuration table (src/platform/config.ts). */
 export interface IntegratorLimits {
@@ -154,13 +154,15 @@ export function registerIntegratorRoutes(
           "latency and error. Calls to private addresses are refused unless the operator allows them.",
         params: ProjectParams,
         body: Type.Object({
-          foreign_user_id: Type.Optional(Type.String({ pattern: FOREIGN_USER_ID_PATTERN })),
+          foreign_user_id: Type.Optional(ForeignUserIdSchema),
         }),
         response: { 200: Ok(Type.Object({ profile: Type.Union([Call, Type.Null()]), webhook: Call })) },
       },
     },
     async (req) => {
       const { projectId } = req.params;
+      if (req.body.foreign_user_id !== undefined)
+        checkForeignUserId(req.body.foreign_user_id, "/foreign_user_id");
       const integration = await projectIntegration(ctx.db, ctx.serverKeys, projectId, new Date(ctx.now()));
       if (!integration.integrationUrl)
         throw invalid("The project has no integration_url", [

@@ -45,3 +45,4 @@ export {
   jurisdictionsOf,
   ruleBooksOf,
 } from "./registry.ts";
+export { aviUserId, textUserId, userStem } from "./user-ids.ts";

@@ -5,6 +5,7 @@ import { byUser, type ClientOperation } from "../regulation/index.ts";
 import { TEXT_MEDIA_TYPE } from "./delimited.ts";
 import type { Blocked, MonthBuild, MonthInput } from "./port.ts";
 import type { Profile } from "./profile.ts";
+import { userStem } from "./user-ids.ts";
 
 export interface TextMonth {
   /** the rules whose infringement makes a client's month reportable */
@@ -53,7 +54,7 @@ export async function textMonthly(month: MonthInput, spec: TextMonth): Promise<M
     build.files.push({
       kind: "monthly",
       userId,
-      stem: userId,
+      stem: userStem(userId),
       extension: "txt",
       mediaType: TEXT_MEDIA_TYPE,
       profile: client.profile,

@@ -16,6 +16,7 @@ import { delimitedFile, holderName, localDateTime, money } from "./delimited.ts"
 import type { Blocked, MonthBuild, MonthInput } from "./port.ts";
 import type { Profile } from "./profile.ts";
 import { textMonthly } from "./text-month.ts";
+import { textUserId } from "./user-ids.ts";
 
 export interface ThresholdFile {
   countryCode: string;
@@ -62,7 +63,7 @@ export function thresholdFile(
       at.date,
       at.time,
       rules.join(";"),
-      input.userId,
+      textUserId(input.userId),
       name,
       (input.profile.nationality ?? "").toUpperCase(),
       op.direction === "out" ? "E" : "R",

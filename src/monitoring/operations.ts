@@ -88,8 +88,8 @@ export async function readClientOperations(
       ma.jurisdiction, t.from_address, t.to_address, t.token, t.value::text AS value, tk.symbol, tk.name AS token_name,
       tk.decimals, mt.laws, mt.unjudged, mt.valuations AS stored, ${freshValuations(q.books)} AS fresh,
       EXISTS (SELECT 1 FROM monitored_addresses o
-        WHERE o.project_id = ma.project_id AND o.foreign_user_id = ma.foreign_user_id AND o.chain_id = t.chain_id
-          AND o.id <> ma.id
+        WHERE o.project_id = ma.project_id AND o.foreign_user_id = ma.foreign_user_id
+          AND (o.chain_id = t.chain_id OR o.chain_id IS NULL) AND o.id <> ma.id
           AND o.address = CASE WHEN t.from_address = ma.address THEN t.to_address ELSE t.from_address END) AS internal
     FROM monitored_transfers mt
     ${joinTransferOf("mt")}

@@ -1,13 +1,19 @@
-// POST/GET/DELETE /projects/{projectId}/addresses[/{id}] (docs/api.md, "Addresses and monitoring"): register an
-// address of one of the integrator's users for monitoring, list and read them with their latest risk, and stop
-// monitoring one (the address and what was recorded about it are kept). Thin: parse, authorise, call the store.
+// POST/GET/PATCH/DELETE /projects/{projectId}/addresses[/{id}] (docs/api.md, "Addresses and monitoring"):
+// register an address of one of the integrator's users for monitoring, on one chain or (without `chainId`) on every
+// chain the indexer follows, list and read them with their latest risk, change an address's user or description,
+// and stop monitoring one (the address and what was recorded about it are kept). Thin: parse, authorise, call the
+// store.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, storedScans } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
-import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { indexedChains } from "../chains/indexer/index.ts";
+import { checkForeignUserId } from "../integrator/index.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorName } from "../projects/index.ts";
 import { readBalances } from "./balances.ts";
 import {
   type AddressBody,
@@ -15,9 +21,17 @@ import {
   AddressSchema,
   AddressWithBalanceSchema,
   ListQuery,
+  PatchBody,
   RegisterBody,
 } from "./schemas.ts";
-import { getAddress, insertAddress, listAddresses, type MonitoredAddress, stopAddress } from "./store.ts";
+import {
+  getAddress,
+  insertAddress,
+  listAddresses,
+  type MonitoredAddress,
+  stopAddress,
+  updateAddress,
+} from "./store.ts";
 
 export function registerMonitoringRoutes(
   app: HttpApp,
@@ -25,20 +39,27 @@ export function registerMonitoringRoutes(
   caps: { monitoredAddresses: number },
 ): void {
   const tags = ["Addresses and monitoring"];
+  /** The chains an every-chain address is watched on: those the indexer follows. */
+  const followed = () => indexedChains(ctx.registry.enabled()).map((c) => c.id);
+  const chainsOf = (a: MonitoredAddress) => (a.chainId === null ? followed() : [a.chainId]);
 
-  /** The records as the API answers them, each with its latest stored scan (one statement for the page). */
+  /**
+   * The records as the API answers them, each with its latest stored scan (one statement per chain for the page;
+   * an every-chain address's newest scan on any chain).
+   */
   async function answer(project: number, found: MonitoredAddress[]): Promise<AddressBody[]> {
-    const byChain = new Map<number, string[]>();
+    const byChain = new Map<number | null, string[]>();
     for (const a of found) byChain.set(a.chainId, [...(byChain.get(a.chainId) ?? []), a.address]);
     const risk = new Map<string, AddressBody["risk"]>();
     for (const [chainId, addresses] of byChain) {
-      const stored = await storedScans(ctx, project, addresses, chainId);
+      const stored = await storedScans(ctx, project, addresses, chainId ?? undefined);
       for (const r of stored.results) risk.set(`${chainId}:${r.address}`, r);
     }
     return found.map((a) => ({
       id: a.id,
       address: a.address,
       chain_id: a.chainId,
+      chains: chainsOf(a),
       foreign_user_id: a.foreignUserId,
       description: a.description,
       created_at: a.createdAt.toISOString(),
@@ -61,9 +82,11 @@ export function registerMonitoringRoutes(
         tags,
         summary: "Register an address for monitoring",
         description:
-          "`address` (EVM) on `chainId`, belonging to the integrator's user `foreign_user_id`. Its new transfers " +
-          "are checked against the laws of the project's jurisdictions. The same address and chain twice: 409; past " +
-          "the project's cap of monitored addresses (VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT): 409.",
+          "`address` (EVM) on `chainId`, or without `chainId` on every EVM chain the service follows (one record), " +
+          "belonging to the integrator's user `foreign_user_id`. Its new transfers are checked against the laws " +
+          "of the project's jurisdictions, and notified with their chain. The same address twice on a chain (an " +
+          "every-chain record is on each): 409 naming the record; past the project's cap of monitored addresses " +
+          "(VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT): 409.",
         params: ProjectParams,
         body: RegisterBody,
         response: { 201: Ok(AddressSchema) },
@@ -73,8 +96,10 @@ export function registerMonitoringRoutes(
       const address = normalizeEvmAddress(req.body.address);
       if (!address)
         throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: "must be an EVM address" }]);
-      const chainId = Number(req.body.chainId);
-      if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      const foreignUserId = checkForeignUserId(req.body.foreign_user_id, "/foreign_user_id");
+      const chainId =
+        req.body.chainId === undefined || req.body.chainId === null ? null : Number(req.body.chainId);
+      if (chainId !== null && !ctx.registry.get(chainId)) throw notFound("Chain");
       const jurisdiction = req.body.jurisdiction ?? null;
       if (jurisdiction !== null) {
         const enabled = (await ctx.projectJurisdictions?.(req.params.projectId)) ?? [];
@@ -91,11 +116,11 @@ export function registerMonitoringRoutes(
         projectId: req.params.projectId,
         chainId,
         address,
-        foreignUserId: req.body.foreign_user_id,
+        foreignUserId,
         description,
         jurisdiction,
+        ...(chainId === null ? { followed: followed() } : {}),
       });
-      if (!created) throw new AppError("conflict", "This address is already monitored on this chain");
       const [body] = await answer(req.params.projectId, [created]);
       return reply.status(201).send(ok(body as AddressBody));
     },
@@ -115,6 +140,8 @@ export function registerMonitoringRoutes(
       },
     },
     async (req) => {
+      if (req.query.foreign_user_id !== undefined)
+        checkForeignUserId(req.query.foreign_user_id, "/foreign_user_id", MESSAGES.invalidQuery);
       const found = await listAddresses(ctx.db, req.params.projectId, {
         foreignUserId: req.query.foreign_user_id,
         ...page(req.query),
@@ -137,14 +164,60 @@ export function registerMonitoringRoutes(
     async (req) => {
       const found = await getAddress(ctx.db, req.params.projectId, idOf(req.params.id));
       if (!found) throw notFound("Address");
-      const chain = ctx.registry.get(found.chainId);
-      const balance = chain
-        ? await readBalances(ctx.db, chain, found.address).catch(() => undefined)
-        : undefined;
+      // Each chain it is watched on, at once: a chain without a node, or whose node did not answer, adds nothing.
+      const read = await Promise.all(
+        chainsOf(found).map(async (chainId) => {
+          const chain = ctx.registry.get(chainId);
+          const assets = chain
+            ? await readBalances(ctx.db, chain, found.address).catch(() => undefined)
+            : undefined;
+          return assets?.map((asset) => ({ ...asset, chain_id: chainId }));
+        }),
+      );
+      const answered = read.filter((assets) => assets !== undefined);
       return ok({
         ...((await answer(req.params.projectId, [found]))[0] as AddressBody),
-        balance: balance ?? null,
+        balance: answered.length > 0 ? answered.flat() : null,
       });
+    },
+  );
+
+  app.patch(
+    "/projects/:projectId/addresses/:id",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Change a monitored address's user or description",
+        description:
+          "`foreign_user_id` and `description` (null or empty clears it); the fields not sent are kept. The " +
+          "address's recorded transfers belong to its new user from then on (its accumulations, the next " +
+          "generation of its months' files; a filed file never changes). Audited (`address.updated`, with what each " +
+          "field was).",
+        params: AddressParams,
+        body: PatchBody,
+        response: { 200: Ok(AddressSchema) },
+      },
+    },
+    async (req) => {
+      const foreignUserId =
+        req.body.foreign_user_id === undefined
+          ? undefined
+          : checkForeignUserId(req.body.foreign_user_id, "/foreign_user_id");
+      const description =
+        req.body.description === undefined ? undefined : req.body.description?.trim() || null;
+      const updated = await updateAddress(
+        ctx.db,
+        req.params.projectId,
+        idOf(req.params.id),
+        {
+          ...(foreignUserId !== undefined ? { foreignUserId } : {}),
+          ...(description !== undefined ? { description } : {}),
+        },
+        actorName({ kind: "key", keyId: principalOf(req).keyId }),
+      );
+      if (!updated) throw notFound("Address");
+      return ok((await answer(req.params.projectId, [updated]))[0] as AddressBody);
     },
   );
 

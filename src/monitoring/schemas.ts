@@ -1,25 +1,29 @@
 // TypeBox schemas of the monitored-address routes (docs/api.md, "Addresses and monitoring").
 import { type Static, Type } from "@sinclair/typebox";
 import { StoredScanSchema } from "../analysis/index.ts";
-import { FOREIGN_USER_ID_PATTERN } from "../integrator/index.ts";
+import { ForeignUserIdSchema } from "../integrator/index.ts";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { Pagination } from "../platform/http/params.ts";
 
-const ForeignUserId = Type.String({
-  pattern: FOREIGN_USER_ID_PATTERN,
-  description: "the integrator's user id: 1-30 letters, digits, - or _",
-});
+const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
 
 export const RegisterBody = Type.Object({
   address: Type.String({ minLength: 1, maxLength: 200 }),
-  chainId: Type.Union(
-    [Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ pattern: "^[1-9]\\d{0,9}$" })],
-    {
-      description: "EVM chain id, as a number or a decimal string",
-    },
+  chainId: Type.Optional(
+    Type.Union(
+      [
+        Type.Integer({ minimum: 1, maximum: 2147483647 }),
+        Type.String({ pattern: "^[1-9]\\d{0,9}$" }),
+        Type.Null(),
+      ],
+      {
+        description:
+          "EVM chain id, as a number or a decimal string; absent or null: every EVM chain the service follows (one record)",
+      },
+    ),
   ),
-  foreign_user_id: ForeignUserId,
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  foreign_user_id: ForeignUserIdSchema,
+  description: Type.Optional(Description),
   jurisdiction: Type.Optional(
     Type.Union([...JURISDICTION_CODES.map((c) => Type.Literal(c)), Type.Null()], {
       description:
@@ -28,10 +32,22 @@ export const RegisterBody = Type.Object({
   ),
 });
 
+/** PATCH /projects/{projectId}/addresses/{id}: the fields an integrator may change. */
+export const PatchBody = Type.Object({
+  foreign_user_id: Type.Optional(ForeignUserIdSchema),
+  description: Type.Optional(Description),
+});
+
 export const AddressSchema = Type.Object({
   id: Type.Integer(),
   address: Type.String(),
-  chain_id: Type.Integer(),
+  chain_id: Type.Union([Type.Integer(), Type.Null()], {
+    description: "the chain it was registered on; null: every EVM chain the service follows",
+  }),
+  chains: Type.Array(Type.Integer(), {
+    description:
+      "beyond the contract: the chains it is watched on, its chain_id or, for every chain, those the indexer follows now",
+  }),
   foreign_user_id: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: "date-time" }),
@@ -59,9 +75,13 @@ export const AssetSchema = Type.Object({
 export const AddressWithBalanceSchema = Type.Composite([
   AddressSchema,
   Type.Object({
-    balance: Type.Union([Type.Array(AssetSchema), Type.Null()], {
-      description: "per token, read from the chain's node; null when the chain has none or it did not answer",
-    }),
+    balance: Type.Union(
+      [Type.Array(Type.Composite([AssetSchema, Type.Object({ chain_id: Type.Integer() })])), Type.Null()],
+      {
+        description:
+          "per token and chain (`chain_id`), read from each chain's node; null when no chain it is watched on has one, or none answered",
+      },
+    ),
   }),
 ]);
 
@@ -77,5 +97,5 @@ export const AddressParams = Type.Object({
 
 export const ListQuery = Type.Composite([
   Pagination,
-  Type.Object({ foreign_user_id: Type.Optional(ForeignUserId) }),
+  Type.Object({ foreign_user_id: Type.Optional(ForeignUserIdSchema) }),
 ]);

@@ -1,12 +1,13 @@
 // Row types of the monitoring tables (migrations/0011_monitored_addresses.sql, 0013_monitored_transfers.sql,
-// 0014_reports.sql, 0019_jurisdictions.sql, 0020_integrations.sql).
+// 0014_reports.sql, 0019_jurisdictions.sql, 0020_integrations.sql, 0023_every_chain_addresses.sql).
 import type { ColumnType, Generated } from "kysely";
 
 export interface MonitoredAddressesTable {
   /** bigserial: read as a string by the drivers */
   id: Generated<string>;
   project_id: number;
-  chain_id: number;
+  /** null: every chain the indexer follows (0023) */
+  chain_id: number | null;
   address: string;
   foreign_user_id: string;
   description: string | null;
@@ -14,6 +15,12 @@ export interface MonitoredAddressesTable {
   stopped_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** the chain's indexed head at registration (migrations/0013_monitored_transfers.sql) */
   watch_from_block: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /** of an every-chain record: each followed chain's indexed head at registration, by chain id (0023) */
+  watch_from_blocks: ColumnType<
+    Record<string, string | number | null> | null,
+    unknown | null | undefined,
+    unknown | null
+  >;
   /** the jurisdiction the address was registered under; null: the profile decides (0019) */
   jurisdiction: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,7 +1,9 @@
 // Watching registered addresses: the indexer hands every batch of confirmed transfers to this watcher inside the
 // transaction that writes them and moves its checkpoint, so each transfer of a monitored address is recorded
-// exactly once (primary key, ON CONFLICT DO NOTHING) however many workers run and however often they crash. Only
-// transfers in blocks after the registration count (migrations/0013_monitored_transfers.sql). A reorg that unwinds
+// exactly once (primary key, ON CONFLICT DO NOTHING) however many workers run and however often they crash. An
+// address is watched on its chain, or on every chain when it was registered without one (0023): its transfers on
+// each chain are recorded under that chain. Only transfers in blocks after the registration count
+// (migrations/0013_monitored_transfers.sql, 0023_every_chain_addresses.sql). A reorg that unwinds
 // blocks takes back the transfers not yet checked; one already checked is marked `unwound` and its notification,
 // possibly delivered, is kept: the integrator was told of a transfer that a deeper reorg than the confirmations
 // allowed for removed, and the log says so.
@@ -13,6 +15,7 @@ interface Watched {
   id: string;
   project_id: number;
   address: string;
+  /** the indexed head at registration on this chain (of an every-chain address: this chain's entry) */
   watch_from_block: string | null;
   created_at: Date;
 }
@@ -25,8 +28,12 @@ export const monitoringWatcher: TransferWatcher = {
     if (transfers.length === 0) return;
     const ends = [...new Set(transfers.flatMap((t) => [t.from, t.to]))];
     const { rows: watched } = await sql<Watched>`
-      SELECT id, project_id, address, watch_from_block, created_at FROM monitored_addresses
-      WHERE chain_id = ${chainId} AND stopped_at IS NULL AND address = ANY(${ends}::text[])`.execute(trx);
+      SELECT id, project_id, address, watch_from_block::text AS watch_from_block, created_at FROM monitored_addresses
+      WHERE chain_id = ${chainId} AND stopped_at IS NULL AND address = ANY(${ends}::text[])
+      UNION ALL
+      SELECT id, project_id, address, watch_from_blocks ->> ${String(chainId)} AS watch_from_block, created_at
+      FROM monitored_addresses
+      WHERE chain_id IS NULL AND stopped_at IS NULL AND address = ANY(${ends}::text[])`.execute(trx);
     if (watched.length === 0) return;
     const byAddress = new Map<string, Watched[]>();
     for (const w of watched) byAddress.set(w.address, [...(byAddress.get(w.address) ?? []), w]);

@@ -9,7 +9,7 @@
 // the whole write is planned again); replaced bytes are deleted after the commit. A crash at any point leaves every
 // row pointing at complete bytes.
 import crypto from "node:crypto";
-import type { ClientFile, FiledAviso, Refused } from "../jurisdictions/index.ts";
+import { type ClientFile, type FiledAviso, type Refused, userStem } from "../jurisdictions/index.ts";
 import { seal } from "../platform/crypto/secrets.ts";
 import { namedLock } from "../platform/db/advisory.ts";
 import type { ReportsContext } from "./context.ts";
@@ -167,7 +167,7 @@ async function plan(
     });
   const wanted = new Set<string>();
   for (const r of refused) {
-    const stem = r.stem ?? r.userId ?? "";
+    const stem = r.stem ?? (r.userId === null ? "" : userStem(r.userId));
     wanted.add(slotOf(r.kind, stem));
     fail(r.kind, stem, r.userId, r);
   }

@@ -206,7 +206,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
         tags,
         summary: "List a month's compliance reports",
         description:
-          "The report files of a project, country and month (`period` YYYY-MM), by name; `search` filters by name. " +
+          "The report files of a project, country and month (`period` YYYY-MM), by name; `search` filters by name or user id. " +
           "`id` is the storage path.",
         querystring: ListQuerySchema,
         response: { 200: Ok(Type.Array(ReportSchema)) },

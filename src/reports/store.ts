@@ -98,7 +98,7 @@ export interface ListQuery {
 
 /**
  * The month's files and, after them, the files that could not be written (status `failed`, with the reason), by
- * name; `search` filters both by name.
+ * name; `search` filters both by name or user id.
  */
 export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<ReportView[]> {
   const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
@@ -108,7 +108,8 @@ export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<Re
     .where("project_id", "=", q.projectId)
     .where("country_code", "=", q.countryCode)
     .where("period", "=", q.period);
-  if (pattern) query = query.where(sql<boolean>`name ILIKE ${pattern}`);
+  // By user id too: a file's name spells an id only when it can (src/jurisdictions/user-ids.ts).
+  if (pattern) query = query.where(sql<boolean>`(name ILIKE ${pattern} OR user_id ILIKE ${pattern})`);
   const rows = await query.orderBy("name").execute();
   const failures = await ctx.db
     .selectFrom("report_failures")
@@ -142,7 +143,11 @@ export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<Re
         field: f.field,
       };
     })
-    .filter((f) => !q.search || f.name.toLowerCase().includes(q.search.toLowerCase()));
+    .filter(
+      (f) =>
+        !q.search ||
+        [f.name, f.userId ?? ""].some((s) => s.toLowerCase().includes((q.search as string).toLowerCase())),
+    );
   return [...rows.map(view), ...failed].slice(q.offset, q.offset + q.limit);
 }
 

@@ -8,6 +8,7 @@ import { accumulates, type ClientOperation, cents, usdIn, wholeTokens } from "..
 import { delimitedFile, holderName, localDateTime, money } from "../delimited.ts";
 import type { Blocked } from "../port.ts";
 import type { Profile } from "../profile.ts";
+import { textUserId } from "../user-ids.ts";
 import { CO_INDIVIDUAL, CO_MULTIPLE, CO_TIME_ZONE } from "./rules.ts";
 
 export type LayoutResult = { ok: true; content: Buffer } | { ok: false; blocked: Blocked };
@@ -102,7 +103,7 @@ export function coFile(input: CoFile): LayoutResult {
       at.time,
       co.tipoIdentificacion as string,
       co.numeroIdentificacion as string,
-      co.numeroCliente ?? input.userId,
+      co.numeroCliente ?? textUserId(input.userId),
       name,
       co.ciudadResidencia ?? "",
       co.fechaVinculacion ? co.fechaVinculacion.replaceAll("-", "") : "",

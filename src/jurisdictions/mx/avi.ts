@@ -8,6 +8,7 @@ import { create } from "xmlbuilder2";
 import { type ClientOperation, localIn } from "../../regulation/index.ts";
 import type { FileEntry } from "../port.ts";
 import type { Profile } from "../profile.ts";
+import { aviUserId } from "../user-ids.ts";
 import { AVI_NAMESPACE } from "./avi-schema.ts";
 import { ALERT_CODES, CURRENCY_CODES, OTHER_VIRTUAL_ASSET, VIRTUAL_ASSET_CODES } from "./catalogs.ts";
 import { alphanumeric, amount, freeText, operationHash, operationTime, quantity } from "./format.ts";
@@ -151,7 +152,7 @@ export function aviFile(input: AviFile): AviResult {
     mx.clabeInterbancaria && /^\d{18}$/.test(mx.clabeInterbancaria) ? mx.clabeInterbancaria : undefined;
   const personaAviso: XmlTree = {
     datos_cuenta_plataforma: {
-      id_usuario: input.userId.toUpperCase(),
+      id_usuario: aviUserId(input.userId),
       cuenta_relacionada: account,
       ...(clabe ? { clabe_interbancaria: clabe } : {}),
       moneda_cuenta: mx.monedaCuentaRelacionada ?? CURRENCY_CODES.MXN,

@@ -6,6 +6,7 @@
 import { addMonths, zonedDay, zonedMidnight } from "../../platform/time-zone.ts";
 import { bookUnits, type ClientOperation, type RuleBook } from "../../regulation/index.ts";
 import type { FiledAviso, MonthBuild, MonthInput, Refused, Rendered } from "../port.ts";
+import { userStem } from "../user-ids.ts";
 import { accumulationVersion, sixMonthAccumulation } from "./accumulation.ts";
 import { ALERT_CODES, type AviAviso, aviFile, zeroInforme } from "./avi.ts";
 import { MX_ACUMULACION, MX_AVISO, MX_MONTHLY_RULES, MX_RULES, MX_TIME_ZONE } from "./rules.ts";
@@ -14,7 +15,7 @@ import { validateAvi } from "./validate.ts";
 
 export const MX_XML = "application/xml";
 
-/** The name (without extension) of a month's informe en ceros: it holds a dot, which no user id can. */
+/** The name (without extension) of a month's informe en ceros: no user's stem can be it (src/jurisdictions/user-ids.ts). */
 export const zeroStem = (period: string) => `informe-en-ceros.${period.replace("-", "")}`;
 
 const hits = (op: ClientOperation, rules: readonly string[]) =>
@@ -162,7 +163,7 @@ export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<Mont
     build.files.push({
       kind: "monthly",
       userId,
-      stem: userId,
+      stem: userStem(userId),
       extension: "xml",
       mediaType: MX_XML,
       profile: client.profile,

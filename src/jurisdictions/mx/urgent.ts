@@ -1,8 +1,9 @@
 // Mexico's 24-hour aviso (prioridad 2; LFPIORPI Art. 18-VI; RCG Arts. 26 Bis to 27): the file of one operation with
 // a listed counterparty (MX-24H-LISTA) or indicia of illicit origin (MX-24H-INDICIOS), built as soon as the checker
-// finds it: `<userId>.24h.<reference>.xml` in the month of the operation (Mexico City).
+// finds it: `<user's stem>.24h.<reference>.xml` in the month of the operation (Mexico City; the stem: user-ids.ts).
 import type { Blocked, OperationId, UrgentAvisos } from "../port.ts";
 import type { Profile } from "../profile.ts";
+import { userStem } from "../user-ids.ts";
 import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./avi.ts";
 import { checkAgainstXsd, MX_XML } from "./monthly.ts";
 import { MX_24H_INDICIOS, MX_24H_LISTA, MX_URGENT_RULES } from "./rules.ts";
@@ -22,7 +23,7 @@ function alertOf(laws: readonly string[], counterparty: string): AviAviso["alert
 }
 
 /** The stem of an operation's 24-hour aviso file. */
-export const urgentStem = (op: OperationId) => `${op.userId}.24h.${avisoReference(2, op)}`;
+export const urgentStem = (op: OperationId) => `${userStem(op.userId)}.24h.${avisoReference(2, op)}`;
 
 export const MX_URGENT: UrgentAvisos = {
   rules: MX_URGENT_RULES,

@@ -1,5 +1,5 @@
-// A real anvil node for the indexer's tests and benchmark: on a free loopback port, chain id 31337, the
-// well-known test mnemonic (deterministic accounts), nothing from the network. It can be killed and started again
+// A real anvil node for the indexer's tests and benchmark: on a free loopback port, chain id 31337 (or another, for
+// a second chain), the well-known test mnemonic (deterministic accounts), nothing from the network. It can be killed and started again
 // on the same port, with or without the state it dumped.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -31,6 +31,8 @@ export interface AnvilOptions {
   port?: number;
   /** Extra arguments, e.g. ["--dump-state", file] or ["--load-state", file]. */
   args?: string[];
+  /** The chain id it serves; CHAIN_ID by default. */
+  chainId?: number;
 }
 
 export class Anvil {
@@ -38,10 +40,13 @@ export class Anvil {
   #exited: Promise<void> | undefined;
   #id = 0;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    readonly chainId: number = CHAIN_ID,
+  ) {}
 
   static async start(options: AnvilOptions = {}): Promise<Anvil> {
-    const anvil = new Anvil(options.port ?? (await freePort()));
+    const anvil = new Anvil(options.port ?? (await freePort()), options.chainId);
     await anvil.restart(options.args);
     return anvil;
   }
@@ -65,7 +70,7 @@ export class Anvil {
         "--port",
         String(this.port),
         "--chain-id",
-        String(CHAIN_ID),
+        String(this.chainId),
         "--mnemonic",
         MNEMONIC,
         "--silent",

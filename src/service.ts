@@ -231,6 +231,7 @@ async function assemble(
       explorerFreshMs: options.explorer?.freshnessMs ?? DEFAULT_EXPLORER_OPTIONS.freshnessMs,
     },
     observeDuration: metrics.observeAnalysis,
+    countFirstScan: metrics.firstScan,
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);

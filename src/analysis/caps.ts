@@ -13,6 +13,23 @@ export async function refuseOverCap(
   limit: { projectId: number; kind: AnalysisKind; cap: number; what: string },
 ): Promise<void> {
   const { projectId, kind, cap, what } = limit;
+  if ((await lockAndCountActive(trx, projectId, kind)) >= cap)
+    throw new AppError(
+      "rate_limited",
+      `This project already has ${cap} ${what} queued or running; start more when some have finished`,
+      { retryAfter: 30 },
+    );
+}
+
+/**
+ * Takes the project's lock on its count of `kind` (until the transaction ends) and counts its analyses of that
+ * kind queued or running: what refuseOverCap compares with the cap, and the first scans with their share of it.
+ */
+export async function lockAndCountActive(
+  trx: Kysely<DB>,
+  projectId: number,
+  kind: AnalysisKind,
+): Promise<number> {
   await capLock(`active:${kind}`, projectId).execute(trx);
   const { n } = await trx
     .selectFrom("analyses")
@@ -21,10 +38,5 @@ export async function refuseOverCap(
     .where("kind", "=", kind)
     .where("status", "in", ["queued", "running"])
     .executeTakeFirstOrThrow();
-  if (Number(n) >= cap)
-    throw new AppError(
-      "rate_limited",
-      `This project already has ${cap} ${what} queued or running; start more when some have finished`,
-      { retryAfter: 30 },
-    );
+  return Number(n);
 }

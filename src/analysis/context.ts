@@ -9,6 +9,14 @@ import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { ExpansionOverrides } from "./graph/index.ts";
 
+/**
+ * What became of a registered address's first scan on a chain (src/analysis/first-scans.ts): `queued` as a risk
+ * job at registration; `deferred` past the project's share of its risk-job cap, to wait for a place;
+ * `queued_later` a deferred one queued once a place freed; `skipped` an analysis of it is already on its way;
+ * `failed` it could not be started (logged; the registration stands).
+ */
+export type FirstScanOutcome = "queued" | "deferred" | "queued_later" | "skipped" | "failed";
+
 /** What an analysis duration is reported as: a quick check, a scan request, a risk job, one layer. */
 export type AnalysisKindObserved = "quick" | "scan" | "risk_job" | "layer";
 
@@ -34,5 +42,7 @@ export interface AnalysisContext {
   /** When the data a verdict rests on is current (the configuration's VIGIA_COVERAGE_*); its defaults when absent. */
   coverageLimits?: CoverageLimits;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
-  log?: { warn(obj: object, msg: string): void };
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  /** Told what became of each first scan of a registered address (the service's metrics); nothing when absent. */
+  countFirstScan?: (outcome: FirstScanOutcome) => void;
 }

@@ -1,10 +1,12 @@
 // Risk analysis: the bounded graph expansion (./graph), the analyses store, and the verbs and routes of
-// GET /risk/quick, scan-risk (POST and stored results) and the durable POST /risk jobs; and the layered,
-// incremental analyses that investigations follow (./layered). The risk model itself is the pure core in
-// src/risk (docs/risk-model.md). What other features and the composition root use, and nothing else:
-export type { AnalysisContext, AnalysisKindObserved } from "./context.ts";
+// GET /risk/quick, scan-risk (POST and stored results), the durable POST /risk jobs and the first scans of
+// registered addresses (first-scans.ts); and the layered, incremental analyses that investigations follow
+// (./layered). The risk model itself is the pure core in src/risk (docs/risk-model.md). What other features and
+// the composition root use, and nothing else:
+export type { AnalysisContext, AnalysisKindObserved, FirstScanOutcome } from "./context.ts";
 export { coverageOfRoots } from "./coverage.ts";
 export { DEFAULT_DEPTH, MAX_DEPTH, MaxDepthSchema } from "./depth.ts";
+export { drainDeferredScans, type FirstScanRequest, startFirstScans } from "./first-scans.ts";
 export { ReadCoalescing } from "./graph/index.ts";
 export { registerRiskJobs, startRiskJob } from "./jobs.ts";
 export {

@@ -3,31 +3,26 @@
 // it: its id is the jobId, and it is readable only by its project. The queued pg-boss job carries only that id,
 // so a run killed with its process is run again after the restart and completes the same row.
 
-import type { Kysely } from "kysely";
 import { notFound } from "../platform/errors.ts";
 import { isUuid } from "../platform/http/params.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
-import type { DB } from "../schema.ts";
 import { refuseOverCap } from "./caps.ts";
 import type { AnalysisContext } from "./context.ts";
 import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
-import { DEFAULT_DEPTH } from "./depth.ts";
+import { drainDeferredScans } from "./first-scans.ts";
 import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { queueRiskJobIn, RISK_QUEUE, type RiskJobRequest, riskJobCap, sendRiskRun } from "./risk-queue.ts";
 import { runAnalysis } from "./run.ts";
 import type { RiskJobViewBody } from "./schemas.ts";
-import {
-  finish,
-  getAnalysis,
-  insertQueued,
-  markRunning,
-  newAnalysisId,
-  type StoredAnalysis,
-  setJobId,
-} from "./store.ts";
+import { finish, getAnalysis, markRunning, type StoredAnalysis } from "./store.ts";
 
-export const RISK_QUEUE = "risk-analysis";
-/** Depth of a POST /risk analysis: the scan default. */
-export const RISK_JOB_DEPTH = DEFAULT_DEPTH;
+export {
+  DEFAULT_MAX_ACTIVE_JOBS,
+  RISK_JOB_DEPTH,
+  RISK_QUEUE,
+  type RiskJobRequest,
+} from "./risk-queue.ts";
+
 /**
  * How a failed analysis run (risk job or layer) is retried: four more runs, after about 30 s, 1, 2 and 4 minutes
  * (pg-boss doubles the wait, with jitter), so a data source that is down for a few minutes does not fail the
@@ -41,27 +36,20 @@ export const ANALYSIS_RETRIES = {
 } as const;
 const RETRY_LIMIT = ANALYSIS_RETRIES.retryLimit;
 
-export interface RiskJobRequest {
-  projectId: number;
-  /** lowercase EVM address */
-  address: string;
-  chainId: number;
-  from?: Date | undefined;
-  to?: Date | undefined;
-}
-
 export type RiskJobView = RiskJobViewBody;
 
-/** Defines the queue and its handler (the handler runs only in a process with workers). */
+/**
+ * Defines the queue and its handler (the handler runs only in a process with workers). A finished job frees a
+ * place under its project's cap: the project's deferred first scans (first-scans.ts) may take it.
+ */
 export async function registerRiskJobs(ctx: AnalysisContext): Promise<void> {
   await ctx.jobs.define(RISK_QUEUE, ANALYSIS_RETRIES);
   await ctx.jobs.work<{ analysisId: string }, { analysisId: string }>(RISK_QUEUE, async (job) => {
-    await runRiskJob(ctx, job.data.analysisId, job.retryCount >= RETRY_LIMIT, job.signal);
+    const projectId = await runRiskJob(ctx, job.data.analysisId, job.retryCount >= RETRY_LIMIT, job.signal);
+    if (projectId !== undefined) await drainDeferredScans(ctx, projectId);
     return { analysisId: job.data.analysisId };
   });
 }
-
-export const DEFAULT_MAX_ACTIVE_JOBS = 20;
 
 /**
  * Queues a risk job. A project with `maxActiveJobsPerProject` jobs queued or running gets 429 (counted under a lock
@@ -69,49 +57,37 @@ export const DEFAULT_MAX_ACTIVE_JOBS = 20;
  * in one transaction: a process killed at any moment leaves both or neither.
  */
 export async function startRiskJob(ctx: AnalysisContext, req: RiskJobRequest): Promise<string> {
-  const id = newAnalysisId();
-  const cap = ctx.maxActiveJobsPerProject ?? DEFAULT_MAX_ACTIVE_JOBS;
   await ctx.jobs.prepare(RISK_QUEUE);
-  await ctx.db.transaction().execute(async (trx) => {
-    await refuseOverCap(trx, { projectId: req.projectId, kind: "job", cap, what: "risk jobs" });
-    await insertQueued(trx, {
-      id,
+  return ctx.db.transaction().execute(async (trx) => {
+    await refuseOverCap(trx, {
       projectId: req.projectId,
-      chainId: req.chainId,
-      address: req.address,
       kind: "job",
-      maxDepth: RISK_JOB_DEPTH,
-      window: { from: req.from, to: req.to },
+      cap: riskJobCap(ctx),
+      what: "risk jobs",
     });
-    await queueRun(ctx, trx, id);
+    return queueRiskJobIn(ctx, trx, req);
   });
-  return id;
 }
 
 /** Queues a risk job's run again (the sweep of stalled analyses), with the row's job id in the same transaction. */
 export async function requeueRiskJob(ctx: AnalysisContext, analysisId: string): Promise<void> {
   await ctx.jobs.prepare(RISK_QUEUE);
-  await ctx.db.transaction().execute((trx) => queueRun(ctx, trx, analysisId));
-}
-
-/** Sends the run of a risk job in the caller's transaction (the queue prepared) and records its job id. */
-async function queueRun(ctx: AnalysisContext, trx: Kysely<DB>, analysisId: string): Promise<void> {
-  const jobId = await ctx.jobs.send(RISK_QUEUE, { analysisId }, { transaction: trx });
-  await setJobId(trx, analysisId, jobId);
+  await ctx.db.transaction().execute((trx) => sendRiskRun(ctx, trx, analysisId));
 }
 
 /**
  * Runs (or reruns) one job's analysis; on the last attempt a failure is recorded instead of thrown. A run whose
  * `signal` aborts (the job was taken away from this worker) stops and stores nothing: pg-boss runs it again.
+ * Returns the job's project once its row is finished (undefined when there was no job to run).
  */
 export async function runRiskJob(
   ctx: AnalysisContext,
   analysisId: string,
   lastAttempt: boolean,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<number | undefined> {
   const job = await getAnalysis(ctx.db, undefined, analysisId);
-  if (!job || job.status === "completed" || job.status === "failed") return;
+  if (!job || job.status === "completed" || job.status === "failed") return undefined;
   await markRunning(ctx.db, analysisId);
   const started = performance.now();
   const { windowFrom: from, windowTo: to } = job;
@@ -155,6 +131,7 @@ export async function runRiskJob(
       durationMs: performance.now() - started,
     });
   }
+  return job.projectId;
 }
 
 export async function readRiskJob(

@@ -87,7 +87,11 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
         tags,
         summary: "Stored scan results",
         description:
-          "The latest stored scan result of each address (comma-separated, at most 100) for this project.",
+          "The latest stored result of each address (comma-separated, at most 100) for this project: its newest " +
+          "completed analysis of any kind (a scan, a risk job, an investigation; `source` says which). An address " +
+          "without one is listed in `pendingAddresses` while an analysis of it is queued or running (a registered " +
+          "address's first scan among them): poll again; otherwise in `missingAddresses`. A failed analysis, a " +
+          "verdict withheld for want of current data (no_data) included, is never a stored result.",
         params: ProjectParams,
         querystring: StoredQuery,
         response: { 200: Ok(StoredResponse) },

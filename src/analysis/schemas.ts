@@ -84,7 +84,7 @@ export const StoredQuery = Type.Object({
   chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
 });
 
-/** The summary of an address's latest stored scan. */
+/** The summary of an address's latest stored result: its newest completed analysis of any kind. */
 export const StoredScanSchema = Type.Object({
   analysisId: Type.String({ format: "uuid" }),
   address: Type.String(),
@@ -98,13 +98,32 @@ export const StoredScanSchema = Type.Object({
   transactionsAnalyzed: Type.Integer(),
   completedAt: Type.String({ format: "date-time" }),
   maxDepth: Type.Integer(),
+  source: Type.Union(
+    (["scan", "job", "investigation"] as const).map((k) => Type.Literal(k)),
+    {
+      description:
+        "beyond the contract: the kind of analysis the result comes from: a scan (POST .../scan-risk), a risk job (POST /risk, or the first scan of a registered address), an investigation",
+    },
+  ),
+  fromDate: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description:
+      "beyond the contract: a risk job's date window (null: from the beginning, and for the others)",
+  }),
+  toDate: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
+    description: "beyond the contract: a risk job's date window (null: up to now, and for the others)",
+  }),
 });
 
 export const StoredResponse = Type.Object({
   total: Type.Integer(),
-  missing: Type.Integer(),
+  missing: Type.Integer({ description: "addresses with no stored result and no analysis on its way" }),
+  pending: Type.Integer({
+    description:
+      "beyond the contract: addresses with no stored result yet whose analysis is queued or running (a registered address's first scan, a risk job, an investigation): poll again",
+  }),
   results: Type.Array(StoredScanSchema),
   missingAddresses: Type.Array(Type.String()),
+  pendingAddresses: Type.Array(Type.String(), { description: "beyond the contract: the pending addresses" }),
 });
 
 export const QuickQuery = Type.Object({

@@ -209,8 +209,8 @@ export async function getAnalysis(
 }
 
 /**
- * The latest completed analysis of each address for a project, on a chain (and at a depth, when given): the
- * stored result skipExisting returns and GET .../scan-risk lists. Only scans and jobs over the whole history.
+ * The latest completed scan of each address for a project, on a chain (and at a depth, when given): the stored
+ * result skipExisting returns. Scans only (latestStored takes every kind).
  */
 export async function latestCompleted(
   db: Kysely<DB>,
@@ -233,12 +233,76 @@ export async function latestCompleted(
   return new Map(rows.map((row) => [row.address, fromRow(row as Row)]));
 }
 
+/** The kinds of analysis whose completed result is a verdict on its address (a quick check is never stored). */
+const VERDICT_KINDS = ["scan", "job", "investigation"] as const;
+
+/**
+ * The project's completed analyses of these addresses whose result is a verdict (a scan, a risk job, an
+ * investigation; on one chain when given). A failed analysis, a verdict withheld for want of current data
+ * included, is never one. latestVerdictMark and latestStored read the newest of them by when they completed.
+ */
+function completedVerdicts(
+  db: Kysely<DB>,
+  q: { projectId: number; addresses: string[]; chainId?: number | undefined },
+) {
+  let query = db
+    .selectFrom("analyses")
+    .where("project_id", "=", q.projectId)
+    .where("address", "in", q.addresses)
+    .where("status", "=", "completed")
+    .where("kind", "in", VERDICT_KINDS)
+    .where("result", "is not", null);
+  if (q.chainId !== undefined) query = query.where("chain_id", "=", q.chainId);
+  return query;
+}
+
+/**
+ * The newest completed analysis of any kind (scan, risk job, investigation) of each address for a project, on a
+ * chain when given: what GET .../scan-risk lists and a monitored address shows as its `risk`. The same rule as
+ * the wallet report's verdict (latestVerdictMark), less an investigation still running.
+ */
+export async function latestStored(
+  db: Kysely<DB>,
+  q: { projectId: number; chainId?: number | undefined; addresses: string[] },
+): Promise<Map<string, StoredAnalysis>> {
+  if (q.addresses.length === 0) return new Map();
+  const rows = await completedVerdicts(db, q)
+    .distinctOn("address")
+    .select(COLUMNS)
+    .orderBy("address")
+    .orderBy("completed_at", "desc")
+    .orderBy("id")
+    .execute();
+  return new Map(rows.map((row) => [row.address, fromRow(row as Row)]));
+}
+
+/**
+ * Of these addresses, those the project has an analysis of (scan, risk job, investigation) queued or running, on a
+ * chain when given: their first result is on its way.
+ */
+export async function unfinishedOf(
+  db: Kysely<DB>,
+  q: { projectId: number; chainId?: number | undefined; addresses: string[] },
+): Promise<Set<string>> {
+  if (q.addresses.length === 0) return new Set();
+  let query = db
+    .selectFrom("analyses")
+    .select("address")
+    .distinct()
+    .where("project_id", "=", q.projectId)
+    .where("address", "in", q.addresses)
+    .where("status", "in", ["queued", "running"])
+    .where("kind", "in", VERDICT_KINDS);
+  if (q.chainId !== undefined) query = query.where("chain_id", "=", q.chainId);
+  return new Set((await query.execute()).map((r) => r.address));
+}
+
 export type { ScanResult };
 
 /**
  * Which analysis of an address a verdict is read from: the project's latest of any kind that has one (a scan, a
  * risk job, an investigation), by when it completed, or an investigation still running by when its latest layer
- * completed (`layers`: its completed layers). Unlike latestCompleted, which lists scans only.
+ * completed (`layers`: its completed layers). latestStored takes the same finished analyses, for many addresses.
  */
 export interface VerdictMark {
   id: string;
@@ -252,14 +316,11 @@ export async function latestVerdictMark(
   db: Kysely<DB>,
   q: { projectId: number; address: string; chainId?: number | undefined },
 ): Promise<VerdictMark | undefined> {
-  let completed = db
-    .selectFrom("analyses")
-    .select(["id", "kind", "completed_at"])
-    .where("project_id", "=", q.projectId)
-    .where("address", "=", q.address)
-    .where("status", "=", "completed")
-    .where("kind", "in", ["scan", "job", "investigation"])
-    .where("result", "is not", null);
+  const completed = completedVerdicts(db, { ...q, addresses: [q.address] }).select([
+    "id",
+    "kind",
+    "completed_at",
+  ]);
   let running = db
     .selectFrom("analyses as a")
     .innerJoin("analysis_layers as l", (join) =>
@@ -271,10 +332,7 @@ export async function latestVerdictMark(
     .where("a.kind", "=", "investigation")
     .where("a.status", "=", "running")
     .where("a.completed_layers", ">", 0);
-  if (q.chainId !== undefined) {
-    completed = completed.where("chain_id", "=", q.chainId);
-    running = running.where("a.chain_id", "=", q.chainId);
-  }
+  if (q.chainId !== undefined) running = running.where("a.chain_id", "=", q.chainId);
   const [done, open] = await Promise.all([
     completed.orderBy("completed_at", "desc").orderBy("id").limit(1).executeTakeFirst(),
     running.orderBy("l.created_at", "desc").orderBy("a.id").limit(1).executeTakeFirst(),

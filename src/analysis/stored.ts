@@ -1,11 +1,16 @@
-// GET /projects/{projectId}/addresses/scan-risk (docs/api.md, "Risk analysis"): the latest stored scan
-// result of each listed address for this project (on one chain when chainId is given, at any depth).
+// GET /projects/{projectId}/addresses/scan-risk (docs/api.md, "Risk analysis"): the latest stored result of each
+// listed address for this project (on one chain when chainId is given, at any depth): its newest completed analysis
+// of any kind (a scan, a risk job, an investigation; the rule of the wallet report's verdict, src/analysis/store.ts
+// latestStored). An address without one is `pending` while an analysis of it is queued or running, or its first
+// scan waits for a place (src/analysis/first-scans.ts), and `missing` otherwise. A failed analysis, a verdict
+// withheld for want of current data (no_data) included, is never a stored result.
 
 import type { Static } from "@sinclair/typebox";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
+import { deferredOf } from "./first-scans.ts";
 import type { StoredResponse } from "./schemas.ts";
-import { latestCompleted } from "./store.ts";
+import { latestStored, unfinishedOf } from "./store.ts";
 
 export type StoredScans = Static<typeof StoredResponse>;
 export type StoredScanItem = StoredScans["results"][number];
@@ -18,13 +23,18 @@ export async function storedScans(
 ): Promise<StoredScans> {
   // Answered in request order, each address once, EVM addresses in lowercase.
   const wanted = [...new Set(addresses.map((a) => normalizeEvmAddress(a) ?? a.trim()))];
-  const latest = await latestCompleted(ctx.db, { projectId, chainId, addresses: wanted });
+  const latest = await latestStored(ctx.db, { projectId, chainId, addresses: wanted });
+  const unanswered = wanted.filter((address) => !latest.get(address)?.result);
+  const q = { projectId, chainId, addresses: unanswered };
+  const [running, waiting] = await Promise.all([unfinishedOf(ctx.db, q), deferredOf(ctx.db, q)]);
   const results: StoredScanItem[] = [];
   const missingAddresses: string[] = [];
+  const pendingAddresses: string[] = [];
   for (const address of wanted) {
     const a = latest.get(address);
     if (!a?.result) {
-      missingAddresses.push(address);
+      if (running.has(address) || waiting.has(address)) pendingAddresses.push(address);
+      else missingAddresses.push(address);
       continue;
     }
     const r = a.result;
@@ -41,7 +51,18 @@ export async function storedScans(
       transactionsAnalyzed: r.analysisEvidence.transactionsAnalyzed,
       completedAt: (a.completedAt ?? a.updatedAt).toISOString(),
       maxDepth: a.maxDepth,
+      // latestStored reads scans, risk jobs and investigations only.
+      source: a.kind as StoredScanItem["source"],
+      fromDate: a.windowFrom?.toISOString() ?? null,
+      toDate: a.windowTo?.toISOString() ?? null,
     });
   }
-  return { total: wanted.length, missing: missingAddresses.length, results, missingAddresses };
+  return {
+    total: wanted.length,
+    missing: missingAddresses.length,
+    pending: pendingAddresses.length,
+    results,
+    missingAddresses,
+    pendingAddresses,
+  };
 }

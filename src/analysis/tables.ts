@@ -1,4 +1,4 @@
-// Row types of the analyses tables (migrations/0006_analyses.sql, 0008_investigations.sql).
+// Row types of the analyses tables (migrations/0006_analyses.sql, 0008_investigations.sql, 0025_first_scans.sql).
 import type { ColumnType } from "kysely";
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
@@ -47,7 +47,19 @@ export interface AnalysisLayersTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/**
+ * A registered address's first scan waiting for a place under its project's share of the risk-job cap
+ * (src/analysis/first-scans.ts): queued as a risk job when one frees.
+ */
+export interface DeferredScansTable {
+  project_id: number;
+  chain_id: number;
+  address: string;
+  requested_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface AnalysisTables {
   analyses: AnalysesTable;
   analysis_layers: AnalysisLayersTable;
+  deferred_scans: DeferredScansTable;
 }

@@ -3,6 +3,7 @@
 // a transfer, and the one answer to "what data does the service hold for this chain and address, from where, up
 // to when" (docs/decisions/0024-ledger-and-coverage.md). The rooms that bring data in write these tables in their
 // own transactions; every other room reads them through this door.
+export { chainsHoldingAddress } from "./address-chains.ts";
 export type { AddressFacts } from "./address-facts.ts";
 export {
   allCandidates,

@@ -4,7 +4,7 @@
 // and stop monitoring one (the address and what was recorded about it are kept). Thin: parse, authorise, call the
 // store.
 import { Type } from "@sinclair/typebox";
-import { type AnalysisContext, storedScans } from "../analysis/index.ts";
+import { type AnalysisContext, startFirstScans, storedScans } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { indexedChains } from "../chains/indexer/index.ts";
 import { checkForeignUserId } from "../integrator/index.ts";
@@ -121,6 +121,8 @@ export function registerMonitoringRoutes(
         jurisdiction,
         ...(chainId === null ? { followed: followed() } : {}),
       });
+      // Its first scan, in the background: GET .../scan-risk answers `pending`, then its result (src/analysis).
+      await startFirstScans(ctx, { projectId: req.params.projectId, address, chainId: created.chainId });
       const [body] = await answer(req.params.projectId, [created]);
       return reply.status(201).send(ok(body as AddressBody));
     },

@@ -1,8 +1,9 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
 // backlog, the chain followers' lag, webhook attempts, failed calls to integrators and integrators failing for an
-// hour, analysis durations, report files that could not be written, overdue filings and failed loop steps. Every metric here is listed, with
-// what to watch, in docs/operations.md ("Metrics"); test/operations/metrics.test.ts checks the two agree.
-import type { AnalysisKindObserved } from "../analysis/index.ts";
+// hour, analysis durations, registered addresses' first scans, report files that could not be written, overdue
+// filings and failed loop steps. Every metric here is listed, with what to watch, in docs/operations.md
+// ("Metrics"); test/operations/metrics.test.ts checks the two agree.
+import type { AnalysisKindObserved, FirstScanOutcome } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
 import { FAILURE_REASONS, type FailureReason, type IntegratorCall } from "../integrator/index.ts";
 import type { ChainLag } from "../ledger/index.ts";
@@ -28,6 +29,8 @@ export interface ServiceMetrics {
   loopFailure(loop: string): void;
   /** A monitored transfer this process judged and marked. */
   transferChecked(): void;
+  /** What became of a registered address's first scan on a chain (src/analysis/first-scans.ts). */
+  firstScan(outcome: FirstScanOutcome): void;
   /** How to read every followed chain's lag from the database (any process serves it, follower or not). */
   followChainLags(read: () => Promise<ChainLag[]>): void;
 }
@@ -235,7 +238,15 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
   });
 
+  const firstScans = new Counter({
+    name: `${METRIC_PREFIX}first_scans_total`,
+    help: "First scans of registered addresses, one per chain, by outcome: queued, deferred (past the project's share of its risk-job cap), queued_later, skipped (an analysis already on its way), failed",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+
   return {
+    firstScan: (outcome) => firstScans.inc({ outcome }),
     followChainLags: (read) => {
       chainLags = read;
     },

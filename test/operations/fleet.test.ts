@@ -2,10 +2,11 @@
 // (`vigia serve --no-workers`) and 2 workers (`vigia worker`), the real commands, following a real anvil chain.
 // A second process on 127.0.0.1 sends a bounded load to both API processes (scans, risk jobs, incremental
 // investigations, quick checks) while this test sends transfers to a monitored address on the chain. Mid-run the
-// worker that follows the chain and one API process are killed with SIGKILL. Then: every risk job and every
-// investigation completes, each job once; every monitored transfer is checked and its webhook delivered to the
-// integrator (a real server on 127.0.0.1); no request to the surviving API failed; the surviving worker took the
-// chain over and says so in its metrics. PostgreSQL only (the embedded database is one process).
+// worker that follows the chain and one API process are killed with SIGKILL. Then: every risk job (the monitored
+// address's first scan among them) and every investigation completes, each job once; every monitored transfer is
+// checked and its webhook delivered to the integrator (a real server on 127.0.0.1); no request to the surviving API
+// failed; the surviving worker took the chain over and says so in its metrics. PostgreSQL only (the embedded
+// database is one process).
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -170,6 +171,14 @@ describe.skipIf(!onPostgres)("a fleet of 2 API processes and 2 workers on one Po
       body: JSON.stringify({ address: user, chainId: 31337, foreign_user_id: "alice" }),
     });
     expect(registered.status).toBe(201);
+    // Registering it queued its first scan, a risk job (docs/decisions/0028): it too completes, once.
+    const firstScans = (
+      await query<{ id: string }>(
+        "SELECT id::text AS id FROM analyses WHERE project_id = $1 AND address = $2 AND kind = 'job'",
+        [projectId, user],
+      )
+    ).map((r) => r.id);
+    expect(firstScans).toHaveLength(1);
 
     // Some history for the analyses to read.
     const send = (from: string, to: string, wei: bigint) =>
@@ -228,9 +237,9 @@ describe.skipIf(!onPostgres)("a fleet of 2 API processes and 2 workers on one Po
     const idsOf = (kind: string, status: number) => [
       ...new Set(requests.filter((r) => r.kind === kind && r.status === status).map((r) => r.id as string)),
     ];
-    const jobIds = idsOf("risk-job", 202);
+    const jobIds = [...idsOf("risk-job", 202), ...firstScans];
     const analysisIds = idsOf("investigation", 201);
-    expect(jobIds.length).toBeGreaterThanOrEqual(16);
+    expect(jobIds.length).toBeGreaterThanOrEqual(17);
     expect(analysisIds.length).toBeGreaterThanOrEqual(4);
     await until(
       "every analysis completed",

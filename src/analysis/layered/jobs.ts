@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../schema.ts";
 import type { AnalysisContext } from "../context.ts";
+import { drainDeferredScans } from "../first-scans.ts";
 import { ANALYSIS_RETRIES, requeueRiskJob } from "../jobs.ts";
 import { advanceAnalysis } from "./advance.ts";
 import { findStalled, getLayeredAnalysis, markFailed, touch } from "./store.ts";
@@ -77,7 +78,8 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  * Queues a job for every unfinished analysis (layered, or a risk job) that has not moved for STALLED_AFTER_MS: one
  * whose job pg-boss gave up on (it expired on every run) or no longer holds. (An analysis and its first job are
  * written in one transaction, and a layer job killed after storing its layer is itself run again, so a crash alone
- * does not strand one.) A job too many is harmless (advance.ts stores each layer once). Runs in processes with
+ * does not strand one.) A job too many is harmless (advance.ts stores each layer once). Then queues the deferred
+ * first scans of registered addresses whose project has a place again (first-scans.ts). Runs in processes with
  * workers, at start and then every few minutes; returns a stop function.
  */
 export function sweepStalled(ctx: AnalysisContext): () => void {
@@ -89,6 +91,8 @@ export function sweepStalled(ctx: AnalysisContext): () => void {
       if (kind === "job") await requeueRiskJob(ctx, id);
       else await queueNextLayer(ctx, id);
     }
+    // First scans of registered addresses still waiting for a place (normally taken as each risk job finishes).
+    await drainDeferredScans(ctx);
   };
   const run = () => {
     sweep().catch(() => {}); // the next sweep tries again

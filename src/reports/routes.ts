@@ -50,7 +50,15 @@ const LocateQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const ReportIdParams = Type.Object({ reportId: Type.String({ minLength: 1, maxLength: 200 }) });
+const ReportIdParams = Type.Object({
+  reportId: Type.String({
+    minLength: 1,
+    maxLength: 512,
+    description:
+      "the file name (with projectId, countryCode and period), or the list's `id` (the storage path) percent-encoded " +
+      "as one path segment (`mx%2F1%2F2024-01%2Fana.xml`)",
+  }),
+});
 
 const ReportSchema = Type.Object({
   id: Type.String({ description: "the storage path" }),
@@ -111,6 +119,8 @@ const DownloadSchema = Type.Object({
   signedUrl: Type.String(),
   period: Type.String(),
   expiresAt: Type.String({ format: "date-time" }),
+  url: Type.String({ description: "the same as `signedUrl`, for clients that read `url`" }),
+  filename: Type.String({ description: "the same as `name`, for clients that read `filename`" }),
 });
 
 const ProblemSchema = Type.Object({
@@ -172,9 +182,17 @@ const FiledBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The storage path a GET /reports/{reportId} names: `path` when given, else rebuilt from the file name. */
+/**
+ * The storage path a GET /reports/{reportId} names: `path` when given; the list's `id` (a storage path, holding
+ * `/`, percent-encoded as one segment and decoded by the router) as it is; else rebuilt from the file name.
+ */
 function pathOf(reportId: string, q: Static<typeof LocateQuery>, keyProject: number): string {
   if (q.path !== undefined) return q.path;
+  if (reportId.includes("/")) {
+    // Not a path of the project's (or not one at all): not found, as any other report that isn't there.
+    if (!new RegExp(STORAGE_PATH_PATTERN).test(reportId)) throw notFound("Report");
+    return reportId;
+  }
   if (!q.countryCode || !q.period)
     throw invalid(MESSAGES.invalidQuery, [
       { path: "/countryCode", message: "countryCode and period (or path) are required with a file name" },
@@ -190,11 +208,15 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
     const report = await findReport(ctx, projectId, path);
     const expiresAt = ctx.now() + SIGNED_URL_TTL_MS;
     const base = ctx.publicUrl.replace(/\/+$/, "");
+    const signedUrl = `${base}/v1/files/${report.path}?${signPath(ctx.serverKeys, report.path, expiresAt)}`;
     return {
       name: report.name,
-      signedUrl: `${base}/v1/files/${report.path}?${signPath(ctx.serverKeys, report.path, expiresAt)}`,
+      signedUrl,
       period: report.period,
       expiresAt: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString(),
+      // The names a third-party client of the original service reads.
+      url: signedUrl,
+      filename: report.name,
     };
   };
 
@@ -207,7 +229,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
         summary: "List a month's compliance reports",
         description:
           "The report files of a project, country and month (`period` YYYY-MM), by name; `search` filters by name or user id. " +
-          "`id` is the storage path.",
+          "`id` is the storage path; percent-encoded as one path segment, it is GET /reports/{reportId}'s `reportId`.",
         querystring: ListQuerySchema,
         response: { 200: Ok(Type.Array(ReportSchema)) },
       },
@@ -369,8 +391,9 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
         tags,
         summary: "Get a report's signed download URL",
         description:
-          "`reportId` is the file name (e.g. `u-1.xml`), located with `projectId`, `countryCode` and `period`; or " +
-          "give `path`, which takes precedence. The URL works without an API key for 30 days.",
+          "`reportId` is the list's `id` (the storage path) percent-encoded as one path segment, or the file name " +
+          "(e.g. `u-1.xml`) located with `projectId`, `countryCode` and `period`; or give `path`, which takes " +
+          "precedence. The URL (`signedUrl`, also as `url`) works without an API key for 30 days.",
         params: ReportIdParams,
         querystring: LocateQuery,
         response: { 200: Ok(DownloadSchema) },

@@ -1,10 +1,17 @@
 // Signing calls to integrators: Standard Webhooks signatures verified with the public `standardwebhooks` package
 // (also both signatures while a rotated secret is honoured), and `hmac-canonical` checked against an implementation
-// written here from its rule (METHOD::lowercase-path::JSON-with-sorted-nested-keys::timestamp-ms).
+// written here from its rule (METHOD::lowercase-path::JSON-with-sorted-nested-keys::timestamp-ms); bodies go out
+// with every object's keys sorted, so that the original's rule and a rule sorting inside arrays agree.
 import crypto from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, serializeBody, signatureHeaders } from "./signing.ts";
+import {
+  canonicalJson,
+  originalCanonicalJson,
+  serializeBody,
+  signatureHeaders,
+  verifySignature,
+} from "./signing.ts";
 
 const body = {
   type: "notification",
@@ -77,7 +84,9 @@ describe("hmac-canonical", () => {
       at,
     });
     expect(headers["x-wavynode-timestamp"]).toBe(String(at));
-    expect(headers["x-wavynode-hmac"]).toBe(expected("POST", "/Webhook", body, String(at)));
+    // The receiver reads the body as it was sent.
+    const sent = JSON.parse(serializeBody("hmac-canonical", body));
+    expect(headers["x-wavynode-hmac"]).toBe(expected("POST", "/Webhook", sent, String(at)));
     expect(headers["x-wavynode-hmac"]).toHaveLength(44);
   });
 
@@ -93,10 +102,29 @@ describe("hmac-canonical", () => {
     expect(headers["x-wavynode-hmac"]).toBe(direct);
   });
 
-  it("sorts nested objects' keys but keeps arrays and the objects inside them as they are", () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } })).toBe(
-      '{"a":{"c":null,"d":[{"z":1,"y":2}]},"b":1}',
-    );
-    expect(serializeBody("hmac-canonical", body)).toBe(canonicalJson(body));
+  it("sends every object's keys sorted, inside arrays too; the original's rule reads the same string back", () => {
+    const value = { b: 1, a: { d: [{ z: 1, y: [{ q: 1, p: 2 }] }], c: null } };
+    expect(canonicalJson(value)).toBe('{"a":{"c":null,"d":[{"y":[{"p":2,"q":1}],"z":1}]},"b":1}');
+    // The original's rule leaves objects inside arrays as they are: on a body sent sorted, it gives the same.
+    expect(originalCanonicalJson(value)).toBe('{"a":{"c":null,"d":[{"z":1,"y":[{"q":1,"p":2}]}]},"b":1}');
+    expect(originalCanonicalJson(JSON.parse(canonicalJson(value)))).toBe(canonicalJson(value));
+    for (const scheme of ["hmac-canonical", "standard-webhooks"] as const)
+      expect(serializeBody(scheme, body)).toBe(canonicalJson(body));
+  });
+
+  it("verifies a call the way the original's receivers do (nested objects sorted from the parsed body)", () => {
+    const now = Date.now();
+    const message = { id: "m", method: "POST" as const, path: "/webhook", body, at: now };
+    const headers = signatureHeaders("hmac-canonical", [secret], message);
+    const call = {
+      method: "POST",
+      path: "/webhook",
+      headers,
+      rawBody: serializeBody("hmac-canonical", body),
+      now,
+    };
+    expect(verifySignature("hmac-canonical", secret, call)).toBe(true);
+    expect(verifySignature("hmac-canonical", crypto.randomBytes(16).toString("hex"), call)).toBe(false);
+    expect(verifySignature("hmac-canonical", secret, { ...call, now: now + 6 * 60_000 })).toBe(false);
   });
 });

@@ -6,7 +6,10 @@
 // - `hmac-canonical` (for integrators built for the service this interface comes from): `x-wavynode-hmac`, the base64
 //   HMAC-SHA256 (keyed by the 32-character hex secret as text) of `METHOD::lowercase-path::JSON::timestamp`, and
 //   `x-wavynode-timestamp`, epoch milliseconds as a string. JSON is JSON.stringify of the body with the keys of
-//   nested plain objects sorted recursively; arrays and the objects inside them keep their order; a GET signs `{}`.
+//   nested plain objects sorted recursively; a GET signs `{}`. The original's rule leaves the objects inside arrays
+//   as they are, and published verifiers differ on it (some sort every object): every body is therefore sent with
+//   the keys of every object sorted, inside arrays too, so that both kinds compute the same string.
+// Both schemes send that fully sorted JSON, so that what a receiver reads is in one order whatever it verifies with.
 import crypto from "node:crypto";
 
 export type SigningScheme = "standard-webhooks" | "hmac-canonical";
@@ -38,7 +41,7 @@ export function signatureHeaders(
   if (scheme === "hmac-canonical") {
     const timestamp = String(message.at);
     return {
-      "x-wavynode-hmac": hmacCanonical(current, message, timestamp),
+      "x-wavynode-hmac": hmacCanonical(current, message.method, message.path, signedJson(message), timestamp),
       "x-wavynode-timestamp": timestamp,
     };
   }
@@ -52,30 +55,54 @@ export function signatureHeaders(
   };
 }
 
-/** The body as it is sent (and signed): canonical JSON for `hmac-canonical`, plain JSON.stringify otherwise. */
-export function serializeBody(scheme: SigningScheme, body: unknown): string {
+/**
+ * The body as it is sent (and signed), in either scheme: JSON with the keys of every object sorted, inside arrays
+ * too (`canonicalJson`).
+ */
+export function serializeBody(_scheme: SigningScheme, body: unknown): string {
   if (body === undefined) return "";
-  return scheme === "hmac-canonical" ? canonicalJson(body) : JSON.stringify(body);
+  return canonicalJson(body);
 }
 
-function hmacCanonical(secret: string, message: Message, timestamp: string): string {
-  const json = message.method === "GET" || message.body === undefined ? "{}" : canonicalJson(message.body);
-  const content = `${message.method.toUpperCase()}::${message.path.toLowerCase()}::${json}::${timestamp}`;
+/** The HMAC of `METHOD::lowercase-path::json::timestamp`, `json` being the body as the signer or verifier wrote it. */
+function hmacCanonical(
+  secret: string,
+  method: string,
+  path: string,
+  json: string,
+  timestamp: string,
+): string {
+  const content = `${method.toUpperCase()}::${path.toLowerCase()}::${json}::${timestamp}`;
   return crypto.createHmac("sha256", secret).update(content).digest("base64");
 }
 
-/** JSON.stringify with the keys of nested plain objects sorted; arrays (and objects inside them) kept as they are. */
+const signedJson = (message: Message): string =>
+  message.method === "GET" || message.body === undefined ? "{}" : canonicalJson(message.body);
+
+/**
+ * JSON.stringify with the keys of every plain object sorted, at any depth, inside arrays too. Sent as it is, it reads
+ * back to the same string under the original's rule (nested objects sorted, arrays left as they are) and under a
+ * rule that sorts every object: the objects in arrays are already in order.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortPlainObjects(value));
+  return JSON.stringify(sortKeys(value, true));
 }
 
-function sortPlainObjects(value: unknown): unknown {
-  if (Array.isArray(value)) return [...value];
+/**
+ * The original service's rule (its `sortObjectAlphabetically`): the keys of nested plain objects sorted, arrays and
+ * the objects inside them as they are. What a receiver built for the original computes from a parsed body.
+ */
+export function originalCanonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value, false));
+}
+
+function sortKeys(value: unknown, insideArrays: boolean): unknown {
+  if (Array.isArray(value)) return insideArrays ? value.map((v) => sortKeys(v, true)) : [...value];
   if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype)
     return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort())
-    out[key] = sortPlainObjects((value as Record<string, unknown>)[key]);
+    out[key] = sortKeys((value as Record<string, unknown>)[key], insideArrays);
   return out;
 }
 
@@ -115,14 +142,15 @@ export function verifySignature(
     const presented = call.headers["x-wavynode-hmac"];
     if (!timestamp || !presented || Math.abs(call.now - Number(timestamp)) > SIGNATURE_TOLERANCE_MS)
       return false;
-    let body: unknown;
+    // As the original's receivers do: the parsed body under the original's rule (a GET signs {}).
+    let json = "{}";
     try {
-      body = call.rawBody ? JSON.parse(call.rawBody) : undefined;
+      if (call.method.toUpperCase() !== "GET" && call.rawBody)
+        json = originalCanonicalJson(JSON.parse(call.rawBody));
     } catch {
       return false;
     }
-    const message: Message = { id: "", method: call.method as "GET" | "POST", path: call.path, body, at: 0 };
-    return equal(presented, hmacCanonical(secret, message, timestamp));
+    return equal(presented, hmacCanonical(secret, call.method, call.path, json, timestamp));
   }
   const id = call.headers["webhook-id"];
   const timestamp = call.headers["webhook-timestamp"];

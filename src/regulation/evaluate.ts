@@ -63,7 +63,10 @@ export interface RuleBook {
   code: string;
   /** as a notification names it: "mexico", ..., "international" */
   country: string;
-  /** ISO 3166-1 code of the country; null for the international rules */
+  /**
+   * ISO 3166-1 code of the country; null for the international rules, whose laws are notified with `code` (XB, in
+   * ISO 3166's user-assigned range: never a country) as their `countryCode`
+   */
   countryCode: string | null;
   timeZone: string;
   /** the currency its valuations are in (ISO 4217) */
@@ -81,7 +84,8 @@ export interface InflictedLaw {
   source: string;
   risk: "warn" | "illegal";
   country: string;
-  countryCode: string | null;
+  /** always a code of ISO 3166's form: the country's, or XB for the international rules (decision 0027) */
+  countryCode: string;
   verified: boolean;
 }
 
@@ -163,7 +167,7 @@ export function evaluate(
       source: version.source,
       risk: rule.risk,
       country: book.country,
-      countryCode: book.countryCode,
+      countryCode: book.countryCode ?? book.code,
       verified: version.verified,
     });
   }

@@ -10,6 +10,7 @@ const FATF_R16 =
 export const INTERNATIONAL: RuleBook = {
   code: "XB",
   country: "international",
+  // Not a country: its laws are notified with its code, XB, as their countryCode (docs/decisions/0027).
   countryCode: null,
   timeZone: "UTC",
   currency: "USD",

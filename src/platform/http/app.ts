@@ -207,6 +207,37 @@ function hasUnstorableText(value: unknown): boolean {
   return false;
 }
 
+/** Whether a route's body schema is TypeBox's `Type.Optional(...)`: the operation takes a body or none. */
+const isOptional = (schema: unknown) =>
+  isObjectLike(schema) && (schema as Record<symbol, unknown>)[Symbol.for("TypeBox.Optional")] === "Optional";
+const isObjectLike = (value: unknown) => value !== null && typeof value === "object";
+
+/** Whether a route's body schema calls for a body: it has one, and it is not optional. */
+function requiresBody(schema: unknown): boolean {
+  return schema !== undefined && schema !== null && !isOptional(schema);
+}
+
+/**
+ * An optional body passes when none is sent (fastify hands the validator null for a missing body; a JSON `null`
+ * passes too, as for a route that takes none); one that is sent is checked as the schema says.
+ */
+function optionalBody<F extends ((...args: never[]) => unknown) & { errors?: unknown }>(
+  schema: unknown,
+  validate: F,
+): F {
+  if (!isOptional(schema)) return validate;
+  const wrapped = ((data: unknown, ...rest: never[]) => {
+    if (data === null || data === undefined) {
+      wrapped.errors = null;
+      return true;
+    }
+    const valid = validate(...([data, ...rest] as never[]));
+    wrapped.errors = validate.errors;
+    return valid;
+  }) as unknown as F;
+  return Object.assign(wrapped, { schemaEnv: (validate as { schemaEnv?: unknown }).schemaEnv });
+}
+
 /** Path and query integers must be plain decimals; Ajv's coercion alone also takes "0x10", " 1" or "1e3". */
 function strictIntegers<F extends ((...args: never[]) => unknown) & { errors?: unknown }>(
   schema: unknown,
@@ -275,11 +306,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const paramAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: "array" }));
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === "body"
-      ? namingUnknownFields(schema, bodyAjv.compile(schema as object))
+      ? optionalBody(schema, namingUnknownFields(schema, bodyAjv.compile(schema as object)))
       : strictIntegers(schema, paramAjv.compile(schema)),
   );
   // Only JSON bodies: without this, fastify's built-in text/plain parser would answer 400 instead of 415.
   app.removeContentTypeParser("text/plain");
+  // An empty body with a JSON content type is no body, as without the header, where the route takes none or its
+  // body is optional: many clients send `content-type: application/json` on every request, a DELETE included. A
+  // route whose body is required still says the body is empty.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if ((body as string).trim() === "" && !requiresBody(request.routeOptions.schema?.body))
+      return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
 
   // Requests still arriving on kept-alive connections once close() has begun are sent elsewhere.
   let closing = false;

@@ -11,7 +11,7 @@ import {
   registerSanctionsCommand,
   registerTagsCommand,
 } from "./ingest/index.ts";
-import { registerWebhooksCommand } from "./integrator/index.ts";
+import { registerWebhooksCommand, type SigningScheme, setSigningScheme } from "./integrator/index.ts";
 import { createKey, createProject } from "./keys/index.ts";
 import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";
 import { loadConfig } from "./platform/config.ts";
@@ -168,11 +168,29 @@ export function buildProgram(): Command {
     .command("create")
     .description("create a project and its first admin key")
     .requiredOption("--name <name>", "project name")
-    .action((opts: { name: string }) =>
+    .addOption(
+      new Option(
+        "--signing-scheme <scheme>",
+        "how calls to the integrator are signed (hmac-canonical: as the original service signs them); prints the webhook secret",
+      ).choices(["standard-webhooks", "hmac-canonical"]),
+    )
+    .action((opts: { name: string; signingScheme?: SigningScheme }) =>
       withDatabase(async ({ keys }) => {
         if (!opts.name.trim()) throw new UsageError("--name must not be empty");
-        const created = await createProject(keys, { name: opts.name.trim() }, { kind: "cli" });
-        printJson({ projectId: created.projectId, key: created.key });
+        const scheme = opts.signingScheme;
+        const created = await createProject(
+          keys,
+          { name: opts.name.trim() },
+          { kind: "cli" },
+          scheme === undefined
+            ? undefined
+            : (trx, projectId) => setSigningScheme(trx, keys.serverKeys, projectId, scheme),
+        );
+        printJson({
+          projectId: created.projectId,
+          key: created.key,
+          ...(scheme === undefined ? {} : { signing_scheme: scheme, webhook_secret: created.setup }),
+        });
       }),
     );
 

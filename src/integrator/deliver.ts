@@ -1,5 +1,5 @@
 // Delivers the notification outbox to integrators, at least once: claims due messages (outbox.ts), signs each in its
-// project's scheme with its current secret and any rotated-out one still valid (signing.ts), POSTs it to
+// project's scheme with its current secret and any rotated-out one still valid (signing.ts, rotation.ts), POSTs it to
 // `{integration_url}/webhook` through the safe outbound client, and records the attempt. A 2xx within 10 s is
 // delivered; anything else is retried on the Standard Webhooks example schedule (after 5 s, 5 min, 30 min, 2 h,
 // 5 h, 10 h, 14 h, 20 h and 24 h, with up to 10 % jitter: 10 attempts, about 75 h), then the message is failed and
@@ -17,6 +17,7 @@ import { type FailureReason, type IntegratorContext, statusReason, unreachable }
 import { WEBHOOK_TIMEOUT_MS } from "./endpoint-check.ts";
 import { recordFailure, recordSuccess } from "./health.ts";
 import { type Claim, claimDue, recordAttempt, withId } from "./outbox.ts";
+import { callSigned } from "./rotation.ts";
 import { integrationOf } from "./settings.ts";
 import { serializeBody, signatureHeaders } from "./signing.ts";
 
@@ -134,20 +135,26 @@ export class NotificationDeliverer {
         throw new OutboundError("invalid_url", "the project has no integration_url");
       const url = `${integration.integrationUrl.replace(/\/+$/, "")}/webhook`;
       const body = withId(JSON.parse(claim.body), claim.id);
-      const headers = signatureHeaders(integration.scheme, integration.secrets, {
-        id: claim.messageId,
-        method: "POST",
-        path: new URL(url).pathname,
-        body,
-        at: startedAt.getTime(),
-      });
-      const res = await ctx.outbound.request({
-        method: "POST",
-        url,
-        timeoutMs: o.webhookTimeoutMs,
-        headers: { ...headers, "content-type": "application/json" },
-        body: serializeBody(integration.scheme, body),
-      });
+      const payload = serializeBody(integration.scheme, body);
+      // Under a rotation of the canonical scheme, sent again at once with the new secret if the old is refused.
+      const res = await callSigned(ctx, claim.projectId, integration, (secrets) =>
+        ctx.outbound.request({
+          method: "POST",
+          url,
+          timeoutMs: o.webhookTimeoutMs,
+          headers: {
+            ...signatureHeaders(integration.scheme, secrets, {
+              id: claim.messageId,
+              method: "POST",
+              path: new URL(url).pathname,
+              body,
+              at: ctx.now(),
+            }),
+            "content-type": "application/json",
+          },
+          body: payload,
+        }),
+      );
       statusCode = res.status;
       if (res.status < 200 || res.status > 299)
         failure = { reason: statusReason(res.status), message: `answered ${res.status}` };

@@ -30,6 +30,7 @@ export {
   integrationSettings,
   projectIntegration,
   rotateWebhookSecret,
+  setSigningScheme,
   WEBHOOK_SECRET_GRACE_MS,
 } from "./settings.ts";
 export {

@@ -15,6 +15,7 @@ import { KeyedLimiter } from "../platform/keyed-limiter.ts";
 import { OutboundError } from "../platform/outbound/index.ts";
 import { type FailureReason, type IntegratorContext, statusReason, unreachable } from "./context.ts";
 import { recordFailure, recordSuccess } from "./health.ts";
+import { callSigned } from "./rotation.ts";
 import { type Integration, projectIntegration } from "./settings.ts";
 import { signatureHeaders } from "./signing.ts";
 
@@ -122,21 +123,24 @@ export class ProfileReader {
     };
     if (!integration.integrationUrl) return fail("no_url", "the project has no integration_url");
     const url = `${integration.integrationUrl.replace(/\/+$/, "")}/users/${encodeURIComponent(foreignUserId)}`;
-    const headers = signatureHeaders(integration.scheme, integration.secrets, {
-      id: `msg_${randomUUID()}`,
-      method: "GET",
-      path: new URL(url).pathname,
-      body: undefined,
-      at: this.ctx.now(),
-    });
+    const id = `msg_${randomUUID()}`;
     let json: unknown;
     try {
-      const res = await this.ctx.outbound.request({
-        method: "GET",
-        url,
-        headers,
-        timeoutMs: this.#o.timeoutMs,
-      });
+      // Under a rotation of the canonical scheme, asked again at once with the new secret if the old is refused.
+      const res = await callSigned(this.ctx, projectId, integration, (secrets) =>
+        this.ctx.outbound.request({
+          method: "GET",
+          url,
+          headers: signatureHeaders(integration.scheme, secrets, {
+            id,
+            method: "GET",
+            path: new URL(url).pathname,
+            body: undefined,
+            at: this.ctx.now(),
+          }),
+          timeoutMs: this.#o.timeoutMs,
+        }),
+      );
       if (res.status < 200 || res.status > 299)
         return fail(statusReason(res.status), `the user profile request answered ${res.status}`);
       if (integration.failing) await recordSuccess(this.ctx.db, projectId);

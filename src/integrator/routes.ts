@@ -1,7 +1,7 @@
 // HTTP routes of the calls to the integrator (docs/api.md, "Calls to the integrator"): the notifications log and
 // redelivery (limited per project and minute, and refused while the project's outbox is full), the endpoint check
-// an admin runs before going live (one signed profile request and one signed sample notification), and the
-// rotation of the webhook secret. Thin: parse, authorise, call, answer.
+// an admin runs before going live (one signed profile request and one signed sample notification, with the current
+// secret), and the rotation of the webhook secret. Thin: parse, authorise, call, answer.
 import { Type } from "@sinclair/typebox";
 import { AppError, invalid, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
@@ -11,7 +11,12 @@ import { Ok, ok } from "../platform/http/schemas.ts";
 import type { IntegratorContext } from "./context.ts";
 import { checkEndpoint } from "./endpoint-check.ts";
 import { listNotifications, openMessages, recentRedeliveries, redeliver } from "./outbox.ts";
-import { projectIntegration, rotateWebhookSecret } from "./settings.ts";
+import {
+  MAX_KEEP_PREVIOUS_HOURS,
+  projectIntegration,
+  rotateWebhookSecret,
+  WEBHOOK_SECRET_GRACE_MS,
+} from "./settings.ts";
 import { NOTIFICATION_STATUSES } from "./tables.ts";
 import { checkForeignUserId, ForeignUserIdSchema } from "./user-id.ts";
 
@@ -190,17 +195,40 @@ export function registerIntegratorRoutes(
       schema: {
         tags: ["Projects and keys"],
         summary: "Rotate the webhook signing secret",
-        description: "The secret it replaces keeps signing beside the new one for 24 hours.",
+        description:
+          "Issues a new secret. The one it replaces keeps signing for `keep_previous_hours` (default 24; 0: not at " +
+          "all): beside the new one under standard-webhooks; under hmac-canonical, first, each call sent again at " +
+          "once with the new one when the integrator refuses it (401 or 403), until the integrator accepts a call " +
+          "signed with the new one. A receiver that knows only the old secret, then only the new, fails no call.",
         params: ProjectParams,
+        body: Type.Optional(
+          Type.Object(
+            {
+              keep_previous_hours: Type.Optional(
+                Type.Integer({
+                  minimum: 0,
+                  maximum: MAX_KEEP_PREVIOUS_HOURS,
+                  description: "how long the rotated-out secret may keep signing, in hours (default 24)",
+                }),
+              ),
+            },
+            { examples: [{ keep_previous_hours: 24 }] },
+          ),
+        ),
         response: { 200: Ok(Type.Object({ webhook_secret: Type.String() })) },
       },
     },
-    async (req) =>
-      ok({
-        webhook_secret: await rotateWebhookSecret(ctx.db, ctx.serverKeys, req.params.projectId, {
-          kind: "key",
-          keyId: principalOf(req).keyId,
-        }),
-      }),
+    async (req) => {
+      const hours = req.body?.keep_previous_hours;
+      return ok({
+        webhook_secret: await rotateWebhookSecret(
+          ctx.db,
+          ctx.serverKeys,
+          req.params.projectId,
+          { kind: "key", keyId: principalOf(req).keyId },
+          hours === undefined ? WEBHOOK_SECRET_GRACE_MS : hours * 3_600_000,
+        ),
+      });
+    },
   );
 }

@@ -21,6 +21,11 @@ export const CreateBody = Type.Object({
   maxDepth: MaxDepthSchema,
 });
 
+const AnalysisStatus = Type.Union(
+  (["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s)),
+  { description: "its analysis's status" },
+);
+
 export const InvestigationSchema = Type.Object({
   id: Type.String({ format: "uuid" }),
   name: Type.String(),
@@ -29,7 +34,11 @@ export const InvestigationSchema = Type.Object({
   incremental: Type.Boolean(),
   max_depth: Type.Integer(),
   analysis_id: Type.String({ description: 'the layered analysis it follows; "" until it exists' }),
-  status: Type.Union((["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
+  status: AnalysisStatus,
+  analysis_status: {
+    ...AnalysisStatus,
+    description: "the same as `status`, under the name clients of the original service read",
+  },
   risk_score: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
     description: "the analysis's latest score, provisional until it completes; null before its first layer",
   }),

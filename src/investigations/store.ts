@@ -88,6 +88,7 @@ function toInvestigation(r: Row): Investigation {
       r.analysis_updated_at ? new Date(r.analysis_updated_at).getTime() : 0,
     ),
   );
+  const status = r.status ? progressStatus(r.status) : "pending";
   return {
     id: r.id,
     name: r.name,
@@ -96,7 +97,8 @@ function toInvestigation(r: Row): Investigation {
     incremental: r.incremental,
     max_depth: r.max_depth,
     analysis_id: r.analysis_id ?? "",
-    status: r.status ? progressStatus(r.status) : "pending",
+    status,
+    analysis_status: status,
     risk_score: r.status && (r.completed_layers ?? 0) > 0 ? r.risk_score : null,
     created_at: new Date(r.created_at).toISOString(),
     updated_at: updated.toISOString(),

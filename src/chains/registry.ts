@@ -62,6 +62,10 @@ export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(56, "BNB Smart Chain", "BNB", "https://bscscan.com", null),
   chain(42161, "Arbitrum One", "ETH", "https://arbiscan.io", "https://arbitrum.blockscout.com"),
   chain(8453, "Base", "ETH", "https://basescan.org", "https://base.blockscout.com"),
+  // Avalanche has no public Blockscout instance: its explorer is Snowtrace (Routescan), for links only; histories
+  // come from an indexer (`rpc_url`) or an Etherscan-compatible `explorer_api_url` set in a VIGIA_CHAINS file.
+  chain(43114, "Avalanche C-Chain", "AVAX", "https://snowtrace.io", null),
+  chain(43113, "Avalanche Fuji", "AVAX", "https://testnet.snowtrace.io", null),
   { ...chain(DEVNET_CHAIN_ID, "Vigía devnet", "ETH", null, null), rpc_url: "http://127.0.0.1:8545" },
 ];
 

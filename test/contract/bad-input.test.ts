@@ -480,7 +480,10 @@ describe("bad input on every /v1 route", () => {
   it("a body of the wrong top-level type: 400 Invalid body", async () => {
     for (const op of byKind().withBody) {
       const schema = op.body!;
-      const arb = (wrongType(schema) ?? fc.constant(null)).filter((body) => !bodyIsValid(schema, body));
+      // `null` is no body where the body is optional (a client that sends none with a JSON content type).
+      const arb = (wrongType(schema) ?? fc.constant(null)).filter(
+        (body) => !bodyIsValid(schema, body) && (op.bodyRequired || body !== null),
+      );
       await check(`top-level type ${label(op)}`, arb, 30, (body) =>
         expectRejected(
           { method: op.method, url: validUrl(op, scope()), payload: JSON.stringify(body), headers: json },
@@ -537,8 +540,12 @@ describe("bad input on every /v1 route", () => {
         return true;
       }
     };
+    // An empty body with a JSON content type is no body where none is required (a DELETE sent by a client that
+    // always sets the header); where one is, it is refused like any broken JSON.
+    const blank = (text: string) => text.trim() === "";
     for (const op of byKind().readingBody) {
-      await check(`invalid JSON ${label(op)}`, broken.filter(isBroken), 50, (payload) =>
+      const arb = broken.filter((text) => isBroken(text) && (op.bodyRequired || !blank(text)));
+      await check(`invalid JSON ${label(op)}`, arb, 50, (payload) =>
         expectRejected(
           { method: op.method, url: validUrl(op, scope()), payload, headers: json },
           [400],

@@ -47,6 +47,8 @@ export interface Operation {
   queryParams: Param[];
   /** The application/json request body schema, when the operation takes a body. */
   body: JsonSchema | undefined;
+  /** The body must be sent (`requestBody.required`); otherwise none, an empty one or `null` means no body. */
+  bodyRequired: boolean;
 }
 
 export const label = (op: Operation) => `${op.method} ${op.path}`;
@@ -70,8 +72,10 @@ export async function loadOperations(app: HttpApp): Promise<Operation[]> {
         }));
       const security = raw.security as unknown[] | undefined;
       const role = raw["x-required-role"];
-      const content = (raw.requestBody as { content?: Record<string, { schema?: JsonSchema }> } | undefined)
-        ?.content;
+      const requestBody = raw.requestBody as
+        | { required?: boolean; content?: Record<string, { schema?: JsonSchema }> }
+        | undefined;
+      const content = requestBody?.content;
       operations.push({
         method: method.toUpperCase() as Operation["method"],
         path,
@@ -80,6 +84,7 @@ export async function loadOperations(app: HttpApp): Promise<Operation[]> {
         pathParams: params.filter((p) => p.in === "path"),
         queryParams: params.filter((p) => p.in === "query"),
         body: content?.["application/json"]?.schema,
+        bodyRequired: requestBody?.required === true,
       });
     }
   }

@@ -384,6 +384,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       if (route.url.startsWith("/v1") && !route.url.startsWith("/v1/docs")) addExamples(route, examples);
     });
 
+  // Routes whose body is optional (Type.Optional): the OpenAPI document says so, which @fastify/swagger does not
+  // (it marks every body schema required), so that a client generated from it may send none.
+  const optionalBodies = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (!isOptional(route.schema?.body)) return;
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    for (const method of [route.method].flat()) optionalBodies.add(`${method.toLowerCase()} ${path}`);
+  });
+
   // Every /v1 route documents the error responses it can give.
   app.addHook("onRoute", (route) => {
     if (!route.url.startsWith("/v1") || route.url.startsWith("/v1/docs")) return;
@@ -402,6 +411,20 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   await app.register(swagger, {
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject;
+      const paths = (doc.paths ?? {}) as Record<
+        string,
+        Record<string, { requestBody?: { required?: boolean } }>
+      >;
+      for (const [path, methods] of Object.entries(paths)) {
+        for (const [method, operation] of Object.entries(methods)) {
+          if (operation.requestBody && optionalBodies.has(`${method} ${path}`))
+            operation.requestBody.required = false;
+        }
+      }
+      return doc;
+    },
     openapi: {
       openapi: "3.1.0",
       info: {

@@ -1,5 +1,6 @@
 // The safe outbound client (src/platform/outbound) against real HTTP servers on 127.0.0.1: by default it refuses
-// loopback, private, link-local and metadata addresses, IPv6 loopback, and names that resolve to any of them; it
+// loopback, private, link-local and metadata addresses, IPv6 loopback, every IPv6 form that carries a refused IPv4
+// address, and names that resolve to any of them (link-local and metadata even where private calls are allowed); it
 // resolves a name once and connects to the address it checked (no DNS-rebinding window); it never follows a
 // redirect; and it enforces its timeouts and its response size limit while the body streams in.
 import http from "node:http";
@@ -60,7 +61,6 @@ describe("outbound client, by default", () => {
   it.each([
     ["loopback", () => `${base}/users/1`],
     ["private 10.x", () => "http://10.0.0.1/webhook"],
-    ["the metadata address", () => "http://169.254.169.254/latest/meta-data/"],
     ["IPv6 loopback", () => "http://[::1]:8080/webhook"],
     ["IPv4-mapped IPv6 loopback", () => "http://[::ffff:127.0.0.1]:8080/webhook"],
     ["a name that resolves to loopback", () => `http://localhost:${new URL(base).port}/webhook`],
@@ -71,6 +71,41 @@ describe("outbound client, by default", () => {
     expect(error.message).toMatch(/VIGIA_ALLOW_PRIVATE_OUTBOUND/);
     expect(seen.length).toBe(before);
   });
+
+  it.each([
+    ["the metadata address", "http://169.254.169.254/latest/meta-data/"],
+    ["the AWS IPv6 metadata address", "http://[fd00:ec2::254]/latest/meta-data/"],
+    ["an IPv6 link-local address", "http://[fe80::1]/"],
+  ])("refuses %s, and says no setting opens it", async (_what, url) => {
+    const error = await refusal(client, url);
+    expect(error.kind).toBe("refused");
+    expect(error.message).toMatch(/always refused/);
+  });
+
+  // Each IPv6 form that carries an IPv4 address, written as a literal and as a name that resolves to it, judged by
+  // the IPv4 address it carries: 127.0.0.1 (the stand-in's), 10.0.0.1 and the metadata address.
+  it.each([
+    ["IPv4-compatible", "::127.0.0.1"],
+    ["IPv4-mapped", "::ffff:127.0.0.1"],
+    ["IPv4-translated", "::ffff:0:127.0.0.1"],
+    ["NAT64", "64:ff9b::a00:1"],
+    ["local-use NAT64", "64:ff9b:1::a00:1"],
+    ["6to4", "2002:a9fe:a9fe::1"],
+    ["Teredo", "2001:0:4136:e378:8000:63bf:80ff:fffe"],
+  ])(
+    "refuses the %s form of a private IPv4 address (%s), as a literal and through a name",
+    async (_form, ip) => {
+      const before = seen.length;
+      const port = new URL(base).port;
+      const literal = await refusal(client, `http://[${ip}]:${port}/users/1`);
+      expect(literal.kind).toBe("refused");
+      const named = new OutboundClient({ resolve: async () => [{ address: ip, family: 6 }] });
+      const resolved = await refusal(named, `http://integrator.example:${port}/users/1`);
+      expect(resolved.kind).toBe("refused");
+      expect(resolved.message).toContain(`resolved to ${ip}`);
+      expect(seen.length).toBe(before);
+    },
+  );
 
   it("refuses a name one of whose addresses is private", async () => {
     const mixed = new OutboundClient({
@@ -114,6 +149,24 @@ describe("outbound client, private addresses allowed (tests, on-premise)", () =>
     const res = await client.request({ method: "GET", url: `${base}/redirect` });
     expect(res.status).toBe(302);
     expect(seen.length).toBe(before + 1);
+  });
+
+  it("still refuses metadata and link-local addresses, in any form", async () => {
+    for (const address of [
+      "169.254.169.254",
+      "fd00:ec2::254",
+      "fe80::1",
+      "::ffff:169.254.169.254",
+      "64:ff9b:1::a9fe:a9fe",
+    ]) {
+      const named = new OutboundClient({
+        allowPrivate: true,
+        resolve: async () => [{ address, family: address.includes(":") ? 6 : 4 }],
+      });
+      const error = await refusal(named, "http://metadata.example/latest/meta-data/");
+      expect(error, address).toMatchObject({ kind: "refused" });
+      expect(error.message).toMatch(/always refused/);
+    }
   });
 
   it("resolves a name once and connects to the address it checked", async () => {

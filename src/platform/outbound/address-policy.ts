@@ -2,8 +2,10 @@
 // other people's configuration names, so a URL must not reach the service's own machine, its network or a cloud
 // metadata endpoint (SSRF). Refused unless the operator allows private outbound calls: loopback, private (RFC 1918,
 // unique local), carrier-grade NAT, link-local (which holds 169.254.169.254, the metadata address), documentation,
-// benchmarking, multicast, reserved and unspecified ranges, and IPv6 forms that embed an IPv4 address (mapped,
-// NAT64, 6to4) are judged by the address they embed.
+// benchmarking, multicast, reserved and unspecified ranges, and IPv6 forms that embed an IPv4 address (compatible,
+// mapped, translated, NAT64 and local-use NAT64, 6to4, Teredo) are judged by the address they embed. Even where the
+// operator allows private outbound calls, link-local addresses and cloud metadata endpoints are never called
+// (`allowedWithPrivate`).
 import net from "node:net";
 
 const RANGES: [string, string, number, "ipv4" | "ipv6"][] = [
@@ -25,6 +27,7 @@ const RANGES: [string, string, number, "ipv4" | "ipv6"][] = [
   ["loopback", "::1", 128, "ipv6"],
   ["unique local", "fc00::", 7, "ipv6"],
   ["link-local", "fe80::", 10, "ipv6"],
+  ["link-local or metadata", "fd00:ec2::254", 128, "ipv6"],
   ["multicast", "ff00::", 8, "ipv6"],
   ["documentation", "2001:db8::", 32, "ipv6"],
 ];
@@ -39,16 +42,26 @@ for (const [name, network, prefix, type] of RANGES) {
   list.addSubnet(network, prefix, type);
 }
 
-/** The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
-function embeddedIpv4(ipv6: string): string | undefined {
+/**
+ * The IPv4 address an IPv6 address carries, if any: IPv4-compatible ::a.b.c.d (deprecated, but a stack may still
+ * route it to the IPv4 address), IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96
+ * and local-use NAT64 64:ff9b:1::/48 (the IPv4 address in the last 32 bits), 6to4 2002:AABB:CCDD::/48 (bits 16-47),
+ * and Teredo 2001:0::/32 (the client's IPv4 address, inverted, in the last 32 bits).
+ */
+export function embeddedIpv4(ipv6: string): string | undefined {
   const groups = expandIpv6(ipv6);
   if (!groups) return undefined;
+  const g = (i: number) => groups[i] as number;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  if (zeros(0, 5) && groups[5] === 0xffff) return v4(groups[6] as number, groups[7] as number);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6))
-    return v4(groups[6] as number, groups[7] as number);
-  if (groups[0] === 0x2002) return v4(groups[1] as number, groups[2] as number);
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
+  // ::a.b.c.d, but not :: and ::1 (unspecified and loopback, judged as IPv6 below)
+  if (zeros(0, 6) && (g(6) !== 0 || g(7) > 1)) return v4(g(6), g(7));
+  if (zeros(0, 5) && g(5) === 0xffff) return v4(g(6), g(7));
+  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return v4(g(6), g(7));
+  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return v4(g(6), g(7));
+  if (g(0) === 0x64 && g(1) === 0xff9b && g(2) === 1) return v4(g(6), g(7));
+  if (g(0) === 0x2002) return v4(g(1), g(2));
+  if (g(0) === 0x2001 && g(1) === 0) return v4(g(6) ^ 0xffff, g(7) ^ 0xffff);
   return undefined;
 }
 
@@ -84,4 +97,12 @@ export function refusedRange(ip: string): string | undefined {
   const type = family === 4 ? "ipv4" : "ipv6";
   for (const [name, list] of lists) if (list.check(ip, type)) return name;
   return undefined;
+}
+
+/** The ranges VIGIA_ALLOW_PRIVATE_OUTBOUND opens: the operator's own machine and networks, never link-local or metadata. */
+const OPENED_BY_ALLOW_PRIVATE = new Set(["loopback", "private", "unique local", "carrier-grade NAT"]);
+
+/** Whether a range `refusedRange` named may be called where the operator allows private outbound calls. */
+export function allowedWithPrivate(range: string): boolean {
+  return OPENED_BY_ALLOW_PRIVATE.has(range);
 }

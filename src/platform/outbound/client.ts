@@ -1,7 +1,8 @@
 // The one way the service calls out to URLs that configuration names (integrators' servers, explorers, LLMs):
 // - http and https only, no credentials in the URL;
 // - the host name is resolved once, every address it resolves to is checked against the address policy
-//   (address-policy.ts: private, loopback, link-local and metadata ranges refused unless `allowPrivate`), and the
+//   (address-policy.ts: loopback and private ranges refused unless `allowPrivate`; link-local, metadata, multicast,
+//   documentation and reserved ones always), and the
 //   connection is pinned to the checked address, so a second DNS answer cannot send it elsewhere (DNS rebinding);
 // - redirects are never followed (a 3xx is an answer like any other; the caller decides what it means);
 // - a connect timeout, a total timeout that counts from the start of the call, the name's resolution included (a
@@ -12,7 +13,7 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { refusedRange } from "./address-policy.ts";
+import { allowedWithPrivate, refusedRange } from "./address-policy.ts";
 
 export type OutboundErrorKind =
   | "invalid_url"
@@ -39,7 +40,7 @@ export interface ResolvedAddress {
 }
 
 export interface OutboundOptions {
-  /** Reach loopback, private and link-local addresses too (VIGIA_ALLOW_PRIVATE_OUTBOUND: tests, on-premise). */
+  /** Reach loopback and private addresses too (VIGIA_ALLOW_PRIVATE_OUTBOUND: tests, on-premise); never link-local. */
   allowPrivate: boolean;
   connectTimeoutMs: number;
   /** From the start of the call to the last byte of the answer. */
@@ -152,15 +153,16 @@ export class OutboundClient {
       }
       if (addresses.length === 0) throw new OutboundError("dns", `${host} has no address`);
     }
-    if (!this.options.allowPrivate) {
-      for (const { address } of addresses) {
-        const range = refusedRange(address);
-        if (range)
-          throw new OutboundError(
-            "refused",
-            `${host} is ${address === host ? "" : `resolved to ${address}, `}a ${range} address: outbound calls to private networks are refused (VIGIA_ALLOW_PRIVATE_OUTBOUND allows them)`,
-          );
-      }
+    for (const { address } of addresses) {
+      const range = refusedRange(address);
+      if (range === undefined || (this.options.allowPrivate && allowedWithPrivate(range))) continue;
+      const where = `${host} is ${address === host ? "" : `resolved to ${address}, `}a ${range} address`;
+      throw new OutboundError(
+        "refused",
+        allowedWithPrivate(range)
+          ? `${where}: outbound calls to private networks are refused (VIGIA_ALLOW_PRIVATE_OUTBOUND allows them)`
+          : `${where}: outbound calls to it are always refused`,
+      );
     }
     return { url, pinned: addresses[0] as ResolvedAddress };
   }

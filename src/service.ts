@@ -28,6 +28,7 @@ import {
 import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetRequestExamples } from "./devnet/examples.ts";
+import { followsDevnetChain } from "./devnet/when.ts";
 import {
   type IntegratorContext,
   integrationSettings,
@@ -172,6 +173,8 @@ async function assemble(
   }
   await migrate(database);
   const embedded = database.kind !== "postgres";
+  // The chains whose follower stopped because the node is not the chain the store holds (set once they start).
+  let stoppedChains = (): { chainId: number; reason: string }[] => [];
   const keys: KeysContext = {
     db: database.db,
     serverKeys: deriveKeys(serverSecret(config), previousSecrets(config)),
@@ -239,10 +242,13 @@ async function assemble(
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
-  // Every call to a URL that configuration names goes through this client (SSRF-safe; platform/outbound).
-  // The demo devnet is a machine's own trial: its integrator (docs/quickstart.md's receiver) runs on loopback.
+  // Every call to a URL that a project's configuration names goes through this client (SSRF-safe: platform/outbound)
+  // with the address policy.
+  // Loopback and private addresses only where the operator allows them (VIGIA_ALLOW_PRIVATE_OUTBOUND), the demo
+  // devnet included: docs/quickstart.md starts it with the setting, for its receiver on this machine. The devnet's
+  // own node is the operator's configuration, not a project's: the indexer's RPC does not go through this client.
   const outbound = new OutboundClient({
-    allowPrivate: config.allowPrivateOutbound ?? Boolean(options.devnet),
+    allowPrivate: config.allowPrivateOutbound,
     ...options.outbound,
   });
   // Everything sent to or read from integrators (src/integrator): failures logged at warn and counted by reason.
@@ -296,13 +302,22 @@ async function assemble(
           ? { sharedRateCounter: new SharedRateCounter(database.pool) }
           : {}),
         authenticate: authenticator.authenticate,
+        knownValidKey: authenticator.knows,
+        ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
         // What /readyz checks: the database, and the report files' store where it is a folder.
         readiness: {
           database: () => sql`select 1`.execute(database.db),
           ...(files instanceof FilesystemStore ? { "file store": () => files.check() } : {}),
         },
-        // Each followed chain's lag: a lagging chain does not make the API unready, its verdicts say so.
-        readinessFacts: async () => ({ chains: await chainLags(database.db, new Date()) }),
+        // Each followed chain's lag: a lagging chain does not make the API unready, its verdicts say so. A chain
+        // whose follower stopped because the node is not the chain the store holds is named with the reason.
+        readinessFacts: async () => {
+          const stopped = stoppedChains();
+          return {
+            chains: await chainLags(database.db, new Date()),
+            ...(stopped.length > 0 ? { stoppedChains: stopped } : {}),
+          };
+        },
         metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
         // The OpenAPI document's request examples are the devnet scenario's, which `npm start` runs.
         examples: devnetRequestExamples(),
@@ -387,15 +402,24 @@ async function assemble(
         logLevel: config.logLevel,
       })
     : undefined;
+  // The devnet's chain only where devnets run (src/devnet/when.ts): after a move to PostgreSQL, 127.0.0.1:8545 may
+  // be another program's anvil.
+  const followDevnet = followsDevnetChain(config, Boolean(devnet));
   const indexers = options.workers
     ? startIndexers({
         database,
-        chains: (devnet?.registry ?? registry).enabled(),
+        chains: (devnet?.registry ?? registry)
+          .enabled()
+          .filter((c) => followDevnet || c.id !== DEVNET_CHAIN_ID),
         logLevel: config.logLevel,
         hooks: { watcher: monitoringWatcher },
       })
     : undefined;
   if (indexers) metrics.followIndexers(indexers);
+  stoppedChains = () =>
+    (indexers?.status() ?? []).flatMap((s) =>
+      s.stoppedReason ? [{ chainId: s.chainId, reason: s.stoppedReason }] : [],
+    );
   const tour = new AbortController();
   const demoInvestigation =
     devnet && indexers

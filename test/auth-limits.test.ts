@@ -1,6 +1,8 @@
 // Failed authentication is limited per client address, before any key is looked up: 1,000 requests with random
 // well-formed keys from one address get 401 up to the limit and 429 (with Retry-After) after it, while a valid key
-// from another address keeps working; unknown keys are cached apart from real ones; and the per-key rate limit
+// from another address keeps working, and 600 from one address while a valid key from that same address keeps
+// working; a valid key's 403s never count; behind a trusted proxy (VIGIA_TRUST_PROXY) two clients are limited apart,
+// and without one they share the limit; unknown keys are cached apart from real ones; and the per-key rate limit
 // counts a key by its id, however its header is spelled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/keys/key-format.ts";
@@ -38,21 +40,84 @@ describe("failed authentication", () => {
     expect(svc.authenticator.cached.known).toBeGreaterThanOrEqual(1);
   });
 
-  it("counts 403s too: a valid key of another project, again and again", async () => {
-    for (let i = 0; i < FAILURES; i++) {
-      const res = await svc.app!.inject({
+  it("spares a key known valid: 600 guesses from one address get 429 while its valid key keeps working", async () => {
+    const address = "10.0.0.6";
+    const valid = svc.other.keys.admin;
+    expect((await from(address, valid)).statusCode).toBe(200);
+    const lookupsBefore = svc.authenticator.cached.unknown;
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      statuses.push((await from(address, generateApiKey())).statusCode);
+      if (i % 50 === 0) expect((await from(address, valid)).statusCode).toBe(200);
+    }
+    expect(statuses.slice(0, FAILURES).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(FAILURES).every((s) => s === 429)).toBe(true);
+    expect((await from(address, valid)).statusCode).toBe(200);
+    // The limit still bounds lookups: only the guesses before it were looked up (and cached apart).
+    expect(svc.authenticator.cached.unknown - lookupsBefore).toBeLessThanOrEqual(FAILURES);
+    // A key the process has never seen valid waits like any guess.
+    expect((await from(address, svc.project.keys.admin)).statusCode).toBe(429);
+  });
+
+  it("never counts a valid key's 403s: a key of another project, again and again", async () => {
+    const request = () =>
+      svc.app!.inject({
         url: `/v1/projects/${svc.project.id}/keys`,
         remoteAddress: "10.0.0.3",
         headers: auth(svc.other.keys.admin),
       });
+    for (let i = 0; i < FAILURES * 3; i++) expect((await request()).statusCode).toBe(403);
+    // Nor a role below the route's (a viewer asking for keys), from the same address.
+    for (let i = 0; i < FAILURES * 2; i++) {
+      const res = await svc.app!.inject({
+        url: `/v1/projects/${svc.project.id}/keys`,
+        remoteAddress: "10.0.0.3",
+        headers: auth(svc.project.keys.viewer),
+      });
       expect(res.statusCode).toBe(403);
     }
-    const res = await svc.app!.inject({
-      url: `/v1/projects/${svc.project.id}/keys`,
-      remoteAddress: "10.0.0.3",
-      headers: auth(svc.other.keys.admin),
+    expect((await from("10.0.0.3", generateApiKey())).statusCode).toBe(401);
+  });
+
+  it("without a trusted proxy, X-Forwarded-For is ignored: clients behind one address share its limit", async () => {
+    const via = (client: string) =>
+      svc.app!.inject({
+        url: "/v1/chains",
+        remoteAddress: "10.0.0.7",
+        headers: { "x-api-key": `ApiKey ${generateApiKey()}`, "x-forwarded-for": client },
+      });
+    for (let i = 0; i < FAILURES; i++) expect((await via("203.0.113.1")).statusCode).toBe(401);
+    expect((await via("203.0.113.2")).statusCode).toBe(429);
+  });
+});
+
+describe("behind a trusted proxy (VIGIA_TRUST_PROXY)", () => {
+  let behind: TestService;
+  beforeAll(async () => {
+    behind = await startTestService({
+      env: {
+        VIGIA_AUTH_FAILURES_PER_MINUTE: String(FAILURES),
+        VIGIA_RATE_LIMIT_PER_MINUTE: String(RATE),
+        VIGIA_TRUST_PROXY: "10.0.0.0/8",
+      },
     });
-    expect(res.statusCode).toBe(429);
+  });
+  afterAll(async () => {
+    await behind?.stop();
+  });
+
+  it("limits two clients of the same balancer apart, by their X-Forwarded-For", async () => {
+    const via = (client: string, key = generateApiKey()) =>
+      behind.app!.inject({
+        url: "/v1/chains",
+        remoteAddress: "10.0.0.8",
+        headers: { "x-api-key": `ApiKey ${key}`, "x-forwarded-for": client },
+      });
+    for (let i = 0; i < FAILURES; i++) expect((await via("203.0.113.1")).statusCode).toBe(401);
+    expect((await via("203.0.113.1")).statusCode).toBe(429);
+    // The other client behind the same balancer is not limited, with a guess nor with its key.
+    expect((await via("203.0.113.2")).statusCode).toBe(401);
+    expect((await via("203.0.113.2", behind.project.keys.viewer)).statusCode).toBe(200);
   });
 });
 

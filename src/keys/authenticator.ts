@@ -66,6 +66,14 @@ export class KeyAuthenticator {
     return entry.principal;
   };
 
+  /**
+   * Whether the key was valid at its last lookup and is still remembered (its answer may have expired): what lets a
+   * customer through an address limited for failed authentications (auth.ts). A guessed key is never known, so
+   * the limit still bounds the lookups a guesser causes; a known key is looked up again as usual when its answer
+   * has expired, so a revoked one stops working as it would anywhere.
+   */
+  knows = (key: string): boolean => this.#cache.get(key)?.principal !== undefined;
+
   async #lookUp(key: string, now: number): Promise<CacheEntry> {
     const generation = this.#generation;
     const row = await this.db
@@ -93,6 +101,8 @@ export class KeyAuthenticator {
   }
 
   #remember(key: string, entry: CacheEntry): void {
+    // A key is in one map only: a known key found revoked leaves the map of real keys, and the other way round.
+    (entry.principal ? this.#unknown : this.#cache).delete(key);
     const [cache, max] = entry.principal
       ? [this.#cache, this.opts.maxEntries ?? 10_000]
       : [this.#unknown, this.opts.maxUnknown ?? 1_000];

@@ -29,8 +29,11 @@ export interface Config {
    * (the built-in chains name Blockscout's public instances). Off, only an explicit `explorer_api_url` is asked.
    */
   publicExplorers: boolean;
-  /** VIGIA_ALLOW_PRIVATE_OUTBOUND; unset: allowed only where the demo devnet runs (service.ts). */
-  allowPrivateOutbound: boolean | undefined;
+  /**
+   * VIGIA_ALLOW_PRIVATE_OUTBOUND: integrators' URLs may reach loopback and private addresses (never link-local or
+   * metadata ones); only where the operator says so, the demo devnet included (docs/decisions/0029-one-way-out.md).
+   */
+  allowPrivateOutbound: boolean;
   rateLimitPerMinute: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
@@ -92,6 +95,11 @@ export interface Config {
   metricsAllow: string[];
   /** The port a `vigia worker` serves its probes and /metrics on; none when unset. */
   metricsPort: number | undefined;
+  /**
+   * VIGIA_TRUST_PROXY: the proxies whose X-Forwarded-For gives the client's address (fastify's `trustProxy`): a hop
+   * count, or addresses and networks; unset: none, the connection's address is the client's.
+   */
+  trustProxy: number | string[] | undefined;
 }
 
 /** One environment variable: its name, its default as the documentation says it, and what it does. */
@@ -186,7 +194,13 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_AUTH_FAILURES_PER_MINUTE",
     default: "60",
     meaning:
-      "failed authentications (401, 403) per client address and minute, per API process; past it, 429 before any key is looked up",
+      "failed authentications (401) per client address and minute, per API process; past it, 429 before any key is looked up, except keys this process already knows valid",
+  },
+  {
+    name: "VIGIA_TRUST_PROXY",
+    default: "unset",
+    meaning:
+      "the proxies whose `X-Forwarded-For` names the client (limits and logs then use it): a hop count (`1` for one balancer) or addresses and networks (CIDR), comma-separated; unset: none",
   },
   {
     name: "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
@@ -280,9 +294,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: "VIGIA_ALLOW_PRIVATE_OUTBOUND",
-    default: "unset",
+    default: "false",
     meaning:
-      "`true` lets calls to integrators reach loopback, private and link-local addresses; `false` never. Unset: only where `serve` runs the demo devnet (a receiver on this machine, as in docs/quickstart.md)",
+      "`true` lets calls to integrators reach loopback and private addresses (a receiver on this machine, as in docs/quickstart.md; tests; on-premise); never link-local or metadata addresses. Unset, refused, where the devnet runs too (docs/quickstart.md starts it with `true`)",
   },
   {
     name: "VIGIA_FILE_STORE",
@@ -486,8 +500,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousSecrets,
     chainsFile: r.text("VIGIA_CHAINS"),
     publicExplorers: publicExplorers === undefined || publicExplorers === "true" || publicExplorers === "on",
-    allowPrivateOutbound:
-      privateOutbound === undefined ? undefined : privateOutbound === "true" || privateOutbound === "1",
+    allowPrivateOutbound: privateOutbound === "true" || privateOutbound === "1",
     rateLimitPerMinute: r.int("VIGIA_RATE_LIMIT_PER_MINUTE", 6000),
     authFailuresPerMinute: r.int("VIGIA_AUTH_FAILURES_PER_MINUTE", 60),
     heavyRateLimitPerMinute: r.int("VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE", 600),
@@ -548,6 +561,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     walletReportRefreshesPerHour: r.int("VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR", 30),
     devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
     metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
+    trustProxy: /^\s*\d+\s*$/.test(r.text("VIGIA_TRUST_PROXY") ?? "")
+      ? r.int("VIGIA_TRUST_PROXY", 0, 1)
+      : r.text("VIGIA_TRUST_PROXY")
+        ? r.list("VIGIA_TRUST_PROXY", ipOrNetwork)
+        : undefined,
     metricsPort,
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

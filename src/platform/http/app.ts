@@ -46,8 +46,17 @@ export interface HttpAppOptions {
   logLevel: string;
   publicUrl: string;
   rateLimitPerMinute: number;
-  /** Failed authentications (401, 403) per client address and minute before its requests are refused; 0: none. */
+  /**
+   * Failed authentications (401) per client address and minute before its requests are refused, except for keys
+   * `knownValidKey` says were valid at their last lookup; 0: none.
+   */
   authFailuresPerMinute?: number;
+  knownValidKey?: (key: string) => boolean;
+  /**
+   * The proxies whose X-Forwarded-For is believed (VIGIA_TRUST_PROXY): a hop count or addresses and networks. The
+   * client address they give is the one limits and logs use; absent, the connection's own address.
+   */
+  trustProxy?: number | string[];
   /** Requests per key and minute to each heavy route (`config.heavy`), apart from the general limit. */
   heavyRateLimitPerMinute?: number;
   /**
@@ -264,6 +273,12 @@ function strictIntegers<F extends ((...args: never[]) => unknown) & { errors?: u
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // A hop count as fastify reads one (its types take only the function): trust the nearest `n` hops.
+    ...(typeof options.trustProxy === "number"
+      ? { trustProxy: (_address: string, hop: number) => hop < (options.trustProxy as number) }
+      : options.trustProxy !== undefined
+        ? { trustProxy: options.trustProxy }
+        : {}),
     logger: {
       level: options.logLevel,
       // Keys, secrets and signatures never reach the logs, whatever a later serializer adds.
@@ -474,7 +489,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const failures = options.authFailuresPerMinute
     ? new FailureLimiter(options.authFailuresPerMinute)
     : undefined;
-  app.addHook("onRequest", authHook(options.authenticate, failures));
+  app.addHook("onRequest", authHook(options.authenticate, failures, options.knownValidKey));
   if (options.metrics) {
     instrumentHttp(app, options.metrics.registry);
     registerMetricsRoute(app as HttpApp, options.metrics);

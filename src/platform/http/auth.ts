@@ -89,31 +89,38 @@ function requestedProjectId(request: FastifyRequest): string | undefined {
 
 /**
  * The auth hook. An address with too many failed authentications in the last minute (`failures`) is refused before
- * its key is looked up; every 401 and 403 counts against it.
+ * its key is looked up, unless `knownValid` says the key was valid at its last lookup (the authenticator's cache of
+ * real keys): a guesser sharing a customer's address (a NAT, a balancer without VIGIA_TRUST_PROXY) cannot lock the
+ * customer out, and the limit still bounds lookups, since a guessed key is never known. Only 401s count against the
+ * address: a 403 is a valid key asking for more than it may, not a guess.
  */
-export function authHook(authenticate: Authenticator, failures?: FailureLimiter) {
+export function authHook(
+  authenticate: Authenticator,
+  failures?: FailureLimiter,
+  knownValid?: (key: string) => boolean,
+) {
   return async function authorise(request: FastifyRequest): Promise<void> {
     const { access, trustedAddress } = request.routeOptions.config;
     if (access === undefined || access === "public" || trustedAddress?.(request.ip)) return;
     const address = request.ip;
+    const key = presentedKey(request);
     const wait = failures?.blockedFor(address) ?? 0;
-    if (wait > 0)
+    if (wait > 0 && !(key !== undefined && knownValid?.(key)))
       throw new AppError(
         "rate_limited",
         `Too many failed authentications from this address: limit of ${failures?.maxPerWindow} per minute`,
         { retryAfter: wait },
       );
-    const refuse = (code: "unauthorized" | "forbidden", message: string, detail?: ErrorDetail) => {
-      failures?.fail(address);
-      return new AppError(code, message, detail ? { details: [detail] } : {});
-    };
-    const key = presentedKey(request);
     const principal = key === undefined ? undefined : await authenticate(key);
-    if (!principal) throw refuse("unauthorized", MESSAGES.invalidKey, keyHeaderProblem(request));
-    if (roleRank(principal.role) < roleRank(access)) throw refuse("forbidden", MESSAGES.forbidden);
+    if (!principal) {
+      failures?.fail(address);
+      const detail = keyHeaderProblem(request);
+      throw new AppError("unauthorized", MESSAGES.invalidKey, detail ? { details: [detail] } : {});
+    }
+    if (roleRank(principal.role) < roleRank(access)) throw new AppError("forbidden", MESSAGES.forbidden);
     const projectId = requestedProjectId(request);
     if (projectId !== undefined && projectId !== String(principal.projectId)) {
-      throw refuse("forbidden", MESSAGES.forbidden);
+      throw new AppError("forbidden", MESSAGES.forbidden);
     }
     request.principal = principal;
   };

@@ -1,6 +1,6 @@
-// Limits failed authentication per client address: every 401 or 403 counts against the address in a one-minute
-// window, and past the limit its requests are refused (429) before any key is looked up, so guessing keys costs
-// the guesser, not the database. Fixed windows in memory, per process; the map is bounded (the oldest windows go
+// Limits failed authentication per client address: every 401 counts against the address in a one-minute window,
+// and past the limit its requests are refused (429) before any key is looked up, except keys already known valid
+// (auth.ts), so guessing keys costs the guesser, not the database nor the customers behind the same address. Fixed windows in memory, per process; the map is bounded (the oldest windows go
 // first), so a flood of addresses cannot grow it without end.
 export class FailureLimiter {
   readonly #windows = new Map<string, { start: number; failures: number }>();

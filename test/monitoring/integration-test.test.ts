@@ -148,4 +148,21 @@ describe("integration test", () => {
     }
     expect(received).toEqual([]);
   });
+
+  it("refuses a metadata or link-local address in any form even where private addresses are allowed", async () => {
+    for (const host of [
+      "169.254.169.254",
+      "[64:ff9b:1::a9fe:a9fe]",
+      "[::ffff:0:169.254.169.254]",
+      "[fd00:ec2::254]",
+    ]) {
+      await configure(svc, { integration_url: `http://${host}` });
+      const { profile, webhook } = (await runTest(svc, { foreign_user_id: "u" })).json().data;
+      for (const call of [profile, webhook]) {
+        expect(call, host).toMatchObject({ status: null, ok: false });
+        expect(call.error, host).toMatch(/always refused/);
+      }
+    }
+    await configure(svc, { integration_url: integratorUrl });
+  });
 });

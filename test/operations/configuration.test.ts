@@ -57,7 +57,7 @@ describe("the configuration reference", () => {
       authFailuresPerMinute: 60,
       statementTimeoutMs: 60_000,
       logLevel: "info",
-      allowPrivateOutbound: undefined,
+      allowPrivateOutbound: false,
       metricsAllow: [],
       metricsPort: undefined,
       previousSecrets: [],

@@ -1,7 +1,8 @@
 // docs/quickstart.md, run as a newcomer would: `vigia serve` (what `npm start` runs) on a fresh embedded data dir with
-// the devnet, the `export` line it prints, then every `<!-- step: ... -->` command block of the document, as written,
-// in one bash session (a `(background)` step in its own process, as in a third terminal), each answer checked. The
-// receiver's port is the one thing changed (a free one instead of 9000). A change that breaks the tour fails here.
+// the devnet and section 1's VIGIA_ALLOW_PRIVATE_OUTBOUND=true, the `export` line it prints, then every
+// `<!-- step: ... -->` command block of the document, as written, in one bash session (a `(background)` step in its
+// own process, as in a third terminal), each answer checked. The receiver's port is the one thing changed (a free
+// one instead of 9000). A change that breaks the tour fails here.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -83,7 +84,19 @@ const received: Record<string, unknown>[] = [];
 let api = "";
 
 beforeAll(async () => {
-  serve = spawnVigia(["serve"], newcomerEnv({ VIGIA_DATA_DIR: dataDir, PORT: "0", VIGIA_LOG_LEVEL: "warn" }));
+  // Section 1's command starts it with VIGIA_ALLOW_PRIVATE_OUTBOUND=true, for the receiver on this machine.
+  const [, allowance] =
+    / (VIGIA_ALLOW_PRIVATE_OUTBOUND=true) npm start$/m.exec(fs.readFileSync(DOC, "utf8")) ?? [];
+  expect(allowance, "section 1 starts the service with VIGIA_ALLOW_PRIVATE_OUTBOUND=true").toBeDefined();
+  serve = spawnVigia(
+    ["serve"],
+    newcomerEnv({
+      VIGIA_DATA_DIR: dataDir,
+      PORT: "0",
+      VIGIA_LOG_LEVEL: "warn",
+      VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
+    }),
+  );
   const [, exported] = (await serve.waitForStdout(
     /^ {2}(export API=\S+ KEY=\S+ PROJECT=\d+)$/m,
     120_000,

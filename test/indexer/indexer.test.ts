@@ -293,8 +293,8 @@ describe("indexer on anvil", () => {
   it("refuses a node that serves another chain than the configured one", async () => {
     const wrong = startTestIndexer(database, anvil.url, { chain: { id: 1, confirmations: 0 } });
     try {
-      await until("a refusal", () => wrong.events.some((e) => e.kind === "failure"));
-      expect(wrong.status()[0]?.lastError).toMatch(/serves chain 31337, not chain 1/);
+      await until("a refusal", () => wrong.status()[0]?.state === "stopped");
+      expect(wrong.status()[0]?.stoppedReason).toMatch(/serves chain 31337, not chain 1/);
       expect(await checkpointOf(database.db, 1)).toBeUndefined();
     } finally {
       await wrong.stop();

@@ -14,7 +14,7 @@ import { type FetchedRange, RangeFetcher } from "./fetch-range.ts";
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor } from "./reorg.ts";
-import type { IndexerSettings } from "./settings.ts";
+import { DEFAULT_MAX_REORG_DEPTH, type IndexerSettings } from "./settings.ts";
 import { type BatchRows, recordHead, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
 
@@ -45,7 +45,16 @@ export interface FollowerStatus {
   head: bigint | null;
   failures: number;
   lastError: string | null;
+  /** Why the follower stopped for good: the node is not the chain the store holds (null otherwise). */
+  stoppedReason: string | null;
 }
+
+/**
+ * The node at rpc_url is not the chain the store holds: another chain id, or a history that shares no stored block
+ * within the reorg depth (a fresh or foreign node under the same id). Following it would unwind the index and
+ * record a stranger's transfers, so the follower stops instead (it is checked again at the next start).
+ */
+export class ChainIdentityError extends Error {}
 
 export interface FollowerDeps {
   db: Kysely<DB>;
@@ -118,6 +127,7 @@ export class ChainFollower {
       head: null,
       failures: 0,
       lastError: null,
+      stoppedReason: null,
     };
   }
 
@@ -134,6 +144,46 @@ export class ChainFollower {
     this.#abort.abort();
     await this.#running;
     this.#status.state = "stopped";
+  }
+
+  /**
+   * Before reading a node (at start, and again after any failure or change of lock holder): the node serves this
+   * chain id, and holds a block the store holds. The checkpoint's block at the same hash is the usual answer; when
+   * it differs or the node's head is below it, the node must share a stored block at most maxReorgDepth (1000 for
+   * the devnet, which unwinds without limit) below the checkpoint: that is a reorg (or a node a little behind),
+   * which the normal steps handle. Sharing none there, it is another chain under the same id (a fresh or
+   * foreign node, or one far behind): ChainIdentityError.
+   */
+  async #checkIdentity(signal: AbortSignal): Promise<void> {
+    const served = hexToBigInt(await this.#rpc.request<string>("eth_chainId", [], signal));
+    if (served !== BigInt(this.chainId)) {
+      throw new ChainIdentityError(`the node at rpc_url serves chain ${served}, not chain ${this.chainId}`);
+    }
+    const checkpoint = await readCheckpoint(this.#db, this.chainId);
+    this.#checkpoint = checkpoint;
+    if (!checkpoint) return;
+    const head = hexToBigInt(await this.#rpc.request<string>("eth_blockNumber", [], signal));
+    if (head >= checkpoint.number) {
+      const block = await this.#rpc.request<RpcBlock<string> | null>(
+        "eth_getBlockByNumber",
+        [toHex(checkpoint.number), false],
+        signal,
+      );
+      if (block?.hash?.toLowerCase() === checkpoint.hash.toLowerCase()) return;
+    }
+    const depth = this.#settings.maxReorgDepth ?? DEFAULT_MAX_REORG_DEPTH;
+    const lowest = max(this.#settings.startBlock, checkpoint.number - depth);
+    const top = min(head, checkpoint.number);
+    const shared =
+      top >= lowest
+        ? await findCommonAncestor(this.#rpc, this.#db, this.chainId, top, lowest, signal)
+        : undefined;
+    if (!shared) {
+      throw new ChainIdentityError(
+        `the node at rpc_url (head ${head}) shares no block with the store from block ${lowest} to the checkpoint ` +
+          `${checkpoint.number}: another chain under chain id ${this.chainId} (a fresh or foreign node, or one far behind)`,
+      );
+    }
   }
 
   async #run(): Promise<void> {
@@ -174,6 +224,18 @@ export class ChainFollower {
         }
       } catch (caught) {
         if (signal.aborted) break;
+        if (caught instanceof ChainIdentityError) {
+          // Nothing was written or unwound: the check runs before any block of this node is read.
+          this.#forget();
+          this.#status.state = "stopped";
+          this.#status.stoppedReason = caught.message;
+          this.#status.lastError = caught.message;
+          this.#log.error(
+            { ...chain, reason: caught.message },
+            "indexer: stopped following the chain: the node is not the chain the store holds",
+          );
+          break;
+        }
         const error = caught instanceof Error ? caught : new Error(String(caught));
         const failures = ++this.#status.failures;
         this.#status.state = "failing";
@@ -196,11 +258,9 @@ export class ChainFollower {
   /** One move: a batch stored, a reorg unwound (true), or nothing to do yet (false). */
   async #step(signal: AbortSignal): Promise<boolean> {
     if (!this.#chainChecked) {
-      // A misconfigured rpc_url (another network's node) must not write its blocks under this chain's id.
-      const served = hexToBigInt(await this.#rpc.request<string>("eth_chainId", [], signal));
-      if (served !== BigInt(this.chainId)) {
-        throw new Error(`the node at rpc_url serves chain ${served}, not chain ${this.chainId}`);
-      }
+      // A misconfigured rpc_url (another network's node, another program's anvil on the port) must neither write
+      // its blocks under this chain's id nor unwind what the store holds.
+      await this.#checkIdentity(signal);
       this.#chainChecked = true;
     }
     if (this.#checkpoint === null) this.#checkpoint = await readCheckpoint(this.#db, this.chainId);

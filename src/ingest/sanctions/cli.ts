@@ -3,6 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
+import { loadConfig } from "../../platform/config.ts";
+import { OutboundClient } from "../../platform/outbound/index.ts";
 import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
 import { terminalProgress } from "../labels/progress.ts";
@@ -22,7 +24,10 @@ export function registerSanctionsCommand(program: Command, withDatabase: WithDat
     .option("--skip-invalid", "leave out rejected addresses instead of failing the update")
     .action((file: string | undefined, opts: { url: string; skipInvalid?: boolean }) =>
       withDatabase(async ({ database }) => {
-        const local = file ?? (await downloadSdnList(opts.url));
+        // Through the safe outbound client: --url reaches loopback and private addresses only with
+        // VIGIA_ALLOW_PRIVATE_OUTBOUND=true, and never link-local or metadata ones.
+        const outbound = new OutboundClient({ allowPrivate: loadConfig().allowPrivateOutbound });
+        const local = file ?? (await downloadSdnList(outbound, opts.url));
         try {
           printSummary(
             await updateSanctions(database.db, local, {

@@ -6,10 +6,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { Kysely } from "kysely";
-import { byteLimit } from "../../platform/limited-body.ts";
+import { type OutboundClient, OutboundError } from "../../platform/outbound/index.ts";
 import type { DB } from "../../schema.ts";
 import { ALL_EVM_CHAINS, placeAddress, resolveCurrency } from "../labels/chains.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
@@ -20,8 +18,12 @@ import { InputError, RowProblems } from "../labels/row-problems.ts";
 import { DIGITAL_CURRENCY_ID, parseSdnEntry } from "./sdn-entry.ts";
 import { type SdnListInfo, sdnEntries } from "./sdn-scan.ts";
 
-/** OFAC's published SDN list (it redirects to sanctionslistservice.ofac.treas.gov). */
-export const OFAC_SDN_URL = "https://www.treasury.gov/ofac/downloads/sdn.xml";
+/**
+ * OFAC's published SDN list, from its Sanctions List Service (www.treasury.gov/ofac/downloads/sdn.xml redirects
+ * there, to another host, which the download does not follow).
+ */
+export const OFAC_SDN_URL =
+  "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.XML";
 export const SANCTIONS_SOURCE = "ofac-sdn";
 /** Being on the list is what `sanctioned` means: the list is the authority, not evidence of one. */
 const SANCTIONS_CONFIDENCE = 100;
@@ -114,18 +116,33 @@ export async function updateSanctions(
 /** The largest SDN download accepted (the advanced XML is about 100 MB). */
 export const SDN_MAX_BYTES = 1024 * 1024 * 1024;
 
-/** Downloads the SDN list to a temporary file; the caller removes it. */
-export async function downloadSdnList(url = OFAC_SDN_URL, timeoutMs = 300_000): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
+/**
+ * Downloads the SDN list to a temporary file through the safe outbound client (its address policy, a size limit, a
+ * total timeout); the caller removes it. OFAC serves the list from its Sanctions List Service, which may redirect
+ * within its own host: redirects to the same host over https are followed, any other is refused (a moved list is
+ * then named in the error, for `--url`).
+ */
+export async function downloadSdnList(
+  outbound: OutboundClient,
+  url = OFAC_SDN_URL,
+  timeoutMs = 300_000,
+): Promise<string> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "vigia-sdn-"));
   const file = path.join(dir, "sdn.xml");
-  // The list is about 100 MB; anything past SDN_MAX_BYTES is not it, and fails the download.
-  await pipeline(
-    Readable.fromWeb(
-      response.body.pipeThrough(byteLimit(SDN_MAX_BYTES)) as import("node:stream/web").ReadableStream,
-    ),
-    fs.createWriteStream(file),
-  );
+  try {
+    // The list is about 100 MB; anything past SDN_MAX_BYTES is not it, and fails the download.
+    const response = await outbound.request({
+      method: "GET",
+      url,
+      timeoutMs,
+      maxResponseBytes: SDN_MAX_BYTES,
+      toFile: file,
+      sameHostRedirects: 3,
+    });
+    if (response.status < 200 || response.status >= 300) throw new Error(`${url}: HTTP ${response.status}`);
+  } catch (error) {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    throw error instanceof OutboundError ? new Error(`${url}: ${error.message}`) : error;
+  }
   return file;
 }

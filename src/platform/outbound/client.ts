@@ -4,12 +4,14 @@
 //   (address-policy.ts: loopback and private ranges refused unless `allowPrivate`; link-local, metadata, multicast,
 //   documentation and reserved ones always), and the
 //   connection is pinned to the checked address, so a second DNS answer cannot send it elsewhere (DNS rebinding);
-// - redirects are never followed (a 3xx is an answer like any other; the caller decides what it means);
+// - redirects are not followed (a 3xx is an answer like any other; the caller decides what it means), except where
+//   a call says its source documents one (`sameHostRedirects`), and then only to the same host over https;
 // - a connect timeout, a total timeout that counts from the start of the call, the name's resolution included (a
 //   name that never resolves fails in time; lookups of one name at once share one resolution, so a stuck name
 //   holds one resolver thread, not one per call), and a response size limit enforced while the body streams in.
 // Failures are OutboundError with a kind and a message fit to show the operator (never a stack trace).
 import dns from "node:dns";
+import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
@@ -71,6 +73,15 @@ export interface OutboundRequest {
   body?: string | Buffer;
   /** Overrides the client's total timeout for this call. */
   timeoutMs?: number;
+  /** Overrides the client's response size limit for this call. */
+  maxResponseBytes?: number;
+  /** A 2xx body is written to this file as it streams in, not kept in memory (`body` is then empty). */
+  toFile?: string;
+  /**
+   * How many redirects to follow, for a source that documents one: each only to the same host over https (checked
+   * and pinned like the first call); any other redirect is refused. 0 (the default): none, a 3xx is the answer.
+   */
+  sameHostRedirects?: number;
   signal?: AbortSignal;
 }
 
@@ -170,6 +181,40 @@ export class OutboundClient {
   async request(req: OutboundRequest): Promise<OutboundResponse> {
     const started = performance.now();
     const budgetMs = req.timeoutMs ?? this.options.timeoutMs;
+    let current = req;
+    for (let hop = 0; ; hop++) {
+      const response = await this.#once(current);
+      const location = response.headers.location;
+      if (!(req.sameHostRedirects && REDIRECTS.has(response.status) && location)) return response;
+      const from = new URL(current.url);
+      let to: URL;
+      try {
+        to = new URL(location, from);
+      } catch {
+        throw new OutboundError("refused", `${from.host} redirected to an invalid URL`);
+      }
+      if (to.protocol !== "https:" || from.protocol !== "https:" || to.host !== from.host)
+        throw new OutboundError(
+          "refused",
+          `${from.host} redirected to ${to.protocol}//${to.host}: only redirects to the same host over https are followed`,
+        );
+      if (hop >= req.sameHostRedirects)
+        throw new OutboundError("refused", `more than ${req.sameHostRedirects} redirects`);
+      const left = budgetMs - (performance.now() - started);
+      if (left <= 0) throw new OutboundError("timeout", `no complete answer within ${budgetMs} ms`);
+      current = {
+        ...req,
+        url: to.toString(),
+        timeoutMs: left,
+        ...(response.status === 303 ? { method: "GET", body: undefined } : {}),
+      };
+    }
+  }
+
+  /** One call, no redirect followed. */
+  async #once(req: OutboundRequest): Promise<OutboundResponse> {
+    const started = performance.now();
+    const budgetMs = req.timeoutMs ?? this.options.timeoutMs;
     const { url, pinned } = await this.target(req.url, budgetMs);
     // The resolution spent part of the budget: the rest is the call's.
     const timeoutMs = Math.max(1, Math.round(budgetMs - (performance.now() - started)));
@@ -178,11 +223,13 @@ export class OutboundClient {
     const host = url.hostname.replace(/^\[|\]$/g, "");
     return await new Promise<OutboundResponse>((resolve, reject) => {
       let settled = false;
+      let file: fs.WriteStream | undefined;
       const fail = (error: OutboundError) => {
         if (settled) return;
         settled = true;
         clearTimeout(total);
         request.destroy();
+        file?.destroy();
         reject(error);
       };
       const request = transport.request(
@@ -207,29 +254,51 @@ export class OutboundClient {
           ...(url.protocol === "https:" && !net.isIP(host) ? { servername: host } : {}),
         },
         (response) => {
+          const max = req.maxResponseBytes ?? this.options.maxResponseBytes;
           const declared = Number(response.headers["content-length"]);
-          if (Number.isFinite(declared) && declared > this.options.maxResponseBytes) {
-            fail(tooLarge(this.options.maxResponseBytes));
+          if (Number.isFinite(declared) && declared > max) {
+            fail(tooLarge(max));
             return;
           }
+          const status = response.statusCode ?? 0;
+          file =
+            req.toFile !== undefined && status >= 200 && status < 300
+              ? fs.createWriteStream(req.toFile)
+              : undefined;
+          file?.on("error", (error) =>
+            fail(
+              new OutboundError(
+                "network",
+                `the answer could not be written (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+              ),
+            ),
+          );
           const chunks: Buffer[] = [];
           let size = 0;
           response.on("data", (chunk: Buffer) => {
             size += chunk.length;
-            if (size > this.options.maxResponseBytes) fail(tooLarge(this.options.maxResponseBytes));
-            else chunks.push(chunk);
+            if (size > max) fail(tooLarge(max));
+            else if (!file) chunks.push(chunk);
+            else if (!file.write(chunk)) {
+              response.pause();
+              file.once("drain", () => response.resume());
+            }
           });
-          response.on("end", () => {
+          const done = () => {
             if (settled) return;
             settled = true;
             clearTimeout(total);
             resolve({
-              status: response.statusCode ?? 0,
+              status,
               headers: response.headers,
               body: Buffer.concat(chunks),
               address: pinned.address,
               ms: performance.now() - started,
             });
+          };
+          response.on("end", () => {
+            if (file) file.end(done);
+            else done();
           });
           response.on("error", (error) => fail(networkError(error)));
         },
@@ -268,6 +337,8 @@ export class OutboundClient {
     });
   }
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const tooLarge = (max: number) => new OutboundError("too_large", `the answer is larger than ${max} bytes`);
 

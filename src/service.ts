@@ -25,7 +25,7 @@ import {
   loadChainRegistry,
   registerChainRoutes,
 } from "./chains/index.ts";
-import { type Indexers, indexStats, startIndexers } from "./chains/indexer/index.ts";
+import { type Indexers, indexedChains, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetRequestExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
@@ -49,12 +49,13 @@ import {
 } from "./monitoring/index.ts";
 import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
 import { serviceMetrics } from "./operations/index.ts";
+import { chainReadinessProblems } from "./operations/ready-chains.ts";
 import type { Config } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { type Database, openDatabase } from "./platform/db/open.ts";
-import { buildHttpApp, type HttpApp } from "./platform/http/app.ts";
+import { buildHttpApp, type HttpApp, NotReadyError } from "./platform/http/app.ts";
 import { SharedRateCounter } from "./platform/http/shared-rate-store.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
 import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./platform/metrics/index.ts";
@@ -175,6 +176,12 @@ async function assemble(
   const embedded = database.kind !== "postgres";
   // The chains whose follower stopped because the node is not the chain the store holds (set once they start).
   let stoppedChains = (): { chainId: number; reason: string }[] => [];
+  // The devnet's chain only where devnets run (src/devnet/when.ts): after a move to PostgreSQL, 127.0.0.1:8545 may
+  // be another program's anvil.
+  const followDevnet = followsDevnetChain(config, Boolean(options.devnet));
+  // The chains this deployment follows (every worker process follows them; an API process reads their lag).
+  const followed = indexedChains(registry.enabled()).filter((c) => followDevnet || c.id !== DEVNET_CHAIN_ID);
+  const readyMaxLagBlocks = config.readyMaxLagBlocks;
   const keys: KeysContext = {
     db: database.db,
     serverKeys: deriveKeys(serverSecret(config), previousSecrets(config)),
@@ -308,9 +315,25 @@ async function assemble(
         readiness: {
           database: () => sql`select 1`.execute(database.db),
           ...(files instanceof FilesystemStore ? { "file store": () => files.check() } : {}),
+          // With VIGIA_READY_MAX_LAG_BLOCKS: every followed chain current, none stopped (operations/ready-chains.ts).
+          ...(readyMaxLagBlocks !== undefined
+            ? {
+                chains: async () => {
+                  const problems = chainReadinessProblems({
+                    followed: followed.map((c) => c.id),
+                    lags: await chainLags(database.db, new Date()),
+                    stopped: stoppedChains(),
+                    maxLagBlocks: readyMaxLagBlocks,
+                    maxSilenceSeconds: config.coverageMaxSilenceSeconds,
+                  });
+                  if (problems.length > 0) throw new NotReadyError(problems.join(", "));
+                },
+              }
+            : {}),
         },
-        // Each followed chain's lag: a lagging chain does not make the API unready, its verdicts say so. A chain
-        // whose follower stopped because the node is not the chain the store holds is named with the reason.
+        // Each followed chain's lag: unless VIGIA_READY_MAX_LAG_BLOCKS says otherwise, a lagging chain does not make
+        // the API unready, its verdicts say so. A chain whose follower stopped because the node is not the chain the
+        // store holds is named with the reason.
         readinessFacts: async () => {
           const stopped = stoppedChains();
           return {
@@ -402,9 +425,6 @@ async function assemble(
         logLevel: config.logLevel,
       })
     : undefined;
-  // The devnet's chain only where devnets run (src/devnet/when.ts): after a move to PostgreSQL, 127.0.0.1:8545 may
-  // be another program's anvil.
-  const followDevnet = followsDevnetChain(config, Boolean(devnet));
   const indexers = options.workers
     ? startIndexers({
         database,

@@ -67,6 +67,12 @@ export interface Config {
   coverageMaxLagBlocks: number;
   /** Seconds an indexer may go without reading its node's head and its verdicts still rest on current data. */
   coverageMaxSilenceSeconds: number;
+  /**
+   * VIGIA_READY_MAX_LAG_BLOCKS: when set, /readyz also fails while a followed chain is more blocks than this behind
+   * its node's head, silent past coverageMaxSilenceSeconds, or stopped because its node is not the chain the store
+   * holds; unset, chains never make the process unready.
+   */
+  readyMaxLagBlocks: number | undefined;
   /** The longest a database statement may run, in ms (PostgreSQL; PGlite cannot interrupt a statement). */
   statementTimeoutMs: number;
   /** Days a finished analysis (scan, risk job, layered analysis without an investigation) is kept. */
@@ -275,6 +281,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "300",
     meaning:
       "seconds an indexer may go without reading its node's head and still be current: beyond, a verdict that finds nothing is withheld (`no_data`)",
+  },
+  {
+    name: "VIGIA_READY_MAX_LAG_BLOCKS",
+    default: "unset",
+    meaning:
+      "set, `/readyz` also fails (503 naming the chains) while a followed chain is more blocks than this behind its node's head, silent past `VIGIA_COVERAGE_MAX_SILENCE_SECONDS`, or stopped because its node is not the chain the store holds; unset, chains never make a process unready",
   },
   {
     name: "VIGIA_STATEMENT_TIMEOUT_MS",
@@ -549,6 +561,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestDeadlineMs: r.int("VIGIA_REQUEST_DEADLINE_MS", 30_000, 1),
     coverageMaxLagBlocks: r.int("VIGIA_COVERAGE_MAX_LAG_BLOCKS", 50),
     coverageMaxSilenceSeconds: r.int("VIGIA_COVERAGE_MAX_SILENCE_SECONDS", 300, 1),
+    readyMaxLagBlocks: r.text("VIGIA_READY_MAX_LAG_BLOCKS")
+      ? r.int("VIGIA_READY_MAX_LAG_BLOCKS", 0, 0)
+      : undefined,
     statementTimeoutMs: r.int("VIGIA_STATEMENT_TIMEOUT_MS", 60_000, 1),
     analysisRetentionDays: r.int("VIGIA_ANALYSIS_RETENTION_DAYS", 90, 1),
     logLevel,

@@ -173,7 +173,16 @@ async function readinessFactsOf(
   }
 }
 
-/** The names of the checks that threw or did not answer in time, in order. */
+/**
+ * Thrown by a readiness check whose failure is not "unreachable" (a chain late or stopped): the 503's message says
+ * its own words instead of the check's name.
+ */
+export class NotReadyError extends Error {}
+
+/**
+ * What failed, in order: "<name> unreachable" for a check that threw or did not answer in time, the message of a
+ * NotReadyError.
+ */
 async function failedReadiness(checks: Record<string, () => Promise<unknown>>): Promise<string[]> {
   const results = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
@@ -184,8 +193,8 @@ async function failedReadiness(checks: Record<string, () => Promise<unknown>>): 
       try {
         await Promise.race([check(), timeout]);
         return undefined;
-      } catch {
-        return name;
+      } catch (error) {
+        return error instanceof NotReadyError ? error.message : `${name} unreachable`;
       } finally {
         clearTimeout(timer);
       }
@@ -531,9 +540,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         return { status: "ready", ...(await readinessFactsOf(options.readinessFacts)) };
       }
       reply.header("retry-after", "5");
-      return reply
-        .status(503)
-        .send(new AppError("unavailable", `Not ready: ${failed.join(", ")} unreachable`).toBody());
+      return reply.status(503).send(new AppError("unavailable", `Not ready: ${failed.join(", ")}`).toBody());
     },
   );
 

@@ -92,11 +92,31 @@ export async function startReceiver(
       else chunks.push(chunk);
     });
     req.on("end", () => {
+      try {
+        handle();
+      } catch (error) {
+        // Whatever a request holds, the receiver answers it and keeps running.
+        options.print({ received: "unreadable request", error: (error as Error).message });
+        if (!res.headersSent) res.writeHead(400).end();
+      }
+    });
+    const handle = () => {
       const path = (req.url ?? "/").split("?")[0] as string;
       const user = /^\/users\/([^/]+)$/.exec(path)?.[1];
       if (req.method === "GET" && user) {
-        options.print({ received: "profile request", user: decodeURIComponent(user) });
-        const profile = options.profile ?? demoProfile(decodeURIComponent(user));
+        // A malformed escape (`/users/%E0%A4%A`) is the caller's error: 400, and the receiver keeps running.
+        let id: string;
+        try {
+          id = decodeURIComponent(user);
+        } catch {
+          options.print({ received: "malformed path", path });
+          res
+            .writeHead(400, { "content-type": "application/json" })
+            .end(JSON.stringify({ error: "the user id in the path is not valid percent-encoded UTF-8" }));
+          return;
+        }
+        options.print({ received: "profile request", user: id });
+        const profile = options.profile ?? demoProfile(id);
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(profile));
         return;
       }
@@ -132,7 +152,7 @@ export async function startReceiver(
         body,
       });
       res.writeHead(verified ? 200 : 401).end();
-    });
+    };
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -85,4 +85,16 @@ describe("vigia webhooks listen", () => {
     expect(printed.at(-1)).toEqual({ received: "profile request", user: "ana" });
     expect((await fetch(`${receivers[0]?.url}/elsewhere`)).status).toBe(404);
   });
+
+  it("survives malformed URLs: 400, and it keeps answering", async () => {
+    for (const path of ["/users/%E0%A4%A", "/users/%", "/users/%ZZ", "/users/%C0%AF"]) {
+      const res = await fetch(`${receivers[0]?.url}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(printed.at(-1)).toEqual({ received: "malformed path", path });
+    }
+    const again = await fetch(`${receivers[0]?.url}/users/ana%C3%B1`);
+    expect(again.status).toBe(200);
+    expect(printed.at(-1)).toEqual({ received: "profile request", user: "anañ" });
+    expect((await post(receivers[0]!.url, "standard-webhooks", STANDARD)).status).toBe(200);
+  });
 });

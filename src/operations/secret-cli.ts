@@ -72,7 +72,7 @@ export function registerSecretCommands(program: Command, withKeys: WithKeys): vo
       withKeys(async ({ config, database }) => {
         if (config.databaseUrl || config.secret)
           throw new OperationRefused(
-            "the secret comes from VIGIA_SECRET here: set VIGIA_SECRET to a new secret and VIGIA_SECRET_PREVIOUS to the old one on every process, restart them, then run `vigia secret reseal`",
+            `the secret comes from VIGIA_SECRET here: set VIGIA_SECRET to a new secret and VIGIA_SECRET_PREVIOUS to the old one with the rotation time (old@${new Date().toISOString()}) on every process, restart them, then run \`vigia secret reseal\``,
           );
         if (database.kind !== "pglite")
           throw new OperationRefused(

@@ -5,6 +5,7 @@
 // ("Configuration") shows the same table, and a test keeps the two and loadConfig in step. loadConfig checks every
 // value and reports every invalid one at once (ConfigError), so a start fails with the whole list, not the first.
 import path from "node:path";
+import { parsePreviousSecret } from "./crypto/secrets.ts";
 import { MIN_SECRET_BYTES, secretBytes } from "./crypto/server-secret.ts";
 import { AddressAllowList } from "./metrics/access.ts";
 
@@ -166,7 +167,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_SECRET_PREVIOUS",
     default: "unset",
     meaning:
-      'secrets in use before a rotation, comma-separated: still accepted for stored values, keys and signed URLs ("Rotating the secret")',
+      'secrets in use before a rotation, comma-separated, each `secret@<ISO time of the rotation>`: accepted for stored values and keys; for signed URLs up to 30 days past that time ("Rotating the secret")',
   },
   {
     name: "VIGIA_CHAINS",
@@ -496,7 +497,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined;
   const secretProblem = secret ? weak("VIGIA_SECRET")(secret) : undefined;
   if (secretProblem) r.problems.push(secretProblem);
-  const previousSecrets = r.list("VIGIA_SECRET_PREVIOUS", weak("each secret"));
+  // Each entry `secret` or `secret@<ISO time of the rotation>` (parsePreviousSecret; "Rotating the secret").
+  const previousSecrets = r.list("VIGIA_SECRET_PREVIOUS", (entry) => {
+    try {
+      return weak("each secret")(parsePreviousSecret(entry).secret);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  });
   if (previousSecrets.length > 0 && !secret)
     r.problems.push("VIGIA_SECRET_PREVIOUS needs VIGIA_SECRET (the secret that replaces them)");
 

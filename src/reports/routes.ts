@@ -5,7 +5,7 @@
 // file-routes.ts. The jurisdictions come from src/jurisdictions' registry: no route names a country.
 import { type Static, Type } from "@sinclair/typebox";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
-import { signPath } from "../platform/crypto/signed-url.ts";
+import { SIGNED_URL_LIFETIME_MS, signPath } from "../platform/crypto/signed-url.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
@@ -20,7 +20,7 @@ import { findReport, listGenerations, listReports, markFiled } from "./store.ts"
 import type { CountryCode } from "./tables.ts";
 
 /** How long a signed download URL is valid. */
-export const SIGNED_URL_TTL_MS = 30 * 24 * 3600_000;
+export const SIGNED_URL_TTL_MS = SIGNED_URL_LIFETIME_MS;
 
 const Country = Type.Union(JURISDICTION_CODES.map((c) => Type.Literal(c)));
 const Period = Type.String({ pattern: PERIOD_PATTERN, description: "YYYY-MM" });

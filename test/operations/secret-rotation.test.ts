@@ -3,7 +3,9 @@
 // before keep working; `vigia secret reseal` (the real command, a child process) re-seals every stored value with
 // the new secret; after it, without the old secret, keys and webhook secrets still work (a signed URL made under
 // the old one does not: it needed the old secret, kept for its 30 days). On the embedded database `vigia secret
-// rotate` does the whole rotation on a stopped service.
+// rotate` does the whole rotation on a stopped service. The rotation retires the old secret: given with its rotation
+// time (`old@<ISO time>`, as `vigia secret rotate` records it), a URL it signs is served only if it expires within
+// the 30 days after that time; one forged with the old secret for the year 2100 is refused.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,7 +14,8 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { createProject } from "../../src/keys/index.ts";
 import { loadConfig } from "../../src/platform/config.ts";
-import { deriveKeys } from "../../src/platform/crypto/secrets.ts";
+import { deriveKeys, parsePreviousSecret, previousSecretEntry } from "../../src/platform/crypto/secrets.ts";
+import { signPath } from "../../src/platform/crypto/signed-url.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { newcomerEnv, runVigia } from "../process/vigia-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
@@ -91,6 +94,12 @@ async function webhookSecret(svc: Service, projectId: number, key: string): Prom
 const keyWorks = async (svc: Service, key: string) =>
   (await svc.app!.inject({ url: "/v1/chains", headers: auth(key) })).statusCode === 200;
 
+const YEAR_2100 = Date.parse("2100-01-01T00:00:00Z");
+
+/** A URL for the report file signed with `secret`, expiring at `expiresAt`: what someone holding it can mint. */
+const forged = (secret: string, reportPath: string, expiresAt: number) =>
+  `http://vigia.test/v1/files/${reportPath}?${signPath(deriveKeys(secret), reportPath, expiresAt)}`;
+
 async function download(svc: Service, signedUrl: string): Promise<number> {
   const url = new URL(signedUrl);
   return (await svc.app!.inject({ url: `${url.pathname}${url.search}` })).statusCode;
@@ -147,6 +156,23 @@ describe("rotating VIGIA_SECRET", () => {
     }
   }, 120_000);
 
+  it("retires the old secret: its URLs are served up to the rotation time plus 30 days, not past it", async () => {
+    for (const previous of [previousSecretEntry(OLD, NOW), OLD]) {
+      const retired = await start(dataDir, { VIGIA_SECRET: NEW, VIGIA_SECRET_PREVIOUS: previous });
+      try {
+        // The URL handed out before the rotation (expiring 30 days after it): served.
+        expect(await download(retired, made.signedUrl)).toBe(200);
+        // One minted with the leaked old secret for the year 2100, or one day past the window: refused.
+        expect(await download(retired, forged(OLD, made.reportPath, YEAR_2100))).toBe(403);
+        expect(await download(retired, forged(OLD, made.reportPath, NOW + 31 * 24 * 3600_000))).toBe(403);
+        // Within the window it is still the old secret's to vouch for.
+        expect(await download(retired, forged(OLD, made.reportPath, NOW + 24 * 3600_000))).toBe(200);
+      } finally {
+        await retired.close();
+      }
+    }
+  }, 60_000);
+
   it("after the reseal, works without the old secret; only the old signed URL needs it", async () => {
     const after = await start(dataDir, { VIGIA_SECRET: NEW });
     try {
@@ -197,7 +223,10 @@ describe.skipIf(onPostgres)("`vigia secret rotate` on the embedded database", ()
     const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) as string);
     const newSecret = fs.readFileSync(path.join(dataDir, "secret"), "utf8").trim();
     expect(newSecret).not.toBe(oldSecret);
-    expect(fs.readFileSync(path.join(dataDir, "secret.previous"), "utf8").trim()).toBe(oldSecret);
+    // The old secret, with the time of the rotation.
+    const kept = parsePreviousSecret(fs.readFileSync(path.join(dataDir, "secret.previous"), "utf8").trim());
+    expect(kept.secret).toBe(oldSecret);
+    expect(Math.abs((kept.retiredAt ?? 0) - Date.now())).toBeLessThan(120_000);
     expect((fs.statSync(path.join(dataDir, "secret.previous")).mode & 0o777).toString(8)).toBe("600");
     expect(summary).toMatchObject({ rotated: true, keyId: deriveKeys(newSecret).id, unreadable: 0 });
 
@@ -206,6 +235,8 @@ describe.skipIf(onPostgres)("`vigia secret rotate` on the embedded database", ()
       expect(await keyWorks(after, made.key)).toBe(true);
       expect(await webhookSecret(after, made.projectId, made.key)).toBe(made.webhookSecret);
       expect(await download(after, made.signedUrl)).toBe(200);
+      // A URL the old secret signs for 2100 is refused: the rotation retired it.
+      expect(await download(after, forged(oldSecret, made.reportPath, YEAR_2100))).toBe(403);
       for (const value of await sealedValues(after))
         expect(value.startsWith(`v2.${deriveKeys(newSecret).id}.`)).toBe(true);
     } finally {

@@ -21,6 +21,37 @@ export interface ServerKeys {
    * API keys they looked up still found and URLs they signed still accepted; they never seal or sign anything new.
    */
   previous: readonly ServerKeys[];
+  /**
+   * Of a previous secret: when the rotation replaced it (ms), recorded as `secret@<ISO time>`; a URL it signed is
+   * accepted only up to that time plus the URL lifetime (signed-url.ts). Unknown for an entry without a time.
+   */
+  retiredAt?: number;
+}
+
+/** A previous secret as configured: `secret`, or `secret@<ISO 8601 time of the rotation>`. */
+export interface PreviousSecret {
+  secret: string;
+  retiredAt?: number;
+}
+
+const TIME_SUFFIX = /@(\d{4}-\d{2}-\d{2}(?:T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?)$/;
+
+/**
+ * Reads an entry of VIGIA_SECRET_PREVIOUS or of the data dir's `secret.previous`: the secret, then optionally `@`
+ * and the ISO 8601 time it was replaced (`…@2026-11-26T19:30:00Z`). Throws on a time that is no time.
+ */
+export function parsePreviousSecret(entry: string): PreviousSecret {
+  const match = TIME_SUFFIX.exec(entry);
+  if (!match) return { secret: entry };
+  const retiredAt = Date.parse(match[1] as string);
+  if (!Number.isFinite(retiredAt))
+    throw new Error(`"${match[1]}" is not an ISO 8601 time (the rotation time after @)`);
+  return { secret: entry.slice(0, match.index), retiredAt };
+}
+
+/** A previous secret with the time of its rotation, as `parsePreviousSecret` reads it back. */
+export function previousSecretEntry(secret: string, retiredAt: number): string {
+  return `${secret}@${new Date(retiredAt).toISOString()}`;
 }
 
 function derive(secret: string, purpose: string): Buffer {
@@ -29,16 +60,23 @@ function derive(secret: string, purpose: string): Buffer {
   );
 }
 
-/** The keys of the current secret, and of the secrets it replaced (oldest last). */
+/**
+ * The keys of the current secret, and of the secrets it replaced (oldest last), each given as `secret` or
+ * `secret@<ISO time of the rotation>` (parsePreviousSecret).
+ */
 export function deriveKeys(secret: string, previous: readonly string[] = []): ServerKeys {
-  const keysOf = (s: string, older: readonly ServerKeys[]): ServerKeys => ({
+  const keysOf = (s: string, older: readonly ServerKeys[], retiredAt?: number): ServerKeys => ({
     id: derive(s, "key-id").toString("hex").slice(0, 12),
     encryption: derive(s, "encryption"),
     lookup: derive(s, "api-key-lookup"),
     urlSigning: derive(s, "url-signing"),
     previous: older,
+    ...(retiredAt !== undefined ? { retiredAt } : {}),
   });
-  const older = previous.filter((p) => p !== secret).map((p) => keysOf(p, []));
+  const older = previous
+    .map(parsePreviousSecret)
+    .filter((p) => p.secret !== secret)
+    .map((p) => keysOf(p.secret, [], p.retiredAt));
   return keysOf(secret, older);
 }
 

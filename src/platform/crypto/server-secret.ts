@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "../config.ts";
+import { parsePreviousSecret, previousSecretEntry } from "./secrets.ts";
 
 export const MIN_SECRET_BYTES = 32;
 const HOW_TO = "make one with `openssl rand -base64 32`";
@@ -55,12 +56,16 @@ export function serverSecret(config: Pick<Config, "secret" | "dataDir" | "databa
   return checkStrength(fs.readFileSync(file, "utf8").trim(), `The secret in ${file}`);
 }
 
-/** The file beside the embedded secret that keeps the secrets it replaced, newest first, one per line. */
+/**
+ * The file beside the embedded secret that keeps the secrets it replaced, newest first, one per line, each as
+ * `secret@<ISO time of the rotation>` (a line without a time, written before times were, is still read).
+ */
 const PREVIOUS_FILE = "secret.previous";
 
 /**
- * The secrets a rotation replaced, still accepted (newest first): VIGIA_SECRET_PREVIOUS where VIGIA_SECRET is
- * given, else the data dir's `secret.previous` (written by `vigia secret rotate`).
+ * The secrets a rotation replaced, still accepted (newest first), each `secret` or `secret@<ISO time>`
+ * (parsePreviousSecret): VIGIA_SECRET_PREVIOUS where VIGIA_SECRET is given, else the data dir's `secret.previous`
+ * (written by `vigia secret rotate`).
  */
 export function previousSecrets(
   config: Pick<Config, "secret" | "previousSecrets" | "dataDir" | "databaseUrl">,
@@ -72,7 +77,17 @@ export function previousSecrets(
       .split("\n")
       .map((line) => line.trim())
       .filter(Boolean)
-      .map((line, i) => checkStrength(line, `Line ${i + 1} of ${PREVIOUS_FILE}`));
+      .map((line, i) => {
+        const where = `Line ${i + 1} of ${PREVIOUS_FILE}`;
+        let secret: string;
+        try {
+          secret = parsePreviousSecret(line).secret;
+        } catch (error) {
+          throw new Error(`${where}: ${(error as Error).message}`);
+        }
+        checkStrength(secret, where);
+        return line;
+      });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
@@ -81,17 +96,28 @@ export function previousSecrets(
 
 /**
  * Replaces the embedded database's generated secret with a new one, keeping the old one first in
- * `secret.previous`; returns both. The previous file is written before the secret is replaced, so a crash in
- * between leaves both secrets known.
+ * `secret.previous` with the time of the rotation (`secret@<ISO time>`: the URLs it signed stay valid until that
+ * time plus their lifetime, no longer); returns both. The previous file is written before the secret is replaced,
+ * so a crash in between leaves both secrets known.
  */
-export function rotateEmbeddedSecret(dataDir: string): { secret: string; previous: string[] } {
+export function rotateEmbeddedSecret(
+  dataDir: string,
+  now: number = Date.now(),
+): { secret: string; previous: string[] } {
   const file = path.join(dataDir, "secret");
   const old = checkStrength(fs.readFileSync(file, "utf8").trim(), `The secret in ${file}`);
   const previous = [
-    old,
+    previousSecretEntry(old, now),
     ...previousSecrets({ dataDir, secret: undefined, previousSecrets: [], databaseUrl: undefined }),
   ];
-  const unique = [...new Set(previous)];
+  // One entry per secret: the newest, with its latest rotation time.
+  const seen = new Set<string>();
+  const unique = previous.filter((entry) => {
+    const { secret } = parsePreviousSecret(entry);
+    if (seen.has(secret)) return false;
+    seen.add(secret);
+    return true;
+  });
   writeWhole(path.join(dataDir, PREVIOUS_FILE), `${unique.join("\n")}\n`);
   const secret = crypto.randomBytes(MIN_SECRET_BYTES).toString("base64url");
   writeWhole(file, secret);

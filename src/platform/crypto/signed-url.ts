@@ -18,9 +18,15 @@ export function signPath(keys: ServerKeys, path: string, expiresAtMs: number): s
 
 export type SignatureCheck = "valid" | "expired" | "invalid";
 
+/** How long a signed URL the service hands out is valid: 30 days. */
+export const SIGNED_URL_LIFETIME_MS = 30 * 24 * 3600_000;
+
 /**
  * Whether a presented `expires` and `signature` grant `path` at `nowMs`: signed by the current secret or by one it
- * replaced (a URL handed out before a rotation stays valid for its 30 days while that secret is kept).
+ * replaced. A previous secret only vouches for what it could have signed while it was current: an expiry no later
+ * than its rotation time plus the URL lifetime (a URL handed out before a rotation stays valid for its 30 days);
+ * without a recorded rotation time, no later than now plus the lifetime, which no URL it signed can exceed. So a
+ * leaked old secret cannot mint a URL that outlives the rotation by more than 30 days.
  */
 export function checkSignedPath(
   keys: ServerKeys,
@@ -31,8 +37,10 @@ export function checkSignedPath(
 ): SignatureCheck {
   if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return "invalid";
   const seconds = Number(expires);
-  const signedByOne = everyKey(keys).some((k) =>
-    constantTimeEqual(signature, signatureOf(k.urlSigning, path, seconds)),
+  const signedByOne = everyKey(keys).some(
+    (k) =>
+      (k === keys || seconds * 1000 <= (k.retiredAt ?? nowMs) + SIGNED_URL_LIFETIME_MS) &&
+      constantTimeEqual(signature, signatureOf(k.urlSigning, path, seconds)),
   );
   if (!signedByOne) return "invalid";
   return nowMs >= seconds * 1000 ? "expired" : "valid";

@@ -291,7 +291,7 @@ async function assemble(
     db: database.db,
     registry,
     analysis,
-    llm: config.llm ? new LlmWriter(config.llm) : undefined,
+    llm: config.llm ? new LlmWriter(config.llm, outbound) : undefined,
     now: options.clock ?? Date.now,
     ttlMs: config.walletReportTtlSeconds * 1000,
     llmPerHour: config.llmReportsPerHour,

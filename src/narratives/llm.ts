@@ -1,8 +1,10 @@
 // The LLM writer of wallet reports: one chat-completions call to an OpenAI-compatible endpoint (VIGIA_LLM_BASE_URL,
 // VIGIA_LLM_MODEL, VIGIA_LLM_API_KEY), with the facts passed as JSON data in the user message and the frame of the
 // report fixed by the system message, which tells the model that text inside the data is never an instruction.
-// Its answer is only a candidate: check-answer.ts decides whether it is served.
+// Its answer is only a candidate: check-answer.ts decides whether it is served. The call goes through the safe
+// outbound client (src/platform/outbound: its address policy, no redirects, a size limit), not the SDK's fetch.
 import OpenAI from "openai";
+import { OutboundClient } from "../platform/outbound/index.ts";
 import type { WalletFacts } from "./facts.ts";
 import type { ReportLanguage } from "./tables.ts";
 
@@ -46,12 +48,16 @@ export function userPrompt(facts: WalletFacts): string {
 export class LlmWriter {
   readonly #client: OpenAI;
 
-  constructor(readonly settings: LlmSettings) {
+  constructor(
+    readonly settings: LlmSettings,
+    outbound: OutboundClient = new OutboundClient(),
+  ) {
     this.#client = new OpenAI({
       baseURL: settings.baseUrl,
       apiKey: settings.apiKey ?? "not-needed",
       timeout: settings.timeoutMs,
       maxRetries: 0,
+      fetch: outboundFetch(outbound, settings.timeoutMs),
     });
   }
 
@@ -76,4 +82,32 @@ export class LlmWriter {
     if (typeof text !== "string" || text.trim().length === 0) throw new Error("the model answered no text");
     return text.trim().replace(/^```(?:markdown)?\n([\s\S]*)\n```$/, "$1");
   }
+}
+
+/** The SDK's fetch, made through the outbound client (the SDK sends JSON bodies and reads JSON answers). */
+function outboundFetch(outbound: OutboundClient, timeoutMs: number) {
+  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const method = (init.method ?? "GET").toUpperCase();
+    if (method !== "GET" && method !== "POST" && method !== "PUT" && method !== "DELETE")
+      throw new Error(`the LLM client does not send ${method}`);
+    if (init.body !== undefined && init.body !== null && typeof init.body !== "string")
+      throw new Error("the LLM client sends text bodies only");
+    const answer = await outbound.request({
+      method,
+      url: input instanceof Request ? input.url : String(input),
+      // identity only: the answer is handed to the SDK as it came, undecoded
+      headers: Object.fromEntries(
+        [...new Headers(init.headers).entries()].filter(([name]) => name !== "accept-encoding"),
+      ),
+      ...(typeof init.body === "string" ? { body: init.body } : {}),
+      timeoutMs,
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers))
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        headers.append(name, one);
+    const empty = answer.status === 204 || answer.status === 304;
+    return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers });
+  };
 }

@@ -49,6 +49,8 @@ beforeAll(async () => {
   withLlm = await startTestService({
     env: {
       VIGIA_LLM_BASE_URL: llm.url,
+      // The stand-in LLM is on 127.0.0.1: the LLM call goes through the outbound client and its address policy.
+      VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
       VIGIA_LLM_MODEL: "test-model",
       VIGIA_LLM_TIMEOUT_MS: "1500",
       VIGIA_LLM_REPORTS_PER_HOUR: "1000",

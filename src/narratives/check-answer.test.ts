@@ -74,6 +74,35 @@ describe("checking an LLM's report", () => {
     });
   });
 
+  it("refuses every other link form outside the allow-list: reference-style, //host, www., e-mail, any case", () => {
+    const allowed = ["https://etherscan.io/"];
+    for (const answer of [
+      "See [the source][e].\n\n[e]: javascript:alert(1)",
+      "See [e].\n\n[e]: <javascript:alert(1)>",
+      "See [e][].\n\n  [e]:\n  https://evil.example/a",
+      "> quoted [e]\n>\n> [e]: https://evil.example/a",
+      "- an item [e]\n- [e]: //evil.example/a",
+      "[more](//evil.example/a)",
+      "[more]( <//evil.example/a> )",
+      "[more](/relative)",
+      "see www.evil.example/a",
+      "see (www.evil.example)",
+      "see HTTPS://evil.example/a",
+      "see ftp://evil.example/a",
+      "write to someone@evil.example",
+    ]) {
+      expect(check(answer, allowed), answer).toMatchObject({ ok: false });
+    }
+    expect(check("<javascript:alert(1)>", allowed)).toMatchObject({ ok: false });
+    // The same forms pointing inside the allow-list pass.
+    expect(check(`See [the explorer][e].\n\n[e]: https://etherscan.io/address/${ADDRESS}`, allowed)).toEqual({
+      ok: true,
+    });
+    expect(check(`see https://etherscan.io/address/${ADDRESS}`, allowed)).toEqual({ ok: true });
+    // Text that only looks close to a link is not one.
+    expect(check("the swww.x prefix and a@b are not links", allowed)).toEqual({ ok: true });
+  });
+
   it("refuses an empty or oversized answer", () => {
     expect(check("  ")).toMatchObject({ ok: false });
     expect(check("a".repeat(20_001))).toMatchObject({ ok: false });

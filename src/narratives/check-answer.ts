@@ -8,7 +8,14 @@ export type AnswerCheck = { ok: true } | { ok: false; reason: string };
 const MAX_LENGTH = 20_000;
 const HTML = /<\/?[A-Za-z!][^>]*>/;
 const IMAGE = /!\[/;
-const LINKS = /\]\(\s*<?([^)\s>]*)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s)>\]]+)/g;
+/**
+ * Every form a markdown renderer (CommonMark with GitHub's extensions) turns into a link, with its target: inline
+ * `[t](url)` (relative and `//host` targets included), autolinks `<scheme:...>`, reference definitions
+ * `[e]: url` (which `[t][e]`, `[t][]` and `[e]` use; inside a quote or list item too), bare `http(s)://` and `www.` links, and bare e-mail
+ * addresses (mailto). Schemes in any case.
+ */
+const LINKS =
+  /\]\(\s*<?([^)\s>]*)|<([a-z][a-z0-9+.-]{1,31}:[^>\s]*)>|^[ \t>*+\-\d.)]*\[[^\]]+\]:\s*<?([^\s>]*)|((?:https?|ftp):\/\/[^\s)>\]]+)|(?<![\w.@-])(www\.[^\s)>\]]+)|(?<![\w.+-])([\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)/gim;
 const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
 const HEX = /0x[0-9a-fA-F]+/g;
 const BECH32 = /\b(bc1|BC1)[0-9A-Za-z]{8,87}\b/g;
@@ -49,7 +56,7 @@ export function checkAnswer(
   if (HTML.test(answer)) return { ok: false, reason: "the answer contains raw HTML" };
   if (IMAGE.test(answer)) return { ok: false, reason: "the answer contains an image" };
   for (const match of answer.matchAll(LINKS)) {
-    const url = match[1] ?? match[2] ?? match[3] ?? "";
+    const url = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? "";
     if (!allowedLinkPrefixes.some((prefix) => url.startsWith(prefix)))
       return { ok: false, reason: `the answer links outside the allow-list: ${url.slice(0, 100)}` };
   }

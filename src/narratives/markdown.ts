@@ -2,14 +2,19 @@
 // label cannot open a heading, a link, a table cell or an HTML tag in the report; and figures are formatted one
 // way in both languages (1,234.56, as Mexico writes them), so that the answer check (check-answer.ts) reads them.
 
-/** Text from the data, on one line, with every character markdown or HTML would act on escaped. */
+/**
+ * Text from the data, on one line, with every character markdown or HTML would act on escaped; and no bare link
+ * either: GitHub-flavoured renderers turn `https://…`, `www.…` and `name@host` in text into links, so the `:`, `@`
+ * and the dot after `www` are escaped too (a backslash-escaped character shows as itself and ends the match).
+ */
 export function inert(value: string): string {
   return [...value]
     .map((c) => ((c.codePointAt(0) as number) < 0x20 || c === "\u007f" ? " " : c))
     .join("")
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/[\\`*_{}[\]()<>#+!|~&-]/g, (c) => `\\${c}`);
+    .replace(/[\\`*_{}[\]()<>#+!|~&:@-]/g, (c) => `\\${c}`)
+    .replace(/(www)\./gi, "$1\\.");
 }
 
 /** An address or hash as code. */

@@ -1,15 +1,17 @@
 // GET /wallets/{wallet}/report's verb: the cached report of a project, address, chain scope and language while it
 // has not expired (24 h by default) and no newer analysis of the address has completed than the one its risk rests
 // on; otherwise the facts are gathered and written, by the LLM when one is configured and the project is under its
-// hourly limit of LLM generations, else (or when the LLM fails, times out or its answer does not pass
-// check-answer.ts) by the deterministic writer. Either report carries the same "What to do" section, written by
-// the service. Requests for the same report while it is being written wait for that one generation. Every
-// generation is logged with its writer, model, language, the hash of its facts and what its risk rests on.
+// hourly limit of LLM generations (a slot reserved before the call, so that the limit holds under concurrency),
+// else (or when the LLM fails, times out or its answer does not pass check-answer.ts) by the deterministic writer.
+// Either report carries the same "What to do" section, written by the service. Requests for the same report while
+// it is being written wait for that one generation. Every generation is logged with its writer, model, language,
+// the hash of its facts and what its risk rests on.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import { type AnalysisContext, latestVerdictMark } from "../analysis/index.ts";
 import type { ParsedAddress } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
+import { capLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
 import { checkAnswer } from "./check-answer.ts";
 import { deterministicReport, sectionsOf, whatToDoSection } from "./deterministic.ts";
@@ -130,17 +132,35 @@ export class WalletReports {
     );
   }
 
-  async #llmAllowed(projectId: number): Promise<boolean> {
-    if (!this.ctx.llm) return false;
-    const since = new Date(this.ctx.now() - 3600_000);
-    const row = await this.ctx.db
-      .selectFrom("wallet_report_generations")
-      .select((eb) => eb.fn.countAll<string>().as("n"))
-      .where("project_id", "=", projectId)
-      .where("llm_called", "=", true)
-      .where("created_at", ">", since)
-      .executeTakeFirstOrThrow();
-    return Number(row.n) < this.ctx.llmPerHour;
+  /**
+   * Takes one of the project's LLM calls of the last hour (VIGIA_LLM_REPORTS_PER_HOUR) before the call is made:
+   * counted and inserted under the project's lock, so that reports written at once, in any process, cannot all pass
+   * the cap. False when none is left. The slot is kept whatever the call's outcome: the call was made, and a failing
+   * or slow endpoint is not called past the cap either.
+   */
+  async #reserveLlmCall(projectId: number): Promise<boolean> {
+    if (!this.ctx.llm || this.ctx.llmPerHour <= 0) return false;
+    const now = new Date(this.ctx.now());
+    const since = new Date(now.getTime() - 3600_000);
+    return this.ctx.db.transaction().execute(async (trx) => {
+      await capLock("wallet_report_llm_slots", projectId).execute(trx);
+      await trx
+        .deleteFrom("wallet_report_llm_slots")
+        .where("project_id", "=", projectId)
+        .where("reserved_at", "<=", since)
+        .execute();
+      const row = await trx
+        .selectFrom("wallet_report_llm_slots")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("project_id", "=", projectId)
+        .executeTakeFirstOrThrow();
+      if (Number(row.n) >= this.ctx.llmPerHour) return false;
+      await trx
+        .insertInto("wallet_report_llm_slots")
+        .values({ project_id: projectId, reserved_at: now })
+        .execute();
+      return true;
+    });
   }
 
   async #generate(req: ReportRequest, scope: number): Promise<WalletReport> {
@@ -158,7 +178,7 @@ export class WalletReports {
     let model: string | null = null;
     let fallback: string | null = null;
     const llm = this.ctx.llm;
-    const llmCalled = llm !== undefined && (await this.#llmAllowed(req.projectId));
+    const llmCalled = llm !== undefined && (await this.#reserveLlmCall(req.projectId));
     if (llm && !llmCalled)
       fallback = `the project reached its limit of ${this.ctx.llmPerHour} LLM reports per hour`;
     if (llm && llmCalled) {

@@ -1,4 +1,5 @@
-// Row types of the wallet report tables (migrations/0015_wallet_reports.sql, 0022_wallet_report_basis.sql).
+// Row types of the wallet report tables (migrations/0015_wallet_reports.sql, 0022_wallet_report_basis.sql,
+// 0026_wallet_report_llm_slots.sql).
 import type { ColumnType, Generated } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -45,7 +46,15 @@ export interface WalletReportGenerationsTable {
   refresh_role: string | null;
 }
 
+/** A call to the LLM a report reserved under the project's hourly cap (migrations/0026_wallet_report_llm_slots.sql). */
+export interface WalletReportLlmSlotsTable {
+  id: Generated<string>;
+  project_id: number;
+  reserved_at: Timestamp;
+}
+
 export interface NarrativeTables {
   wallet_reports: WalletReportsTable;
   wallet_report_generations: WalletReportGenerationsTable;
+  wallet_report_llm_slots: WalletReportLlmSlotsTable;
 }

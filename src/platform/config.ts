@@ -341,7 +341,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   {
     name: "VIGIA_LLM_REPORTS_PER_HOUR",
     default: "100",
-    meaning: "LLM-written wallet reports per project and hour",
+    meaning:
+      "LLM calls for wallet reports per project and hour, each reserved before it is made (under concurrency too); a failed call counts",
   },
   {
     name: "VIGIA_WALLET_REPORT_TTL_SECONDS",

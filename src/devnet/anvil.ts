@@ -160,7 +160,10 @@ async function spawnAnvil(
     "0",
     "--gas-price",
     "0",
-    "--disable-min-priority-fee",
+    // No --disable-min-priority-fee: with it anvil fills a transaction sent without fee fields (a wallet's,
+    // `cast send`'s) with a max fee of the base fee (0) and a priority fee of 1 gwei, and refuses it ("max priority
+    // fee per gas higher than max fee per gas"). Without it the max fee is 1 gwei too; the scenario's own
+    // transactions still carry a zero gas price and pay nothing.
     "--auto-impersonate",
     "--order",
     "fifo",

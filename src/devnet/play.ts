@@ -77,7 +77,10 @@ export async function playPlan(
     lastBlock: last,
     ms: Math.round(performance.now() - started),
   });
-  if (next > last) return result("already", 0);
+  if (next > last) {
+    await presentClock(rpc);
+    return result("already", 0);
+  }
 
   // Mine only on demand while playing; leftovers of an interrupted run (sent, never mined) are dropped first.
   await rpc.request("evm_setAutomine", [false]);
@@ -99,7 +102,20 @@ export async function playPlan(
     await rpc.request("evm_setAutomine", [true]).catch(() => {});
   }
   await verifyReceipts(rpc, plan, next);
+  await presentClock(rpc);
   return result(next === 1 ? "played" : "resumed", mined);
+}
+
+/**
+ * After the scenario, the node's clock is the present: anvil was started at the scenario's genesis time (2024) and
+ * would stamp every later block (a wallet's or `cast send`'s transaction, `vigia devnet send`) from there on.
+ * evm_setTime moves its clock; never backwards past the chain's last block.
+ */
+async function presentClock(rpc: JsonRpcClient): Promise<void> {
+  const latest = await rpc.request<{ timestamp: string } | null>("eth_getBlockByNumber", ["latest", false]);
+  const now = Math.floor(Date.now() / 1000);
+  if (latest && Number(BigInt(latest.timestamp)) >= now) return;
+  await rpc.request("evm_setTime", [now]);
 }
 
 /** Sets every sender's starting balances: native with anvil_setBalance, tokens in DemoToken's storage. */

@@ -322,6 +322,29 @@ describe("devnet", () => {
     expect(await devnet.play()).toMatchObject({ outcome: "already" });
   });
 
+  it("after the scenario: a plain eth_sendTransaction without fee fields is mined, at the present time", async () => {
+    expect(await devnet.play()).toMatchObject({ outcome: "already" });
+    // What a wallet or `cast send` sends: no gas price, no EIP-1559 fields (anvil's first dev account, funded).
+    const from = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+    const to = "0x000000000000000000000000000000000000dEaD";
+    const before = Math.floor(Date.now() / 1000);
+    const hash = await devnet.rpc.request<string>("eth_sendTransaction", [{ from, to, value: hex(12345n) }]);
+    const receipt = await devnet.rpc.request<RpcReceipt>("eth_getTransactionReceipt", [hash]);
+    expect(receipt.status).toBe("0x1");
+    const block = await devnet.rpc.request<RpcBlock<string>>("eth_getBlockByHash", [
+      receipt.blockHash,
+      false,
+    ]);
+    const at = Number(BigInt(block.timestamp));
+    expect(at).toBeGreaterThanOrEqual(before - 2);
+    expect(at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 2);
+    // And blocks mined by anything else (evm_mine) carry the present too, not the scenario's clock.
+    await devnet.rpc.request("evm_mine", []);
+    const next = await devnet.rpc.request<RpcBlock<string>>("eth_getBlockByNumber", ["latest", false]);
+    expect(Number(BigInt(next.timestamp))).toBeGreaterThanOrEqual(at);
+    expect(Number(BigInt(next.timestamp))).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 2);
+  });
+
   it("refuses a chain that is not the scenario's", async () => {
     const foreign = await startDevnet({ port: 0 });
     others.push(foreign);

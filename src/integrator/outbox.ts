@@ -4,7 +4,7 @@
 // notifications log. All times come from the caller, so that a test can move the clock.
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import { namedLock } from "../platform/db/advisory.ts";
+import { capLock, namedLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
 import type { IntegrationRow } from "./settings.ts";
 import type { NotificationStatus } from "./tables.ts";
@@ -275,6 +275,26 @@ export async function recentRedeliveries(db: Kysely<DB>, projectId: number, at: 
     .where("redelivered_at", ">", new Date(at.getTime() - 60_000))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * `redeliver` within the project's limit of redeliveries a minute (VIGIA_REDELIVERIES_PER_MINUTE): counted and
+ * done under the project's lock, so that requests at once cannot all pass the limit. `limited` (with the count)
+ * when the minute's redeliveries have reached it; else whether the project has such a message.
+ */
+export async function redeliverWithinLimit(
+  db: Kysely<DB>,
+  projectId: number,
+  id: number,
+  at: Date,
+  perMinute: number,
+): Promise<{ limited: number } | { found: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    await capLock("notification_redeliveries", projectId).execute(trx);
+    const recent = await recentRedeliveries(trx, projectId, at);
+    if (recent >= perMinute) return { limited: recent };
+    return { found: await redeliver(trx, projectId, id, at) };
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { IntegratorContext } from "./context.ts";
 import { checkEndpoint } from "./endpoint-check.ts";
-import { listNotifications, openMessages, recentRedeliveries, redeliver } from "./outbox.ts";
+import { listNotifications, openMessages, recentRedeliveries, redeliverWithinLimit } from "./outbox.ts";
 import {
   MAX_KEEP_PREVIOUS_HOURS,
   projectIntegration,
@@ -133,15 +133,20 @@ export function registerIntegratorRoutes(
       const id = /^[1-9]\d{0,15}$/.test(req.params.id) ? Number(req.params.id) : undefined;
       const at = new Date(ctx.now());
       const { projectId } = req.params;
-      const recent = await recentRedeliveries(ctx.db, projectId, at);
-      if (recent >= limits.redeliveriesPerMinute)
-        throw new AppError(
+      const limited = (recent: number) =>
+        new AppError(
           "rate_limited",
           `The project asked for ${recent} redeliveries in the last minute, its limit (VIGIA_REDELIVERIES_PER_MINUTE = ${limits.redeliveriesPerMinute}): try again in a minute`,
           { retryAfter: 60 },
         );
+      const recent = await recentRedeliveries(ctx.db, projectId, at);
+      if (recent >= limits.redeliveriesPerMinute) throw limited(recent);
       await refuseWhenOutboxFull(ctx, limits, projectId);
-      if (id === undefined || !(await redeliver(ctx.db, projectId, id, at))) throw notFound("Notification");
+      if (id === undefined) throw notFound("Notification");
+      // Counted again and done under the project's lock: requests at once cannot all pass the limit.
+      const outcome = await redeliverWithinLimit(ctx.db, projectId, id, at, limits.redeliveriesPerMinute);
+      if ("limited" in outcome) throw limited(outcome.limited);
+      if (!outcome.found) throw notFound("Notification");
       return reply.status(202).send(ok({ id }));
     },
   );

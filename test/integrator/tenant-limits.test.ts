@@ -1,9 +1,9 @@
 // What one tenant may hold, and how its integrator's failures are seen (docs/api.md, "Limits per project";
 // docs/operations.md, "Metrics"): past the caps of monitored addresses and open investigations, 409 naming the cap;
 // past its cap of notifications waiting, redeliveries answer 429 and its transfers wait to be checked; past its
-// redeliveries of the minute, 429; another project is never affected. Every failed profile read and delivery
-// attempt is logged at warn with the project, the message id and the reason, never the secret or the body, and
-// counted by reason in /metrics; a project whose integrator has failed for an hour shows in
+// redeliveries of the minute, 429, even for ten asked at once; another project is never affected. Every failed
+// profile read and delivery attempt is logged at warn with the project, the message id and the reason, never the
+// secret or the body, and counted by reason in /metrics; a project whose integrator has failed for an hour shows in
 // `vigia_integrators_failing` and in its own settings. Real servers on 127.0.0.1. In-memory PGlite, or PostgreSQL
 // with DATABASE_URL.
 import http from "node:http";
@@ -201,6 +201,35 @@ describe("caps per project", () => {
     expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 429]);
     expect(answers[2]?.json().message).toContain("VIGIA_REDELIVERIES_PER_MINUTE = 2");
     expect(answers[2]?.headers["retry-after"]).toBe("60");
+    await db.deleteFrom("notifications").execute();
+  });
+
+  it("redeliveries asked at once: at most the limit of the minute pass, the others 429", async () => {
+    const db = svc.database.db;
+    const { id, keys } = svc.other;
+    const ids: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      const found = (await enqueue(db, { projectId: id, type: "error", body: { n } }, new Date())) as number;
+      await db
+        .updateTable("notifications")
+        .set({ status: "failed" })
+        .where("id", "=", String(found))
+        .execute();
+      ids.push(found);
+    }
+    const answers = await Promise.all(
+      ids.map((n) => call("POST", `/projects/${id}/notifications/${n}/redeliver`, keys.admin)),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+    const redelivered = await db
+      .selectFrom("notifications")
+      .select("id")
+      .where("project_id", "=", id)
+      .where("redelivered_at", "is not", null)
+      .execute();
+    expect(redelivered).toHaveLength(2);
     await db.deleteFrom("notifications").execute();
   });
 });

@@ -77,6 +77,7 @@ describe("engines", () => {
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as {
       packages: Record<string, { engines?: { node?: string } | string[] }>;
     };
+    expect(lock.packages[""]?.engines).toEqual(pkg.engines);
     const refused: string[] = [];
     for (const [name, entry] of Object.entries(lock.packages)) {
       const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;

@@ -186,10 +186,20 @@ async function assemble(
     db: database.db,
     serverKeys: deriveKeys(serverSecret(config), previousSecrets(config)),
   };
+  // Every outbound call goes through this client (SSRF-safe: platform/outbound) with its address policy: calls to
+  // integrators (URLs a project's admin sets), explorers, Blockscout statistics and the LLM. Loopback and private
+  // addresses only where the operator allows them (VIGIA_ALLOW_PRIVATE_OUTBOUND), the demo devnet included:
+  // docs/quickstart.md starts it with the setting, for its receiver on this machine. The devnet's own node is the
+  // operator's configuration, not a project's: the indexer's RPC does not go through this client.
+  const outbound = new OutboundClient({
+    allowPrivate: config.allowPrivateOutbound,
+    ...options.outbound,
+  });
   const chainStats = new ChainStatsService(database.db, {
     ttlMs: config.chainStatsTtlSeconds * 1000,
     timeoutMs: config.upstreamTimeoutMs,
     ownStats: indexStats(database.db),
+    outbound,
     ...(options.fetchStats ? { fetchStats: options.fetchStats } : {}),
   });
 
@@ -221,6 +231,7 @@ async function assemble(
   // the expansion's time budget; other chains read the store as it is. Requests are rate-limited per host across
   // every analysis of this process (docs/decisions/0025).
   const history = new ExplorerHistory(database.db, registry, {
+    outbound,
     ...options.explorer,
     publicExplorers: config.publicExplorers,
   });
@@ -249,15 +260,6 @@ async function assemble(
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
-  // Every call to a URL that a project's configuration names goes through this client (SSRF-safe: platform/outbound)
-  // with the address policy.
-  // Loopback and private addresses only where the operator allows them (VIGIA_ALLOW_PRIVATE_OUTBOUND), the demo
-  // devnet included: docs/quickstart.md starts it with the setting, for its receiver on this machine. The devnet's
-  // own node is the operator's configuration, not a project's: the indexer's RPC does not go through this client.
-  const outbound = new OutboundClient({
-    allowPrivate: config.allowPrivateOutbound,
-    ...options.outbound,
-  });
   // Everything sent to or read from integrators (src/integrator): failures logged at warn and counted by reason.
   const integrator: IntegratorContext = {
     db: database.db,

@@ -1,6 +1,6 @@
 // Reads network statistics and market data from a Blockscout instance's `GET /api/v2/stats`.
 // Blockscout sends numbers as strings (and sometimes as numbers) and `tvl` as null; we keep decimal strings.
-import { BodyTooLargeError, readLimitedText } from "../platform/limited-body.ts";
+import { OutboundClient } from "../platform/outbound/index.ts";
 
 export interface NetworkStats {
   market_cap: string | null;
@@ -51,13 +51,30 @@ export function parseBlockscoutStats(body: unknown): NetworkStats {
 
 const STATS_MAX_BYTES = 1_000_000;
 
-export async function fetchBlockscoutStats(baseUrl: string, signal: AbortSignal): Promise<NetworkStats> {
+/** Through the safe outbound client (its address policy; no redirects: a 3xx is a failure). */
+export async function fetchBlockscoutStats(
+  baseUrl: string,
+  signal: AbortSignal,
+  outbound: OutboundClient = defaultOutbound,
+): Promise<NetworkStats> {
   const url = `${baseUrl.replace(/\/+$/, "")}/api/v2/stats`;
-  const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "error" });
-  if (!response.ok) throw new Error(`Blockscout stats: HTTP ${response.status}`);
   // Read with a limit while it streams: a stats answer is a few hundred bytes.
-  const text = await readLimitedText(response, STATS_MAX_BYTES).catch((error: unknown) => {
-    throw error instanceof BodyTooLargeError ? new Error("Blockscout stats: response too large") : error;
-  });
-  return parseBlockscoutStats(JSON.parse(text));
+  const response = await outbound
+    .request({
+      method: "GET",
+      url,
+      headers: { accept: "application/json" },
+      maxResponseBytes: STATS_MAX_BYTES,
+      signal,
+    })
+    .catch((error: unknown) => {
+      throw (error as { kind?: string }).kind === "too_large"
+        ? new Error("Blockscout stats: response too large")
+        : new Error(`Blockscout stats: ${(error as Error).message}`);
+    });
+  if (response.status < 200 || response.status >= 300)
+    throw new Error(`Blockscout stats: HTTP ${response.status}`);
+  return parseBlockscoutStats(JSON.parse(response.body.toString("utf8")));
 }
+
+const defaultOutbound = new OutboundClient();

@@ -5,6 +5,7 @@
 // served at once while a refresh runs in the background, and with no snapshot at all the service's own data is
 // served when the upstream is slow or down. A failing upstream is not asked again before `retryAfterFailureMs`.
 import type { Kysely } from "kysely";
+import type { OutboundClient } from "../platform/outbound/index.ts";
 import type { DB } from "../schema.ts";
 import { fetchBlockscoutStats, type NetworkStats } from "./blockscout-stats.ts";
 import type { ChainConfig } from "./registry.ts";
@@ -32,6 +33,8 @@ export interface ChainStatsOptions {
   timeoutMs: number;
   retryAfterFailureMs?: number;
   fetchStats?: typeof fetchBlockscoutStats;
+  /** The safe outbound client the statistics are fetched through (the service's: VIGIA_ALLOW_PRIVATE_OUTBOUND). */
+  outbound?: OutboundClient;
   ownStats?: OwnStats;
   now?: () => number;
 }
@@ -88,7 +91,7 @@ export class ChainStatsService {
     const fetchStats = this.opts.fetchStats ?? fetchBlockscoutStats;
     // The upstream gets a longer budget than the route: a slow answer still lands in the snapshot.
     const signal = AbortSignal.timeout(Math.max(this.opts.timeoutMs * 4, 5000));
-    const task = fetchStats(chain.blockscout_url as string, signal)
+    const task = fetchStats(chain.blockscout_url as string, signal, this.opts.outbound)
       .then(async (stats) => {
         const snapshot = { stats, fetchedAt: this.#now() };
         this.#memory.set(chain.id, snapshot);

@@ -11,6 +11,7 @@ import { ChainStatsService } from "../../src/chains/chain-stats.ts";
 import { type ChainConfig, loadChainsFile } from "../../src/chains/registry.ts";
 import { createProject } from "../../src/keys/index.ts";
 import { loadConfig } from "../../src/platform/config.ts";
+import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { testDatabase } from "../support/database.ts";
 import { blockscoutStats, FakeBlockscout } from "../support/fake-blockscout.ts";
@@ -21,6 +22,9 @@ import {
   type TestService,
   writeChainsFile,
 } from "../support/service.ts";
+
+/** The stand-in Blockscouts are on 127.0.0.1: the statistics' outbound client allows it in these tests. */
+const LOCAL_OUTBOUND = new OutboundClient({ allowPrivate: true });
 
 /** The route must never keep a client waiting longer than this on the upstream (docs/api.md, "Chains (viewer)"). */
 const ROUTE_BUDGET_MS = 2000;
@@ -119,7 +123,11 @@ beforeAll(async () => {
       blockscout_url: null,
     },
   ];
-  svc = await startTestService({ chains, env: { VIGIA_CHAIN_STATS_TTL_SECONDS: String(TTL_SECONDS) } });
+  // The stand-in Blockscouts run on 127.0.0.1: statistics go through the outbound client, which allows them here.
+  svc = await startTestService({
+    chains,
+    env: { VIGIA_CHAIN_STATS_TTL_SECONDS: String(TTL_SECONDS), VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" },
+  });
 });
 
 afterAll(async () => {
@@ -444,6 +452,7 @@ describe("ChainStatsService", () => {
     try {
       let now = Date.now();
       const stats = new ChainStatsService(svc.database.db, {
+        outbound: LOCAL_OUTBOUND,
         ttlMs: 60_000,
         timeoutMs: 1500,
         retryAfterFailureMs: 30_000,
@@ -468,6 +477,7 @@ describe("ChainStatsService", () => {
     try {
       let now = Date.now();
       const stats = new ChainStatsService(svc.database.db, {
+        outbound: LOCAL_OUTBOUND,
         ttlMs: 1000,
         timeoutMs: 1500,
         retryAfterFailureMs: 1000,
@@ -494,7 +504,7 @@ describe("ChainStatsService", () => {
     const fake = await FakeBlockscout.start();
     try {
       const c = chain(3002, fake.url);
-      const opts = { ttlMs: 1, timeoutMs: 1500 };
+      const opts = { ttlMs: 1, timeoutMs: 1500, outbound: LOCAL_OUTBOUND };
       const first = await new ChainStatsService(svc.database.db, opts).detail(c);
       expect(first.stats_source).toBe("blockscout");
       await fake.down();
@@ -526,6 +536,7 @@ describe("snapshot across a restart", () => {
           PORT: "0",
           VIGIA_CHAINS: chainsFile,
           VIGIA_CHAIN_STATS_TTL_SECONDS: String(TTL_SECONDS),
+          VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
           ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : { VIGIA_DATA_DIR: dataDir }),
         }),
         { http: true, workers: false, ...(database.schema ? { schema: database.schema } : {}) },

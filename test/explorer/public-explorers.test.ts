@@ -205,7 +205,7 @@ describe("public explorers on (the default)", () => {
     expect(layers[0]!.history.failed).toEqual([
       {
         address: subject.address,
-        error: expect.stringMatching(/ECONNREFUSED.*\(gave up after 4 attempts\)/),
+        error: expect.stringMatching(/the connection was refused.*\(gave up after 4 attempts\)/),
       },
     ]);
   });

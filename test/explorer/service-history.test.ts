@@ -36,6 +36,8 @@ beforeAll(async () => {
       // Its statistics' Blockscout is the same server: with public explorers off, histories never come from there.
       { id: NOT_EXPLORED, name: "Statistics only", currency_symbol: "ETH", blockscout_url: explorer.url },
     ],
+    // The replay explorer runs on 127.0.0.1: explorer requests go through the outbound client, which allows it here.
+    env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" },
     service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
   });
   const db = svc.database.db;

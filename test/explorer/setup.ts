@@ -3,6 +3,7 @@
 import { sql } from "kysely";
 import { ExplorerHistory, type ExplorerOptions, HostRateLimiters } from "../../src/chains/explorer/index.ts";
 import type { ChainConfig } from "../../src/chains/registry.ts";
+import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 import { byKey, type ExpectedRow } from "./history-data.ts";
 
@@ -31,6 +32,8 @@ export const FAST: Partial<ExplorerOptions> = {
   backoffBaseMs: 5,
   backoffMaxMs: 20,
   requestTimeoutMs: 2000,
+  // The replay servers run on 127.0.0.1: explorer requests go through the outbound client, which allows them here.
+  outbound: new OutboundClient({ allowPrivate: true }),
 };
 
 export function historyFor(

@@ -3,6 +3,7 @@
 // key, its `blockscout_url` (the built-in chains name Blockscout's public instances) serves histories too, unless
 // public explorers are off (VIGIA_PUBLIC_EXPLORERS=false). Asking an explorer about an address tells it which
 // wallets the service is looking at: docs/decisions/0025-public-explorers-by-default.md says why the default is on.
+import type { OutboundClient } from "../../platform/outbound/index.ts";
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
 
@@ -81,6 +82,11 @@ export interface ExplorerOptions {
    * the explorers chains name explicitly.
    */
   publicExplorers: boolean;
+  /**
+   * The safe outbound client every explorer request goes through (its address policy: loopback and private
+   * addresses only with VIGIA_ALLOW_PRIVATE_OUTBOUND). The service gives its own; without one, the default policy.
+   */
+  outbound?: OutboundClient;
 }
 
 export const DEFAULT_OPTIONS: ExplorerOptions = {

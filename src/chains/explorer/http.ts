@@ -1,7 +1,7 @@
-// GET a JSON document from an explorer: through the host's token bucket, with a per-request timeout, a response
-// size limit, no redirects, retries with exponential backoff on 5xx / timeouts / network errors, and waits on 429
+// GET a JSON document from an explorer: through the host's token bucket and the safe outbound client (its address
+// policy: src/platform/outbound), with a per-request timeout, a response size limit, no redirects, retries with exponential backoff on 5xx / timeouts / network errors, and waits on 429
 // as long as its Retry-After says (or the backoff, without one).
-import { BodyTooLargeError, readLimitedText } from "../../platform/limited-body.ts";
+import { OutboundClient, OutboundError, type OutboundResponse } from "../../platform/outbound/index.ts";
 import type { ExplorerOptions } from "./config.ts";
 import { ExplorerError, redactUrl } from "./errors.ts";
 import { sleep, type TokenBucket } from "./rate-limiter.ts";
@@ -15,6 +15,7 @@ export type HttpOptions = Pick<
   | "backoffMaxMs"
   | "maxRateLimitRetries"
   | "maxRetryAfterMs"
+  | "outbound"
 >;
 
 export interface JsonResponse {
@@ -127,37 +128,51 @@ async function once(
     throw new ExplorerError("network", `explorer ${where}: ${cause}`, true);
   };
 
-  let response: Response;
+  let response: OutboundResponse;
   try {
-    response = await fetch(url, {
-      signal: combined,
-      redirect: "manual",
+    response = await outbound(opts).request({
+      method: "GET",
+      url: url.toString(),
       headers: { accept: "application/json" },
+      timeoutMs: opts.requestTimeoutMs,
+      maxResponseBytes: opts.maxResponseBytes,
+      signal: combined,
     });
   } catch (error) {
-    return failed(error);
+    if (!(error instanceof OutboundError)) return failed(error);
+    if (signal?.aborted) throw signal.reason;
+    if (error.kind === "too_large")
+      throw new ExplorerError(
+        "too_large",
+        `explorer ${where}: answer larger than ${opts.maxResponseBytes} bytes`,
+      );
+    if (error.kind === "timeout" || error.kind === "connect_timeout")
+      throw new ExplorerError(
+        "timeout",
+        `explorer ${where}: no complete answer within ${opts.requestTimeoutMs} ms`,
+        true,
+      );
+    // refused by the address policy, or not a URL it calls: no retry cures it
+    if (error.kind === "refused" || error.kind === "invalid_url")
+      throw new ExplorerError("network", `explorer ${where}: ${error.message}`, false);
+    throw new ExplorerError("network", `explorer ${where}: ${error.message}`, true);
   }
   const { status } = response;
+  const location = response.headers.location;
   if (status >= 300 && status < 400) {
-    await response.body?.cancel().catch(() => undefined);
     throw new ExplorerError(
       "redirect",
-      `explorer ${where}: answered HTTP ${status} (to ${response.headers.get("location") ?? "?"}); redirects are not followed, configure the final URL`,
+      `explorer ${where}: answered HTTP ${status} (to ${location ?? "?"}); redirects are not followed, configure the final URL`,
       false,
       status,
     );
   }
   if (status === 429) {
-    await response.body?.cancel().catch(() => undefined);
-    const wait = parseRetryAfter(response.headers.get("retry-after"));
+    const retryAfter = response.headers["retry-after"];
+    const wait = parseRetryAfter(Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null));
     throw new ExplorerError("rate_limited", `explorer ${where}: HTTP 429`, true, status, wait);
   }
-  let text: string;
-  try {
-    text = await readLimited(response, opts.maxResponseBytes, where);
-  } catch (error) {
-    return failed(error);
-  }
+  const text = response.body.toString("utf8");
   if (status >= 500)
     throw new ExplorerError("http_status", `explorer ${where}: HTTP ${status}`, true, status);
   const ok = status >= 200 && status < 300;
@@ -193,12 +208,8 @@ function snippet(text: string): string {
   return flat ? `: ${flat}` : "";
 }
 
-async function readLimited(response: Response, maxBytes: number, where: string): Promise<string> {
-  try {
-    return await readLimitedText(response, maxBytes);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      throw new ExplorerError("too_large", `explorer ${where}: answer larger than ${maxBytes} bytes`);
-    throw error;
-  }
+/** The outbound client explorer calls go through: the one the service gives, or one with the default policy. */
+function outbound(opts: HttpOptions): OutboundClient {
+  return opts.outbound ?? defaultOutbound;
 }
+const defaultOutbound = new OutboundClient();

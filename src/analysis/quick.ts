@@ -13,19 +13,17 @@ import { riskConfigFor } from "./thresholds.ts";
 /** Transfers read per direction (the newest first); a scan reads up to 10,000. */
 export const QUICK_TRANSFERS_PER_DIRECTION = 500;
 
-export async function quickRisk(
-  ctx: AnalysisContext,
-  projectId: number,
-  address: string,
-  chainId: number,
-): Promise<QuickRiskResponse> {
-  const started = performance.now();
+/**
+ * The quick check's graph: the address and its direct counterparties, the newest QUICK_TRANSFERS_PER_DIRECTION
+ * transfers each way (fewer when the expansion's options say so). The wallet report's evidence reads the same.
+ */
+export async function quickExpansion(ctx: AnalysisContext, address: string, chainId: number) {
   const chain = ctx.registry.get(chainId);
   const perDirection = Math.min(
     QUICK_TRANSFERS_PER_DIRECTION,
     ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
   );
-  const { graph, layers } = await expandGraph(
+  const expansion = await expandGraph(
     ctx.db,
     { chainId, roots: [address], maxDepth: 1 },
     {
@@ -34,6 +32,17 @@ export async function quickRisk(
       ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
     },
   );
+  return { ...expansion, perDirection };
+}
+
+export async function quickRisk(
+  ctx: AnalysisContext,
+  projectId: number,
+  address: string,
+  chainId: number,
+): Promise<QuickRiskResponse> {
+  const started = performance.now();
+  const { graph, layers, perDirection } = await quickExpansion(ctx, address, chainId);
   const checked = quickCheck(graph, address, await riskConfigFor(ctx, projectId, graph));
   const coverage = (
     await coverageOfRoots(ctx, chainId, [address], {

@@ -15,10 +15,9 @@ import {
 } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
-import { expandGraph } from "./graph/index.ts";
 import type { CompletedLayer } from "./layered/layer-result.ts";
 import { getLayeredAnalysis, readLayerBody } from "./layered/store.ts";
-import { QUICK_TRANSFERS_PER_DIRECTION, quickRisk } from "./quick.ts";
+import { quickExpansion, quickRisk } from "./quick.ts";
 import type { StoredResult } from "./result.ts";
 import type { QuickRiskResponse } from "./schemas.ts";
 import { getAnalysis, latestVerdictMark, type VerdictMark } from "./store.ts";
@@ -314,20 +313,7 @@ async function quickEvidence(
   address: string,
   chainId: number,
 ): Promise<{ analysis: RiskAnalysis; capped: number | null }> {
-  const chain = ctx.registry.get(chainId);
-  const perDirection = Math.min(
-    QUICK_TRANSFERS_PER_DIRECTION,
-    ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
-  );
-  const { graph, layers } = await expandGraph(
-    ctx.db,
-    { chainId, roots: [address], maxDepth: 1 },
-    {
-      ...ctx.expansion,
-      maxTransfersPerAddress: perDirection,
-      ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
-    },
-  );
+  const { graph, layers, perDirection } = await quickExpansion(ctx, address, chainId);
   const analysis = analyseGraph(
     graph,
     address,

@@ -40,6 +40,9 @@ describe("vigia import / sanctions commands", () => {
   it("documents OFAC's SDN list URL in the help of sanctions update", async () => {
     const { code, stdout } = await run(["sanctions", "update", "--help"]);
     expect(code).toBe(0);
-    expect(stdout).toContain("https://www.treasury.gov/ofac/downloads/sdn.xml");
+    // The Sanctions List Service's own address: the older treasury.gov one redirects there, to another host.
+    expect(stdout).toContain(
+      "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.XML",
+    );
   }, 60_000);
 });

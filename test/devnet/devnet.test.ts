@@ -329,7 +329,13 @@ describe("devnet", () => {
     const to = "0x000000000000000000000000000000000000dEaD";
     const before = Math.floor(Date.now() / 1000);
     const hash = await devnet.rpc.request<string>("eth_sendTransaction", [{ from, to, value: hex(12345n) }]);
-    const receipt = await devnet.rpc.request<RpcReceipt>("eth_getTransactionReceipt", [hash]);
+    // Mined on arrival, but the receipt may trail the answer by a moment: wait for it, a bounded while.
+    let receipt: RpcReceipt | null = null;
+    for (let i = 0; i < 100 && !receipt; i++) {
+      receipt = await devnet.rpc.request<RpcReceipt | null>("eth_getTransactionReceipt", [hash]);
+      if (!receipt) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!receipt) throw new Error(`no receipt for ${hash} after 10 s`);
     expect(receipt.status).toBe("0x1");
     const block = await devnet.rpc.request<RpcBlock<string>>("eth_getBlockByHash", [
       receipt.blockHash,

@@ -2,10 +2,10 @@
 // traced only along time-respecting paths and never through services, in proportion to what each intermediary
 // passes on (haircut taint); where the mixing pattern and the critical level begin.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "../../test/support/graph-builder.ts";
 import { DEFAULT_EXPOSURE_PARAMS, type ExposureEntry, exposureOf } from "./exposure.ts";
 import { analyseGraph } from "./scoring/analyse.ts";
 import { RISK_LEVELS } from "./scoring/levels.ts";
-import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "./testing/graph-builder.ts";
 
 const sanctioned = (b: GraphBuilder) =>
   b.node("lazarus", { type: "sanctioned", category: "sanctioned", label: "OFAC SDN: Lazarus Group" });

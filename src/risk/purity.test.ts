@@ -1,5 +1,5 @@
 // The risk core does no I/O: no Node built-ins, no database, network or file system, no clock, no randomness.
-// (Tests and test helpers under testing/ are exempt.) A source scan, so that a stray import fails the build.
+// (Tests are exempt; their builders live in test/support.) A source scan, so that a stray import fails the build.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ const REPO = new URL("../..", import.meta.url).pathname;
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const path = join(dir, d.name);
-    if (d.isDirectory()) return d.name === "testing" ? [] : sources(path);
+    if (d.isDirectory()) return sources(path);
     return d.name.endsWith(".ts") && !d.name.endsWith(".test.ts") ? [path] : [];
   });
 }

@@ -1,8 +1,8 @@
 // The exposure a layer carries: the risk core's exposure entries as paths (the labelled addresses, the
 // intermediaries, the transactions), the one the score rests on marked.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, T0 } from "../../../test/support/graph-builder.ts";
 import { analyseGraph } from "../../risk/index.ts";
-import { addr, DAY, GraphBuilder, T0 } from "../../risk/testing/graph-builder.ts";
 import { layerExposure } from "./exposure-paths.ts";
 
 describe("layerExposure", () => {

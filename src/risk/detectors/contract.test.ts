@@ -2,10 +2,10 @@
 // found with the right evidence (subject, wallets, transactions, USD amount, thresholds, figures in the message);
 // a near miss just outside the definition is not found; shuffling the graph's nodes and edges changes nothing.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "../../../test/support/graph-builder.ts";
 import type { Finding, PatternName } from "../findings.ts";
 import type { GraphEdge, TxGraph } from "../graph/types.ts";
 import { NO_TRUNCATION } from "../graph/types.ts";
-import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "../testing/graph-builder.ts";
 import { DEFAULT_EXCHANGE_HOPPING_PARAMS, detectExchangeHopping } from "./exchange-hopping.ts";
 import { DEFAULT_MASS_WALLET_CREATION_PARAMS, detectMassWalletCreation } from "./mass-wallet-creation.ts";
 import { DEFAULT_MIXING_PARAMS, detectMixing } from "./mixing.ts";

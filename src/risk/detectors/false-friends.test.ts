@@ -1,7 +1,7 @@
 // The false friends of docs/risk-model.md are left alone, and the rules' finer points hold: confidence falling per hop
 // for mixing, configurable thresholds (jurisdictions' structuring thresholds), bounded round-trip search.
 import { describe, expect, it } from "vitest";
-import { addr, DAY, GraphBuilder, HOUR, T0 } from "../testing/graph-builder.ts";
+import { addr, DAY, GraphBuilder, HOUR, T0 } from "../../../test/support/graph-builder.ts";
 import { DEFAULT_EXCHANGE_HOPPING_PARAMS, detectExchangeHopping } from "./exchange-hopping.ts";
 import { DEFAULT_MASS_WALLET_CREATION_PARAMS, detectMassWalletCreation } from "./mass-wallet-creation.ts";
 import { DEFAULT_MIXING_PARAMS, detectMixing } from "./mixing.ts";

@@ -5,8 +5,8 @@
 // Each is compared, on random graphs (self-transfers, same-time transfers, both time modes), with the plain
 // definition written out here.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, T0 } from "../../../test/support/graph-builder.ts";
 import { Rng } from "../../platform/rng.ts";
-import { addr, DAY, GraphBuilder, T0 } from "../testing/graph-builder.ts";
 import { compareEdges, type GraphIndex, indexGraph } from "./graph-index.ts";
 import { HaircutTaint } from "./taint.ts";
 import { type Direction, reachLayers, trace } from "./trace.ts";

@@ -1,8 +1,8 @@
 // The index's hop distances and neighbourhood figures, against a plain Map-based breadth-first search on random
 // graphs, and on a hand-made one.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, T0 } from "../../../test/support/graph-builder.ts";
 import { Rng } from "../../platform/rng.ts";
-import { addr, DAY, GraphBuilder, T0 } from "../testing/graph-builder.ts";
 import { indexGraph } from "./graph-index.ts";
 import type { TxGraph } from "./types.ts";
 

@@ -1,8 +1,8 @@
 // Shared reach layers pruned to what can lead to a target (trace.ts stepsToTargets) give exactly the traces of
 // unpruned ones: on random graphs, for every root, direction, hop limit and random set of targets that end traces.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, T0 } from "../../../test/support/graph-builder.ts";
 import { Rng } from "../../platform/rng.ts";
-import { addr, DAY, GraphBuilder, T0 } from "../testing/graph-builder.ts";
 import { indexGraph } from "./graph-index.ts";
 import { reachLayers, stepsToTargets, trace } from "./trace.ts";
 

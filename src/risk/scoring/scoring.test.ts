@@ -2,8 +2,8 @@
 // the same input gives the same output; the exchange discount never hides sanctions; riskReason names the
 // drivers with figures; every result records the model version.
 import { describe, expect, it } from "vitest";
+import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "../../../test/support/graph-builder.ts";
 import { quickCheck } from "../present.ts";
-import { addr, DAY, GraphBuilder, HOUR, shuffled, T0 } from "../testing/graph-builder.ts";
 import { analyseGraph, analyseRoots } from "./analyse.ts";
 import { LEVEL_FLOORS, levelFor, RISK_LEVELS, type RiskLevel } from "./levels.ts";
 import { SCORING_MODEL_VERSION } from "./params.ts";

@@ -1,7 +1,7 @@
 // Test fixtures: a small builder of TxGraphs with readable names, USD amounts and deterministic transaction
 // hashes, and a shuffle that reorders a graph's nodes and edges (for the determinism tests). Pure.
-import type { GraphEdge, GraphNode, NodeType, TxGraph } from "../graph/types.ts";
-import { NO_TRUNCATION } from "../graph/types.ts";
+import type { GraphEdge, GraphNode, NodeType, TxGraph } from "../../src/risk/graph/types.ts";
+import { NO_TRUNCATION } from "../../src/risk/graph/types.ts";
 
 export const DAY = 86_400;
 export const HOUR = 3_600;

@@ -5,8 +5,14 @@
 // facts, labels, tokens and daily prices.
 //
 // Shape (shares of the transfers), so that checks and scans do the work they do on real data:
-// - 51% user to user, senders skewed (user rank r drawn with probability ~ 1/sqrt(r)), receivers less so; the
+// - 41% user to user, senders skewed (user rank r drawn with probability ~ 1/sqrt(r)), receivers less so; the
 //   busiest users have a few thousand transfers, a typical one about ten;
+// - 10% between users (uniformly: any user may be one's counterparty) and TRANSFERS / 1,000 merchants: unlabelled
+//   EOAs such as payment processors, OTC desks and an exchange's unlabelled wallets, whose degree is heavy-tailed
+//   (merchant rank r drawn with probability ~ r^(-2/3), so P(transfers > x) ~ x^(-1.5)). On 211,000 transfers
+//   the busiest has a few thousand transfers and about 40 have hundreds; on 5,000,000, about 30 have thousands
+//   and about 1,000 hundreds. These are the busy neighbourhoods of real chains: about one ordinary user in three
+//   has a merchant among its counterparties (docs/decisions/0031);
 // - 24% deposits to and withdrawals from 40 exchanges (labelled `exchange`, on every chain), themselves skewed:
 //   the biggest has ~400,000 transfers;
 // - 16% swaps through 10 unlabelled hubs (contracts no label source names, like pools and routers: the expansion
@@ -29,7 +35,8 @@ import type { Database } from "../src/platform/db/open.ts";
 
 export const CHAIN_ID = 1;
 export const TRANSFERS = Number(process.env.BENCH_RISK_TRANSFERS || 5_000_000);
-export const USERS = Number(process.env.BENCH_RISK_USERS || 1_000_000);
+/** Users: BENCH_RISK_USERS, by default one per 5 transfers (1,000,000 for 5M), so a typical user has ~10. */
+export const USERS = Number(process.env.BENCH_RISK_USERS || Math.round(TRANSFERS / 5));
 const YEAR_START = Date.UTC(2024, 0, 1) / 1000;
 const YEAR_SECONDS = 366 * 86_400;
 /** work_mem and maintenance_work_mem while generating (PGlite's WebAssembly heap must hold it). */
@@ -46,6 +53,11 @@ export const SERVICES = {
   gambling: { first: 65, count: 2 },
 } as const;
 export const FIRST_USER = 1000;
+/** Merchant numbers: after the users and the tag pack's addresses (FIRST_USER + USERS + 1,000 to + 20,999). */
+export const MERCHANTS = {
+  first: FIRST_USER + USERS + 30_000,
+  count: Math.max(10, Math.round(TRANSFERS / 1000)),
+};
 /** User ranks of the mixer depositors and receivers, sanctioned counterparties and illicit-labelled users. */
 const MIXER_IN = { first: Math.floor(USERS / 2), count: 20_000 };
 const MIXER_OUT = { first: Math.floor(USERS / 2) + 20_000, count: 20_000 };
@@ -81,7 +93,8 @@ interface Segment {
 }
 
 const SEGMENTS: Segment[] = [
-  { share: 0.51, from: user(2), to: user(1.5) },
+  { share: 0.41, from: user(2), to: user(1.5) },
+  { share: 0.1, from: user(1), to: service(MERCHANTS, 3), twoWay: true },
   { share: 0.12, from: user(1), to: service(SERVICES.exchanges, 2) },
   { share: 0.12, from: service(SERVICES.exchanges, 2), to: user(1) },
   { share: 0.16, from: user(1), to: service(SERVICES.hubs, 1.5), twoWay: true },

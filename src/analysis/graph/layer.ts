@@ -60,6 +60,8 @@ export interface LayerReport {
   busy: string[];
   /** new counterparties reached but not followed because their path share fell below options.minPathShare */
   diluted: number;
+  /** new counterparties reached but not followed because they are crowded for their share (options.crowdedTransfers) */
+  crowded: string[];
   history: HistoryReport;
   ms: number;
   /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
@@ -243,6 +245,7 @@ export async function expandLayer(
     capped: [],
     busy: [],
     diluted: 0,
+    crowded: [],
     history: emptyHistoryReport(),
     ms: 0,
     readMs: 0,
@@ -427,11 +430,19 @@ export async function expandLayer(
       report.diluted++;
       continue;
     }
+    // Crowded: its own counterparties would share what of it reaches the roots with hundreds of others
+    // (docs/decisions/0031). Reached, with its transfers with the frontier, not expanded.
+    const transfers = entry.first.cp_transfers;
+    if (transfers >= options.crowdedTransfers && share * options.busyTransfers < transfers) {
+      report.crowded.push(cp);
+      continue;
+    }
     shares.set(entry, share);
     offer(entry.fi, entry, cp, entry.fiUsd);
     if (entry.otherFlows) for (const [fi, flow] of entry.otherFlows) offer(fi, entry, cp, flow.usd);
   }
   report.busy.sort(byAddress);
+  report.crowded.sort(byAddress);
   for (const [fi, address] of frontier.entries()) {
     const list = expandable[fi];
     if (!list) continue;

@@ -49,6 +49,13 @@ export interface ExpansionOptions {
    */
   busyTransfers: number;
   /**
+   * A counterparty with at least this many transfers (but fewer than busyTransfers) is followed only while its
+   * path share is at least its transfers / busyTransfers: an address 10% of whose funds could reach the roots is
+   * expanded below 100 transfers, one with half of them below 500, a root's sole counterparty below
+   * busyTransfers (docs/decisions/0031). Below this count every path the share admits is followed.
+   */
+  crowdedTransfers: number;
+  /**
    * A counterparty is followed only while the share of its path is at least this: its transfers with the
    * frontier address are at most that share of all that address's transfers (by USD or by count), compounded
    * along the path from a root (docs/decisions/0019). 0 follows every path.
@@ -81,6 +88,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   maxTransfersPerAddress: 10_000,
   maxLayerRows: 500_000,
   busyTransfers: 1_000,
+  crowdedTransfers: 100,
   minPathShare: 0.01,
   terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
@@ -110,6 +118,7 @@ export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOpt
     ["maxTransfersPerAddress", options.maxTransfersPerAddress],
     ["maxLayerRows", options.maxLayerRows],
     ["busyTransfers", options.busyTransfers],
+    ["crowdedTransfers", options.crowdedTransfers],
     ["historyConcurrency", options.historyConcurrency],
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);

@@ -56,6 +56,11 @@ export interface VerdictExposure {
   txs: string[];
   /** the score's exposure points come from this entry */
   drivesScore: boolean;
+  /**
+   * unsolicited dust (docs/decisions/0030): a small, negligible receipt the address did not spend onward, shown
+   * as exposure but scoring at most low; present only when true
+   */
+  unsolicited?: true;
 }
 
 /** What adds to the score, largest first (the risk core's contributions of a point or more). */
@@ -283,6 +288,7 @@ function exposureOf(
     via: [...e.via],
     txs: [...e.txs],
     drivesScore: scored.has(i),
+    ...(e.unsolicited ? { unsolicited: true as const } : {}),
   }));
 }
 

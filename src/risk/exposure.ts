@@ -62,6 +62,13 @@ export interface ExposureEntry {
   txs: string[];
   /** the address's own transfers on the paths */
   transfers: number;
+  /** of those, how many have no USD value (set only when some have none) */
+  unpriced?: number;
+  /**
+   * received dust (docs/decisions/0030): a small, negligible receipt from a risky category that the address did not
+   * spend onward; set by the scoring (scoring/dust.ts), only when true
+   */
+  unsolicited?: true;
 }
 
 export interface Exposure {
@@ -200,6 +207,25 @@ function passableIn(index: GraphIndex): (address: string) => boolean {
   return passable;
 }
 
+/**
+ * USD the root passed on of what it received from a category (docs/decisions/0030, "spent onward"): each of its
+ * sends carries the share of its receipts in the windowDays before it that haircut taint traces to the category
+ * within maxHops (the exposure's depth), the same rule that passes funds on through an intermediary. An address
+ * that ends traces (a service pools its customers' funds) passes nothing on as its own.
+ */
+export function onwardUsd(index: GraphIndex, root: string, category: string, params: ExposureParams): number {
+  const targets = labelledByCategory(index, params.categories).get(category);
+  if (!targets) return 0;
+  const taint = taintOf(index, targets, "incoming", params);
+  const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
+  let total = 0;
+  for (const e of index.outOf(root)) {
+    if (e.to === root || e.usd === null || e.usd <= 0) continue;
+    total += e.usd * taint.fraction(root, e.at, maxHops);
+  }
+  return total;
+}
+
 export function computeExposure(index: GraphIndex, root: string, params: ExposureParams): Exposure {
   const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
   const ins = index.inOf(root).filter((e) => e.from !== root);
@@ -258,6 +284,8 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
       );
       for (const g of groups) {
         const rootUsd = sumUsd(g.rootEdges);
+        // A zero-value transfer (address poisoning) is priced at nothing; any other without a price is unknown.
+        const unpriced = g.rootEdges.filter((e) => e.usd === null && e.value !== 0n).length;
         const counterpartyUsd = sumUsd(g.targetEdges);
         const increment = Math.max(
           0,
@@ -286,6 +314,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
           via: g.via,
           txs: [...new Set(g.edges.map((e) => e.txHash))].sort(cmp),
           transfers: g.rootEdges.length,
+          ...(unpriced > 0 ? { unpriced } : {}),
         });
       }
     }

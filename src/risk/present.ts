@@ -40,13 +40,16 @@ export interface LayerPattern {
   };
 }
 
-/** The findings the address performs (it is among their actors), as quick-result patterns. */
+/**
+ * The findings the address performs (it is among their actors), as quick-result patterns; not a pattern the
+ * analysis does not count as the address's own (a mixer's unsolicited dust into it: scoring/dust.ts).
+ */
 export function toQuickRiskResult(analysis: RiskAnalysis): QuickRiskResult {
   return {
     risk: analysis.score,
     reason: analysis.reason,
     patterns: analysis.findings
-      .filter((f) => f.actors.includes(analysis.root))
+      .filter((f) => f.actors.includes(analysis.root) && analysis.patterns.includes(f.pattern))
       .map((f) => ({
         name: f.pattern,
         severity: f.severity,

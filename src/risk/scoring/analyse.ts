@@ -15,6 +15,7 @@ import { isExchange } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
 import type { TxGraph } from "../graph/types.ts";
 import { exposureContribution, patternContributions, type ScoreContribution } from "./contributions.ts";
+import { markUnsolicited, unsolicitedFindings } from "./dust.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { levelFor, type RiskLevel } from "./levels.ts";
 import { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./params.ts";
@@ -48,7 +49,11 @@ export interface RiskAnalysis {
   suspiciousActivity: boolean;
   /** patterns this address performs (it is among a finding's actors), in PATTERNS order */
   patterns: PatternName[];
-  /** every finding in the graph (also those about other addresses), canonical order */
+  /**
+   * every finding in the graph (also those about other addresses), canonical order; a finding that is only
+   * unsolicited dust (a mixer's withdrawal into the address: scoring/dust.ts) stays here as evidence but is not
+   * among `patterns`
+   */
   findings: Finding[];
   /** what adds up to the score, largest first */
   contributions: ScoreContribution[];
@@ -136,18 +141,26 @@ export function scoreRoot(
   resolved: ResolvedRiskConfig,
 ): RiskAnalysis {
   const p = resolved.scoring;
-  const exposure = computeExposure(index, root, resolved.exposure);
+  // Dust is marked before anything is scored (docs/decisions/0030); a withdrawal from a mixer that is only dust is
+  // not the address's mixing.
+  const exposure = markUnsolicited(
+    index,
+    computeExposure(index, root, resolved.exposure),
+    resolved.exposure,
+    p,
+  );
+  const ignore = unsolicitedFindings(findings, root, exposure);
   const node = index.node(root);
   const exchange = isExchange(node);
   // Mixer exposure of an address that performs the mixing pattern is the pattern's, not counted twice.
-  const mixes = findings.some((f) => f.pattern === "mixing" && f.actors.includes(root));
+  const mixes = findings.some((f) => f.pattern === "mixing" && f.actors.includes(root) && !ignore.has(f));
   const fromExposure = exposureContribution(
     mixes
       ? exposure.entries.map((e) => (e.category === "mixer" ? { ...e, share: 0, usd: 0 } : e))
       : exposure.entries,
     p,
   );
-  const fromPatterns = patternContributions(findings, root, index.distancesFrom(root), exchange, p);
+  const fromPatterns = patternContributions(findings, root, index.distancesFrom(root), exchange, p, ignore);
   const contributions = [...(fromExposure ? [fromExposure] : []), ...fromPatterns].sort(
     (a, b) => b.points - a.points || (a.kind === b.kind ? 0 : a.kind === "exposure" ? -1 : 1),
   );
@@ -155,7 +168,7 @@ export function scoreRoot(
   const score = Math.round(Math.min(100, Math.max(0, total)));
   const level = levelFor(score);
   const patterns = PATTERNS.filter((name) =>
-    findings.some((f) => f.pattern === name && f.actors.includes(root)),
+    findings.some((f) => f.pattern === name && f.actors.includes(root) && !ignore.has(f)),
   );
   return {
     root,

@@ -4,7 +4,8 @@
 //   weight * shareFactor; indirect exposure (the share is what haircut taint traces): funds received from sanctioned
 //   or illicit at criticalTracedShare or more: critical, within the band of its hop count (87-92 at 2 hops, 84-86 at
 //   3, ...); otherwise category weight * hopDecay^(hops - 1) * outgoingWeight (funds sent) * shareFactor, kept under
-//   directFloor. shareFactor = sqrt(min(1, share / fullShare)). Only the strongest exposure counts.
+//   directFloor. shareFactor = sqrt(min(1, share / fullShare)). Only the strongest exposure counts. Unsolicited
+//   (dust) receipts (dust.ts, docs/decisions/0030) score at most dustMaxPoints: low, whatever the category.
 // - patterns: severity points * confidence, per pattern its strongest finding, times indirectPatternFactor when the
 //   address is only a counterparty in the finding (full weight when the address is an actor), and
 //   nearbyPatternFactor^d for a finding it has no part in whose nearest actor is d hops away (0 by default: see
@@ -34,6 +35,11 @@ export interface ScoreContribution {
 }
 
 export function exposurePoints(entry: ExposureEntry, p: ScoringParams): number {
+  const points = weightedPoints(entry, p);
+  return entry.unsolicited ? Math.min(points, p.dustMaxPoints) : points;
+}
+
+function weightedPoints(entry: ExposureEntry, p: ScoringParams): number {
   const weight = p.categoryWeights[entry.category] ?? 0;
   if (entry.direction === "self") return weight;
   const floor = p.floorCategories.includes(entry.category);
@@ -94,9 +100,12 @@ export function exposureText(e: ExposureEntry): string {
   const verb = e.direction === "incoming" ? "Received" : "Sent";
   const prep = e.direction === "incoming" ? "from" : "to";
   const share = `${pct(e.share)} of its ${e.direction} funds`;
-  if (e.hops === 1) return `${verb} ${usd(e.usd)} (${share}) directly ${prep} ${kind} (${who}${more})`;
+  // Dust says so first: the figure a reader sees is then read as what it is, not as a dealing.
+  const what = e.unsolicited ? `Received unsolicited dust: ${usd(e.usd)}` : `${verb} ${usd(e.usd)}`;
+  const spent = e.unsolicited ? ", not spent onward" : "";
+  if (e.hops === 1) return `${what} (${share}) directly ${prep} ${kind} (${who}${more})${spent}`;
   const via = e.via.slice(0, 2).map(shortAddress).join(", ") + (e.via.length > 2 ? ", ..." : "");
-  return `${verb} ${usd(e.usd)} (${share}) ${prep} ${kind} ${hops(e.hops)} away (${who}${more}) via ${via}`;
+  return `${what} (${share}) ${prep} ${kind} ${hops(e.hops)} away (${who}${more}) via ${via}${spent}`;
 }
 
 function article(word: string): string {
@@ -127,9 +136,12 @@ export function patternContributions(
   distances: ReadonlyMap<string, number>,
   isExchange: boolean,
   p: ScoringParams,
+  /** findings that are not the address's doing (unsolicited dust, dust.ts): no points */
+  ignore: ReadonlySet<Finding> = new Set(),
 ): ScoreContribution[] {
   const best = new Map<PatternName, ScoreContribution>();
   findings.forEach((f, i) => {
+    if (ignore.has(f)) return;
     const role = roleOf(f, root, distances);
     if (!role) return;
     const proximity =

@@ -12,8 +12,13 @@ import type { Severity } from "../findings.ts";
  * reach a mixer or come out of one, a weaker link is mixer exposure; exchange deposit addresses are inferred.
  * 1.3.0 (docs/decisions/0019): the graph a result is computed on no longer runs through busy addresses (1,000
  * transfers or more in the store, roots excepted): they are reached but not expanded.
+ * 1.4.0 (docs/decisions/0030): incidental exposure is not a verdict: small receipts from a risky category that are
+ * a negligible share of what the address received and that it did not spend onward (dust) are shown as
+ * unsolicited exposure and score at most dustMaxPoints (low); anything sent to a risky address, and material
+ * receipts, keep their weight. exchange_hopping also follows the funds through up to three of the user's own
+ * fresh wallets (docs/risk-model.md).
  */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.3.0";
+export const SCORING_MODEL_VERSION = "vigia-risk-1.4.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */
@@ -72,6 +77,22 @@ export interface ScoringParams {
   exchangeDiscount: number;
   /** suspiciousActivity from this score on (medium: "requires manual review") */
   suspiciousFrom: number;
+  /**
+   * Dust (docs/decisions/0030): the received funds of one risky category (a category with a weight above), at every
+   * hop count together, are unsolicited when they come to at most dustMaxUsd, at most dustMaxShare of everything the
+   * address received, every such transfer has a USD value, and the address did not spend them onward (below).
+   * Several receipts add up: ten gifts of USD 2 are USD 20. Funds sent to a risky address are never dust.
+   */
+  dustMaxUsd: number;
+  dustMaxShare: number;
+  /**
+   * spent onward: haircut taint (graph/taint.ts) attributes to the category's funds at least this fraction of the
+   * dust in what the address itself sent afterwards: each of its sends carries the share of its receipts in the
+   * windowDays before it that are traced to the category, capped at the dust received
+   */
+  dustOnwardShare: number;
+  /** an unsolicited exposure scores at most this: low, never medium (suspiciousFrom) */
+  dustMaxPoints: number;
 }
 
 export const DEFAULT_SCORING_PARAMS: ScoringParams = {
@@ -104,4 +125,16 @@ export const DEFAULT_SCORING_PARAMS: ScoringParams = {
   nearbyPatternFactor: 0,
   exchangeDiscount: 0.8,
   suspiciousFrom: 40,
+  // "A few dollars" (the Tornado Cash dusting of 2022 sent 0.1 ETH; poisoning sends cents or nothing): below what an
+  // ordinary on-chain payment is worth, and small enough that summing a sender's many gifts crosses it quickly.
+  dustMaxUsd: 10,
+  // 1 %: "negligible" for an address that also receives anything of its own; a mule or a fresh address funded by
+  // the dust is never under it (its risky receipts are most of what it has).
+  dustMaxShare: 0.01,
+  // Half: more than half of the dust traced out of the address is the address moving it, not the rounding of a
+  // balance that merely held it (an ordinary send of USD 1,000 from USD 4,775 carries USD 0.50 of USD 2.39).
+  dustOnwardShare: 0.5,
+  // 25: in low (20-39), so a dusted address is shown, not alerted on (suspiciousFrom 40), and any real finding
+  // about it still outranks the dust.
+  dustMaxPoints: 25,
 };

@@ -1,8 +1,10 @@
 // riskReason (docs/risk-model.md): one or two sentences naming the main drivers with their figures, e.g. "Received
 // USD 12,000 (100% of its incoming funds) directly from a sanctioned address (OFAC SDN: ...). Peel chain: ...".
+// Unsolicited dust (docs/decisions/0030) is always named, with the word "unsolicited", even when it adds less than
+// a point: the reader must not take "no exposure" for an address a sanctioned address dusted.
 import type { Exposure } from "../exposure.ts";
 import { hops, usd } from "../format.ts";
-import type { ScoreContribution } from "./contributions.ts";
+import { exposureText, type ScoreContribution } from "./contributions.ts";
 
 export function riskReason(input: {
   contributions: readonly ScoreContribution[];
@@ -10,6 +12,15 @@ export function riskReason(input: {
   exchangeDiscount: number;
 }): string {
   const drivers = input.contributions.filter((c) => c.points >= 1);
+  const dust = input.exposure.entries.find((e) => e.unsolicited);
+  if (drivers.length === 0 && dust) {
+    const e = input.exposure;
+    return (
+      `${exposureText(dust)}. No other risk indicators: ${e.incomingTransfers + e.outgoingTransfers} transfers ` +
+      `(${usd(e.incomingUsd)} in, ${usd(e.outgoingUsd)} out) with ${e.counterparties} counterparties and no ` +
+      `suspicious pattern it takes part in within ${hops(e.maxHops)}.`
+    );
+  }
   if (drivers.length === 0) {
     const e = input.exposure;
     return (
@@ -32,5 +43,9 @@ export function riskReason(input: {
   const sentences = [first, second].flatMap((c) => (c ? [c.text] : []));
   const last = sentences.length - 1;
   if (tail) sentences[last] = `${sentences[last]} (${tail})`;
+  const named = [first, second].some(
+    (c) => c?.kind === "exposure" && input.exposure.entries[c.ref]?.unsolicited,
+  );
+  if (dust && !named) sentences.push(exposureText(dust));
   return sentences.map((s) => `${s}.`).join(" ");
 }

@@ -1,0 +1,77 @@
+// Incidental exposure is not a verdict (docs/decisions/0030): anyone can send anything to a public address, and
+// sanctioned addresses and mixers "dust" thousands of bystanders (the Tornado Cash gifts of August 2022). The
+// received funds of one risky category are unsolicited (dust) when, at every hop count together:
+//   - they come to at most dustMaxUsd, and at most dustMaxShare of everything the address received;
+//   - every such transfer has a USD value (a zero-value transfer counts as nothing; an unknown price is unknown);
+//   - the address did not spend them onward: what haircut taint attributes to them in the address's own later sends
+//     (exposure.ts onwardUsd) stays under dustOnwardShare of them.
+// Such entries are marked `unsolicited` and score at most dustMaxPoints (contributions.ts). Sending to a risky
+// address is never dust, whatever the amount: it is a choice the address made. A risky category is one with a
+// weight in categoryWeights (an exchange withdrawal is not "unsolicited").
+import { type Exposure, type ExposureEntry, type ExposureParams, onwardUsd } from "../exposure.ts";
+import type { Finding } from "../findings.ts";
+import type { GraphIndex } from "../graph/graph-index.ts";
+import type { ScoringParams } from "./params.ts";
+
+/** The exposure with its dust entries marked `unsolicited: true` (the same object when there are none). */
+export function markUnsolicited(
+  index: GraphIndex,
+  exposure: Exposure,
+  exposureParams: ExposureParams,
+  p: ScoringParams,
+): Exposure {
+  const received = new Map<string, ExposureEntry[]>();
+  for (const e of exposure.entries) {
+    if (e.direction !== "incoming" || !((p.categoryWeights[e.category] ?? 0) > 0)) continue;
+    received.set(e.category, [...(received.get(e.category) ?? []), e]);
+  }
+  const dust = new Set<string>();
+  for (const [category, entries] of received) {
+    if (isDust(index, exposure, category, entries, exposureParams, p)) dust.add(category);
+  }
+  if (dust.size === 0) return exposure;
+  return {
+    ...exposure,
+    entries: exposure.entries.map((e) =>
+      e.direction === "incoming" && dust.has(e.category) ? { ...e, unsolicited: true } : e,
+    ),
+  };
+}
+
+function isDust(
+  index: GraphIndex,
+  exposure: Exposure,
+  category: string,
+  entries: readonly ExposureEntry[],
+  exposureParams: ExposureParams,
+  p: ScoringParams,
+): boolean {
+  if (entries.some((e) => (e.unpriced ?? 0) > 0)) return false;
+  const usd = entries.reduce((s, e) => s + e.usd, 0);
+  if (usd > p.dustMaxUsd) return false;
+  // Nothing priced received at all: no share can be told, unless the receipts themselves are worth nothing.
+  if (usd > 0 && !(exposure.incomingUsd > 0 && usd / exposure.incomingUsd <= p.dustMaxShare)) return false;
+  if (usd === 0) return true;
+  const onward = Math.min(usd, onwardUsd(index, exposure.root, category, exposureParams));
+  return onward < p.dustOnwardShare * usd;
+}
+
+/**
+ * The mixing findings whose only link to the mixers is unsolicited dust (a withdrawal from a pool into the address
+ * that the address never asked for): every transaction of the finding is on an unsolicited entry's paths. They stay
+ * in the findings as evidence, but are not the address's pattern and add no points.
+ */
+export function unsolicitedFindings(
+  findings: readonly Finding[],
+  root: string,
+  exposure: Exposure,
+): Set<Finding> {
+  const dustTxs = new Set(exposure.entries.filter((e) => e.unsolicited).flatMap((e) => e.txs));
+  const out = new Set<Finding>();
+  if (dustTxs.size === 0) return out;
+  for (const f of findings) {
+    if (f.pattern !== "mixing" || f.subject !== root || f.thresholds.direction !== "incoming") continue;
+    if (f.txs.length > 0 && f.txs.every((tx) => dustTxs.has(tx))) out.add(f);
+  }
+  return out;
+}

@@ -6,7 +6,10 @@
 //  - no cycle between features: if a feature reaches another, directly or through others, the other never reaches
 //    it back (a concept has one owner, and the rooms form layers);
 //  - the composition roots (main.ts, service.ts, and schema.ts, which gathers each feature's tables.ts) wire the
-//    features together and are exempt; tests may reach any module they test.
+//    features together and are exempt; tests may reach any module they test;
+//  - the product stands apart from the evaluation tools and the tests: nothing under src/ imports eval/ (the
+//    benchmark world, its cases and the scoring), and no module of src/ imports test/; a test under src/ may use
+//    test/support's builders, nothing else of test/.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importsOf, sourceFiles } from "./support/imports.ts";
@@ -87,6 +90,23 @@ describe("architecture", () => {
 
   it("no feature reaches itself through others: no cycle between features", () => {
     expect(cycles(featureGraph(crossings))).toEqual([]);
+  });
+
+  it("nothing under src/ imports the evaluation tools (eval/), and only src/ tests import test/support", () => {
+    const all = sourceFiles("src").flatMap(importsOf);
+    const toEval = all.filter((i) => i.to?.startsWith("eval/")).map((i) => `${i.from} -> ${i.to}`);
+    expect(toEval).toEqual([]);
+    const toTest = all
+      .filter((i) => i.to?.startsWith("test/"))
+      .filter((i) => !(i.from.endsWith(".test.ts") && i.to?.startsWith("test/support/")))
+      .map((i) => `${i.from} -> ${i.to}`);
+    expect(toTest).toEqual([]);
+    // The check reads the paths it must: eval/ exists and imports src/ (the reverse direction is allowed).
+    expect(
+      sourceFiles("eval")
+        .flatMap(importsOf)
+        .some((i) => i.to?.startsWith("src/")),
+    ).toBe(true);
   });
 
   it("finds a cycle, however long, and only cycles", () => {

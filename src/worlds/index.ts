@@ -1,17 +1,16 @@
 // Scenario worlds and every rendering of them. A world is a deterministic list of planned transfers between
-// addresses, with labels and the cases injected into it: the devnet's demo (one instance of every pattern, with
-// labelled services and ordinary users) and the detection benchmark (many varied instances and their near misses,
-// woven into a year of ordinary traffic: benchmark/). The devnet's world and generators (patterns/) are kept as
-// they are: the devnet replays the same chain block for block. A world is rendered (render/) as:
-//   - a TxGraph around one address, the graph the service's expansion would build (graph.ts), on which
-//     evaluate.ts measures the risk core's detection in memory;
+// addresses, with labels and the cases injected into it. The product's world is the devnet's demo (one instance of
+// every pattern, with labelled services and ordinary users); the detection benchmark's world (many varied
+// instances and their near misses, woven into a year of ordinary traffic) lives outside the product, in eval/world,
+// and builds on what this door exports: World, the services and the pattern generators (patterns/). A world is
+// rendered (render/) as:
+//   - a TxGraph around one address, the graph the service's expansion would build (graph.ts), on which the eval
+//     measures the risk core's detection in memory;
 //   - rows in the chain data store, as an import would write them (store.ts);
-//   - an ethereum-etl export with its labels, prices and cases, read by `npm run eval` (etl.ts);
 //   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts).
 
 import { Rng } from "../platform/rng.ts";
 import { backgroundTraffic } from "./background.ts";
-import { type BenchmarkWorldOptions, buildBenchmarkWorld } from "./benchmark/index.ts";
 import { exchangeHopping, exchangeHoppingFalseFriend } from "./patterns/exchange-hopping.ts";
 import { massWalletCreation, massWalletCreationFalseFriend } from "./patterns/mass-wallet-creation.ts";
 import { mixing, mixingFalseFriend } from "./patterns/mixing.ts";
@@ -23,13 +22,9 @@ import { washTrading, washTradingFalseFriend } from "./patterns/wash-trading.ts"
 import { buildServices, type Services } from "./services.ts";
 import { DAY, World } from "./world.ts";
 
-export {
-  BENCHMARK_GENERATORS,
-  type BenchmarkWorldOptions,
-  defaultBackground,
-  RISKY_SHARE_CAP,
-} from "./benchmark/index.ts";
-export { type Evaluation, evaluateWorld } from "./evaluate.ts";
+export { type ExchangeHops, hopExchanges } from "./patterns/exchange-hopping.ts";
+export { fundNewWallets } from "./patterns/mass-wallet-creation.ts";
+export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
 export {
   DEMO_TOKEN_ABI,
   DEMO_TOKEN_BYTECODE,
@@ -48,20 +43,11 @@ export {
   TOTAL_SUPPLY_SLOT,
   tokenAddress,
 } from "./render/devnet-plan.ts";
-export {
-  BENCHMARK_CHAIN_ID,
-  type BenchmarkOptions,
-  type CasesFile,
-  type DepositTruth,
-  EXPORT_FILES,
-  type ExportCase,
-  readCases,
-  writeBenchmarkExport,
-  writeWorldExport,
-} from "./render/etl.ts";
 export { indexWorld, TOKEN_ADDRESSES, type WorldIndex, worldGraph } from "./render/graph.ts";
 export { type WorldStoreSummary, writeWorldToStore } from "./render/store.ts";
+export { buildServices, type Exchange, type Services } from "./services.ts";
 export {
+  type Account,
   type Case,
   DAY,
   HOUR,
@@ -69,6 +55,7 @@ export {
   priceOn,
   TOKENS,
   type TokenSymbol,
+  unitsForUsd,
   World,
 } from "./world.ts";
 
@@ -118,12 +105,4 @@ export function devnetWorld(seed = 31337): World {
   }
   sanctionsExposure(world, services, rng.fork(), "demo-sanctions", SCENARIO_START + 10 * DAY);
   return world;
-}
-
-/**
- * The detection benchmark (`npm run eval`): `perPattern` positives and as many near misses for every pattern, woven
- * into a year of ordinary traffic, plus plain background users and sanctions chains to scan (benchmark/index.ts).
- */
-export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
-  return buildBenchmarkWorld(opts);
 }

@@ -49,7 +49,7 @@ export interface Case {
   variant?: string;
   /**
    * Background users: hops to the nearest sanctioned, illicit or mixer address along transfers that follow each
-   * other in time, in either direction, not through services (benchmark/distance.ts; undefined: farther than 4)
+   * other in time, in either direction, not through services (eval/world/distance.ts; undefined: farther than 4)
    */
   distance?: number;
 }

@@ -1,4 +1,4 @@
-// The ground truth of the detection benchmark's world (src/worlds/benchmark), checked on the world itself and
+// The ground truth of the detection benchmark's world (eval/world), checked on the world itself and
 // without the risk core, so that a false positive the eval counts is the detector's and not the generator's:
 // the same seed gives the same world; the background sample holds plain users only (half of them neighbours of
 // case wallets); no plain user pays another one back (payments between people only go up in rank, so ordinary
@@ -8,7 +8,8 @@
 // under USD 800.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { benchmarkWorld, priceOn, RISKY_SHARE_CAP, TOKENS, type World } from "../../src/worlds/index.ts";
+import { benchmarkWorld, RISKY_SHARE_CAP } from "../../eval/world/index.ts";
+import { priceOn, TOKENS, type World } from "../../src/worlds/index.ts";
 
 const OPTIONS = { seed: 5, perPattern: 7, users: 250, transfers: 3_000, background: 50 };
 

@@ -1,4 +1,4 @@
-// The detection benchmark's export generator (src/worlds/render/etl.ts): the same seed gives byte-identical files
+// The detection benchmark's export generator (eval/world/etl.ts): the same seed gives byte-identical files
 // and another seed other files; the export is a valid ethereum-etl export that the importer's own functions
 // (importEtl, importLabels, importPrices; not the CLI) accept and store exactly the world's transfers; cases.json
 // agrees with the files (positives, near misses, the background sample, the sanctions chains, each with its
@@ -10,22 +10,17 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CasesFile, EXPORT_FILES, readCases, writeBenchmarkExport } from "../../eval/world/etl.ts";
+import { benchmarkWorld } from "../../eval/world/index.ts";
 import { type ImportEtlSummary, importEtl } from "../../src/ingest/etl/import.ts";
 import { importLabels } from "../../src/ingest/labels/import-labels.ts";
 import { importPrices } from "../../src/ingest/prices/import-rates.ts";
 import { PATTERNS } from "../../src/risk/findings.ts";
-import {
-  benchmarkWorld,
-  type CasesFile,
-  EXPORT_FILES,
-  readCases,
-  TOKEN_ADDRESSES,
-  writeBenchmarkExport,
-} from "../../src/worlds/index.ts";
+import { TOKEN_ADDRESSES } from "../../src/worlds/index.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
 const OPTIONS = { seed: 11, perPattern: 3, users: 40, transfers: 400 };
-const BACKGROUND = 8; // src/worlds defaultBackground(40)
+const BACKGROUND = 8; // eval/world defaultBackground(40)
 const CHAINS = 1; // half of perPattern, at least one
 const CHAIN = 8_453_001;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-eval-export-"));

@@ -2,9 +2,9 @@
 // distance to the risky side (and their targets), the pairwise ordering of scores by hops down to clean users, and
 // the deposit-address inference against the truth.
 import { describe, expect, it } from "vitest";
-import { scoreDeposits } from "../../src/eval/deposits.ts";
-import { bucketOf, falseAlerts } from "../../src/eval/false-alerts.ts";
-import { pairwiseOrdering } from "../../src/eval/ordering.ts";
+import { scoreDeposits } from "../../eval/scoring/deposits.ts";
+import { bucketOf, falseAlerts } from "../../eval/scoring/false-alerts.ts";
+import { pairwiseOrdering } from "../../eval/scoring/ordering.ts";
 import type { RiskLevel } from "../../src/risk/scoring/levels.ts";
 
 describe("false alerts by distance", () => {

@@ -1,11 +1,11 @@
-// The eval's scoring rules (src/eval/score.ts) on hand-made cases and results: a positive reported is a TP and
+// The eval's scoring rules (eval/scoring/score.ts) on hand-made cases and results: a positive reported is a TP and
 // missed an FN; the pattern reported on its own near miss is an FP, and so is any pattern reported on a background
 // user (a negative for all seven); other patterns reported on a pattern's cases are listed, not scored; failed
 // scans and the sanctions ordering decide the overall result.
 import { describe, expect, it } from "vitest";
-import { type ScanOutcome, scoreBenchmark } from "../../src/eval/score.ts";
+import { type ScanOutcome, scoreBenchmark } from "../../eval/scoring/score.ts";
+import type { ExportCase } from "../../eval/world/etl.ts";
 import { PATTERNS } from "../../src/risk/findings.ts";
-import type { ExportCase } from "../../src/worlds/index.ts";
 
 const c = (id: string, pattern: string, positive: boolean, subject: string, variant = "v"): ExportCase => ({
   id,

@@ -1,27 +1,72 @@
 // Exchange hopping (docs/risk-model.md): funds pass through deposit or hot wallets of >= 2 distinct exchanges within
-// 72 hours, without resting more than 72 hours at any step.
+// 72 hours, without resting more than 72 hours at any step. One generator of the hops for the devnet's demo and
+// the eval's world (eval/world/cases/exchange-hopping.ts draws its own rests and shares and gives the hopper a life).
 // False friends: a single deposit to one exchange (and, later, an unrelated one weeks apart); near misses: a
 // second exchange after four to six days' rest, and one exchange used twice within hours.
 import type { Rng } from "../../platform/rng.ts";
-import type { Services } from "../services.ts";
-import { DAY, HOUR, type World } from "../world.ts";
+import type { Exchange, Services } from "../services.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 
+export interface ExchangeHops {
+  hopper: Account;
+  /** the exchanges in the order the funds pass through them (at least two) */
+  exchanges: readonly Exchange[];
+  /** whose deposit address at each exchange receives the funds (Exchange.depositFor) */
+  customer: string;
+  token: TokenSymbol;
+  /** the first deposit, in USD */
+  usd: number;
+  start: number;
+  /** the funds start as a withdrawal from the first exchange (bought there), not as a deposit into it */
+  startsWithWithdrawal?: boolean;
+  /** seconds from a deposit to the exchange's withdrawal back to the hopper */
+  untilWithdrawal: () => number;
+  /** share of a deposit the exchange pays back out */
+  withdrawn: () => number;
+  /** seconds from a withdrawal to the deposit into the next exchange */
+  untilDeposit: () => number;
+  /** share of a withdrawal deposited into the next exchange */
+  deposited: () => number;
+}
+
+/**
+ * Plays the hops: the hopper deposits into each exchange in turn, and each exchange but the last pays the funds
+ * back out to the hopper, which deposits them into the next one. Returns the time of the last deposit.
+ */
+export function hopExchanges(world: World, h: ExchangeHops): number {
+  let usd = h.usd;
+  let t = h.start;
+  for (const [i, ex] of h.exchanges.entries()) {
+    if (i > 0 || !h.startsWithWithdrawal) world.sendUsd(h.hopper, ex.depositFor(h.customer), h.token, usd, t);
+    if (i === h.exchanges.length - 1) break;
+    t += h.untilWithdrawal();
+    usd *= h.withdrawn();
+    world.sendUsd(ex.hot, h.hopper, h.token, usd, t);
+    t += h.untilDeposit();
+    usd *= h.deposited();
+  }
+  return t;
+}
+
+/** The devnet's instance: a funded wallet hopping through two or three exchanges in ETH. */
 export function exchangeHopping(world: World, services: Services, rng: Rng, id: string, start: number): void {
   const hopper = world.account(`${id}.hopper`);
   const count = rng.int(2, 3);
   const exchanges = [...services.exchanges].sort(() => rng.next() - 0.5).slice(0, count);
-  let usd = rng.between(3_000, 60_000);
+  const usd = rng.between(3_000, 60_000);
   world.sendUsd(world.account(`${id}.source`), hopper, "ETH", usd * 1.05, start - rng.between(HOUR, DAY));
-  let t = start;
-  for (const [i, ex] of exchanges.entries()) {
-    const deposit = ex.depositFor(id);
-    world.sendUsd(hopper, deposit, "ETH", usd, t);
-    t += rng.between(2 * HOUR, 40 * HOUR);
-    usd *= 0.99;
-    // The next exchange's withdrawal comes back to the hopper (the last one cashes out elsewhere).
-    if (i < exchanges.length - 1) world.sendUsd(ex.hot, hopper, "ETH", usd, t);
-    t += rng.between(HOUR, 20 * HOUR);
-  }
+  hopExchanges(world, {
+    hopper,
+    exchanges,
+    customer: id,
+    token: "ETH",
+    usd,
+    start,
+    untilWithdrawal: () => rng.between(2 * HOUR, 40 * HOUR),
+    withdrawn: () => 0.99,
+    untilDeposit: () => rng.between(HOUR, 20 * HOUR),
+    deposited: () => 1,
+  });
   world.addCase({
     id,
     pattern: "exchange_hopping",

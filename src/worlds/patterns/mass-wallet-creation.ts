@@ -1,10 +1,26 @@
 // Mass wallet creation (docs/risk-model.md): one address is the first funder of >= 10 fresh addresses within 24 hours,
 // the amounts within 25% of their median.
 // False friends: labelled exchanges, faucets and payroll contracts; too few wallets; very uneven amounts.
+// fundNewWallets is the one generator of the pattern's transfers, shared by the devnet and the eval.
 import type { Rng } from "../../platform/rng.ts";
 import type { Services } from "../services.ts";
-import { DAY, HOUR, type World } from "../world.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 
+/**
+ * The pattern's core, for the devnet's demo and the eval's world (eval/world/cases/mass-wallet-creation.ts): the
+ * funder is the first to pay each new wallet, in wallet order, `usd(i)` USD at `at(i)`.
+ */
+export function fundNewWallets(
+  world: World,
+  funder: Account,
+  wallets: readonly Account[],
+  token: TokenSymbol,
+  each: { usd: (i: number) => number; at: (i: number) => number },
+): void {
+  for (const [i, w] of wallets.entries()) world.sendUsd(funder, w, token, each.usd(i), each.at(i));
+}
+
+/** The devnet's instance: 10-25 new wallets within a day, a third of them sweeping to a collector later. */
 export function massWalletCreation(world: World, rng: Rng, id: string, start: number): void {
   const funder = world.account(`${id}.funder`);
   const count = rng.int(10, 25);
@@ -12,13 +28,13 @@ export function massWalletCreation(world: World, rng: Rng, id: string, start: nu
   const median = rng.between(50, 2_000);
   const span = rng.between(HOUR, 23 * HOUR);
   world.sendUsd(world.account(`${id}.bank`), funder, token, median * count * 1.5, start - HOUR);
-  const involved = [funder.address];
-  for (let i = 0; i < count; i++) {
-    const child = world.account(`${id}.child${i}`);
-    involved.push(child.address);
+  const children = Array.from({ length: count }, (_, i) => world.account(`${id}.child${i}`));
+  const involved = [funder.address, ...children.map((c) => c.address)];
+  fundNewWallets(world, funder, children, token, {
     // +-10% of a common amount: any two differ by < 25% of the sample median (0.85-1.15 could exceed it).
-    world.sendUsd(funder, child, token, median * rng.between(0.9, 1.1), start + (span * i) / count);
-  }
+    usd: () => median * rng.between(0.9, 1.1),
+    at: (i) => start + (span * i) / count,
+  });
   // Children later sweep back to a collector (tree -> funnel), as sybil farms do.
   const collector = world.account(`${id}.collector`);
   for (let i = 0; i < count; i += 3) {

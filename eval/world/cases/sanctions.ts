@@ -3,9 +3,9 @@
 // before) and pays merchants and its exchange afterwards, so the tainted funds are a share of its flows, not all.
 // It pays no users: exposure is not what the pattern metrics score, and background users stay unexposed.
 
-import type { Rng } from "../../../platform/rng.ts";
-import { DAY, HOUR } from "../../world.ts";
-import { type CaseContext, record } from "../context.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import { type Account, sanctionsChain as chainOfExposure, DAY, HOUR } from "../../../src/worlds/index.ts";
+import type { CaseContext } from "../context.ts";
 import { live, newMember } from "../population.ts";
 
 export function sanctionsChain(ctx: CaseContext, rng: Rng, id: string, start: number): void {
@@ -15,10 +15,9 @@ export function sanctionsChain(ctx: CaseContext, rng: Rng, id: string, start: nu
       usd: rng.between(100, 700),
     }),
   );
-  const [hop1, hop2, hop3] = hops as [(typeof hops)[0], (typeof hops)[0], (typeof hops)[0]];
-  ctx.world.sendUsd(ctx.services.sanctioned, hop1.account, "ETH", usd, start);
-  ctx.world.sendUsd(hop1.account, hop2.account, "ETH", usd * 0.9, start + rng.between(0.2, 2) * DAY);
-  ctx.world.sendUsd(hop2.account, hop3.account, "ETH", usd * 0.8, start + rng.between(2.5, 5) * DAY);
+  const accounts = hops.map((m) => m.account) as [Account, Account, Account];
+  // The same chain as the devnet's (src/worlds/patterns/sanctions-exposure.ts); its cases are recorded there.
+  chainOfExposure(ctx.world, rng, id, ctx.services.sanctioned, accounts, usd, start);
   for (const m of hops) {
     live(ctx.pop, rng, m, {
       from: m.joined + HOUR,
@@ -26,17 +25,6 @@ export function sanctionsChain(ctx: CaseContext, rng: Rng, id: string, start: nu
       count: rng.int(3, 12),
       payUsers: null,
       paidByUsers: null,
-    });
-  }
-  for (const [distance, m] of hops.entries()) {
-    record(ctx, {
-      id: `${id}-d${distance + 1}`,
-      pattern: "sanctions_exposure",
-      positive: true,
-      subject: m.account.address,
-      involved: [m.account.address],
-      variant: `${distance + 1}-hop${distance ? "s" : ""}`,
-      note: `${distance + 1} hop${distance ? "s" : ""} from a sanctioned address`,
     });
   }
 }

@@ -2,7 +2,7 @@
 // illicit or mixer address: the share scored medium or above (a compliance officer acts on those) and the share
 // scored critical. Pure. Targets (what a user of the service should expect on ordinary customers): two hops away,
 // at most 10 % medium or above and 2 % critical; three hops, at most 2 % medium or above; farther, none.
-import { RISK_LEVELS, type RiskLevel } from "../risk/index.ts";
+import { RISK_LEVELS, type RiskLevel } from "../../src/risk/index.ts";
 
 export type DistanceBucket = "1" | "2" | "3" | ">3";
 export const DISTANCE_BUCKETS: readonly DistanceBucket[] = ["1", "2", "3", ">3"];

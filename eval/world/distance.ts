@@ -4,7 +4,7 @@
 // through services (exchanges and their deposit addresses, bridges, the DEX: they pool everyone's funds). That is the
 // distance at which the risk engine could trace exposure; the eval reports false alerts on ordinary users by it.
 // A merchant that a risky wallet once paid does not bring its other customers nearer: no funds go from it to them.
-import type { PlannedTransfer, World } from "../world.ts";
+import type { PlannedTransfer, World } from "../../src/worlds/index.ts";
 
 const RISKY = new Set(["sanctioned", "illicit", "mixer"]);
 const SERVICES = new Set(["exchange", "bridge", "defi"]);

@@ -11,9 +11,9 @@
 //
 // Weaving rule: the wallet's everyday transfers stay under USD 800 (population.ts), so they never add an
 // in-band transfer; users it pays have a higher rank, users who pay it a lower one.
-import type { Rng } from "../../../platform/rng.ts";
-import type { Account, TokenSymbol } from "../../world.ts";
-import { DAY, HOUR } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, HOUR } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 

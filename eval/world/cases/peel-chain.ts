@@ -13,9 +13,9 @@
 //
 // Weaving rule: a chain address starts an everyday life only 8 days after its hop, and only with users and
 // merchants (never fresh addresses), so ordinary life never adds a hop.
-import type { Rng } from "../../../platform/rng.ts";
-import type { Account, TokenSymbol } from "../../world.ts";
-import { DAY, HOUR, unitsForUsd } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { COMMUNITIES, live, logUniform, type Member, newMember } from "../population.ts";
 

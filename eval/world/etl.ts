@@ -1,6 +1,6 @@
-// The detection benchmark as files: a scenario World (src/worlds, `benchmarkWorld`) written as an
+// The detection benchmark as files: a scenario World (eval/world, `benchmarkWorld`) written as an
 // ethereum-etl export that `vigia import etl` reads, plus the labels, the prices and the list of cases, so that
-// `npm run eval` (scripts/eval.ts) can measure detection through the real importers and the HTTP API.
+// `npm run eval` (eval/run.ts) can measure detection through the real importers and the HTTP API.
 //
 // What `writeBenchmarkExport` writes into a directory (formats: README.md,
 // "Commands"):
@@ -23,7 +23,7 @@
 //                        the world (the scenario's priceOn): `chain_id,token,date,price_usd`.
 //   cases.json           { seed, perPattern, users, transfers, background, chainId, namespace, counts, cases: [{ id,
 //                        pattern, positive, subject, variant, note, distance? }], deposits: [{ address, exchange }]
-//                        }: every case to scan (src/worlds/benchmark: positives, near misses, the background
+//                        }: every case to scan (eval/world: positives, near misses, the background
 //                        sample under pattern "background" with its distance to the risky side, and the
 //                        sanctions-exposure chains at 1, 2 and 3 hops); and the exchanges' deposit addresses, which
 //                        labels.csv does not name (as real label sets do not): the truth the service's inference
@@ -36,9 +36,16 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { buildBenchmarkWorld as benchmarkWorld, defaultBackground } from "../benchmark/index.ts";
-import { DAY, type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
-import { TOKEN_ADDRESSES } from "./graph.ts";
+import {
+  DAY,
+  type PlannedTransfer,
+  priceOn,
+  TOKEN_ADDRESSES,
+  TOKENS,
+  type TokenSymbol,
+  type World,
+} from "../../src/worlds/index.ts";
+import { benchmarkWorld, defaultBackground } from "./index.ts";
 
 export interface BenchmarkOptions {
   seed: number;

@@ -19,9 +19,9 @@
 //    exchange hops, round trips).
 // Mixing cases also restrict when their wallets trade with users (see cases/mixing.ts): funds that reach or come
 // from a mixer must not reach a background user within the analysed depth.
-import type { Rng } from "../../platform/rng.ts";
-import type { Exchange } from "../services.ts";
-import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
+import type { Rng } from "../../src/platform/rng.ts";
+import type { Exchange } from "../../src/worlds/index.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../../src/worlds/index.ts";
 import { buildHubs, type Hub } from "./hubs.ts";
 
 /** Everyday amounts of case wallets stay below this (USD): under 85% of the USD 1,000 threshold. */

@@ -2,8 +2,8 @@
 // two hops away (then two and three, then three hops and a clean ordinary user, one farther than three hops from
 // any risky address), the share of pairs where the nearer one scores strictly higher. Pure. Target: at least 0.95
 // for each step, and every case one hop away critical.
-import { lowerBound } from "../platform/sorted.ts";
-import type { RiskLevel } from "../risk/index.ts";
+import { lowerBound } from "../../src/platform/sorted.ts";
+import type { RiskLevel } from "../../src/risk/index.ts";
 
 export const ORDERING_TARGET = 0.95;
 

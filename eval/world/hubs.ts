@@ -14,9 +14,9 @@
 // Each hub serves one community of users (population.ts COMMUNITIES); the hubs that deal with the risky side are in
 // the first one, so part of the population is two hops from it and the rest further, as on a real chain.
 
-import type { Rng } from "../../platform/rng.ts";
-import { lowerBound } from "../../platform/sorted.ts";
-import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
+import type { Rng } from "../../src/platform/rng.ts";
+import { lowerBound } from "../../src/platform/sorted.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../../src/worlds/index.ts";
 import { type BenchmarkServices, COMMUNITIES, type Member } from "./population.ts";
 
 /** A hub's risky flows stay under this share of its flows in that direction within any 30 days. */

@@ -1,14 +1,15 @@
-// Detection quality on a small version of the benchmark world of `npm run eval` (src/worlds/benchmark: seed 7,
+// Detection quality on a small version of the benchmark world of `npm run eval` (eval/world: seed 7,
 // 14 positives and 14 near misses per pattern woven into the traffic of 200 users, 40 background users as
-// negatives for every pattern), analysed in memory (render/graph.ts: depth 3, the service's degree limit, no
-// budgets): precision >= 0.90 and recall >= 0.85 for every pattern (attribution rule in evaluate.ts), every
+// negatives for every pattern), analysed in memory (src/worlds/render/graph.ts: depth 3, the service's degree limit, no
+// budgets): precision >= 0.90 and recall >= 0.85 for every pattern (attribution rule in eval/scoring/in-memory.ts), every
 // generator variant present, and strictly falling scores and levels at 1, 2 and 3 hops from a sanctioned address.
 // The devnet's demo world: every injected pattern found. (`npm run eval` measures the same through the service.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { PATTERNS } from "../risk/findings.ts";
-import { compareLevels } from "../risk/scoring/levels.ts";
-import { type Evaluation, evaluateWorld } from "./evaluate.ts";
-import { BENCHMARK_GENERATORS, benchmarkWorld, devnetWorld } from "./index.ts";
+import { type Evaluation, evaluateWorld } from "../../eval/scoring/in-memory.ts";
+import { BENCHMARK_GENERATORS, benchmarkWorld } from "../../eval/world/index.ts";
+import { PATTERNS } from "../../src/risk/findings.ts";
+import { compareLevels } from "../../src/risk/scoring/levels.ts";
+import { devnetWorld } from "../../src/worlds/index.ts";
 
 function table(e: Evaluation): string {
   return PATTERNS.map((p) => {

@@ -1,6 +1,6 @@
 // What every benchmark case generator (./cases/*.ts) works with, and how it records its case.
-import type { Rng } from "../../platform/rng.ts";
-import type { Case, World } from "../world.ts";
+import type { Rng } from "../../src/platform/rng.ts";
+import type { Case, World } from "../../src/worlds/index.ts";
 import type { BenchmarkServices, Population } from "./population.ts";
 
 export interface CaseContext {

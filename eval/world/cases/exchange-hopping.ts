@@ -11,10 +11,8 @@
 //
 // Weaving rule: everyday life uses the hopper's first exchange only, in amounts under USD 800 (far from the 80% of
 // a hop's amount a deposit must carry), so ordinary life never adds a hop.
-import type { Rng } from "../../../platform/rng.ts";
-import type { Exchange } from "../../services.ts";
-import type { TokenSymbol } from "../../world.ts";
-import { DAY, HOUR } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import { DAY, type Exchange, HOUR, hopExchanges, type TokenSymbol } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -58,24 +56,29 @@ export const exchangeHoppingPositive: CaseGenerator = (ctx, rng, id, start, inde
   const count = variant === "2-exchanges" ? 2 : variant === "3-exchanges" ? 3 : rng.int(4, 5);
   const exchanges = rng.shuffle(ctx.services.exchanges).slice(0, count);
   const token: TokenSymbol = rng.chance(0.6) ? "ETH" : "USDV";
-  let usd = Math.min(500_000, rng.logNormal(12_000, 0.9) + 1_500);
+  const usd = Math.min(500_000, rng.logNormal(12_000, 0.9) + 1_500);
   const m = hopper(ctx, rng, id, start, usd, token, exchanges[0]!);
   const boughtThere = rng.chance(0.3);
-  let t = start;
   const rests: number[] = [];
-  for (const [i, ex] of exchanges.entries()) {
-    if (i > 0 || !boughtThere) deposit(ctx, m, ex, token, usd, t);
-    if (i === exchanges.length - 1) break;
-    const rest = logUniform(rng, 10 * 60, 70 * HOUR);
-    rests.push(rest);
-    t += rest;
-    usd *= rng.between(0.86, 0.999);
-    ctx.world.sendUsd(ex.hot, m.account, token, usd, t);
-    const next = logUniform(rng, 10 * 60, 70 * HOUR);
-    rests.push(next);
-    t += next;
-    usd *= rng.between(0.97, 0.999);
-  }
+  const rest = () => {
+    const seconds = logUniform(rng, 10 * 60, 70 * HOUR);
+    rests.push(seconds);
+    return seconds;
+  };
+  // The hops as the devnet plays them (src/worlds/patterns/exchange-hopping.ts), across the definition's range.
+  hopExchanges(ctx.world, {
+    hopper: m.account,
+    exchanges,
+    customer: m.account.name,
+    token,
+    usd,
+    start,
+    startsWithWithdrawal: boughtThere,
+    untilWithdrawal: rest,
+    withdrawn: () => rng.between(0.86, 0.999),
+    untilDeposit: rest,
+    deposited: () => rng.between(0.97, 0.999),
+  });
   everyday(ctx, rng, m, start);
   record(ctx, {
     id,

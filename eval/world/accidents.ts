@@ -4,7 +4,7 @@
 // benchmark's negatives: the background sample leaves them out. Structuring is the one definition ordinary
 // amounts meet by chance; the others (loops, back-and-forth, fresh wallets, peels, exchange hops, mixers) the
 // population's rules keep out of everyday traffic (population.ts, hubs.ts).
-import { priceOn, TOKENS, type World } from "../world.ts";
+import { priceOn, TOKENS, type World } from "../../src/worlds/index.ts";
 
 const THRESHOLDS = [1_000, 3_000, 10_000];
 const WEEK = 7 * 86_400;

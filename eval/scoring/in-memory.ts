@@ -1,5 +1,5 @@
 // Detection quality on a scenario World: every injected case (positive or false friend) is analysed in the graph
-// built around its subject (render/graph.ts, depth 3), and counted per pattern.
+// built around its subject (src/worlds/render/graph.ts, depth 3), and counted per pattern.
 //
 // Attribution rule: a case counts as found when a finding of the case's pattern has the case's subject among
 // its actors (the wallets that perform the pattern: the structurer, every hop of a peel chain, both wash
@@ -9,11 +9,11 @@
 // "among its wallets" (which also counts payees, exchanges and mixers involved) is computed too.
 // Sanctions-exposure cases (1, 2 and 3 hops from a sanctioned address) are scored, not counted.
 
-import { DEFAULT_DEPTH } from "../analysis/index.ts";
-import type { RiskLevel } from "../risk/index.ts";
-import { analyseGraph, PATTERNS, type PatternName, type RiskConfig } from "../risk/index.ts";
-import { indexWorld, worldGraph } from "./render/graph.ts";
-import type { Case, World } from "./world.ts";
+import { DEFAULT_DEPTH } from "../../src/analysis/index.ts";
+import type { RiskLevel } from "../../src/risk/index.ts";
+import { analyseGraph, PATTERNS, type PatternName, type RiskConfig } from "../../src/risk/index.ts";
+import type { Case, World } from "../../src/worlds/index.ts";
+import { indexWorld, worldGraph } from "../../src/worlds/index.ts";
 
 export interface PatternQuality {
   tp: number;

@@ -1,5 +1,5 @@
-// How `npm run eval` (scripts/eval.ts) scores the scan results of the detection benchmark's cases (cases.json of
-// src/worlds/render/etl.ts). Pure: cases and results in, figures out.
+// How `npm run eval` (eval/run.ts) scores the scan results of the detection benchmark's cases (cases.json of
+// eval/world/etl.ts). Pure: cases and results in, figures out.
 //
 // A case is one scanned address (its subject) and the truth about one pattern there:
 //  - a positive of pattern P: P was injected there; P reported for the subject is a true positive (TP), not
@@ -16,8 +16,8 @@
 // fall with the distance, pairwise across cases down to clean ordinary users (ordering.ts), and every case one hop
 // away must be critical. Ordinary users (the background sample) are also scored for false alerts by their distance
 // to the risky side (false-alerts.ts); and the inferred exchange deposit addresses against the world's (deposits.ts).
-import { PATTERNS, type PatternName, RISK_LEVELS, type RiskLevel } from "../risk/index.ts";
-import type { DepositTruth, ExportCase } from "../worlds/index.ts";
+import { PATTERNS, type PatternName, RISK_LEVELS, type RiskLevel } from "../../src/risk/index.ts";
+import type { DepositTruth, ExportCase } from "../world/etl.ts";
 import { type DepositInference, scoreDeposits } from "./deposits.ts";
 import { type FalseAlertRow, falseAlerts } from "./false-alerts.ts";
 import { type Ordering, pairwiseOrdering } from "./ordering.ts";

@@ -10,9 +10,9 @@
 //
 // Weaving rule: the origin's everyday amounts stay under USD 800, far below the 70% of a loop's amount a leg must
 // carry, so ordinary life neither closes nor completes a loop.
-import type { Rng } from "../../../platform/rng.ts";
-import type { Account, TokenSymbol } from "../../world.ts";
-import { DAY, HOUR, unitsForUsd } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 

@@ -11,8 +11,8 @@
 //    users who traded with case wallets; no pattern may be reported for it;
 //  - sanctions_exposure: the wallets 1, 2 and 3 hops from a sanctioned address, scored for the level ordering.
 // Everything derives from the seed: the same options give the same world, transfer for transfer.
-import { Rng } from "../../platform/rng.ts";
-import { DAY, World } from "../world.ts";
+import { Rng } from "../../src/platform/rng.ts";
+import { DAY, World } from "../../src/worlds/index.ts";
 import { accidentalStructurers } from "./accidents.ts";
 import { exchangeHoppingNearMiss, exchangeHoppingPositive } from "./cases/exchange-hopping.ts";
 import { massWalletCreationNearMiss, massWalletCreationPositive } from "./cases/mass-wallet-creation.ts";
@@ -62,7 +62,7 @@ export function defaultBackground(users: number): number {
   return Math.min(300, Math.floor(users / 5));
 }
 
-export function buildBenchmarkWorld(opts: BenchmarkWorldOptions): World {
+export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   const world = new World(`vigia-benchmark-${opts.seed}`);
   const root = new Rng(opts.seed);
   // Independent streams: the population does not shift when the cases change, nor the cases with the sample.

@@ -11,9 +11,9 @@
 // paying invoices and receiving small refunds; one-way payments (a subscription).
 //
 // Weaving rule: the two traders' everyday lives never pay each other (ranks), besides the designed transfers.
-import type { Rng } from "../../../platform/rng.ts";
-import type { TokenSymbol } from "../../world.ts";
-import { DAY, HOUR, unitsForUsd } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import type { TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 

@@ -13,8 +13,8 @@
 // Weaving rule: every wallet whose funds reach a mixer is paid by users only after its last transfer towards it,
 // and every wallet that received a mixer's funds pays users only before that, so no background user is within
 // reach of a mixer (their ground truth stays "no mixing").
-import type { Rng } from "../../../platform/rng.ts";
-import { DAY, HOUR, priceOn } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import { DAY, HOUR, priceOn } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 

@@ -11,9 +11,9 @@
 // existing users similar amounts (not fresh).
 //
 // Weaving rule: the funder's everyday payments go to merchants and existing users, never to fresh addresses.
-import type { Rng } from "../../../platform/rng.ts";
-import type { Account, TokenSymbol } from "../../world.ts";
-import { DAY, HOUR } from "../../world.ts";
+import type { Rng } from "../../../src/platform/rng.ts";
+import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, fundNewWallets, HOUR } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -100,7 +100,7 @@ export const massWalletCreationPositive: CaseGenerator = (ctx, rng, id, start, i
       return amount * (i < half ? 1 - spreadFraction * rng.next() : 1 + spreadFraction * rng.next());
     }),
   );
-  for (const [i, w] of wallets.entries()) ctx.world.sendUsd(m.account, w, token, amounts[i]!, times[i]!);
+  fundNewWallets(ctx.world, m.account, wallets, token, { usd: (i) => amounts[i]!, at: (i) => times[i]! });
   afterwards(ctx, rng, id, wallets, token, amount, start + span);
   everyday(ctx, rng, m, start);
   const subject = rng.chance(0.25) ? rng.pick(wallets) : m.account;

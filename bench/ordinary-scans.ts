@@ -13,7 +13,7 @@
 // - serialisation: the 50 stored results and the HTTP answer as JSON text.
 import { type Kysely, sql } from "kysely";
 import type { AnalysisContext } from "../src/analysis/context.ts";
-import { expandGraph } from "../src/analysis/graph/index.ts";
+import { type ExpansionOverrides, expandGraph } from "../src/analysis/graph/index.ts";
 import { publicResult, scanResultOf } from "../src/analysis/result.ts";
 import { riskConfigFor } from "../src/analysis/thresholds.ts";
 import { analyseRootsIndexed } from "../src/risk/index.ts";
@@ -64,12 +64,14 @@ export async function splitScan(
   maxDepth: number,
   budget: { maxNodes: number; maxEdges: number },
   jsonRows: boolean,
+  /** other expansion options (before/after comparisons); the service's defaults otherwise */
+  overrides: ExpansionOverrides = {},
 ): Promise<ScanSplit> {
   let t = performance.now();
   const { graph, layers } = await expandGraph(
     db,
     { chainId, roots, maxDepth },
-    { budget, native: { symbol: "ETH", decimals: 18 }, jsonRows },
+    { ...overrides, budget, native: { symbol: "ETH", decimals: 18 }, jsonRows },
   );
   const expandMs = performance.now() - t;
   const readMs = layers.reduce((sum, layer) => sum + layer.readMs, 0);

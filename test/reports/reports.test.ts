@@ -6,6 +6,7 @@
 // signed URLs on an injected clock, and scoping to the project.
 import fs from "node:fs";
 import path from "node:path";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overdueFilings, runMonthly, UrgentAvisoWriter } from "../../src/reports/index.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -316,6 +317,13 @@ describe("listing", () => {
     const profiles = (await import("./scenario.ts")).PROFILES as Record<string, unknown>;
     const saved = profiles["u-sv"];
     delete profiles["u-sv"];
+    // What the reports log says, read from the log itself (a pino logger writing into memory).
+    const logged: { level: number; msg: string; userId?: string; countryCode?: string; code?: string }[] = [];
+    const log = svc.reports.log;
+    svc.reports.log = pino(
+      { level: "info" },
+      { write: (line: string) => void logged.push(JSON.parse(line)) },
+    );
     try {
       svc.reports.profiles.clear();
       const gen = (await generate("SV", "2026-03")).json().data;
@@ -330,7 +338,36 @@ describe("listing", () => {
     } finally {
       profiles["u-sv"] = saved;
       svc.reports.profiles.clear();
+      svc.reports.log = log;
     }
+    // Not silent: logged at error level naming the user and the reason, counted by country and reason, audited.
+    expect(logged.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({
+        userId: "u-sv",
+        countryCode: "SV",
+        code: "profile_unreadable",
+        msg: expect.stringContaining("report not generated"),
+      }),
+    ]);
+    // Read from the registry /metrics serves (a scrape here would refresh the overdue filings a later test counts).
+    const counted = await svc.metrics.getSingleMetric("vigia_report_failures_total")?.get();
+    expect(counted?.values).toContainEqual(
+      expect.objectContaining({ labels: { country: "SV", reason: "profile_unreadable" }, value: 1 }),
+    );
+    const audit = await svc.database.db
+      .selectFrom("audit_log")
+      .select(["action", "target", "details"])
+      .where("project_id", "=", svc.project.id)
+      .where("action", "=", "reports.failed")
+      .where("target", "like", "sv/%")
+      .execute();
+    expect(audit).toEqual([
+      {
+        action: "reports.failed",
+        target: `sv/${svc.project.id}/2026-03/u-sv`,
+        details: expect.objectContaining({ userId: "u-sv", code: "profile_unreadable" }),
+      },
+    ]);
     const res = await svc.app!.inject({
       url: `/v1/reports/generations?${q("SV", "2026-03")}`,
       headers: admin(),

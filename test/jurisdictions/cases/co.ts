@@ -76,6 +76,40 @@ export const CO_CASES: LegalCase[] = [
     },
   },
   {
+    name: "COP at the TRM of the transaction's own day in Bogotá: 20:00 on 30 April (1 May in UTC) takes 30 April's",
+    jurisdictions: ["CO"],
+    profile: colombian(),
+    rates: {
+      "2026-04-09": { COP: 3_700 },
+      "2026-04-10": { COP: 3_800 },
+      "2026-04-11": { COP: 3_850 },
+      "2026-04-30": { COP: 3_900 },
+      "2026-05-01": { COP: 4_100 },
+    },
+    transfers: [receipt("2026-04-10 09:00", 300), receipt("2026-04-30 20:00", 200)],
+    expect: {
+      laws: [["CO-TX-150"], ["CO-TX-150", "CO-TX-450"]],
+      files: {
+        CO: {
+          "2026-04": {
+            records: [
+              [0, "M"],
+              [1, "M"],
+            ],
+          },
+        },
+      },
+      // USD, COP and the TRM of each line, then the trailer's sums.
+      xml: {
+        "2026-04": [
+          /\|300\.00\|1140000\.00\|3800\.00\|/,
+          /\|200\.00\|780000\.00\|3900\.00\|/,
+          /^2\|2\|500\.00\|1920000\.00/m,
+        ],
+      },
+    },
+  },
+  {
     name: "USD 449.99 over a month is no multiple; the count starts again in the next month",
     jurisdictions: ["CO"],
     profile: colombian(),

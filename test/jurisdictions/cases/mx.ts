@@ -232,6 +232,53 @@ export const MX_CASES: LegalCase[] = [
     expect: { laws: [["CO-TX-150"]], files: { CO: { "2026-06": { records: [[0, "I"]] } } } },
   },
   {
+    name: "a client in Argentina of a project enabled for MX and CO is reported nowhere, and the checker says so",
+    jurisdictions: ["MX", "CO"],
+    profile: mexican({ nationality: "AR", address: { country: "AR" } }),
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      // Neither country's law governs the client: no country rule is kept.
+      laws: [[]],
+      files: { MX: { "2026-06": { zero: true } }, CO: { "2026-06": { none: true } } },
+      messages: [
+        {
+          type: "error",
+          matches:
+            /no jurisdiction of the project governs the client .*reported nowhere.*register the address with `jurisdiction`/,
+        },
+      ],
+    },
+  },
+  {
+    name: "a client found to be in Argentina only when the month is built is reported nowhere, and the generation says so",
+    jurisdictions: ["MX", "CO"],
+    // Unreadable when checked: both countries' rules are kept, as the governing jurisdiction is not known yet.
+    profile: { status: 500 },
+    profileLater: mexican({ nationality: "AR", address: { country: "AR" } }),
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [["MX-AVISO", "CO-TX-150"]],
+      files: {
+        MX: {
+          "2026-06": {
+            none: true,
+            said: /no jurisdiction of the project governs the client.*reported nowhere/,
+          },
+        },
+        CO: {
+          "2026-06": {
+            none: true,
+            said: /no jurisdiction of the project governs the client.*reported nowhere/,
+          },
+        },
+      },
+      messages: [
+        { type: "notification", matches: /"id":"MX-AVISO"/ },
+        { type: "error", matches: /could not be read \(the user profile request answered 500\)/ },
+      ],
+    },
+  },
+  {
     name: "a client in the United States that the project maps to Mexico",
     jurisdictions: ["MX", "CO"],
     clientJurisdiction: { countries: { US: "MX" } },

@@ -60,8 +60,8 @@ export type FilesExpected =
   | { records: [number, "I" | "M"][] }
   /** El Salvador, Guatemala: the transfers listed */
   | { rows: number[] }
-  /** no file for the client (reported nowhere, or elsewhere) */
-  | { none: true }
+  /** no file for the client (reported nowhere, or elsewhere); `said`: what the generation's problems must say */
+  | { none: true; said?: RegExp }
   /** no file at all this month (not even a nil report), and a problem that says why */
   | { refused: RegExp };
 
@@ -74,6 +74,8 @@ export interface LegalCase {
   clientJurisdiction?: object;
   /** the profile the integrator answers, or the HTTP status it fails with */
   profile: object | { status: number };
+  /** the profile the integrator answers once the transfers were checked, before the files are built */
+  profileLater?: object;
   /** `jurisdiction` given when the address is registered */
   addressJurisdiction?: string;
   /** the ETH price in USD by UTC day (default 1,000 every day; null: no price that day) */
@@ -92,7 +94,7 @@ export interface LegalCase {
     urgent?: number[];
     /** the messages the integrator receives, in order: their type and a pattern of their text */
     messages?: { type: "notification" | "error"; matches?: RegExp }[];
-    /** a pattern the MX file of a month must contain, beyond its avisos */
+    /** a pattern the month's file must contain (MX: beyond its avisos; CO: beyond its records) */
     xml?: Record<string, RegExp[]>;
   };
 }
@@ -298,6 +300,7 @@ export class CaseRunner {
       c.transfers.map((t, i) => lawsOf.get(`${hashes.get(i)}:${address(t.address ?? 0)}`)),
       `${c.name}: laws`,
     ).toEqual(c.expect.laws);
+    if (c.profileLater) this.integrator.profiles.set(user, c.profileLater);
     if (c.pricesLater)
       await db
         .insertInto("prices")
@@ -347,6 +350,15 @@ export class CaseRunner {
           .where("kind", "in", ["monthly", "zero"])
           .execute();
         const label = `${c.name}: ${country} ${period} (problems: ${JSON.stringify(summary.problems)})`;
+        if ("none" in expected && expected.said) {
+          // What the generation says of the client, as an officer reads it (GET /reports/generations).
+          const listed = await this.svc.app!.inject({
+            url: `/v1/reports/generations?projectId=${project.projectId}&countryCode=${country}&period=${period}`,
+            headers: auth(key),
+          });
+          expect(summary.elsewhere, label).toEqual([{ userId: user, governedBy: null }]);
+          expect(JSON.stringify(listed.json().data[0]?.problems), label).toMatch(expected.said);
+        }
         if ("refused" in expected) {
           expect(files, label).toEqual([]);
           expect(summary.problems.map((p) => p.reason).join("\n"), label).toMatch(expected.refused);
@@ -451,6 +463,7 @@ async function expectFiles(
   const body = text.split("\r\n").filter((l) => l.startsWith("1|"));
   if ("records" in expected) {
     expect(checkCoLayout(text), label).toEqual([]);
+    for (const pattern of xml ?? []) expect(text, label).toMatch(pattern);
     expect(
       body.map((l) => {
         const f = l.split("|");

@@ -3,6 +3,7 @@
 // layer, provisional), or a quick check made on the spot. One shape for all of them, with the evidence the stored
 // result keeps (findings, exposure entries as paths, what drives the score), so that a reader cites the analysis
 // and never recomputes it.
+
 import type { Kysely } from "kysely";
 import type { Coverage } from "../ledger/index.ts";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
+import { type ExposurePath, exposurePaths } from "./exposure-entries.ts";
 import type { CompletedLayer } from "./layered/layer-result.ts";
 import { getLayeredAnalysis, readLayerBody } from "./layered/store.ts";
 import { quickExpansion, quickRisk } from "./quick.ts";
@@ -42,26 +44,8 @@ export interface VerdictFinding {
   message: string;
 }
 
-/** An exposure entry as a path: the labelled addresses at its far end, the intermediaries, the transactions. */
-export interface VerdictExposure {
-  category: string;
-  direction: "incoming" | "outgoing" | "self";
-  hops: number;
-  usd: number;
-  share: number;
-  counterparties: { address: string; label?: string }[];
-  /** intermediaries on the paths, sorted */
-  via: string[];
-  /** transactions on the paths, sorted */
-  txs: string[];
-  /** the score's exposure points come from this entry */
-  drivesScore: boolean;
-  /**
-   * unsolicited dust (docs/decisions/0030): a small, negligible receipt the address did not spend onward, shown
-   * as exposure but scoring at most low; present only when true
-   */
-  unsolicited?: true;
-}
+/** An exposure entry as a path (exposure-entries.ts). */
+export type VerdictExposure = ExposurePath;
 
 /** What adds to the score, largest first (the risk core's contributions of a point or more). */
 export interface VerdictDriver {
@@ -231,7 +215,7 @@ function fromAnalysis(root: string, r: StoredResult, maxDepth: number): Analysed
     level: r.riskLevel,
     reason: r.riskReason,
     findings,
-    exposure: exposureOf(r.exposure, contributions),
+    exposure: exposurePaths(r.exposure, contributions),
     totals: r.exposure ? totalsOf(r.exposure) : null,
     drivers: r.contributions ? drivers : null,
     newestTransfersOnly: null,
@@ -269,27 +253,6 @@ function strongestOf(findings: VerdictFinding[], pattern: string, root: string, 
     if (best < 0 || (f.confidence ?? 0) > ((findings[best] as VerdictFinding).confidence ?? 0)) best = i;
   });
   return best;
-}
-
-function exposureOf(
-  exposure: RiskAnalysis["exposure"] | undefined,
-  contributions: RiskAnalysis["contributions"],
-): VerdictExposure[] {
-  const scored = new Set(contributions.filter((c) => c.kind === "exposure").map((c) => c.ref));
-  return (exposure?.entries ?? []).map((e, i) => ({
-    category: e.category,
-    direction: e.direction,
-    hops: e.hops,
-    usd: e.usd,
-    share: e.share,
-    counterparties: e.counterparties.map((c) =>
-      c.label === undefined ? { address: c.address } : { address: c.address, label: c.label },
-    ),
-    via: [...e.via],
-    txs: [...e.txs],
-    drivesScore: scored.has(i),
-    ...(e.unsolicited ? { unsolicited: true as const } : {}),
-  }));
 }
 
 /**
@@ -393,7 +356,7 @@ export async function quickVerdict(
   return {
     ...base,
     findings: involved.map(finding),
-    exposure: exposureOf(analysis.exposure, analysis.contributions),
+    exposure: exposurePaths(analysis.exposure, analysis.contributions),
     totals: totalsOf(analysis.exposure),
     drivers,
     newestTransfersOnly: capped,

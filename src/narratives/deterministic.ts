@@ -77,6 +77,7 @@ const TEXT = {
     depositOf: (e: string) => `deposit address of ${e}`,
     evidence: "Evidence",
     paths: "Exposure paths",
+    unsolicited: "unsolicited dust",
     path: (e: ExposureFact, who: string, via: string, n: string) =>
       e.direction === "self"
         ? `The address itself is labelled ${inert(e.category)}: ${who}.`
@@ -187,6 +188,7 @@ const TEXT = {
     depositOf: (e: string) => `dirección de depósito de ${e}`,
     evidence: "Evidencia",
     paths: "Rutas de exposición",
+    unsolicited: "polvo no solicitado",
     path: (e: ExposureFact, who: string, via: string, n: string) =>
       e.direction === "self"
         ? `La dirección misma está etiquetada en la categoría ${inert(categoryEs(e.category))}: ${who}.`
@@ -378,7 +380,8 @@ export function deterministicReport(facts: WalletFacts, lang: ReportLanguage): s
             [...t.exposureHeader],
             r.exposure.map((e) => [
               inert(t.category(e.category)),
-              inert(t.direction(e.direction)),
+              // Dust is named where its direction is: shown, but not a dealing (docs/decisions/0030).
+              inert(t.direction(e.direction)) + (e.unsolicited ? ` (${t.unsolicited})` : ""),
               usd(e.usd),
               `${Math.round(e.share * 100)}%`,
               figure(e.hops),

@@ -107,6 +107,8 @@ export interface ExposureFact {
   share: number;
   /** the score's exposure points come from this entry */
   drivesScore: boolean;
+  /** unsolicited dust (docs/decisions/0030): shown, but it scores at most low */
+  unsolicited: boolean;
   counterparties: { address: string; label: string | null }[];
   via: string[];
   /** how many transactions are on the paths */
@@ -325,6 +327,7 @@ async function exposureFact(
     usd: round2(e.usd),
     share: round4(e.share),
     drivesScore: e.drivesScore,
+    unsolicited: e.unsolicited === true,
     counterparties: e.counterparties.map((c) => ({ address: c.address, label: c.label ?? null })),
     via: e.via,
     transactions: e.txs.length,

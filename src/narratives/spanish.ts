@@ -220,9 +220,12 @@ export function exposureEs(e: VerdictExposure): string {
   const verb = e.direction === "incoming" ? "Recibió" : "Envió";
   const prep = e.direction === "incoming" ? "de" : "a";
   const share = `${pct(e.share)} de sus fondos ${e.direction === "incoming" ? "entrantes" : "salientes"}`;
-  if (e.hops <= 1) return `${verb} ${usd(e.usd)} (${share}) directamente ${prep} ${kind} (${who}${more})`;
+  // Dust says so first, as the English reason does (docs/decisions/0030): a gift it did not ask for, not a dealing.
+  const what = e.unsolicited ? `Recibió polvo no solicitado: ${usd(e.usd)}` : `${verb} ${usd(e.usd)}`;
+  const spent = e.unsolicited ? ", que no gastó" : "";
+  if (e.hops <= 1) return `${what} (${share}) directamente ${prep} ${kind} (${who}${more})${spent}`;
   const via = e.via.slice(0, 2).map(short).join(", ") + (e.via.length > 2 ? ", ..." : "");
-  return `${verb} ${usd(e.usd)} (${share}) ${prep} ${kind} a ${saltos(e.hops)} (${who}${more}) a través de ${via}`;
+  return `${what} (${share}) ${prep} ${kind} a ${saltos(e.hops)} (${who}${more}) a través de ${via}${spent}`;
 }
 
 /** A pattern as a driver of the score, by the address's part in it. */

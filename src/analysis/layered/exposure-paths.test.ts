@@ -36,6 +36,24 @@ describe("layerExposure", () => {
     expect(exposure.filter((e) => e.drivesScore)).toHaveLength(1);
   });
 
+  it("marks unsolicited dust as such, as the wallet verdict does, and scores it at most low", () => {
+    const b = new GraphBuilder(3);
+    b.node("lazarus", { type: "sanctioned", category: "sanctioned", label: "OFAC SDN: Lazarus Group" });
+    b.send("employer", "root", 4_775, T0 - 5 * DAY);
+    b.send("lazarus", "root", 2.39, T0);
+    const risk = analyseGraph(b.build(["root"]), addr("root"));
+    const exposure = layerExposure(risk.exposure, risk.contributions);
+    expect(exposure.find((e) => e.category === "sanctioned")).toMatchObject({
+      direction: "incoming",
+      hops: 1,
+      usd: 2.39,
+      unsolicited: true,
+    });
+    // Only dust carries the mark; it is absent, not false, elsewhere (the API adds the field only when true).
+    expect(exposure.filter((e) => "unsolicited" in e).map((e) => e.category)).toEqual(["sanctioned"]);
+    expect(risk.level).toBe("low");
+  });
+
   it("is empty without exposure", () => {
     const b = new GraphBuilder();
     b.send("root", "friend", 100, T0);

@@ -7,25 +7,13 @@
 // because the viewer must draw *why*: a score that rests on funds from a sanctioned address three hops away is
 // only checkable when those three hops are visible.
 import type { Exposure, ScoreContribution } from "../../risk/index.ts";
+import { exposurePaths } from "../exposure-entries.ts";
 import type { LayerExposure } from "./schemas.ts";
 
 export function layerExposure(
   exposure: Exposure,
   contributions: readonly ScoreContribution[],
 ): LayerExposure[] {
-  // Only the strongest exposure counts towards the score (scoring/contributions.ts); `ref` indexes the entries.
-  const scored = new Set(contributions.filter((c) => c.kind === "exposure").map((c) => c.ref));
-  return exposure.entries.map((entry, i) => ({
-    category: entry.category,
-    direction: entry.direction,
-    hops: entry.hops,
-    usd: entry.usd,
-    share: entry.share,
-    counterparties: entry.counterparties.map((c) =>
-      c.label === undefined ? { address: c.address } : { address: c.address, label: c.label },
-    ),
-    via: [...entry.via],
-    txHashes: [...entry.txs],
-    drivesScore: scored.has(i),
-  }));
+  // The layer's API names the transactions txHashes; the rest is the wallet verdict's mapping.
+  return exposurePaths(exposure, contributions).map(({ txs, ...path }) => ({ ...path, txHashes: txs }));
 }

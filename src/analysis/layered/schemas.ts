@@ -101,6 +101,12 @@ export const LayerExposureSchema = Type.Object({
   via: Type.Array(Type.String(), { description: "the intermediaries on the paths, sorted" }),
   txHashes: Type.Array(Type.String(), { description: "the transactions on the paths, sorted" }),
   drivesScore: Type.Boolean({ description: "the score's exposure points come from this entry" }),
+  unsolicited: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "unsolicited dust: a small, negligible receipt the root did not spend onward; shown, but it scores at most low (docs/risk-model.md)",
+    }),
+  ),
 });
 
 const CompletedLayerSchema = Type.Object({

@@ -69,3 +69,22 @@ describe("thresholdsInWords", () => {
     expect(thresholdsInWords("peel_chain", {})).toEqual([]);
   });
 });
+
+describe("exchange hopping through the user's own wallets", () => {
+  it("says how many own wallets the funds passed through and what makes a wallet one's own", () => {
+    const text = thresholdsInWords("exchange_hopping", {
+      exchanges: 2,
+      minExchanges: 2,
+      maxRestHours: 72,
+      minCarriedFraction: 0.8,
+      maxCarriedFraction: 1.25,
+      ownWallets: 2,
+      ownWalletsAtMost: 3,
+      ownForwardFraction: 0.9,
+      ownMaxHoldHours: 24,
+    }).join(" ");
+    expect(text).toContain(
+      "On the way the funds passed through 2 wallets of the user's own, each fresh and fed by the previous wallet only, forwarding at least 90% of what it received, within 24 hours. Up to 3 own wallets are followed.",
+    );
+  });
+});

@@ -141,6 +141,11 @@ const WORDINGS: Record<string, Wording> = {
     const lo = num(t, "minCarriedFraction");
     const hi = num(t, "maxCarriedFraction");
     const exchanges = num(t, "exchanges");
+    // Present only when the funds went through the user's own wallets on the way (docs/risk-model.md).
+    const own = num(t, "ownWallets");
+    const ownAtMost = num(t, "ownWalletsAtMost");
+    const forward = num(t, "ownForwardFraction");
+    const hold = num(t, "ownMaxHoldHours");
     return [
       sentence(
         minExchanges !== undefined && `funds pass through at least ${minExchanges} different exchanges`,
@@ -151,6 +156,14 @@ const WORDINGS: Record<string, Wording> = {
         ),
       ),
       exchanges !== undefined ? `Here ${plural(exchanges, "exchange")}.` : "",
+      own !== undefined
+        ? sentence(
+            `on the way the funds passed through ${plural(own, "wallet")} of the user's own`,
+            "each fresh and fed by the previous wallet only",
+            forward !== undefined && `forwarding at least ${percent(forward)} of what it received`,
+            hold !== undefined && `within ${plural(hold, "hour")}`,
+          ) + (ownAtMost !== undefined ? ` Up to ${plural(ownAtMost, "own wallet")} are followed.` : "")
+        : "",
     ];
   },
   mixing: (t) => {

@@ -207,25 +207,6 @@ function passableIn(index: GraphIndex): (address: string) => boolean {
   return passable;
 }
 
-/**
- * USD the root passed on of what it received from a category (docs/decisions/0030, "spent onward"): each of its
- * sends carries the share of its receipts in the windowDays before it that haircut taint traces to the category
- * within maxHops (the exposure's depth), the same rule that passes funds on through an intermediary. An address
- * that ends traces (a service pools its customers' funds) passes nothing on as its own.
- */
-export function onwardUsd(index: GraphIndex, root: string, category: string, params: ExposureParams): number {
-  const targets = labelledByCategory(index, params.categories).get(category);
-  if (!targets) return 0;
-  const taint = taintOf(index, targets, "incoming", params);
-  const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
-  let total = 0;
-  for (const e of index.outOf(root)) {
-    if (e.to === root || e.usd === null || e.usd <= 0) continue;
-    total += e.usd * taint.fraction(root, e.at, maxHops);
-  }
-  return total;
-}
-
 export function computeExposure(index: GraphIndex, root: string, params: ExposureParams): Exposure {
   const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);
   const ins = index.inOf(root).filter((e) => e.from !== root);

@@ -27,6 +27,11 @@ const dusted = world.account("dusted");
 world.sendUsd(employer, dusted, "USDV", 4_775, T - 5 * DAY);
 world.sendUsd(lazarus, dusted, "USDV", 2.39, T);
 world.sendUsd(dusted, shop, "USDV", 120, T + 2 * DAY);
+/** Dusted, then moves most of its balance to an exchange: its own money, not the dust. */
+const saver = world.account("saver");
+world.sendUsd(employer, saver, "USDV", 4_775, T - 5 * DAY);
+world.sendUsd(lazarus, saver, "USDV", 2.39, T);
+world.sendUsd(saver, shop, "USDV", 4_000, T + DAY);
 /** Wages long ago, then the same USD 2.39 passed straight on: spent onward. */
 const forwarder = world.account("forwarder");
 world.sendUsd(employer, forwarder, "USDV", 4_775, T - 90 * DAY);
@@ -118,6 +123,15 @@ describe("an ordinary user dusted by a sanctioned address", () => {
         unsolicited: true,
       }),
     ]);
+  });
+
+  it("stays low when the user then spends most of its balance (its own money, not the dust)", async () => {
+    for (const depth of [1, 3]) {
+      const r = await scan(saver.address, depth);
+      expect(r, `depth ${depth}`).toMatchObject({ riskLevel: "low", suspiciousActivity: false });
+      expect(r.riskReason).toContain("unsolicited");
+    }
+    expect((await quick(saver.address)).level).toBe("low");
   });
 
   it("is low in the quick check", async () => {

@@ -161,19 +161,45 @@ describe("the share of incoming funds (dustMaxShare 1 %)", () => {
   });
 });
 
-describe("spent onward (dustOnwardShare: half the dust traced out of the address)", () => {
+describe("spent onward (the dust passed on as it came: a send of 80-125% of a receipt; half the dust)", () => {
   /** USD 2 of dust among USD 1,000 received in the window; `spent` sent an hour later. */
-  function spending(spent: number): RiskAnalysis {
+  function spending(spent: number, at = T0 + HOUR): RiskAnalysis {
     const b = user(998);
     b.send("lazarus", "root", 2, T0);
-    b.send("root", "friend", spent, T0 + HOUR);
+    b.send("root", "friend", spent, at);
     return analyse(b);
   }
 
-  it("is not spent onward when the sends carry less than half of it, and is at half", () => {
-    // A send of USD 499 carries 499 x 2 / 1,000 = USD 0.998 of the dust; USD 500 carries USD 1, half of it.
-    expectDust(spending(499));
-    expectCritical(spending(500));
+  it("is not spent onward by ordinary payments from a balance that holds it, however large", () => {
+    // Proportional taint would say a send of USD 500 or 998 carries half the dust or all of it: the user paid rent.
+    for (const spent of [120, 500, 998]) expectDust(spending(spent));
+  });
+
+  it("is spent onward by a send of the dust's own size, at and around the band's edges", () => {
+    expectDust(spending(1.59)); // 79.5 % of USD 2
+    expectCritical(spending(1.6)); // 80 %
+    expectCritical(spending(2.5)); // 125 %
+    expectDust(spending(2.51)); // 125.5 %
+  });
+
+  it("counts a forward only within the exposure's window (30 days)", () => {
+    expectCritical(spending(2, T0 + 30 * DAY));
+    expectDust(spending(2, T0 + 30 * DAY + 1));
+  });
+
+  it("is spent onward when half the dust, receipt by receipt, is passed on", () => {
+    const b = user(4_775);
+    b.send("lazarus", "root", 2, T0);
+    b.send("lazarus", "root", 2, T0 + HOUR);
+    b.send("root", "next", 2, T0 + 2 * HOUR);
+    expectCritical(analyse(b));
+    const c = user(4_775);
+    c.send("lazarus", "root", 2, T0);
+    c.send("lazarus", "root", 2, T0 + HOUR);
+    c.send("lazarus", "root", 2, T0 + 2 * HOUR);
+    c.send("root", "next", 2, T0 + 3 * HOUR);
+    // USD 2 of USD 6 passed on: a third, under half.
+    expectDust(analyse(c));
   });
 
   it("keeps the weight of dust forwarded as it came", () => {

@@ -86,11 +86,12 @@ export interface ScoringParams {
   dustMaxUsd: number;
   dustMaxShare: number;
   /**
-   * spent onward: haircut taint (graph/taint.ts) attributes to the category's funds at least this fraction of the
-   * dust in what the address itself sent afterwards: each of its sends carries the share of its receipts in the
-   * windowDays before it that are traced to the category, capped at the dust received
+   * spent onward: the address's later sends that carry a dust receipt as it came (dustForwardedFractions of it,
+   * within the exposure's windowDays) add up to at least this fraction of the dust
    */
   dustOnwardShare: number;
+  /** a send carries a dust receipt "as it came" when it is between these fractions of it (the same funds) */
+  dustForwardedFractions: [number, number];
   /** an unsolicited exposure scores at most this: low, never medium (suspiciousFrom) */
   dustMaxPoints: number;
 }
@@ -131,9 +132,12 @@ export const DEFAULT_SCORING_PARAMS: ScoringParams = {
   // 1 %: "negligible" for an address that also receives anything of its own; a mule or a fresh address funded by
   // the dust is never under it (its risky receipts are most of what it has).
   dustMaxShare: 0.01,
-  // Half: more than half of the dust traced out of the address is the address moving it, not the rounding of a
-  // balance that merely held it (an ordinary send of USD 1,000 from USD 4,775 carries USD 0.50 of USD 2.39).
+  // Half: an address that passed on most of its dust, receipt by receipt, chose to move it.
   dustOnwardShare: 0.5,
+  // The "same funds" band the detectors use for a forward (exchange hopping's carried fraction): a receipt passed on
+  // whole, less a fee, or topped up a little. An ordinary payment from a balance that happens to hold dust is not
+  // in it (USD 120 is 50 times USD 2.39).
+  dustForwardedFractions: [0.8, 1.25],
   // 25: in low (20-39), so a dusted address is shown, not alerted on (suspiciousFrom 40), and any real finding
   // about it still outranks the dust.
   dustMaxPoints: 25,

@@ -16,6 +16,8 @@
 // fall with the distance, pairwise across cases down to clean ordinary users (ordering.ts), and every case one hop
 // away must be critical. Ordinary users (the background sample) are also scored for false alerts by their distance
 // to the risky side (false-alerts.ts); and the inferred exchange deposit addresses against the world's (deposits.ts).
+// Dusted users (pattern "dusted": ordinary users sent dust by sanctioned and mixer addresses) are scored for false
+// alerts in a row of their own; the patterns reported on them are listed (`dustedPatterns`), not counted.
 import { PATTERNS, type PatternName, RISK_LEVELS, type RiskLevel } from "../../src/risk/index.ts";
 import type { DepositTruth, ExportCase } from "../world/etl.ts";
 import { type DepositInference, scoreDeposits } from "./deposits.ts";
@@ -82,8 +84,10 @@ export interface EvalReport {
   /** pairwise: 1 hop > 2 hops > 3 hops > clean users, and 1 hop always critical (ordering.ts) */
   ordering: Ordering;
   orderingPassed: boolean;
-  /** ordinary users scored medium or above, and critical, by distance to the risky side */
+  /** ordinary users scored medium or above, and critical, by distance to the risky side; and the dusted users */
   falseAlerts: FalseAlertRow[];
+  /** patterns reported on dusted users -> how many */
+  dustedPatterns: Record<string, number>;
   /** the inferred deposit addresses against the world's, when given */
   deposits?: DepositInference;
   failed: { id: string; error: string }[];
@@ -113,6 +117,8 @@ export function scoreBenchmark(
   const chains = new Map<string, { score: number; level: RiskLevel }[]>();
   const truncated: Record<string, number> = {};
   const ordinary: { id: string; distance: number | undefined; level: RiskLevel; score: number }[] = [];
+  const dusted: { id: string; level: RiskLevel }[] = [];
+  const dustedPatterns: Record<string, number> = {};
 
   for (const c of cases) {
     const r = results.get(c.subject.toLowerCase());
@@ -125,6 +131,14 @@ export function scoreBenchmark(
       const list = chains.get(chain) ?? [];
       list[Number(hops) - 1] = { score: r?.riskScore ?? 0, level: r?.riskLevel ?? "minimal" };
       chains.set(chain, list);
+    }
+    if (c.pattern === "dusted") {
+      if (ok) dusted.push({ id: c.id, level: r.riskLevel });
+      for (const p of reported) dustedPatterns[p] = (dustedPatterns[p] ?? 0) + 1;
+      const row = variantRow(variants, "dusted", false, c.variant);
+      row.cases++;
+      if (reported.size > 0) row.reported++;
+      continue;
     }
     if (c.pattern === "background") {
       if (ok) ordinary.push({ id: c.id, distance: c.distance, level: r.riskLevel, score: r.riskScore });
@@ -216,7 +230,7 @@ export function scoreBenchmark(
   const clean = ordinary.filter((u) => u.distance === undefined || u.distance > 3).map((u) => u.score);
   const ordering = pairwiseOrdering(byHops, clean);
   const orderingPassed = chains.size > 0 && ordering.passed;
-  const alerts = falseAlerts(ordinary);
+  const alerts = falseAlerts(ordinary, cases.some((c) => c.pattern === "dusted") ? dusted : undefined);
   const depositScore = deposits ? scoreDeposits(deposits.truth, deposits.inferred) : undefined;
   return {
     quality,
@@ -231,6 +245,7 @@ export function scoreBenchmark(
     ordering,
     orderingPassed,
     falseAlerts: alerts,
+    dustedPatterns,
     ...(depositScore ? { deposits: depositScore } : {}),
     failed,
     truncated,

@@ -4,7 +4,10 @@
 // through services (exchanges and their deposit addresses, bridges, the DEX: they pool everyone's funds). That is the
 // distance at which the risk engine could trace exposure; the eval reports false alerts on ordinary users by it.
 // A merchant that a risky wallet once paid does not bring its other customers nearer: no funds go from it to them.
+// Dust (a risky address's transfer worth under DUST_USD.perSource, dusting.ts) brings nobody nearer either: it is
+// no one's funds, and the risk engine scores it as unsolicited (docs/risk-model.md).
 import type { PlannedTransfer, World } from "../../src/worlds/index.ts";
+import { DUST_USD, usdValue } from "./dusting.ts";
 
 const RISKY = new Set(["sanctioned", "illicit", "mixer"]);
 const SERVICES = new Set(["exchange", "bridge", "defi"]);
@@ -39,6 +42,7 @@ export function distancesToRisk(world: World, maxHops: number): Map<string, numb
         if (hop > 1 && isService(a)) continue;
         for (const t of (forward ? outOf : inOf).get(a) ?? []) {
           if (forward ? t.at < time : t.at > time) continue;
+          if (hop === 1 && usdValue(t.token, t.amount, t.at) < DUST_USD.perSource) continue;
           const b = forward ? t.to : t.from;
           const seen = next.get(b);
           if (seen === undefined || (forward ? t.at < seen : t.at > seen)) next.set(b, t.at);

@@ -24,8 +24,9 @@
 //   cases.json           { seed, perPattern, users, transfers, background, chainId, namespace, counts, cases: [{ id,
 //                        pattern, positive, subject, variant, note, distance? }], deposits: [{ address, exchange }]
 //                        }: every case to scan (eval/world: positives, near misses, the background
-//                        sample under pattern "background" with its distance to the risky side, and the
-//                        sanctions-exposure chains at 1, 2 and 3 hops); and the exchanges' deposit addresses, which
+//                        sample under pattern "background" with its distance to the risky side, the
+//                        sanctions-exposure chains at 1, 2 and 3 hops, and the dusted users under pattern
+//                        "dusted"); and the exchanges' deposit addresses, which
 //                        labels.csv does not name (as real label sets do not): the truth the service's inference
 //                        is measured against.
 //
@@ -61,7 +62,10 @@ export interface BenchmarkOptions {
 
 export interface ExportCase {
   id: string;
-  /** a pattern of PATTERNS, "background" (a plain user: negative for every pattern) or "sanctions_exposure" */
+  /**
+   * a pattern of PATTERNS, "background" (a plain user: negative for every pattern), "sanctions_exposure" or "dusted"
+   * (an ordinary user sent dust by sanctioned and mixer addresses: scored for false alerts only)
+   */
   pattern: string;
   positive: boolean;
   subject: string;

@@ -9,7 +9,10 @@
 //    transfer, a few hours or a few percent short, or a labelled service); the pattern must not be reported;
 //  - background (pattern "background", positive: false): a plain user of the population, half of them drawn from
 //    users who traded with case wallets; no pattern may be reported for it;
-//  - sanctions_exposure: the wallets 1, 2 and 3 hops from a sanctioned address, scored for the level ordering.
+//  - sanctions_exposure: the wallets 1, 2 and 3 hops from a sanctioned address, scored for the level ordering;
+//  - dusted (positive: false): a plain user far from the risky side and the cases, sent a few dollars of dust by
+//    sanctioned and mixer addresses after its last payment (dusting.ts); scored for false alerts only.
+// Besides the hubs of the population, a few busy unlabelled addresses with thousands of counterparties (crowds.ts).
 // Everything derives from the seed: the same options give the same world, transfer for transfer.
 import { Rng } from "../../src/platform/rng.ts";
 import { DAY, World } from "../../src/worlds/index.ts";
@@ -23,7 +26,9 @@ import { sanctionsChain } from "./cases/sanctions.ts";
 import { structuringNearMiss, structuringPositive } from "./cases/structuring.ts";
 import { washTradingNearMiss, washTradingPositive } from "./cases/wash-trading.ts";
 import type { CaseContext, CaseGenerator } from "./context.ts";
+import { buildCrowds } from "./crowds.ts";
 import { distancesToRisk } from "./distance.ts";
+import { dustUsers } from "./dusting.ts";
 import { buildBenchmarkServices, buildPopulation } from "./population.ts";
 
 /** Each pattern's positive and near-miss generators. */
@@ -53,6 +58,10 @@ export interface BenchmarkWorldOptions {
   background?: number;
   /** sanctions chains (default: half of perPattern, at least 1) */
   sanctionsChains?: number;
+  /** busy unlabelled neighbourhoods (crowds.ts; default 4), the busiest with 4 counterparties per user */
+  crowds?: number;
+  /** ordinary users dusted by sanctioned and mixer addresses (dusting.ts; default: one in 25 users, at most 60) */
+  dusted?: number;
 }
 
 export const BENCHMARK_START = Date.UTC(2024, 0, 1) / 1000;
@@ -62,6 +71,10 @@ export function defaultBackground(users: number): number {
   return Math.min(300, Math.floor(users / 5));
 }
 
+export function defaultDusted(users: number): number {
+  return Math.min(60, Math.floor(users / 25));
+}
+
 export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   const world = new World(`vigia-benchmark-${opts.seed}`);
   const root = new Rng(opts.seed);
@@ -69,6 +82,8 @@ export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   const populationRng = root.fork();
   const caseRng = root.fork();
   const sampleRng = root.fork();
+  const dustRng = root.fork();
+  const crowdRng = root.fork();
   const services = buildBenchmarkServices(world);
   const pop = buildPopulation(world, services, populationRng, {
     users: opts.users,
@@ -77,6 +92,13 @@ export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
     hubTransfers: opts.hubTransfers ?? Math.round(opts.transfers * 0.35),
     start: BENCHMARK_START,
     days: DAYS,
+  });
+  buildCrowds(world, services, crowdRng, pop.users, {
+    count: opts.crowds ?? 4,
+    busiest: 4 * opts.users,
+    userShare: 0.2,
+    start: BENCHMARK_START,
+    end: BENCHMARK_START + DAYS * DAY,
   });
   const ctx: CaseContext = { world, pop, services };
   // Cases start anywhere from day 70 to day 300 (wallets are onboarded up to 60 days before, lives go on after),
@@ -99,7 +121,30 @@ export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   );
   // Users whose ordinary amounts happen to meet structuring's definition are instances of it, not negatives.
   const accidental = accidentalStructurers(world, new Set(candidates.map((u) => u.account.address)));
-  const plain = candidates.filter((u) => !accidental.has(u.account.address));
+  const ordinary = candidates.filter((u) => !accidental.has(u.account.address));
+  // Dusted users: ordinary users far from the risky side (dust aside) and from the cases (no transfer with a case's
+  // wallet), so that any alert on them is the dust's.
+  const farFromRisk = distancesToRisk(world, 4);
+  const caseWallet = /^(?:[a-z_]+-(?:pos|neg)-\d+|sanctions-\d+)\./;
+  const nearCases = new Set<string>();
+  const nameOf = new Map([...world.accounts.values()].map((a) => [a.address, a.name]));
+  for (const t of world.transfers) {
+    if (caseWallet.test(nameOf.get(t.from) ?? "")) nearCases.add(t.to);
+    if (caseWallet.test(nameOf.get(t.to) ?? "")) nearCases.add(t.from);
+  }
+  const dusted = dustUsers(
+    ctx,
+    dustRng,
+    ordinary.filter(
+      (u) =>
+        (farFromRisk.get(u.account.address) ?? Number.POSITIVE_INFINITY) > 3 &&
+        !nearCases.has(u.account.address),
+    ),
+    opts.dusted ?? defaultDusted(opts.users),
+    BENCHMARK_START + DAYS * DAY,
+  );
+  const dustedSet = new Set(dusted.map((u) => u.account.address));
+  const plain = ordinary.filter((u) => !dustedSet.has(u.account.address));
   const neighbours = sampleRng.shuffle(plain.filter((u) => pop.neighbours.has(u.account.address)));
   const others = sampleRng.shuffle(plain.filter((u) => !pop.neighbours.has(u.account.address)));
   // Half and half where both groups have enough; the other group fills in where one runs short.

@@ -71,6 +71,8 @@ export interface Population {
   services: BenchmarkServices;
   users: Member[];
   merchants: Account[];
+  /** the exchange each merchant deposits its takings into */
+  merchantHome: Map<string, Exchange>;
   employers: Account[];
   start: number;
   end: number;
@@ -218,6 +220,7 @@ export function buildPopulation(
     services,
     users,
     merchants,
+    merchantHome: new Map(),
     employers,
     start: opts.start,
     end,
@@ -332,6 +335,7 @@ export function buildPopulation(
   for (const [i, merchant] of merchants.entries()) {
     const size = 20_000 / (i + 1) ** 1.1;
     const home = exchangeOf(rng);
+    pop.merchantHome.set(merchant.address, home);
     const deposit = home.depositFor(merchant.name);
     for (let t = opts.start + 7 * DAY; t < end; t += 7 * DAY) {
       const at = t + rng.between(0, DAY);

@@ -4,10 +4,15 @@
 // case wallets); no plain user pays another one back (payments between people only go up in rank, so ordinary
 // traffic closes no loop and trades nothing back and forth); no sampled user is within 3 hops of a mixer along
 // funds that move forward in time (not through services) but through the busy hubs, whose risky flows stay under a
-// quarter of their flows in any 30 days; each plain user uses one exchange; case wallets' everyday payments stay
-// under USD 800.
+// quarter of their flows in any 30 days (dust aside: a few dollars a mixer sent is nobody's funds); each plain user
+// uses one exchange; case wallets' everyday payments stay under USD 800. And the harder parts: hoppers whose funds
+// pass through their own fresh wallets (each fed by the previous only, forwarding nearly all within hours) and
+// their near misses (a merchant's or a friend's later deposit); ordinary users dusted by sanctioned and mixer
+// addresses (USD 0.5-5 a transfer, at most 10 a source, thousands of their own, far from the risky side otherwise);
+// busy unlabelled addresses with thousands of counterparties, heavy-tailed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { DUST_USD } from "../../eval/world/dusting.ts";
 import { benchmarkWorld, RISKY_SHARE_CAP } from "../../eval/world/index.ts";
 import { priceOn, TOKENS, type World } from "../../src/worlds/index.ts";
 
@@ -103,6 +108,7 @@ describe("benchmark world", () => {
           for (const t of (forward ? outOf : inOf).get(a) ?? []) {
             if (forward ? t.at < time : t.at > time) continue;
             const b = forward ? t.to : t.from;
+            if (mixers.has(b) && usd(t) < DUST_USD.perSource) continue; // dust (dusting.ts) carries no funds
             if (mixers.has(b)) return true;
             const seen = next.get(b);
             if (seen === undefined || (forward ? t.at < seen : t.at > seen)) next.set(b, t.at);
@@ -163,8 +169,113 @@ describe("benchmark world", () => {
     const living =
       /\.(user|owner|subject|origin|funder|trader-[ab]|hopper|depositor|friend|customer)$|^sanctions-\d+\.hop\d$/;
     const everyday = world.transfers.filter((t) => /^merchant\d+$|^contract\.game$/.test(nameOf(t.to)));
-    const caseWallets = everyday.filter((t) => living.test(nameOf(t.from)));
+    // The exchange_hopping near misses that pay a merchant a withdrawal: that one payment is the case, not life.
+    const purchases = new Set(
+      world.cases
+        .filter((c) => c.variant === "merchant-deposits")
+        .map((c) => everyday.filter((t) => t.from === c.subject).sort((a, b) => usd(b) - usd(a))[0]),
+    );
+    expect(purchases.size).toBe(world.cases.filter((c) => c.variant === "merchant-deposits").length);
+    const caseWallets = everyday.filter((t) => living.test(nameOf(t.from)) && !purchases.has(t));
     expect(caseWallets.length).toBeGreaterThan(50);
     for (const t of caseWallets) expect(usd(t), nameOf(t.from)).toBeLessThan(800);
+  });
+  it("passes hoppers' funds through 1-3 own fresh wallets, each fed by the previous only, within hours", () => {
+    const hops = world.cases.filter(
+      (c) => c.pattern === "exchange_hopping" && c.variant?.startsWith("own-wallets"),
+    );
+    expect(new Set(hops.map((c) => c.variant))).toEqual(
+      new Set(["own-wallets-1", "own-wallets-2", "own-wallets-3"]),
+    );
+    const exchangeHot = (a: string) => byAddress.get(a)?.label?.category === "exchange";
+    for (const c of hops) {
+      const own = Number(c.variant?.at(-1));
+      const wallets = Array.from({ length: own }, (_, k) => world.account(`${c.id}.own${k + 1}`).address);
+      // The scanned address received the withdrawal (with 3 own wallets it is the first of them).
+      const withdrawal = world.transfers.find((t) => t.to === c.subject && exchangeHot(t.from) && t.at > 0);
+      expect(withdrawal, c.id).toBeDefined();
+      const chain = own === 3 ? wallets : [c.subject, ...wallets];
+      expect(chain[0]).toBe(c.subject);
+      for (let k = 1; k < chain.length; k++) {
+        const into = world.transfers.filter((t) => t.to === chain[k]);
+        // fed by the previous wallet only, once; forwards nearly all of it, within 24 hours
+        expect(
+          into.map((t) => t.from),
+          c.id,
+        ).toEqual([chain[k - 1]]);
+        const out = world.transfers.filter((t) => t.from === chain[k]);
+        expect(out, c.id).toHaveLength(1);
+        const [i, o] = [into[0]!, out[0]!];
+        expect(o.at - i.at, c.id).toBeGreaterThan(0);
+        expect(o.at - i.at, c.id).toBeLessThanOrEqual(24 * 3_600);
+        expect(usd(o) / usd(i), c.id).toBeGreaterThan(0.9);
+      }
+      // the last one deposits into another exchange's deposit address, within 72 hours of the withdrawal
+      const last = world.transfers.find(
+        (t) => t.from === chain.at(-1) && world.deposits.has(t.to) && t.at > withdrawal!.at,
+      );
+      expect(last, c.id).toBeDefined();
+      expect(last!.at - withdrawal!.at, c.id).toBeLessThanOrEqual(72 * 3_600);
+    }
+    // Near misses: the withdrawal goes to a merchant or a friend, who deposit at an exchange but are not fresh.
+    for (const c of world.cases.filter(
+      (x) => x.variant === "merchant-deposits" || x.variant === "friend-deposits",
+    )) {
+      const paid = world.transfers.filter((t) => t.from === c.subject).sort((a, b) => usd(b) - usd(a))[0]!;
+      const earlier = world.transfers.filter((t) => t.to === paid.to && t.at < paid.at);
+      expect(earlier.length, c.id).toBeGreaterThan(0);
+      expect(
+        world.transfers.some((t) => t.from === paid.to && world.deposits.has(t.to) && t.at > paid.at),
+      ).toBe(true);
+    }
+  });
+
+  it("dusts ordinary users far from the risky side: a few dollars from sanctioned and mixer addresses", () => {
+    const dusted = world.cases.filter((c) => c.pattern === "dusted");
+    expect(dusted.length).toBe(Math.floor(OPTIONS.users / 25));
+    expect(new Set(dusted.map((c) => c.variant))).toEqual(new Set(["sanctioned", "mixer", "both"]));
+    const risky = (a: string) => ["sanctioned", "mixer"].includes(byAddress.get(a)?.label?.category ?? "");
+    const sampled = new Set(world.cases.filter((c) => c.pattern === "background").map((c) => c.subject));
+    for (const c of dusted) {
+      expect(isPlainUser(c.subject), c.id).toBe(true);
+      expect(sampled.has(c.subject), c.id).toBe(false);
+      const dust = world.transfers.filter((t) => t.to === c.subject && risky(t.from));
+      expect(dust.length, c.id).toBeGreaterThan(0);
+      const perSource = new Map<string, number>();
+      for (const t of dust) {
+        expect(usd(t), c.id).toBeGreaterThanOrEqual(DUST_USD.min * 0.94); // the ETH price drifts ±5 %
+        expect(usd(t), c.id).toBeLessThanOrEqual(DUST_USD.max * 1.06);
+        const category = byAddress.get(t.from)?.label?.category ?? "";
+        perSource.set(category, (perSource.get(category) ?? 0) + usd(t));
+      }
+      for (const total of perSource.values()) expect(total, c.id).toBeLessThan(DUST_USD.perSource * 1.06);
+      // Never spent onward: the user sends nothing after the first dust, and holds thousands of its own.
+      const first = Math.min(...dust.map((t) => t.at));
+      expect(
+        world.transfers.some((t) => t.from === c.subject && t.at >= first),
+        c.id,
+      ).toBe(false);
+      const received = world.transfers.filter((t) => t.to === c.subject).reduce((s, t) => s + usd(t), 0);
+      expect(received, c.id).toBeGreaterThan(2_000);
+      expect(c.distance, c.id).toBeUndefined(); // far from the risky side, dust aside
+    }
+  });
+
+  it("has busy unlabelled neighbourhoods: a few addresses with a heavy tail of counterparties, users among them", () => {
+    const crowds = [...world.accounts.values()].filter((a) => /^crowd\d+$/.test(a.name));
+    expect(crowds).toHaveLength(4);
+    const degrees = crowds.map((crowd) => {
+      expect(crowd.label, crowd.name).toBeUndefined();
+      const others = new Set(
+        world.transfers.flatMap((t) =>
+          t.from === crowd.address ? [t.to] : t.to === crowd.address ? [t.from] : [],
+        ),
+      );
+      expect([...others].filter(isPlainUser).length, crowd.name).toBeGreaterThan(20);
+      return others.size;
+    });
+    expect(degrees[0]).toBeGreaterThan(900); // 4 per user of the world at the busiest
+    for (let i = 1; i < degrees.length; i++) expect(degrees[i]).toBeLessThan(degrees[i - 1]!);
+    expect(degrees[0]! / degrees.at(-1)!).toBeGreaterThan(3);
   });
 });

@@ -1,8 +1,8 @@
 // The detection benchmark's export generator (eval/world/etl.ts): the same seed gives byte-identical files
 // and another seed other files; the export is a valid ethereum-etl export that the importer's own functions
 // (importEtl, importLabels, importPrices; not the CLI) accept and store exactly the world's transfers; cases.json
-// agrees with the files (positives, near misses, the background sample, the sanctions chains, each with its
-// variant). In-memory PGlite, or PostgreSQL with DATABASE_URL.
+// agrees with the files (positives, near misses, the background sample, the sanctions chains, the dusted users,
+// each with its variant). In-memory PGlite, or PostgreSQL with DATABASE_URL.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +22,7 @@ import { openTestDatabase } from "../support/db-only.ts";
 const OPTIONS = { seed: 11, perPattern: 3, users: 40, transfers: 400 };
 const BACKGROUND = 8; // eval/world defaultBackground(40)
 const CHAINS = 1; // half of perPattern, at least one
+const DUSTED = 1; // eval/world defaultDusted(40): one user in 25
 const CHAIN = 8_453_001;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-eval-export-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -149,7 +150,14 @@ describe("benchmark export generator", () => {
     const background = cases.cases.filter((c) => c.pattern === "background");
     expect(background).toHaveLength(BACKGROUND);
     expect(background.every((c) => !c.positive && ["neighbour", "random"].includes(c.variant))).toBe(true);
-    expect(cases.cases).toHaveLength(PATTERNS.length * 2 * OPTIONS.perPattern + 3 * CHAINS + BACKGROUND);
+    const dusted = cases.cases.filter((c) => c.pattern === "dusted");
+    expect(dusted).toHaveLength(DUSTED);
+    expect(dusted.every((c) => !c.positive && ["sanctioned", "mixer", "both"].includes(c.variant))).toBe(
+      true,
+    );
+    expect(cases.cases).toHaveLength(
+      PATTERNS.length * 2 * OPTIONS.perPattern + 3 * CHAINS + BACKGROUND + DUSTED,
+    );
 
     // every subject moves funds in the export; the sanctions chains start at a labelled sanctioned address
     const touched = new Set<string>();

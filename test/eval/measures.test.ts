@@ -1,5 +1,5 @@
 // The eval's measures beyond precision and recall, on hand-made figures: false alerts on ordinary users by their
-// distance to the risky side (and their targets), the pairwise ordering of scores by hops down to clean users, and
+// distance to the risky side and on dusted users (and their targets), the pairwise ordering of scores by hops down to clean users, and
 // the deposit-address inference against the truth.
 import { describe, expect, it } from "vitest";
 import { scoreDeposits } from "../../eval/scoring/deposits.ts";
@@ -34,6 +34,17 @@ describe("false alerts by distance", () => {
     ]);
     expect(falseAlerts(users(2, ten(["critical"])))[1]?.passed).toBe(false); // 10 % critical: over 2 %
     expect(falseAlerts(users(7, ["medium"]))[3]).toMatchObject({ passed: false, alerted: ["u7-0"] });
+  });
+
+  it("adds a row for dusted users when there are any, where none may be medium or above", () => {
+    const background = users(undefined, ["minimal"]);
+    expect(falseAlerts(background).map((r) => r.distance)).toEqual(["1", "2", "3", ">3"]);
+    const dusted = (levels: RiskLevel[]) => levels.map((level, i) => ({ id: `dusted-${i}`, level }));
+    const ok = falseAlerts(background, dusted(["low", "low", "minimal"])).at(-1);
+    expect(ok).toMatchObject({ distance: "dusted", users: 3, mediumOrAbove: 0, passed: true });
+    const one = falseAlerts(background, dusted(["low", "medium", ...Array(98).fill("minimal")])).at(-1);
+    expect(one).toMatchObject({ distance: "dusted", users: 100, mediumOrAbove: 1, passed: false });
+    expect(one?.alerted).toEqual(["dusted-1"]);
   });
 });
 

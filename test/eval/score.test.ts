@@ -134,4 +134,34 @@ describe("eval scoring", () => {
     expect(withFailure.failed).toEqual([{ id: "background-1", error: "Data source failed" }]);
     expect(withFailure.passed).toBe(false);
   });
+
+  it("scores dusted users in a false-alert row of their own, listing the patterns reported on them", () => {
+    const base = cases.filter((x) => x.pattern !== "mixing" && x.id !== "background-0");
+    const dusted = [
+      c("dusted-0", "dusted", false, "0xe1", "sanctioned"),
+      c("dusted-1", "dusted", false, "0xe2", "mixer"),
+    ];
+    const quiet = new Map(results).set("0xe1", done([], 25)).set("0xe2", done([], 10));
+    const ok = scoreBenchmark([...base, ...dusted], quiet);
+    expect(ok.falseAlerts.at(-1)).toMatchObject({
+      distance: "dusted",
+      users: 2,
+      mediumOrAbove: 0,
+      passed: true,
+    });
+    expect(ok.passed).toBe(true);
+    // not pattern cases: nothing reported on them counts as a false positive of the pattern
+    const loud = new Map(quiet).set("0xe2", done(["mixing"], 76));
+    const alerted = scoreBenchmark([...base, ...dusted], loud);
+    expect(alerted.falseAlerts.at(-1)).toMatchObject({
+      mediumOrAbove: 1,
+      alerted: ["dusted-1"],
+      passed: false,
+    });
+    expect(alerted.dustedPatterns).toEqual({ mixing: 1 });
+    expect(alerted.quality.mixing.fp).toBe(0);
+    expect(alerted.passed).toBe(false);
+    // without dusted cases, no such row
+    expect(scoreBenchmark(base, quiet).falseAlerts.map((row) => row.distance)).not.toContain("dusted");
+  });
 });

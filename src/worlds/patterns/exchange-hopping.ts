@@ -23,25 +23,43 @@ export interface ExchangeHops {
   untilWithdrawal: () => number;
   /** share of a deposit the exchange pays back out */
   withdrawn: () => number;
-  /** seconds from a withdrawal to the deposit into the next exchange */
+  /** seconds from a withdrawal (or the last own wallet's receipt) to the deposit into the next exchange */
   untilDeposit: () => number;
-  /** share of a withdrawal deposited into the next exchange */
+  /** share of a withdrawal (or of the last own wallet's receipt) deposited into the next exchange */
   deposited: () => number;
+  /**
+   * The user's wallets the funds pass through between exchange `i`'s withdrawal and exchange `i + 1`'s deposit, in
+   * order: the first receives the withdrawal, each pays the next, the last deposits (default: the hopper alone).
+   */
+  via?: (i: number) => readonly Account[];
+  /** seconds a wallet of `via` holds the funds before paying the next one, and the share it passes on */
+  untilForward?: () => number;
+  forwarded?: () => number;
 }
 
 /**
- * Plays the hops: the hopper deposits into each exchange in turn, and each exchange but the last pays the funds
- * back out to the hopper, which deposits them into the next one. Returns the time of the last deposit.
+ * Plays the hops: the hopper deposits into the first exchange, and each exchange but the last pays the funds back
+ * out to the hopper (or to the first of the wallets `via` names, which pass them on, each to the next), which
+ * deposits them into the next one. Returns the time of the last deposit.
  */
 export function hopExchanges(world: World, h: ExchangeHops): number {
   let usd = h.usd;
   let t = h.start;
+  let depositor = h.hopper;
   for (const [i, ex] of h.exchanges.entries()) {
-    if (i > 0 || !h.startsWithWithdrawal) world.sendUsd(h.hopper, ex.depositFor(h.customer), h.token, usd, t);
+    if (i > 0 || !h.startsWithWithdrawal)
+      world.sendUsd(depositor, ex.depositFor(h.customer), h.token, usd, t);
     if (i === h.exchanges.length - 1) break;
+    const wallets = h.via?.(i) ?? [h.hopper];
     t += h.untilWithdrawal();
     usd *= h.withdrawn();
-    world.sendUsd(ex.hot, h.hopper, h.token, usd, t);
+    world.sendUsd(ex.hot, wallets[0] ?? h.hopper, h.token, usd, t);
+    for (let w = 1; w < wallets.length; w++) {
+      t += (h.untilForward ?? h.untilDeposit)();
+      usd *= (h.forwarded ?? h.deposited)();
+      world.sendUsd(wallets[w - 1] as Account, wallets[w] as Account, h.token, usd, t);
+    }
+    depositor = wallets.at(-1) ?? h.hopper;
     t += h.untilDeposit();
     usd *= h.deposited();
   }

@@ -17,7 +17,7 @@ import type { TxGraph } from "../graph/types.ts";
 import { exposureContribution, patternContributions, type ScoreContribution } from "./contributions.ts";
 import { markUnsolicited, unsolicitedFindings } from "./dust.ts";
 import { fingerprint } from "./fingerprint.ts";
-import { levelFor, type RiskLevel } from "./levels.ts";
+import { LEVEL_FLOORS, levelFor, type RiskLevel } from "./levels.ts";
 import { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./params.ts";
 import { riskReason } from "./reason.ts";
 
@@ -161,7 +161,8 @@ export function scoreRoot(
     p,
   );
   const fromPatterns = patternContributions(findings, root, index.distancesFrom(root), exchange, p, ignore);
-  const contributions = [...(fromExposure ? [fromExposure] : []), ...fromPatterns].sort(
+  const exposurePart = fromExposure && dustWithinLow(fromExposure, exposure, fromPatterns);
+  const contributions = [...(exposurePart ? [exposurePart] : []), ...fromPatterns].sort(
     (a, b) => b.points - a.points || (a.kind === b.kind ? 0 : a.kind === "exposure" ? -1 : 1),
   );
   const total = contributions.reduce((s, c) => s + c.points, 0);
@@ -189,4 +190,20 @@ export function scoreRoot(
       truncated: Object.values(index.graph.truncated).some(Boolean),
     },
   };
+}
+
+/**
+ * Dust never lifts an address above low (docs/decisions/0030): when the exposure the score rests on is unsolicited,
+ * its points fill at most the room below medium that the address's patterns leave (an employee of a structuring
+ * employer who is dusted stays low), and nothing once the patterns alone reach medium.
+ */
+function dustWithinLow(
+  fromExposure: ScoreContribution,
+  exposure: Exposure,
+  fromPatterns: readonly ScoreContribution[],
+): ScoreContribution {
+  if (!exposure.entries[fromExposure.ref]?.unsolicited) return fromExposure;
+  const patterns = fromPatterns.reduce((s, c) => s + c.points, 0);
+  const room = Math.max(0, LEVEL_FLOORS.medium - 1 - patterns);
+  return fromExposure.points <= room ? fromExposure : { ...fromExposure, points: room };
 }

@@ -335,3 +335,31 @@ describe("the thresholds are parameters", () => {
     expect(a.reason).toContain("unsolicited");
   });
 });
+
+describe("dust never lifts a level above low", () => {
+  /** A dusted employee of an employer that structures its payments (the employee is only a counterparty in it). */
+  function dustedPayee(dust: boolean): RiskAnalysis {
+    const b = new GraphBuilder(3);
+    sanctioned(b);
+    b.send("bank", "employer", 40_000, T0 - 10 * DAY);
+    b.send("employer", "root", 9_120, T0 - 5 * DAY);
+    b.send("employer", "payee2", 9_850, T0 - 4 * DAY);
+    b.send("employer", "payee3", 9_140, T0 - 3 * DAY);
+    if (dust) b.send("lazarus", "root", 2.39, T0);
+    return analyse(b);
+  }
+
+  it("fills at most the room below medium that the address's other points leave", () => {
+    const plain = dustedPayee(false);
+    expect(plain.findings.map((f) => f.pattern)).toContain("structuring");
+    expect(plain.score).toBeGreaterThan(0);
+    expect(plain.score).toBeLessThan(DEFAULT_SCORING_PARAMS.dustMaxPoints);
+    const dusted = dustedPayee(true);
+    // The payee's pattern points plus the dust's 25 would pass 40: the dust fills the room up to 39.
+    expect(plain.score + DEFAULT_SCORING_PARAMS.dustMaxPoints).toBeGreaterThanOrEqual(40);
+    expect(dusted.score).toBe(39);
+    expect(dusted.level).toBe("low");
+    expect(dusted.suspiciousActivity).toBe(false);
+    expect(dusted.reason).toContain("unsolicited");
+  });
+});

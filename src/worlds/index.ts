@@ -24,7 +24,9 @@ import { DAY, World } from "./world.ts";
 
 export { type ExchangeHops, hopExchanges } from "./patterns/exchange-hopping.ts";
 export { fundNewWallets } from "./patterns/mass-wallet-creation.ts";
+export { closeLoop, type LoopLeg } from "./patterns/round-tripping.ts";
 export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
+export { tradeBackAndForth, type WashLeg } from "./patterns/wash-trading.ts";
 export {
   DEMO_TOKEN_ABI,
   DEMO_TOKEN_BYTECODE,

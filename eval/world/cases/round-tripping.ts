@@ -12,7 +12,7 @@
 // carry, so ordinary life neither closes nor completes a loop.
 import type { Rng } from "../../../src/platform/rng.ts";
 import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
-import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
+import { closeLoop, DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -81,10 +81,11 @@ function loop(
   ]
     .slice(0, legs)
     .sort((a, b) => a - b);
-  for (let i = 0; i < legs; i++) {
+  // The legs as the devnet plays them (src/worlds/patterns/round-tripping.ts).
+  closeLoop(ctx.world, path, token, (i) => {
     if (i > 0) amount = (amount * BigInt(Math.round((keep[i - 1] ?? 1) * 1e6))) / 1_000_000n;
-    ctx.world.send(path[i]!, path[i + 1]!, token, amount, times[i]! + (i === legs - 1 ? 0 : i));
-  }
+    return { at: times[i]! + (i === legs - 1 ? 0 : i), units: amount };
+  });
   return Number((amount * 1_000_000n) / first) / 1e6;
 }
 

@@ -13,7 +13,7 @@
 // Weaving rule: the two traders' everyday lives never pay each other (ranks), besides the designed transfers.
 import type { Rng } from "../../../src/platform/rng.ts";
 import type { TokenSymbol } from "../../../src/worlds/index.ts";
-import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, tradeBackAndForth, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -49,12 +49,12 @@ export const washTradingPositive: CaseGenerator = (ctx, rng, id, start, index) =
   const jitter = () => (units * BigInt(Math.round(rng.between(0.96, 1.04) * 1e6))) / 1_000_000n;
   const bursts = rng.chance(0.3);
   const legs = 2 * rounds;
-  for (let i = 0; i < legs; i++) {
-    const at = start + (span * i) / (legs - 1);
-    const fromA = bursts ? i < rounds : i % 2 === 0;
-    const [from, to] = fromA ? [a, b] : [b, a];
-    ctx.world.send(from.account, to.account, token, jitter(), at);
-  }
+  // The legs as the devnet plays them (src/worlds/patterns/wash-trading.ts), evenly spread, alternating or in bursts.
+  tradeBackAndForth(ctx.world, a.account, b.account, token, legs, (i) => ({
+    fromA: bursts ? i < rounds : i % 2 === 0,
+    at: start + (span * i) / (legs - 1),
+    units: jitter(),
+  }));
   const noise = rng.chance(0.3);
   if (noise)
     ctx.world.sendUsd(b.account, a.account, token, size * rng.between(0.2, 0.5), start + span / 2 + 7);

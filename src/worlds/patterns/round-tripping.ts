@@ -4,8 +4,34 @@
 // near misses: a loop of its own returning 40-60% of what left, or closing after 35-50 days.
 import type { Rng } from "../../platform/rng.ts";
 import type { Services } from "../services.ts";
-import { DAY, HOUR, type World } from "../world.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 
+/** One leg of a loop: when, and how much (token units, or USD at that day's price). */
+export interface LoopLeg {
+  at: number;
+  units?: bigint;
+  usd?: number;
+}
+
+/**
+ * The pattern's core, for the devnet's demo and the eval's world (eval/world/cases/round-tripping.ts): funds go
+ * along `path` (its first address and its last the same), each leg as `leg(i)` draws it, in order.
+ */
+export function closeLoop(
+  world: World,
+  path: readonly Account[],
+  token: TokenSymbol,
+  leg: (i: number) => LoopLeg,
+): void {
+  for (let i = 0; i + 1 < path.length; i++) {
+    const l = leg(i);
+    const [from, to] = [path[i] as Account, path[i + 1] as Account];
+    if (l.units !== undefined) world.send(from, to, token, l.units, l.at);
+    else world.sendUsd(from, to, token, l.usd ?? 0, l.at);
+  }
+}
+
+/** The devnet's instance: a 2-6 hop loop through fresh layers, back within 2 to 28 days. */
 export function roundTripping(world: World, rng: Rng, id: string, start: number): void {
   const origin = world.account(`${id}.origin`);
   const hops = rng.int(2, 6);
@@ -13,17 +39,13 @@ export function roundTripping(world: World, rng: Rng, id: string, start: number)
   let usd = rng.between(5_000, 80_000);
   world.sendUsd(world.account(`${id}.income`), origin, token, usd * 1.2, start - 2 * DAY);
   const budget = rng.between(2 * DAY, 28 * DAY);
-  let prev = origin;
-  const involved = [origin.address];
-  for (let i = 1; i <= hops; i++) {
-    const at = start + (budget * (i - 1)) / hops;
-    const next = i === hops ? origin : world.account(`${id}.layer${i}`);
-    if (next !== origin) involved.push(next.address);
-    world.sendUsd(prev, next, token, usd, at + rng.between(0, HOUR));
+  const layers = Array.from({ length: hops - 1 }, (_, i) => world.account(`${id}.layer${i + 1}`));
+  const involved = [origin.address, ...layers.map((l) => l.address)];
+  closeLoop(world, [origin, ...layers, origin], token, (i) => {
     // Fees and skims: at most 6% a hop, so that even a 6-hop loop returns >= 0.94^5 = 73% (>= 70% required).
-    usd *= rng.between(0.94, 0.99);
-    prev = next;
-  }
+    if (i > 0) usd *= rng.between(0.94, 0.99);
+    return { at: start + (budget * i) / hops + rng.between(0, HOUR), usd };
+  });
   world.addCase({
     id,
     pattern: "round_tripping",

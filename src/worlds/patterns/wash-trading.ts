@@ -3,8 +3,37 @@
 // False friends: a two-way business relationship with uneven amounts; and near misses just outside the
 // definition: two round trips only, three spread over ten days, returns of 60-75% (net flow over 10%).
 import type { Rng } from "../../platform/rng.ts";
-import { DAY, HOUR, type World } from "../world.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 
+/** One leg of a wash trade: which way, when, and how much (token units, or USD at that day's price). */
+export interface WashLeg {
+  fromA: boolean;
+  at: number;
+  units?: bigint;
+  usd?: number;
+}
+
+/**
+ * The pattern's core, for the devnet's demo and the eval's world (eval/world/cases/wash-trading.ts): `legs`
+ * transfers of one token back and forth between `a` and `b`, each as `leg(i)` draws it, in order.
+ */
+export function tradeBackAndForth(
+  world: World,
+  a: Account,
+  b: Account,
+  token: TokenSymbol,
+  legs: number,
+  leg: (i: number) => WashLeg,
+): void {
+  for (let i = 0; i < legs; i++) {
+    const l = leg(i);
+    const [from, to] = l.fromA ? [a, b] : [b, a];
+    if (l.units !== undefined) world.send(from, to, token, l.units, l.at);
+    else world.sendUsd(from, to, token, l.usd ?? 0, l.at);
+  }
+}
+
+/** The devnet's instance: 3-6 round trips of USD 500-20,000 in TKN or USDV within 12 hours to 6.5 days. */
 export function washTrading(world: World, rng: Rng, id: string, start: number): void {
   const a = world.account(`${id}.trader-a`);
   const b = world.account(`${id}.trader-b`);
@@ -13,11 +42,13 @@ export function washTrading(world: World, rng: Rng, id: string, start: number): 
   world.sendUsd(world.account(`${id}.seed`), a, token, size * 1.3, start - HOUR);
   const rounds = rng.int(3, 6);
   const span = rng.between(12 * HOUR, 6.5 * DAY);
-  for (let i = 0; i < rounds; i++) {
-    const at = start + (span * i) / rounds;
-    world.sendUsd(a, b, token, size * rng.between(0.97, 1.03), at);
-    world.sendUsd(b, a, token, size * rng.between(0.97, 1.03), at + rng.between(10 * 60, span / rounds / 2));
-  }
+  // Round by round: a pays b, and b pays about as much back within half a round.
+  tradeBackAndForth(world, a, b, token, 2 * rounds, (i) => {
+    const at = start + (span * Math.floor(i / 2)) / rounds;
+    const usd = size * rng.between(0.97, 1.03);
+    if (i % 2 === 0) return { fromA: true, at, usd };
+    return { fromA: false, at: at + rng.between(10 * 60, span / rounds / 2), usd };
+  });
   world.addCase({
     id,
     pattern: "wash_trading",

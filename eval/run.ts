@@ -567,7 +567,7 @@ function renderMarkdown(r: EvalReport, totalMs: number): string {
     "| --- | ---: | ---: | ---: | --- | --- | --- |",
     ...r.falseAlerts.map(
       (row) =>
-        `| ${rowName(row)} | ${row.users} | ${row.mediumOrAbove} (${pctText(row.mediumOrAbove, row.users)}) | ${row.critical} (${pctText(row.critical, row.users)}) | ${levelText(row.levels)} | ${targetText(row)} | ${row.passed ? "yes" : "**no**"} |`,
+        `| ${row.distance === "dusted" ? "dusted users" : row.distance} | ${row.users} | ${row.mediumOrAbove} (${pctText(row.mediumOrAbove, row.users)}) | ${row.critical} (${pctText(row.critical, row.users)}) | ${levelText(row.levels)} | ${targetText(row)} | ${row.passed ? "yes" : "**no**"} |`,
     ),
     "",
     `Patterns reported on dusted users (not scored): ${dustedText(r)}.`,

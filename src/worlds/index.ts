@@ -26,6 +26,7 @@ export { type ExchangeHops, hopExchanges } from "./patterns/exchange-hopping.ts"
 export { fundNewWallets } from "./patterns/mass-wallet-creation.ts";
 export { closeLoop, type LoopLeg } from "./patterns/round-tripping.ts";
 export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
+export { type SplitLeg, splitTransfers } from "./patterns/structuring.ts";
 export { tradeBackAndForth, type WashLeg } from "./patterns/wash-trading.ts";
 export {
   DEMO_TOKEN_ABI,

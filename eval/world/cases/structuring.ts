@@ -13,7 +13,7 @@
 // in-band transfer; users it pays have a higher rank, users who pay it a lower one.
 import type { Rng } from "../../../src/platform/rng.ts";
 import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
-import { DAY, HOUR } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, splitTransfers } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -81,12 +81,11 @@ function play(
   times: number[],
   involved: string[],
 ) {
-  amounts.forEach((usd, i) => {
+  // The transfers as the devnet plays them (src/worlds/patterns/structuring.ts).
+  splitTransfers(ctx.world, m.account, sent, amounts.length, (i) => {
     const at = times[i]!;
     const other = counterparty(ctx, rng, m, id, i, sent, at, involved);
-    const t = token(rng);
-    if (sent) ctx.world.sendUsd(m.account, other, t, usd, at);
-    else ctx.world.sendUsd(other, m.account, t, usd, at);
+    return { counterparty: other, token: token(rng), usd: amounts[i]!, at };
   });
 }
 

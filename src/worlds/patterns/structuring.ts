@@ -3,10 +3,37 @@
 // False friends: fixed recurring payments well below any threshold; one large transfer above a threshold; near
 // misses: two near-threshold payments only, payments just below the band, in-band payments 8-10 days apart.
 import type { Rng } from "../../platform/rng.ts";
-import { DAY, HOUR, type World } from "../world.ts";
+import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../world.ts";
 
 const THRESHOLDS_USD = [1_000, 3_000, 10_000];
 
+/** One of the transfers a structurer splits a sum into: with whom, in which token, how many USD, when. */
+export interface SplitLeg {
+  counterparty: Account;
+  token: TokenSymbol;
+  usd: number;
+  at: number;
+}
+
+/**
+ * The pattern's core, for the devnet's demo and the eval's world (eval/world/cases/structuring.ts): `count`
+ * transfers sent by `subject` (or received by it), each as `leg(i)` draws it, in order.
+ */
+export function splitTransfers(
+  world: World,
+  subject: Account,
+  sent: boolean,
+  count: number,
+  leg: (i: number) => SplitLeg,
+): void {
+  for (let i = 0; i < count; i++) {
+    const l = leg(i);
+    if (sent) world.sendUsd(subject, l.counterparty, l.token, l.usd, l.at);
+    else world.sendUsd(l.counterparty, subject, l.token, l.usd, l.at);
+  }
+}
+
+/** The devnet's instance: 3-6 transfers of 87-98.5 % of a threshold within 1 to 6.5 days, sent or received. */
 export function structuring(world: World, rng: Rng, id: string, start: number): void {
   const subject = world.account(`${id}.smurf`);
   const threshold = rng.pick(THRESHOLDS_USD);
@@ -16,14 +43,13 @@ export function structuring(world: World, rng: Rng, id: string, start: number): 
   const involved = [subject.address];
   if (!fanIn)
     world.sendUsd(world.account(`${id}.funding`), subject, "USDV", threshold * count * 1.1, start - DAY);
-  for (let i = 0; i < count; i++) {
+  splitTransfers(world, subject, !fanIn, count, (i) => {
     const at = start + (span * i) / (count - 1);
     const usd = threshold * rng.between(0.87, 0.985);
-    const other = world.account(`${id}.counterparty${i}`);
-    involved.push(other.address);
-    if (fanIn) world.sendUsd(other, subject, "USDV", usd, at);
-    else world.sendUsd(subject, other, "USDV", usd, at);
-  }
+    const counterparty = world.account(`${id}.counterparty${i}`);
+    involved.push(counterparty.address);
+    return { counterparty, token: "USDV", usd, at };
+  });
   world.addCase({
     id,
     pattern: "structuring",

@@ -2,9 +2,10 @@
 // transfer, at most USD 10 from each), as address-poisoning and "dusting attacks" do to anyone on a real chain.
 // The users are plain users of the population far from the risky side otherwise (more than 3 hops along funds,
 // dust aside) and from the cases (no transfer with a case's wallet), with ordinary funds of thousands of USD: a
-// withdrawal from their own exchange in the days before their last payment. The dust comes after that last
-// payment, so it is never spent onward. Each is a "dusted" case: a negative whose level the eval holds to low or
-// below (eval/scoring/false-alerts.ts), not a pattern case.
+// withdrawal from their own exchange. Half are dusted after their last payment; the other half in the middle of
+// their life, and go on paying from a balance that holds the dust (as real bystanders do: a payment from it is
+// the user's own money, not the dust passed on). Each is a "dusted" case: a negative whose level the eval holds
+// to low or below (eval/scoring/false-alerts.ts), not a pattern case.
 import type { Rng } from "../../src/platform/rng.ts";
 import { type Account, DAY, HOUR, priceOn, TOKENS, type TokenSymbol } from "../../src/worlds/index.ts";
 import { type CaseContext, record, variantOf } from "./context.ts";
@@ -46,17 +47,18 @@ export function dustUsers(
   for (const [i, u] of users.entries()) {
     const variant = variantOf(VARIANTS, i);
     const last = lastPayment.get(u.account.address) as number;
-    // Thousands of USD of its own, withdrawn from its exchange in the days before its last payment.
+    // Dusted after its last payment (never spent), or in the middle of its life, paying on afterwards.
+    const living = i % 2 === 1;
+    // Thousands of USD of its own, withdrawn from its exchange before the dust (days before the last payment; for
+    // one dusted mid-life, weeks before it).
     const funds = rng.between(2_000, 15_000);
-    world.sendUsd(
-      u.home.hot,
-      u.account,
-      "USDV",
-      funds,
-      Math.max(u.joined + HOUR, last - Math.floor(rng.between(HOUR, 10 * DAY))),
+    const fundsAt = Math.max(
+      u.joined + HOUR,
+      last - Math.floor(living ? rng.between(20 * DAY, 60 * DAY) : rng.between(HOUR, 10 * DAY)),
     );
-    const dustFrom = last + HOUR;
-    const dustTo = Math.min(last + 20 * DAY, end - HOUR);
+    world.sendUsd(u.home.hot, u.account, "USDV", funds, fundsAt);
+    const dustFrom = living ? fundsAt + HOUR : last + HOUR;
+    const dustTo = living ? last - DAY : Math.min(last + 20 * DAY, end - HOUR);
     const sources: { from: Account; token: TokenSymbol }[] = [];
     if (variant !== "mixer")
       sources.push({ from: services.sanctioned, token: rng.chance(0.5) ? "ETH" : "USDV" });
@@ -80,7 +82,7 @@ export function dustUsers(
         subject: u.account.address,
         involved: [u.account.address],
         variant,
-        note: `USD ${dust.toFixed(2)} of dust from ${sources.map((s) => (s.from === services.sanctioned ? "the sanctioned address" : "a mixer")).join(" and ")}, USD ${Math.round(funds)} of its own`,
+        note: `USD ${dust.toFixed(2)} of dust from ${sources.map((s) => (s.from === services.sanctioned ? "the sanctioned address" : "a mixer")).join(" and ")}, USD ${Math.round(funds)} of its own${living ? ", paying on from a balance that holds it" : ""}`,
       },
       [u.account.address],
     );

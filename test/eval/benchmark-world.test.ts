@@ -249,12 +249,16 @@ describe("benchmark world", () => {
         perSource.set(category, (perSource.get(category) ?? 0) + usd(t));
       }
       for (const total of perSource.values()) expect(total, c.id).toBeLessThan(DUST_USD.perSource * 1.06);
-      // Never spent onward: the user sends nothing after the first dust, and holds thousands of its own.
+      // Never passed on as it came: half send nothing after the first dust; the other half go on paying from a
+      // balance that holds it, never a send of a dust receipt's own size (80-125 % of it). All hold thousands.
       const first = Math.min(...dust.map((t) => t.at));
-      expect(
-        world.transfers.some((t) => t.from === c.subject && t.at >= first),
-        c.id,
-      ).toBe(false);
+      const after = world.transfers.filter((t) => t.from === c.subject && t.at >= first);
+      expect(after.length > 0, c.id).toBe(c.note.includes("paying on"));
+      for (const t of after)
+        for (const d of dust) {
+          const ratio = usd(t) / usd(d);
+          expect(ratio < 0.8 || ratio > 1.25, `${c.id}: a payment the size of the dust`).toBe(true);
+        }
       const received = world.transfers.filter((t) => t.to === c.subject).reduce((s, t) => s + usd(t), 0);
       expect(received, c.id).toBeGreaterThan(2_000);
       expect(c.distance, c.id).toBeUndefined(); // far from the risky side, dust aside

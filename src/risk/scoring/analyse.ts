@@ -143,12 +143,7 @@ export function scoreRoot(
   const p = resolved.scoring;
   // Dust is marked before anything is scored (docs/decisions/0030); a withdrawal from a mixer that is only dust is
   // not the address's mixing.
-  const exposure = markUnsolicited(
-    index,
-    computeExposure(index, root, resolved.exposure),
-    resolved.exposure,
-    p,
-  );
+  const exposure = markUnsolicited(index, computeExposure(index, root, resolved.exposure), p);
   const ignore = unsolicitedFindings(findings, root, exposure);
   const node = index.node(root);
   const exchange = isExchange(node);

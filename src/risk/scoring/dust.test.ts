@@ -161,7 +161,7 @@ describe("the share of incoming funds (dustMaxShare 1 %)", () => {
   });
 });
 
-describe("spent onward (the dust passed on as it came: a send of 80-125% of a receipt; half the dust)", () => {
+describe("spent onward (the dust passed on as it came: the same token, 80-125% of a receipt, within a week; half the dust)", () => {
   /** USD 2 of dust among USD 1,000 received in the window; `spent` sent an hour later. */
   function spending(spent: number, at = T0 + HOUR): RiskAnalysis {
     const b = user(998);
@@ -182,9 +182,20 @@ describe("spent onward (the dust passed on as it came: a send of 80-125% of a re
     expectDust(spending(2.51)); // 125.5 %
   });
 
-  it("counts a forward only within the exposure's window (30 days)", () => {
-    expectCritical(spending(2, T0 + 30 * DAY));
-    expectDust(spending(2, T0 + 30 * DAY + 1));
+  it("counts a forward only within a week (dustForwardDays)", () => {
+    expectCritical(spending(2, T0 + 7 * DAY));
+    expectDust(spending(2, T0 + 7 * DAY + 1));
+  });
+
+  it("counts a forward only in the dust's own token: a stablecoin payment of its size after ether dust is not it", () => {
+    const b = user(998);
+    b.send("lazarus", "root", 1.4, T0, { token: "eth" });
+    b.send("root", "shop", 1.69, T0 + DAY);
+    expectDust(analyse(b));
+    const c = user(998);
+    c.send("lazarus", "root", 1.4, T0, { token: "eth" });
+    c.send("root", "next", 1.4, T0 + DAY, { token: "eth" });
+    expectCritical(analyse(c));
   });
 
   it("is spent onward when half the dust, receipt by receipt, is passed on", () => {

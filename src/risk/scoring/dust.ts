@@ -3,15 +3,15 @@
 // received funds of one risky category are unsolicited (dust) when, at every hop count together:
 //   - they come to at most dustMaxUsd, and at most dustMaxShare of everything the address received;
 //   - every such transfer has a USD value (a zero-value transfer counts as nothing; an unknown price is unknown);
-//   - the address did not pass them on as they came: its own later sends that carry the same funds (the amount of a
-//     dust receipt, dustForwardedFractions of it, within the exposure's windowDays) stay under dustOnwardShare of
-//     the dust. Not the haircut share of every later send: an ordinary user who spends most of a balance that
+//   - the address did not pass them on as they came: its own later sends that carry the same funds (the same token,
+//     dustForwardedFractions of a dust receipt's amount, within dustForwardDays) stay under dustOnwardShare of the
+//     dust. Not the haircut share of every later send: an ordinary user who spends most of a balance that
 //     also holds USD 2 of dust has not chosen to move the dust (proportional taint would make every dusted user who
 //     pays rent "spend it onward"), while one who sends on USD 2.39 after receiving USD 2.39 has.
 // Such entries are marked `unsolicited` and score at most dustMaxPoints (contributions.ts). Sending to a risky
 // address is never dust, whatever the amount: it is a choice the address made. A risky category is one with a
 // weight in categoryWeights (an exchange withdrawal is not "unsolicited").
-import type { Exposure, ExposureEntry, ExposureParams } from "../exposure.ts";
+import type { Exposure, ExposureEntry } from "../exposure.ts";
 import type { Finding } from "../findings.ts";
 import { ratioBounds } from "../graph/amounts.ts";
 import type { GraphIndex } from "../graph/graph-index.ts";
@@ -19,12 +19,7 @@ import type { GraphEdge } from "../graph/types.ts";
 import type { ScoringParams } from "./params.ts";
 
 /** The exposure with its dust entries marked `unsolicited: true` (the same object when there are none). */
-export function markUnsolicited(
-  index: GraphIndex,
-  exposure: Exposure,
-  exposureParams: ExposureParams,
-  p: ScoringParams,
-): Exposure {
+export function markUnsolicited(index: GraphIndex, exposure: Exposure, p: ScoringParams): Exposure {
   const received = new Map<string, ExposureEntry[]>();
   for (const e of exposure.entries) {
     if (e.direction !== "incoming" || !((p.categoryWeights[e.category] ?? 0) > 0)) continue;
@@ -32,7 +27,7 @@ export function markUnsolicited(
   }
   const dust = new Set<string>();
   for (const [category, entries] of received) {
-    if (isDust(index, exposure, category, entries, exposureParams, p)) dust.add(category);
+    if (isDust(index, exposure, entries, p)) dust.add(category);
   }
   if (dust.size === 0) return exposure;
   return {
@@ -46,9 +41,7 @@ export function markUnsolicited(
 function isDust(
   index: GraphIndex,
   exposure: Exposure,
-  category: string,
   entries: readonly ExposureEntry[],
-  exposureParams: ExposureParams,
   p: ScoringParams,
 ): boolean {
   if (entries.some((e) => (e.unpriced ?? 0) > 0)) return false;
@@ -57,34 +50,34 @@ function isDust(
   // Nothing priced received at all: no share can be told, unless the receipts themselves are worth nothing.
   if (usd > 0 && !(exposure.incomingUsd > 0 && usd / exposure.incomingUsd <= p.dustMaxShare)) return false;
   if (usd === 0) return true;
-  const onward = Math.min(usd, forwardedUsd(index, exposure.root, entries, exposureParams, p));
+  const onward = Math.min(usd, forwardedUsd(index, exposure.root, entries, p));
   return onward < p.dustOnwardShare * usd;
 }
 
 /**
  * USD of the dust receipts the root passed on as they came: each receipt on the entries' paths matched, at most
- * once, with a later send of the root within windowDays carrying dustForwardedFractions of it (token units or USD,
- * graph/amounts.ts ratioBounds), earliest first.
+ * once, with a later send of the root within dustForwardDays of the same token carrying dustForwardedFractions of
+ * its amount, earliest first. The same token: a payment of USD 1.69 in a stablecoin after USD 1.40 of ether arrived
+ * is the user's own money (the eval's dusted users showed it).
  */
 function forwardedUsd(
   index: GraphIndex,
   root: string,
   entries: readonly ExposureEntry[],
-  exposureParams: ExposureParams,
   p: ScoringParams,
 ): number {
   const txs = new Set(entries.flatMap((e) => e.txs));
   const receipts = index.inOf(root).filter((e) => e.from !== root && txs.has(e.txHash));
   const sends = index.outOf(root).filter((e) => e.to !== root);
-  const window = exposureParams.windowDays * 86_400;
+  const window = p.dustForwardDays * 86_400;
   const [lo, hi] = p.dustForwardedFractions;
   const used = new Set<GraphEdge>();
   let total = 0;
   for (const r of receipts) {
     const send = sends.find((s) => {
-      if (used.has(s) || s.at < r.at || s.at - r.at > window) return false;
+      if (used.has(s) || s.token !== r.token || s.at < r.at || s.at - r.at > window) return false;
       const ratio = ratioBounds(r, s);
-      return ratio !== null && ratio.hi >= lo && ratio.lo <= hi;
+      return ratio !== null && ratio.value >= lo && ratio.value <= hi;
     });
     if (!send) continue;
     used.add(send);

@@ -86,12 +86,14 @@ export interface ScoringParams {
   dustMaxUsd: number;
   dustMaxShare: number;
   /**
-   * spent onward: the address's later sends that carry a dust receipt as it came (dustForwardedFractions of it,
-   * within the exposure's windowDays) add up to at least this fraction of the dust
+   * spent onward: the address's later sends that carry a dust receipt as it came (the same token,
+   * dustForwardedFractions of its amount, within dustForwardDays) add up to at least this fraction of the dust
    */
   dustOnwardShare: number;
-  /** a send carries a dust receipt "as it came" when it is between these fractions of it (the same funds) */
+  /** a send carries a dust receipt "as it came" when it is between these fractions of its amount (the same funds) */
   dustForwardedFractions: [number, number];
+  /** ... and is sent within this many days of it */
+  dustForwardDays: number;
   /** an unsolicited exposure scores at most this: low, never medium (suspiciousFrom) */
   dustMaxPoints: number;
 }
@@ -138,6 +140,9 @@ export const DEFAULT_SCORING_PARAMS: ScoringParams = {
   // whole, less a fee, or topped up a little. An ordinary payment from a balance that happens to hold dust is not
   // in it (USD 120 is 50 times USD 2.39).
   dustForwardedFractions: [0.8, 1.25],
+  // A week, the longest a peel chain's hop may rest (peel_chain's window): a launderer passing dust on does so
+  // within days; a payment of a similar size weeks later is the user's ordinary life.
+  dustForwardDays: 7,
   // 25: in low (20-39), so a dusted address is shown, not alerted on (suspiciousFrom 40), and any real finding
   // about it still outranks the dust.
   dustMaxPoints: 25,

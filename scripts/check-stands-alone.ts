@@ -1,4 +1,4 @@
-// Fails when code or tests reach outside the repository for data: a file under src/ or test/ that names the
+// Fails when code or tests reach outside the repository for data: a file under src/, test/, eval/ or bench/ that names the
 // project's shared folder (`../shared`, `shared/data`, ...) would pass on the project's own machines, where that
 // folder sits beside the clone, and fail on a user's fresh clone. Real data the tests need is committed under
 // test/fixtures; the optional tests on the whole data set find it only through test/support/full-data.ts, the one
@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CHECKED = ["src", "test"];
+const CHECKED = ["src", "test", "eval", "bench"];
 /** The only file that may name where the full data set lives. */
 export const ALLOWED = new Set(["test/support/full-data.ts"]);
 
@@ -31,7 +31,7 @@ export function referencesIn(file: string, text: string): Reference[] {
     .flatMap((line, index) => (OUTSIDE.test(line) ? [{ file, line: index + 1, text: line.trim() }] : []));
 }
 
-/** Every reference under src/ and test/ of `root`, outside the allowed file. */
+/** Every reference under the checked folders of `root`, outside the allowed file. */
 export function findReferences(root: string): Reference[] {
   const found: Reference[] = [];
   for (const top of CHECKED) {
@@ -59,6 +59,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     process.exit(1);
   }
   process.stdout.write(
-    "src/ and test/ stand alone: nothing names the shared folder outside test/support/full-data.ts\n",
+    "src/, test/, eval/ and bench/ stand alone: nothing names the shared folder outside test/support/full-data.ts\n",
   );
 }

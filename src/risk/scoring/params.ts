@@ -15,8 +15,9 @@ import type { Severity } from "../findings.ts";
  * 1.4.0 (docs/decisions/0030): incidental exposure is not a verdict: small receipts from a risky category that are
  * a negligible share of what the address received and that it did not spend onward (dust) are shown as
  * unsolicited exposure and score at most dustMaxPoints (low); anything sent to a risky address, and material
- * receipts, keep their weight. exchange_hopping also follows the funds through up to three of the user's own
- * fresh wallets (docs/risk-model.md).
+ * receipts, keep their weight; dust never lifts an address above low. exchange_hopping also follows the funds
+ * through up to three of the user's own fresh wallets (docs/risk-model.md). The graph no longer runs through
+ * crowded addresses (100 to 999 transfers) beyond what their path share carries (docs/decisions/0031).
  */
 export const SCORING_MODEL_VERSION = "vigia-risk-1.4.0";
 

@@ -24,6 +24,8 @@ import { DAY, World } from "./world.ts";
 
 export { type ExchangeHops, hopExchanges } from "./patterns/exchange-hopping.ts";
 export { fundNewWallets } from "./patterns/mass-wallet-creation.ts";
+export { depositIntoPool, withdrawFromPool } from "./patterns/mixing.ts";
+export { type PeelAct, type PeelChain, type PeelHop, playPeelChain } from "./patterns/peel-chain.ts";
 export { closeLoop, type LoopLeg } from "./patterns/round-tripping.ts";
 export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
 export { type SplitLeg, splitTransfers } from "./patterns/structuring.ts";

@@ -52,7 +52,7 @@ describe("vigia devnet", () => {
     }
     expect(stdout).toContain(`chain 31337 at http://127.0.0.1:${port}`);
     // Deposits into exchanges' (unlabelled) deposit addresses are swept to the exchange in blocks of their own.
-    expect(stdout).toMatch(/scenario: played 251 blocks/);
+    expect(stdout).toMatch(/scenario: played 252 blocks/);
     expect(stdout).toMatch(/store: 6 labels \(source vigia-devnet\), \d+ daily prices, 2 tokens/);
     expect(stdout).toMatch(/mixing +0x[0-9a-f]{40}/);
     const answer = await fetch(`http://127.0.0.1:${port}`, {

@@ -14,7 +14,7 @@
 // and every wallet that received a mixer's funds pays users only before that, so no background user is within
 // reach of a mixer (their ground truth stays "no mixing").
 import type { Rng } from "../../../src/platform/rng.ts";
-import { DAY, HOUR, priceOn } from "../../../src/worlds/index.ts";
+import { DAY, depositIntoPool, HOUR, priceOn, withdrawFromPool } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -67,44 +67,40 @@ export const mixingPositive: CaseGenerator = (ctx, rng, id, start, index) => {
   });
   const hops = variant.endsWith("3-hops") ? 3 : variant.endsWith("2-hops") ? 2 : 1;
   const target = () => (rng.chance(0.3) ? services.mixerRouter : pool.account);
-  let t = start;
   let windows: Parameters<typeof life>[4];
   if (deposits) {
     // user -> (intermediaries) -> pool: the intermediaries forward everything, the last one in denominations.
-    let holder = user.account;
-    let lastOut = t;
-    for (let h = 1; h < hops; h++) {
-      const next = world.account(`${id}.mule${h}`);
-      world.send(holder, next, "ETH", total + BigInt(hops - h) * 10n ** 15n, t);
-      if (h === 1) lastOut = t;
-      holder = next;
-      t += logUniform(rng, 10 * 60, 3 * DAY);
-    }
-    for (let i = 0; i < count; i++) {
-      world.send(holder, target(), "ETH", pool.denomination, t);
-      if (hops === 1) lastOut = t;
-      t += logUniform(rng, 60, 2 * DAY);
-    }
+    const { lastOut } = depositIntoPool(world, {
+      from: user.account,
+      intermediaries: Array.from({ length: hops - 1 }, (_, h) => world.account(`${id}.mule${h + 1}`)),
+      target,
+      denomination: pool.denomination,
+      count,
+      start,
+      hopWait: () => logUniform(rng, 10 * 60, 3 * DAY),
+      depositWait: () => logUniform(rng, 60, 2 * DAY),
+    });
     windows = { paidByUsers: [lastOut + 1, Number.POSITIVE_INFINITY] };
   } else {
     // pool -> (intermediaries) -> user, then the user cashes out at its exchange.
-    const first = hops === 1 ? user.account : world.account(`${id}.fresh1`);
-    for (let i = 0; i < count; i++) {
-      world.send(pool.account, first, "ETH", pool.denomination - fee, t);
-      t += logUniform(rng, 60, DAY);
-    }
-    let holder = first;
-    let amount = (pool.denomination - fee) * BigInt(count);
-    let firstIn = start;
-    for (let h = 2; h <= hops; h++) {
-      const next = h === hops ? user.account : world.account(`${id}.fresh${h}`);
-      amount = (amount * BigInt(rng.int(90, 99))) / 100n;
-      world.send(holder, next, "ETH", amount, t);
-      if (h === hops) firstIn = t;
-      holder = next;
-      t += logUniform(rng, 10 * 60, 2 * DAY);
-    }
-    world.sendUsd(user.account, user.home.depositFor(user.account.name), "ETH", ethUsd(amount, t) * 0.8, t);
+    const { firstIn, received, end } = withdrawFromPool(world, {
+      pool: pool.account,
+      intermediaries: Array.from({ length: hops - 1 }, (_, h) => world.account(`${id}.fresh${h + 1}`)),
+      to: user.account,
+      amount: pool.denomination - fee,
+      count,
+      start,
+      withdrawalWait: () => logUniform(rng, 60, DAY),
+      forwardPercent: () => rng.int(90, 99),
+      hopWait: () => logUniform(rng, 10 * 60, 2 * DAY),
+    });
+    world.sendUsd(
+      user.account,
+      user.home.depositFor(user.account.name),
+      "ETH",
+      ethUsd(received, end) * 0.8,
+      end,
+    );
     windows = { payUsers: [Number.NEGATIVE_INFINITY, firstIn - 1] };
   }
   life(ctx, rng, user, start, windows);

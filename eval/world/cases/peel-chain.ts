@@ -14,8 +14,8 @@
 // Weaving rule: a chain address starts an everyday life only 8 days after its hop, and only with users and
 // merchants (never fresh addresses), so ordinary life never adds a hop.
 import type { Rng } from "../../../src/platform/rng.ts";
-import type { Account, TokenSymbol } from "../../../src/worlds/index.ts";
-import { DAY, HOUR, unitsForUsd } from "../../../src/worlds/index.ts";
+import type { Account, PeelHop, TokenSymbol } from "../../../src/worlds/index.ts";
+import { DAY, HOUR, playPeelChain, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, type CaseGenerator, record, variantOf } from "../context.ts";
 import { COMMUNITIES, live, logUniform, type Member, newMember } from "../population.ts";
 
@@ -28,14 +28,7 @@ const NEAR_MISSES = [
   "exchange-payouts",
 ] as const;
 
-interface HopShape {
-  /** share of the hop's inflow peeled off */
-  peel: number;
-  /** seconds from the hop's inflow to its forward and peel */
-  wait: number;
-}
-
-const goodHop = (rng: Rng): HopShape => ({
+const goodHop = (rng: Rng): PeelHop => ({
   peel: rng.between(0.005, 0.19),
   wait: logUniform(rng, 5 * 60, 6.8 * DAY),
 });
@@ -53,9 +46,8 @@ function peelTarget(ctx: CaseContext, rng: Rng, id: string, i: number, at: numbe
 }
 
 /**
- * Plays a chain: `source` pays `forwarders[0]`, and each forwarder peels and forwards to the next; the last
- * forwarder's forward goes to `end`. Amounts are worked out in token units, as a wallet would: each hop peels its
- * share of what it holds, keeps up to 0.4% back now and then (gas), and forwards the rest. Returns the end time.
+ * Plays a chain through the devnet's player (src/worlds/patterns/peel-chain.ts), in token units: each hop keeps up
+ * to 0.4% back now and then (gas), peels first or forwards first, seconds to minutes apart. Returns the end time.
  */
 function playChain(
   ctx: CaseContext,
@@ -64,32 +56,20 @@ function playChain(
   source: Account,
   forwarders: Account[],
   end: Account,
-  shapes: HopShape[],
+  hops: PeelHop[],
   token: TokenSymbol,
   usd: number,
   start: number,
 ): number {
-  const { world } = ctx;
-  let t = start;
-  let balance = unitsForUsd(token, usd, t);
-  world.send(source, forwarders[0]!, token, balance, t);
-  for (const [i, hop] of forwarders.entries()) {
-    const shape = shapes[i]!;
-    t += shape.wait;
-    const peel = (balance * BigInt(Math.round(shape.peel * 1e6))) / 1_000_000n;
-    const kept = (balance * BigInt(Math.round(rng.between(0, 0.004) * 1e6))) / 1_000_000n;
-    const forward = balance - peel - kept;
-    const next = forwarders[i + 1] ?? end;
-    const peelTo = peelTarget(ctx, rng, id, i, t);
-    // Peel first or forward first, seconds to minutes apart; the next hop starts from the forward's time.
-    const peelFirst = rng.chance(0.5);
-    const later = t + rng.between(12, 900);
-    world.send(hop, peelTo, token, peel, peelFirst ? t : later);
-    world.send(hop, next, token, forward, peelFirst ? later : t);
-    t = peelFirst ? later : t;
-    balance = forward;
-  }
-  return t + 900;
+  const amount = unitsForUsd(token, usd, start);
+  const chain = { source, forwarders, end, hops, token, amount, start };
+  const last = playPeelChain(ctx.world, chain, (i, at) => ({
+    kept: rng.between(0, 0.004),
+    peelTo: peelTarget(ctx, rng, id, i, at),
+    peelFirst: rng.chance(0.5),
+    gap: rng.between(12, 900),
+  }));
+  return last + 900;
 }
 
 /**

@@ -32,7 +32,8 @@
 // win back).
 //
 // BENCH_DATABASES=pglite,postgres picks the databases; BENCH_DATABASE_URL names the PostgreSQL server;
-// BENCH_RISK_TRANSFERS and BENCH_RISK_USERS size the store (defaults 5,000,000 and one user per 5 transfers). Everything is sent
+// BENCH_RISK_TRANSFERS and BENCH_RISK_USERS size the store (defaults 5,000,000 and one user per 5 transfers; another
+// size writes its own section of docs/benchmarks.md, `risk-endpoints-N`). Everything is sent
 // to 127.0.0.1; the children are stopped and the store removed at the end. While working on the service,
 // BENCH_RISK_PGLITE_DIR (a data dir) and BENCH_RISK_PG_SCHEMA (a schema) name a store generated before, which is
 // then used as it is and kept (generating takes minutes; the scans add their analyses to it). `npm run bench -- risk-endpoints` runs
@@ -916,6 +917,8 @@ function markdown(outcomes: Outcome[]): string {
 
 export const riskEndpointsBenchmark: Benchmark = {
   name: "risk-endpoints",
+  // The 5M store is the benchmark's own; a run on another size (BENCH_RISK_TRANSFERS) writes a section of its own.
+  section: TRANSFERS === 5_000_000 ? "risk-endpoints" : `risk-endpoints-${TRANSFERS}`,
   title: `quick check and 50-address depth-3 scan on a ${int(TRANSFERS)}-transfer store, PGlite and PostgreSQL`,
   async run() {
     const outcomes: Outcome[] = [];

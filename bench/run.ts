@@ -45,7 +45,7 @@ let allPassed = true;
 for (const benchmark of selected) {
   console.log(`\n== ${benchmark.name}: ${benchmark.title}`);
   const { markdown, passed } = await benchmark.run();
-  sections.push({ name: benchmark.name, markdown });
+  sections.push({ name: benchmark.section ?? benchmark.name, markdown });
   allPassed &&= passed;
 }
 writeReport(REPORT, m, sections);

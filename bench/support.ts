@@ -33,6 +33,8 @@ export function wantedDatabases(): ("pglite" | "postgres")[] {
 /** A benchmark: measures, prints as it goes, and returns its markdown section (without the markers). */
 export interface Benchmark {
   name: string;
+  /** its section of docs/benchmarks.md, when not its name (a run on another size of store keeps its own) */
+  section?: string;
   title: string;
   run(): Promise<{ markdown: string; passed: boolean }>;
 }

@@ -72,6 +72,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       "embedded database: replace the generated server secret, keep the old one, re-seal (service stopped)",
     example: "vigia secret rotate          # with `npm start` stopped",
   },
+  "audit verify": {
+    summary: "check the audit log's hash chains; exit 1 naming the first broken link",
+    example: "vigia audit verify",
+  },
   export: {
     summary: "write the whole store (data, report files, secret) to one file",
     example: "vigia export /tmp/vigia-store.json.gz",

@@ -20,7 +20,7 @@ import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.t
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, type Role } from "./platform/http/auth.ts";
-import { projectExists } from "./projects/index.ts";
+import { projectExists, registerAuditCommand } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
 import { startService } from "./service.ts";
 
@@ -225,6 +225,7 @@ export function buildProgram(): Command {
   registerSanctionsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());
   registerSecretCommands(program, withDatabase);
+  registerAuditCommand(program, withDatabase);
   registerWebhooksCommand(program);
   registerDumpCommands(program, withDatabase, () => loadConfig());
   applyCommandHelp(program);

@@ -1,7 +1,9 @@
 // Audit rows for key and settings changes, always written in the caller's transaction so that a change and
-// its audit row commit or vanish together; and the trail's read (GET /projects/{id}/audit).
+// its audit row commit or vanish together, each linked into its project's hash chain (audit-chain.ts); and the
+// trail's read (GET /projects/{id}/audit).
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
+import { appendChained } from "./audit-chain.ts";
 
 export interface AuditEntry {
   projectId: number | null;
@@ -11,17 +13,17 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** Appends to the project's chain (src/projects/audit-chain.ts); outside a transaction, in one of its own. */
 export async function writeAudit(trx: Kysely<DB>, entry: AuditEntry): Promise<void> {
-  await trx
-    .insertInto("audit_log")
-    .values({
+  const append = (t: Kysely<DB>) =>
+    appendChained(t, {
       project_id: entry.projectId,
       actor: entry.actor,
       action: entry.action,
       target: entry.target ?? null,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+      details: entry.details ?? {},
+    });
+  await (trx.isTransaction ? append(trx) : trx.transaction().execute(append));
 }
 
 export interface AuditRow {

@@ -1,7 +1,9 @@
 // Projects: a tenant's settings (its name, jurisdictions and their settings, and the parts other rooms own), the
-// audit trail of every change, and the reads other rooms make of a project's jurisdictions.
+// audit trail of every change (a hash chain per project, `vigia audit verify`), and the reads other rooms make of a project's jurisdictions.
 export { type Actor, actorName } from "./actor.ts";
 export { listAudit, writeAudit } from "./audit.ts";
+export { registerAuditCommand } from "./audit-cli.ts";
+export { type AuditVerification, verifyAudit } from "./audit-verify.ts";
 export type { ProjectsContext } from "./context.ts";
 export {
   type Compliance,

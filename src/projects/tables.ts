@@ -1,5 +1,5 @@
 // Row types of the projects and audit_log tables (migrations/0001_projects_keys.sql, 0019_jurisdictions.sql,
-// 0020_integrations.sql, which moved the integrator's settings to src/integrator).
+// 0020_integrations.sql, 0027_audit_chain.sql, which moved the integrator's settings to src/integrator).
 import type { ColumnType, Generated } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -25,6 +25,10 @@ export interface AuditLogTable {
   target: string | null;
   details: Json<Record<string, unknown>>;
   created_at: Generated<Date>;
+  /** the hash of the entry before it in its chain (migrations/0027_audit_chain.sql; src/projects/audit-chain.ts) */
+  prev_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** sha256 of its contents and prev_hash; null only before its chain began */
+  hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A project's settings of each jurisdiction, by code (each checked against its jurisdiction's schema). */

@@ -18,6 +18,8 @@ import { createKey, createProject } from "../../src/keys/index.ts";
 import { storeTables } from "../../src/operations/dump/catalog.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { openDatabase } from "../../src/platform/db/open.ts";
+import { verifyAudit } from "../../src/projects/index.ts";
+import type { DB } from "../../src/schema.ts";
 import { type Service, startService } from "../../src/service.ts";
 import { newcomerEnv, runVigia } from "../process/vigia-process.ts";
 import { onPostgres, testDatabase } from "../support/database.ts";
@@ -258,6 +260,9 @@ describe("vigia export, then vigia import-db", () => {
       expect(created.statusCode).toBe(201);
       const maxCopied = Math.max(...(source.rows.api_keys ?? []).map((r) => JSON.parse(r).id as number));
       expect(created.json().data).toBeGreaterThan(maxCopied);
+      // The audit's hash chains came across whole, and the new key's entry links onto them.
+      const audit = await verifyAudit(svc.database.db as Kysely<DB>);
+      expect(audit).toMatchObject({ firstBroken: null, notYetLinked: 0 });
     } finally {
       await svc.close();
     }

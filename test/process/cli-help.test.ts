@@ -66,6 +66,7 @@ const RUNNABLE = [
   "migrate",
   "projects create",
   "keys create",
+  "audit verify",
   "import etl",
   "import tags",
   "import prices",

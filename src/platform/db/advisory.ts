@@ -14,7 +14,8 @@ export function namedLock(name: string) {
 
 /**
  * A tenant's count of something capped (its monitored addresses, its open investigations): taken before counting
- * and inserting, so that two requests at once cannot both pass the cap.
+ * and inserting, so that two requests at once cannot both pass the cap. Also a tenant's chain of anything appended
+ * in order (its audit entries), so that two writers at once cannot both link to the same last entry.
  */
 export function capLock(name: string, projectId: number) {
   return sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':' || ${name}), ${projectId}::integer)`;

@@ -1,4 +1,5 @@
 // The database as Kysely sees it: every feature's tables, joined in one interface.
+import type { AlertTables } from "./alerts/tables.ts";
 import type { AnalysisTables } from "./analysis/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
 import type { IngestTables } from "./ingest/tables.ts";
@@ -24,4 +25,5 @@ export interface DB
     IntegratorTables,
     ReportTables,
     NarrativeTables,
-    StorageTables {}
+    StorageTables,
+    AlertTables {}

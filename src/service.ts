@@ -1,10 +1,12 @@
 // The composition root of a running service: config -> database -> migrations -> features -> HTTP.
 // `vigia serve`, `vigia worker` and the tests all start the service through here.
+
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import pino from "pino";
+import { alertSettings, registerAlertRoutes } from "./alerts/index.ts";
 import {
   type AnalysisContext,
   ReadCoalescing,
@@ -271,7 +273,10 @@ async function assemble(
     countLoopFailure: metrics.loopFailure,
   };
   metrics.followIntegrators(() => integratorsFailing(database.db, new Date(), 3_600_000));
-  const projects: ProjectsContext = { db: database.db, parts: [integrationSettings(keys.serverKeys)] };
+  const projects: ProjectsContext = {
+    db: database.db,
+    parts: [integrationSettings(keys.serverKeys), alertSettings()],
+  };
   const profiles = new ProfileReader(integrator, { perProject: config.profileReadsPerProject });
   const files = chooseFileStore(config, database);
   const reports: ReportsContext = {
@@ -349,6 +354,7 @@ async function assemble(
         routes: (v1) => {
           if (options.http === "probes") return;
           registerProjectRoutes(v1, projects);
+          registerAlertRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);

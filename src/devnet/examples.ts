@@ -99,6 +99,19 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       },
       "POST /v1/reports/generate": { body: { ...project, countryCode: "MX", period: PERIOD } },
       "POST /v1/reports/{reportId}/filed": { body: { folio: "2024-1234" } },
+      "GET /v1/projects/{projectId}/alerts": {
+        params: { status: "open", level: "illegal", cause: "law", assignee: "officer" },
+      },
+      "GET /v1/projects/{projectId}/alerts/{alertId}": { params: { alertId: "1" } },
+      "PATCH /v1/projects/{projectId}/alerts/{alertId}": {
+        params: { alertId: "1" },
+        body: {
+          status: "closed",
+          resolution: "reported",
+          reference: "UIF-24H-2024-0001",
+          note: "Aviso filed.",
+        },
+      },
     },
   };
 }

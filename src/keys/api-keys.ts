@@ -109,3 +109,15 @@ export async function revokeKey(
     });
   });
 }
+
+/** The labels of the project's keys that are not revoked: who an alert may be assigned to (src/alerts). */
+export async function activeKeyLabels(db: Kysely<DB>, projectId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select("label")
+    .where("project_id", "=", projectId)
+    .where("revoked_at", "is", null)
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => r.label);
+}

@@ -18,6 +18,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type pino from "pino";
+import { raiseLawAlerts } from "../alerts/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { enqueue, type NewMessage, type ProfileReader, type ProfileResult } from "../integrator/index.ts";
 import {
@@ -307,6 +308,8 @@ export class TransferChecker {
           .where("tx_hash", "=", t.txHash)
           .where("log_index", "=", t.logIndex)
           .execute();
+      // The officer's alerts (src/alerts): illegal hits, and the warn rules the project lists.
+      if (laws.length > 0) await raiseLawAlerts(trx, alertInput(t, current, laws, ids[0], this.#o.now()));
     });
     this.#o.onChecked?.(t);
     if (messages.length > 0) this.#o.onMessages?.();
@@ -392,6 +395,35 @@ function notificationOf(
         counterparty: op.counterparty,
       },
     },
+  };
+}
+
+/** What the alerts room needs of a checked transfer and its law hits. */
+function alertInput(
+  t: PendingTransfer,
+  op: ClientOperation,
+  laws: InflictedLaw[],
+  notificationId: number | undefined,
+  now: number,
+) {
+  const usd = usdIn(op, "XB");
+  return {
+    projectId: t.projectId,
+    chainId: t.chainId,
+    address: t.address,
+    addressId: t.addressId,
+    userId: t.foreignUserId,
+    notificationId: notificationId ?? null,
+    transfer: {
+      txHash: t.txHash,
+      logIndex: t.logIndex,
+      at: t.blockTime.toISOString(),
+      usd: usd === null ? null : Math.round(usd * 100) / 100,
+      direction: op.direction,
+      counterparty: op.counterparty,
+    },
+    laws,
+    now: new Date(now),
   };
 }
 

@@ -264,6 +264,21 @@ describe("monitored addresses", () => {
     }
   });
 
+  it.each([
+    ["a surrogate's bytes (CESU-8, not UTF-8)", "%ED%A0%80"],
+    ["a truncated sequence", "ana%C3"],
+    ["a stray percent sign", "100%"],
+  ])("refuses a query filter with %s rather than reading another value: 400", async (_what, raw) => {
+    const res = await get(`${base()}?foreign_user_id=${raw}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      success: false,
+      error: "invalid_request",
+      message: "Invalid query",
+      details: [{ path: "/", message: "must be percent-encoded UTF-8 (RFC 3986)" }],
+    });
+  });
+
   // NUL and unpaired surrogates are refused by the body's parser, for every field of every body.
   const PARSER = "must not contain NUL characters or unpaired surrogates";
   it.each([

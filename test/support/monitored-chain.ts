@@ -21,10 +21,11 @@ export class MonitoredChain {
     private readonly chainId: number,
   ) {}
 
-  /** Writes the next block at `time` with these transfers (tx hashes derived from the block and position). */
-  async block(time: Date, transfers: NativeTransfer[]): Promise<void> {
+  /** Writes the next block at `time` with these transfers (tx hashes derived from the block and position); their hashes. */
+  async block(time: Date, transfers: NativeTransfer[]): Promise<string[]> {
     this.#block += 1;
     const block = this.#block;
+    const hashes = transfers.map((_, i) => `0x${(block * 100 + i).toString(16).padStart(64, "d")}`);
     const next = { number: BigInt(block), hash: `0x${block.toString(16).padStart(64, "c")}` };
     await writeBatch(
       this.db,
@@ -41,7 +42,7 @@ export class MonitoredChain {
         ],
         transfers: transfers.map((t, i) => ({
           chainId: this.chainId,
-          txHash: `0x${(block * 100 + i).toString(16).padStart(64, "d")}`,
+          txHash: hashes[i]!,
           logIndex: -1,
           blockNumber: next.number,
           blockTime: time,
@@ -59,6 +60,7 @@ export class MonitoredChain {
       monitoringWatcher,
     );
     this.#checkpoint = next;
+    return hashes;
   }
 
   /** The number of the last block written. */

@@ -209,6 +209,17 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const unstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
 
+function hasReadableQuery(url: string): boolean {
+  const at = url.indexOf("?");
+  if (at < 0) return true;
+  try {
+    decodeURIComponent(url.slice(at + 1));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function hasUnstorableText(value: unknown): boolean {
   const pending = [value]; // a loop, not recursion: a body may nest thousands of levels deep
   while (pending.length > 0) {
@@ -504,6 +515,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     registerMetricsRoute(app as HttpApp, options.metrics);
   }
   app.addHook("preValidation", async (request) => {
+    // A query the parser could only read by replacing bytes (percent-encoding that is not UTF-8, a stray `%`)
+    // would be answered for a value the client did not send.
+    if (!hasReadableQuery(request.url))
+      throw new AppError("invalid_request", MESSAGES.invalidQuery, {
+        details: [{ path: "/", message: "must be percent-encoded UTF-8 (RFC 3986)" }],
+      });
     const parts = [
       [request.body, MESSAGES.invalidBody],
       [request.query, MESSAGES.invalidQuery],

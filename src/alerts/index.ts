@@ -1,0 +1,8 @@
+// Alerts: what the compliance officer acts on. Raised by the transfer checker (a monitored transfer that infringes
+// an `illegal` rule, or a `warn` rule the project lists), one per subject and cause while open; triaged through
+// the API with every change kept in the alert's history (docs/api.md, "Alerts").
+
+export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
+export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
+export { alertSettings } from "./settings.ts";
+export type { AlertTables } from "./tables.ts";

@@ -1,0 +1,84 @@
+// HTTP routes of alerts (docs/api.md, "Alerts"). Thin: parse, authorise (route config), call a verb, shape the
+// answer.
+
+import { Type } from "@sinclair/typebox";
+import type { Kysely } from "kysely";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
+import { ProjectParams } from "../platform/http/params.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import type { DB } from "../schema.ts";
+import { getAlert, listAlerts } from "./read.ts";
+import {
+  AlertParams,
+  AlertPatch,
+  type AlertPatchBody,
+  AlertQuery,
+  AlertSchema,
+  AlertWithHistorySchema,
+} from "./schemas.ts";
+import { patchAlert } from "./triage.ts";
+
+export interface AlertsContext {
+  db: Kysely<DB>;
+  now: () => number;
+}
+
+export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
+  const tags = ["Alerts"];
+  app.get(
+    "/projects/:projectId/alerts",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "The project's alerts, newest first",
+        params: ProjectParams,
+        querystring: AlertQuery,
+        response: { 200: Ok(Type.Array(AlertSchema)) },
+      },
+    },
+    async (req) => ok(await listAlerts(ctx.db, req.params.projectId, req.query, new Date(ctx.now()))),
+  );
+
+  app.get(
+    "/projects/:projectId/alerts/:alertId",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "One alert with its history",
+        params: AlertParams,
+        response: { 200: Ok(AlertWithHistorySchema) },
+      },
+    },
+    async (req) => ok(await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now()))),
+  );
+
+  app.patch(
+    "/projects/:projectId/alerts/:alertId",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Triage an alert: its state, resolution, assignee, a note",
+        description:
+          "States `open`, `in_review`, `escalated`, `closed`; an invalid transition is 409 naming the allowed ones. Closing needs a `resolution` (`reported` also a `reference`).",
+        params: AlertParams,
+        body: AlertPatch,
+        response: { 200: Ok(AlertWithHistorySchema) },
+      },
+    },
+    async (req) =>
+      ok(
+        await patchAlert(
+          ctx.db,
+          req.params.projectId,
+          req.params.alertId,
+          req.body as AlertPatchBody,
+          `key:${principalOf(req).keyId}`,
+          new Date(ctx.now()),
+        ),
+      ),
+  );
+}

@@ -1,0 +1,110 @@
+// The alerts' HTTP schemas (docs/api.md, "Alerts"); the row and view types derive from them.
+import { type Static, Type } from "@sinclair/typebox";
+
+export const STATUSES = ["open", "in_review", "escalated", "closed"] as const;
+export const RESOLUTIONS = ["false_positive", "no_action", "reported"] as const;
+export type AlertStatus = (typeof STATUSES)[number];
+
+/** Where each state may go (a closed alert stays closed: a new occurrence opens a new alert). */
+export const TRANSITIONS: Record<AlertStatus, readonly AlertStatus[]> = {
+  open: ["in_review", "escalated", "closed"],
+  in_review: ["open", "escalated", "closed"],
+  escalated: ["in_review", "closed"],
+  closed: [],
+};
+
+const Transfer = Type.Object({
+  txHash: Type.String(),
+  logIndex: Type.Integer(),
+  at: Type.String({ format: "date-time" }),
+  usd: Type.Union([Type.Number(), Type.Null()]),
+  direction: Type.String(),
+  counterparty: Type.Union([Type.String(), Type.Null()]),
+});
+const Law = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  source: Type.String(),
+  risk: Type.String(),
+  country: Type.String(),
+  countryCode: Type.String(),
+});
+
+export const AlertSchema = Type.Object({
+  id: Type.String(),
+  subject: Type.Object({
+    chainId: Type.Integer(),
+    address: Type.String(),
+    userId: Type.Union([Type.String(), Type.Null()]),
+    addressId: Type.Union([Type.String(), Type.Null()]),
+  }),
+  cause: Type.String({ description: "`law`: a monitored transfer infringed the rule `causeKey`" }),
+  causeKey: Type.String(),
+  level: Type.String({
+    description: "for `law` alerts, the rule's risk: `illegal`, or `warn` for listed rules",
+  }),
+  reason: Type.String(),
+  evidence: Type.Object({
+    transfers: Type.Array(Transfer),
+    laws: Type.Array(Law),
+    wallets: Type.Array(Type.String()),
+  }),
+  deadline: Type.Union([
+    Type.Object({
+      at: Type.String({ format: "date-time" }),
+      filing: Type.String(),
+      source: Type.String(),
+      overdue: Type.Boolean(),
+    }),
+    Type.Null(),
+  ]),
+  links: Type.Object({
+    notificationId: Type.Union([Type.String(), Type.Null()]),
+    address: Type.Union([Type.String(), Type.Null()]),
+  }),
+  status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
+  resolution: Type.Union([...RESOLUTIONS.map((r) => Type.Literal(r)), Type.Null()]),
+  reference: Type.Union([Type.String(), Type.Null()]),
+  assignee: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: "date-time" }),
+  updatedAt: Type.String({ format: "date-time" }),
+});
+export type AlertView = Static<typeof AlertSchema>;
+
+export const HistoryEntrySchema = Type.Object({
+  at: Type.String({ format: "date-time" }),
+  actor: Type.String({ description: "`key:<id>` for an API key, `system` for the service" }),
+  change: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export const AlertWithHistorySchema = Type.Intersect([
+  AlertSchema,
+  Type.Object({ history: Type.Array(HistoryEntrySchema) }),
+]);
+
+export const AlertParams = Type.Object({
+  projectId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  alertId: Type.String({ pattern: "^[1-9][0-9]{0,17}$" }),
+});
+
+export const AlertQuery = Type.Object({
+  status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
+  level: Type.Optional(Type.String({ maxLength: 32 })),
+  cause: Type.Optional(Type.String({ maxLength: 32 })),
+  assignee: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+});
+export type AlertFilter = Static<typeof AlertQuery>;
+
+export const AlertPatch = Type.Object(
+  {
+    status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
+    resolution: Type.Optional(Type.Union(RESOLUTIONS.map((r) => Type.Literal(r)))),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    assignee: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    note: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+  },
+  { minProperties: 1, additionalProperties: false },
+);
+export type AlertPatchBody = Static<typeof AlertPatch>;

@@ -1,0 +1,86 @@
+// Triage (docs/api.md, "Alerts"): PATCH moves an alert between `open`, `in_review`, `escalated` and `closed`
+// (TRANSITIONS), sets its assignee (a label of one of the project's keys that is not revoked), records a
+// resolution when it closes (`reported` with the filing's folio or reference), and keeps a note; every change is
+// appended to the alert's history with who and when, in the same transaction as the change.
+import type { Kysely } from "kysely";
+import { activeKeyLabels } from "../keys/index.ts";
+import { AppError, MESSAGES } from "../platform/errors.ts";
+import type { DB } from "../schema.ts";
+import { appendHistory } from "./raise.ts";
+import { alertRow, getAlert } from "./read.ts";
+import { type AlertPatchBody, type AlertStatus, TRANSITIONS } from "./schemas.ts";
+
+const invalid = (path: string, message: string) =>
+  new AppError("invalid_request", MESSAGES.invalidBody, { details: [{ path, message }] });
+
+export async function patchAlert(
+  db: Kysely<DB>,
+  projectId: number,
+  alertId: string,
+  patch: AlertPatchBody,
+  actor: string,
+  now: Date,
+) {
+  await db.transaction().execute(async (trx) => {
+    const row = await alertRow(trx, projectId, alertId, true);
+    const from = row.status as AlertStatus;
+    const to = patch.status ?? from;
+    if (to !== from && !TRANSITIONS[from].includes(to)) {
+      const allowed = TRANSITIONS[from];
+      throw new AppError(
+        "conflict",
+        `An alert that is \`${from}\` cannot become \`${to}\`; ${allowed.length ? `it can become ${allowed.map((s) => `\`${s}\``).join(", ")}` : "a closed alert stays closed"}`,
+      );
+    }
+    if (to === "closed" && from !== "closed") {
+      if (!patch.resolution)
+        throw invalid(
+          "/resolution",
+          "closing an alert needs a resolution: false_positive, no_action or reported",
+        );
+      if (patch.resolution === "reported" && !patch.reference)
+        throw invalid("/reference", "a `reported` resolution needs the filing's folio or reference");
+    } else if (patch.resolution !== undefined || patch.reference !== undefined) {
+      throw invalid(
+        patch.resolution !== undefined ? "/resolution" : "/reference",
+        'a resolution and its reference are given when the alert is closed (with `"status": "closed"`)',
+      );
+    }
+    if (typeof patch.assignee === "string") {
+      const labels = await activeKeyLabels(trx, projectId);
+      if (!labels.includes(patch.assignee))
+        throw invalid(
+          "/assignee",
+          `no key of this project that is not revoked has the label "${patch.assignee}"`,
+        );
+    }
+    const set: Record<string, unknown> = {};
+    const change: Record<string, unknown> = {};
+    if (to !== from) {
+      set.status = to;
+      change.status = { from, to };
+    }
+    if (patch.resolution !== undefined) {
+      set.resolution = patch.resolution;
+      change.resolution = patch.resolution;
+    }
+    if (patch.reference !== undefined) {
+      set.reference = patch.reference;
+      change.reference = patch.reference;
+    }
+    if (patch.assignee !== undefined && patch.assignee !== row.assignee) {
+      set.assignee = patch.assignee;
+      change.assignee = { from: row.assignee, to: patch.assignee };
+    }
+    if (patch.note !== undefined) change.note = patch.note;
+    if (Object.keys(change).length === 0) return;
+    if (Object.keys(set).length > 0)
+      await trx
+        .updateTable("alerts")
+        .set({ ...set, updated_at: now })
+        .where("id", "=", row.id)
+        .execute();
+    await appendHistory(trx, row.id, actor, change, now);
+  });
+  return getAlert(db, projectId, alertId, now);
+}

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import pino from "pino";
-import { alertSettings, registerAlertRoutes } from "./alerts/index.ts";
+import { alertSettings, countOpenAlerts, registerAlertRoutes } from "./alerts/index.ts";
 import {
   type AnalysisContext,
   ReadCoalescing,
@@ -273,6 +273,7 @@ async function assemble(
     countLoopFailure: metrics.loopFailure,
   };
   metrics.followIntegrators(() => integratorsFailing(database.db, new Date(), 3_600_000));
+  metrics.followAlerts(() => countOpenAlerts(database.db, new Date(options.clock?.() ?? Date.now())));
   const projects: ProjectsContext = {
     db: database.db,
     parts: [integrationSettings(keys.serverKeys), alertSettings()],

@@ -2,6 +2,7 @@
 // an `illegal` rule, or a `warn` rule the project lists), one per subject and cause while open; triaged through
 // the API with every change kept in the alert's history (docs/api.md, "Alerts").
 
+export { type AlertCount, countOpenAlerts } from "./counts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
 export { alertSettings } from "./settings.ts";

@@ -1,8 +1,9 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
 // backlog, the chain followers' lag, webhook attempts, failed calls to integrators and integrators failing for an
-// hour, analysis durations, registered addresses' first scans, report files that could not be written, overdue
+// hour, open and overdue alerts, analysis durations, registered addresses' first scans, report files that could not be written, overdue
 // filings and failed loop steps. Every metric here is listed, with what to watch, in docs/operations.md
 // ("Metrics"); test/operations/metrics.test.ts checks the two agree.
+import type { AlertCount } from "../alerts/index.ts";
 import type { AnalysisKindObserved, FirstScanOutcome } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
 import { FAILURE_REASONS, type FailureReason, type IntegratorCall } from "../integrator/index.ts";
@@ -25,6 +26,8 @@ export interface ServiceMetrics {
   integratorFailure(call: IntegratorCall, reason: FailureReason): void;
   /** How to count the projects whose integrator has failed every call for an hour, once the integrator is wired. */
   followIntegrators(failing: () => Promise<number>): void;
+  /** How to count the alerts not closed, by level, and those past their deadline, once alerts are wired. */
+  followAlerts(count: () => Promise<AlertCount[]>): void;
   /** A step of a background loop that failed (a claim, a check, a delivery's record), by loop. */
   loopFailure(loop: string): void;
   /** A monitored transfer this process judged and marked. */
@@ -41,6 +44,8 @@ const STATS_FRESH_MS = 1_000;
 const OVERDUE_FRESH_MS = 60_000;
 /** How long a count of failing integrators serves scrapes. */
 const FAILING_FRESH_MS = 15_000;
+/** How long a count of open alerts serves scrapes (both alert gauges share it). */
+const ALERTS_FRESH_MS = 15_000;
 /** A scrape asks both chain gauges in turn: they share one read of the lags. */
 const LAGS_FRESH_MS = 1_000;
 
@@ -224,6 +229,40 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
       this.set(failingCount?.value ?? 0);
     },
   });
+  // Open and overdue alerts: one grouped count, shared by both gauges, the last count kept when one fails.
+  let alerts: (() => Promise<AlertCount[]>) | undefined;
+  let alertCount: { at: number; value: Promise<AlertCount[] | undefined> } | undefined;
+  const countAlerts = async () => {
+    if (!alerts) return [];
+    if (!alertCount || Date.now() - alertCount.at > ALERTS_FRESH_MS) {
+      const previous = alertCount?.value;
+      const value = alerts().catch(async () => previous && (await previous));
+      alertCount = { at: Date.now(), value };
+    }
+    return (await alertCount.value) ?? [];
+  };
+  new Gauge({
+    name: `${METRIC_PREFIX}alerts_open`,
+    help: "Alerts not closed (open, in_review, escalated), by level, across projects",
+    labelNames: ["level"] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await countAlerts();
+      this.reset();
+      for (const c of counts) this.set({ level: c.level }, c.open);
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}alerts_overdue`,
+    help: "Alerts not closed whose filing deadline has passed, by level, across projects",
+    labelNames: ["level"] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await countAlerts();
+      this.reset();
+      for (const c of counts) this.set({ level: c.level }, c.overdue);
+    },
+  });
   const loopFailures = new Counter({
     name: `${METRIC_PREFIX}worker_step_failures_total`,
     help: "Steps of the background loops that failed and were tried again (the database went away, a bug), by loop: checker, deliverer, urgent_avisos",
@@ -254,6 +293,9 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     integratorFailure: (call, reason) => integratorFailures.inc({ call, reason }),
     followIntegrators(count) {
       failing = count;
+    },
+    followAlerts(count) {
+      alerts = count;
     },
     loopFailure: (loop) => loopFailures.inc({ loop }),
     observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),

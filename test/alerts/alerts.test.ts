@@ -2,7 +2,8 @@
 // `illegal` rule raises one alert per rule and address, a `warn` rule only when the project lists it; a second
 // occurrence joins the open alert's evidence; Mexico's 24-hour aviso carries its deadline and becomes overdue; every
 // transition the desk may make, and those it may not (409 naming the allowed ones); resolutions, references,
-// assignees and notes, each kept in the history with who and when; viewers read, developers triage. Transfers are
+// assignees and notes, each kept in the history with who and when; /metrics counts open and overdue alerts; viewers
+// read, developers triage. Transfers are
 // written as the indexer writes them and checked by the real checker, with the user's profile read from a real
 // integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
 import http from "node:http";
@@ -357,6 +358,14 @@ describe("triage", () => {
     const due = Date.parse((await one(id)).deadline!.at);
     clock = due + 1;
     expect((await one(id)).deadline!.overdue).toBe(true);
+    // /metrics counts what is not closed, by level, and what is overdue
+    const metrics = (await api("GET", "/metrics", svc.project.keys.admin)).body;
+    const sample = (name: string, level: string) =>
+      Number(new RegExp(`^${name}\\{level="${level}"\\} (\\d+)$`, "m").exec(metrics)?.[1]);
+    expect(sample("vigia_alerts_open", "illegal")).toBe(2); // this 24-hour aviso, and the new OFAC alert
+    expect(sample("vigia_alerts_open", "warn")).toBe(1); // the escalated CO-TX-150
+    expect(sample("vigia_alerts_overdue", "illegal")).toBe(1);
+    expect(sample("vigia_alerts_overdue", "warn")).toBe(0);
     await triage(id, { status: "closed", resolution: "reported", reference: "UIF-24H-2026-0002" });
     expect((await one(id)).deadline!.overdue).toBe(false);
   });

@@ -8,10 +8,11 @@ CREATE TABLE alerts (
   address text NOT NULL,
   -- the integrator's user of the monitored address, when known
   user_id text,
-  -- `law` for now (a rule infringed by a monitored transfer); what it is about within the cause: the rule's id
+  -- `law` (a rule infringed by a monitored transfer: cause_key is the rule's id) or `analysis` (an analysis of the
+  -- monitored address reached the project's alert level: cause_key `risk`)
   cause text NOT NULL,
   cause_key text NOT NULL,
-  -- the rule's risk for law alerts (`illegal`, `warn`)
+  -- the rule's risk for law alerts (`illegal`, `warn`), the risk level for analysis alerts
   level text NOT NULL,
   reason text NOT NULL,
   -- transfers (hash, log index, time, USD, direction, counterparty), laws with their sources, wallets
@@ -45,8 +46,10 @@ CREATE TABLE alert_history (
 );
 CREATE INDEX alert_history_alert_idx ON alert_history (alert_id, id);
 
--- Which `warn` rules raise an alert too (illegal ones always do), per project.
+-- Which `warn` rules raise an alert too (illegal ones always do), and the risk level from which an analysis of a
+-- monitored address raises one (null: the service's VIGIA_ALERT_LEVEL), per project.
 CREATE TABLE alert_settings (
   project_id integer PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
-  warn_rules jsonb NOT NULL DEFAULT '[]'::jsonb
+  warn_rules jsonb NOT NULL DEFAULT '[]'::jsonb,
+  alert_level text
 );

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import pino from "pino";
-import { alertSettings, countOpenAlerts, registerAlertRoutes } from "./alerts/index.ts";
+import { alertOnVerdict, alertSettings, countOpenAlerts, registerAlertRoutes } from "./alerts/index.ts";
 import {
   type AnalysisContext,
   ReadCoalescing,
@@ -44,6 +44,7 @@ import { createInvestigation, registerInvestigationRoutes } from "./investigatio
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import { chainLags } from "./ledger/index.ts";
 import {
+  findMonitored,
   monitoringWatcher,
   registerMonitoringRoutes,
   registerWalletRoutes,
@@ -119,6 +120,8 @@ export interface Service {
   jobs: JobQueue;
   /** The chains this service knows (VIGIA_CHAINS or the built-in list). */
   registry: ChainRegistry;
+  /** What every analysis of this service runs with (its store, chains, jobs and listeners). */
+  analysis: AnalysisContext;
   /** Address histories from explorers, as every analysis of this service fetches them (src/chains/explorer). */
   history: ExplorerHistory;
   /** This process's Prometheus metrics (served at /metrics). */
@@ -255,6 +258,13 @@ async function assemble(
     },
     observeDuration: metrics.observeAnalysis,
     countFirstScan: metrics.firstScan,
+    // An analysis of a monitored address at the project's alert level raises an alert (src/alerts).
+    onVerdict: async (verdict) => {
+      const findClient = (projectId: number, chainId: number, address: string) =>
+        findMonitored(database.db, projectId, chainId, address);
+      const now = new Date(options.clock?.() ?? Date.now());
+      await alertOnVerdict(database.db, verdict, findClient, config.alertLevel, now);
+    },
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
@@ -276,7 +286,7 @@ async function assemble(
   metrics.followAlerts(() => countOpenAlerts(database.db, new Date(options.clock?.() ?? Date.now())));
   const projects: ProjectsContext = {
     db: database.db,
-    parts: [integrationSettings(keys.serverKeys), alertSettings()],
+    parts: [integrationSettings(keys.serverKeys), alertSettings(config.alertLevel)],
   };
   const profiles = new ProfileReader(integrator, { perProject: config.profileReadsPerProject });
   const files = chooseFileStore(config, database);
@@ -467,6 +477,7 @@ async function assemble(
     authenticator,
     jobs,
     registry,
+    analysis,
     history,
     metrics: metricsRegistry,
     reports,

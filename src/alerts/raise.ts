@@ -6,8 +6,8 @@
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import { deadlineOf } from "./deadline.ts";
+import type { AlertEvidence } from "./schemas.ts";
 import { warnRulesOf } from "./settings.ts";
-import type { AlertEvidence } from "./tables.ts";
 
 export interface LawHit {
   id: string;

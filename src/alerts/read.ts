@@ -30,6 +30,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
           },
     links: {
       notificationId: row.notification_id === null ? null : String(row.notification_id),
+      analysisId: row.evidence.analyses?.at(-1)?.analysisId ?? null,
       address:
         row.address_id === null ? null : `/v1/projects/${row.project_id}/addresses/${String(row.address_id)}`,
     },

@@ -30,6 +30,47 @@ const Law = Type.Object({
   countryCode: Type.String(),
 });
 
+const Analysis = Type.Object({
+  analysisId: Type.String(),
+  kind: Type.String({ description: "`scan`, `risk_job` or `investigation`" }),
+  at: Type.String({ format: "date-time" }),
+  riskScore: Type.Integer(),
+  riskLevel: Type.String(),
+  riskReason: Type.String(),
+  modelVersion: Type.Union([Type.String(), Type.Null()]),
+  findings: Type.Array(
+    Type.Object({
+      pattern: Type.String(),
+      message: Type.String(),
+      wallets: Type.Array(Type.String()),
+      txs: Type.Array(Type.String()),
+      usd: Type.Number(),
+    }),
+  ),
+  exposure: Type.Array(
+    Type.Object({
+      category: Type.String(),
+      direction: Type.String(),
+      hops: Type.Integer(),
+      usd: Type.Number(),
+      share: Type.Number(),
+      counterparties: Type.Array(Type.String()),
+      via: Type.Array(Type.String()),
+      txs: Type.Array(Type.String()),
+      unsolicited: Type.Optional(Type.Boolean()),
+    }),
+  ),
+});
+
+export const EvidenceSchema = Type.Object({
+  transfers: Type.Array(Transfer),
+  laws: Type.Array(Law),
+  wallets: Type.Array(Type.String()),
+  analyses: Type.Optional(Type.Array(Analysis)),
+});
+export type AlertEvidence = Static<typeof EvidenceSchema>;
+export type AnalysisEvidence = Static<typeof Analysis>;
+
 export const AlertSchema = Type.Object({
   id: Type.String(),
   subject: Type.Object({
@@ -38,17 +79,17 @@ export const AlertSchema = Type.Object({
     userId: Type.Union([Type.String(), Type.Null()]),
     addressId: Type.Union([Type.String(), Type.Null()]),
   }),
-  cause: Type.String({ description: "`law`: a monitored transfer infringed the rule `causeKey`" }),
+  cause: Type.String({
+    description:
+      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`",
+  }),
   causeKey: Type.String(),
   level: Type.String({
-    description: "for `law` alerts, the rule's risk: `illegal`, or `warn` for listed rules",
+    description:
+      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` alerts, the risk level (`low` … `critical`)",
   }),
   reason: Type.String(),
-  evidence: Type.Object({
-    transfers: Type.Array(Transfer),
-    laws: Type.Array(Law),
-    wallets: Type.Array(Type.String()),
-  }),
+  evidence: EvidenceSchema,
   deadline: Type.Union([
     Type.Object({
       at: Type.String({ format: "date-time" }),
@@ -60,6 +101,7 @@ export const AlertSchema = Type.Object({
   ]),
   links: Type.Object({
     notificationId: Type.Union([Type.String(), Type.Null()]),
+    analysisId: Type.Union([Type.String(), Type.Null()]),
     address: Type.Union([Type.String(), Type.Null()]),
   }),
   status: Type.Union(STATUSES.map((s) => Type.Literal(s))),

@@ -1,5 +1,6 @@
 // Row types of the alerts room's tables (migrations/0028_alerts.sql).
 import type { ColumnType, Generated } from "kysely";
+import type { AlertEvidence } from "./schemas.ts";
 
 type Json<T> = ColumnType<T, string, string>;
 
@@ -38,20 +39,8 @@ export interface AlertHistoryTable {
 export interface AlertSettingsTable {
   project_id: number;
   warn_rules: ColumnType<string[], string | undefined, string>;
-}
-
-/** What an alert holds as evidence (docs/api.md, "Alerts"). */
-export interface AlertEvidence {
-  transfers: {
-    txHash: string;
-    logIndex: number;
-    at: string;
-    usd: number | null;
-    direction: string;
-    counterparty: string | null;
-  }[];
-  laws: { id: string; name: string; source: string; risk: string; country: string; countryCode: string }[];
-  wallets: string[];
+  /** null: the service's VIGIA_ALERT_LEVEL */
+  alert_level: string | null;
 }
 
 export interface AlertTables {

@@ -8,6 +8,7 @@ import type { JobQueue } from "../platform/jobs/index.ts";
 import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { ExpansionOverrides } from "./graph/index.ts";
+import type { StoredResult } from "./result.ts";
 
 /**
  * What became of a registered address's first scan on a chain (src/analysis/first-scans.ts): `queued` as a risk
@@ -19,6 +20,15 @@ export type FirstScanOutcome = "queued" | "deferred" | "queued_later" | "skipped
 
 /** What an analysis duration is reported as: a quick check, a scan request, a risk job, one layer. */
 export type AnalysisKindObserved = "quick" | "scan" | "risk_job" | "layer";
+
+/** A completed analysis with a verdict, as stored (src/analysis/store.ts), for those told of verdicts. */
+export interface CompletedVerdict {
+  projectId: number;
+  chainId: number;
+  address: string;
+  kind: "scan" | "risk_job" | "investigation";
+  result: StoredResult;
+}
 
 export interface AnalysisContext {
   db: Kysely<DB>;
@@ -45,4 +55,9 @@ export interface AnalysisContext {
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
   /** Told what became of each first scan of a registered address (the service's metrics); nothing when absent. */
   countFirstScan?: (outcome: FirstScanOutcome) => void;
+  /**
+   * Told of each verdict once it is stored (the alerts of monitored addresses); a failure is logged and does not
+   * fail the analysis. Nothing when absent.
+   */
+  onVerdict?: (verdict: CompletedVerdict) => Promise<void>;
 }

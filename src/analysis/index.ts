@@ -3,7 +3,12 @@
 // registered addresses (first-scans.ts); and the layered, incremental analyses that investigations follow
 // (./layered). The risk model itself is the pure core in src/risk (docs/risk-model.md). What other features and
 // the composition root use, and nothing else:
-export type { AnalysisContext, AnalysisKindObserved, FirstScanOutcome } from "./context.ts";
+export type {
+  AnalysisContext,
+  AnalysisKindObserved,
+  CompletedVerdict,
+  FirstScanOutcome,
+} from "./context.ts";
 export { coverageOfRoots } from "./coverage.ts";
 export { DEFAULT_DEPTH, MAX_DEPTH, MaxDepthSchema } from "./depth.ts";
 export { drainDeferredScans, type FirstScanRequest, startFirstScans } from "./first-scans.ts";
@@ -20,6 +25,7 @@ export {
   sweepStalled,
 } from "./layered/index.ts";
 export { quickRisk } from "./quick.ts";
+export type { StoredResult } from "./result.ts";
 export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { StoredScanSchema } from "./schemas.ts";

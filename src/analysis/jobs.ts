@@ -15,6 +15,7 @@ import { queueRiskJobIn, RISK_QUEUE, type RiskJobRequest, riskJobCap, sendRiskRu
 import { runAnalysis } from "./run.ts";
 import type { RiskJobViewBody } from "./schemas.ts";
 import { finish, getAnalysis, markRunning, type StoredAnalysis } from "./store.ts";
+import { tellVerdict } from "./verdicts.ts";
 
 export {
   DEFAULT_MAX_ACTIVE_JOBS,
@@ -122,6 +123,13 @@ export async function runRiskJob(
         outcome.coverage,
       );
       await finish(ctx.db, analysisId, { result, durationMs: performance.now() - started });
+      await tellVerdict(ctx, {
+        projectId: job.projectId,
+        chainId: job.chainId,
+        address: job.address,
+        kind: "risk_job",
+        result,
+      });
     }
     ctx.observeDuration?.("risk_job", (performance.now() - started) / 1000);
   } catch (error) {

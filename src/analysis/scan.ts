@@ -12,6 +12,7 @@ import { failedResult, publicResult, type ScanResult, scanResultOf } from "./res
 import { runAnalysis } from "./run.ts";
 import type { ScanResponse } from "./schemas.ts";
 import { insertFinished, latestCompleted, newAnalysisId } from "./store.ts";
+import { tellVerdict } from "./verdicts.ts";
 
 export interface ScanRequest {
   projectId: number;
@@ -163,6 +164,7 @@ async function analyseChain(
       { id, projectId: req.projectId, chainId, address, kind: "scan", maxDepth: req.maxDepth },
       { result: stored, durationMs: outcome.metrics.durationMs },
     );
+    await tellVerdict(ctx, { projectId: req.projectId, chainId, address, kind: "scan", result: stored });
     for (const i of positions) results[i] = publicResult(stored);
   }
 }

@@ -234,3 +234,24 @@ export async function updateAddress(
     return getAddress(trx, projectId, id);
   });
 }
+
+/**
+ * The project's active record monitoring `address` on `chainId` (on that chain, or on every chain), if any: an
+ * analysis of it concerns a client (src/alerts).
+ */
+export async function findMonitored(
+  db: Kysely<DB>,
+  projectId: number,
+  chainId: number,
+  address: string,
+): Promise<MonitoredAddress | undefined> {
+  const row = await db
+    .selectFrom("monitored_addresses")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("address", "=", address)
+    .where((eb) => eb.or([eb("chain_id", "=", chainId), eb("chain_id", "is", null)]))
+    .where("stopped_at", "is", null)
+    .executeTakeFirst();
+  return row ? fromRow(row as Row) : undefined;
+}

@@ -88,6 +88,8 @@ export interface Config {
    * the filesystem on the embedded database, the database on PostgreSQL.
    */
   fileStore: "filesystem" | "database" | undefined;
+  /** VIGIA_ALERT_LEVEL: the risk level from which an analysis of a monitored address raises an alert, for a project that sets none. */
+  alertLevel: (typeof ALERT_LEVELS)[number];
   /** An OpenAI-compatible chat-completions endpoint for wallet reports; unset: the deterministic writer. */
   llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
   /** How long a wallet report is served from the cache. */
@@ -126,6 +128,15 @@ export function configDefault(name: string): number {
   if (!found || !Number.isFinite(n)) throw new Error(`${name} has no numeric default`);
   return n;
 }
+
+/** A variable's default among `values`, from the table below. */
+function choiceDefault<T extends string>(name: string, values: readonly T[]): T {
+  const found = CONFIG_VARIABLES.find((v) => v.name === name)?.default;
+  if (!values.includes(found as T)) throw new Error(`${name} has no default among ${values.join(", ")}`);
+  return found as T;
+}
+
+const ALERT_LEVELS = ["low", "medium", "high", "critical"] as const;
 
 /** Every variable Vigía reads, in the order docs/operations.md lists them. */
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
@@ -310,6 +321,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "false",
     meaning:
       "`true` lets calls to integrators reach loopback and private addresses (a receiver on this machine, as in docs/quickstart.md; tests; on-premise); never link-local or metadata addresses. Unset, refused, where the devnet runs too (docs/quickstart.md starts it with `true`)",
+  },
+  {
+    name: "VIGIA_ALERT_LEVEL",
+    default: "high",
+    meaning:
+      "the risk level (`low`, `medium`, `high`, `critical`) from which an analysis of a monitored address raises an alert, for a project whose `alert_level` is unset",
   },
   {
     name: "VIGIA_FILE_STORE",
@@ -579,6 +596,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chainStatsTtlSeconds: r.int("VIGIA_CHAIN_STATS_TTL_SECONDS", 300),
     upstreamTimeoutMs: r.int("VIGIA_UPSTREAM_TIMEOUT_MS", 1500),
     fileStore: r.oneOf("VIGIA_FILE_STORE", ["filesystem", "database"]),
+    alertLevel:
+      r.oneOf("VIGIA_ALERT_LEVEL", ALERT_LEVELS) ?? choiceDefault("VIGIA_ALERT_LEVEL", ALERT_LEVELS),
     llm: llmFrom(r),
     walletReportTtlSeconds: r.int("VIGIA_WALLET_REPORT_TTL_SECONDS", 86_400),
     llmReportsPerHour: r.int("VIGIA_LLM_REPORTS_PER_HOUR", 100),

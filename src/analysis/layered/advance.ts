@@ -9,6 +9,7 @@ import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "../coverage.ts
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
 import { failedResult, scanResultOf } from "../result.ts";
 import { riskConfigFor } from "../thresholds.ts";
+import { tellVerdict } from "../verdicts.ts";
 import { layerExposure } from "./exposure-paths.ts";
 import { readLabelSources } from "./label-sources.ts";
 import { buildLayer } from "./layer-result.ts";
@@ -149,6 +150,7 @@ export async function advanceAnalysis(
     return { result: scanResultOf(analysisId, chainId, maxDepth, risk, metrics, coverage), durationMs };
   }
   const { chainId, maxDepth, address: root } = analysis;
+  const finalCommit = final ? finalResult() : undefined;
   const committed = await commitLayer(ctx.db, {
     id: analysisId,
     layer,
@@ -156,8 +158,16 @@ export async function advanceAnalysis(
     state: { graph: graphToJson(graph), patterns, risk: summary },
     riskScore: withhold ? null : summary.score,
     patternsDetected: patterns.length,
-    final: final ? finalResult() : undefined,
+    final: finalCommit,
   });
+  if (committed && finalCommit && "result" in finalCommit)
+    await tellVerdict(ctx, {
+      projectId: analysis.projectId,
+      chainId,
+      address: root,
+      kind: "investigation",
+      result: finalCommit.result,
+    });
   ctx.observeDuration?.("layer", (performance.now() - started) / 1000);
   return final ? { state: "done" } : { state: "more", completedLayers: layer + 1, committed };
 }

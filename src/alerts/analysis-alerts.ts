@@ -7,6 +7,7 @@ import { type Kysely, sql } from "kysely";
 import type { CompletedVerdict } from "../analysis/index.ts";
 import { compareLevels, type RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
+import { labelsUsed, mergeLabels } from "./labels-used.ts";
 import { appendHistory } from "./raise.ts";
 import type { AlertEvidence, AnalysisEvidence } from "./schemas.ts";
 import { type AlertLevel, alertLevelOf } from "./settings.ts";
@@ -35,12 +36,17 @@ export async function raiseAnalysisAlert(
   if (compareLevels(level, await alertLevelOf(db, input.projectId, serviceDefault)) < 0) return undefined;
   const a = input.analysis;
   const reason = `The ${a.kind.replace("_", " ")} of ${input.address} (user ${input.userId}) scored ${a.riskScore}, ${level}: ${a.riskReason}`;
+  const labels = await labelsUsed(db, input.chainId, [
+    ...a.exposure.flatMap((e) => e.counterparties),
+    ...a.findings.flatMap((f) => f.wallets),
+  ]);
   return db.transaction().execute(async (trx) => {
     const evidence: AlertEvidence = {
       transfers: [],
       laws: [],
       wallets: [...new Set([input.address, ...a.findings.flatMap((f) => f.wallets)])],
       analyses: [a],
+      labels,
     };
     const { rows } = await sql<{ id: string }>`
       INSERT INTO alerts (project_id, chain_id, address, user_id, cause, cause_key, level, reason, evidence,
@@ -80,6 +86,7 @@ export async function raiseAnalysisAlert(
           ...open.evidence,
           wallets,
           analyses: [...(open.evidence.analyses ?? []), a],
+          labels: mergeLabels(open.evidence.labels, labels),
         }),
         ...(raised ? { level, reason } : {}),
         updated_at: input.now,
@@ -162,5 +169,6 @@ export function analysisEvidenceOf(verdict: CompletedVerdict, at: Date): Analysi
       txs: e.txs,
       ...(e.unsolicited ? { unsolicited: true } : {}),
     })),
+    coverage: r.coverage,
   };
 }

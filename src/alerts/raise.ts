@@ -6,6 +6,7 @@
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import { deadlineOf } from "./deadline.ts";
+import { labelsUsed, mergeLabels } from "./labels-used.ts";
 import type { AlertEvidence } from "./schemas.ts";
 import { warnRulesOf } from "./settings.ts";
 
@@ -38,6 +39,9 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
   const listed = input.laws.some((l) => l.risk === "warn") ? await warnRulesOf(trx, input.projectId) : [];
   const alerting = input.laws.filter((l) => l.risk === "illegal" || listed.includes(l.id));
   const touched: string[] = [];
+  if (alerting.length === 0) return touched;
+  const counterparty = input.transfer.counterparty;
+  const labels = counterparty ? await labelsUsed(trx, input.chainId, [counterparty]) : [];
   for (const law of alerting) {
     const evidence: AlertEvidence = {
       transfers: [input.transfer],
@@ -52,6 +56,7 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
         },
       ],
       wallets: [input.address],
+      labels,
     };
     const deadline = deadlineOf(law, input.now, new Date(input.transfer.at));
     const reason = `${law.name}: ${law.description} Transaction ${input.transfer.txHash} of address ${input.address}${input.userId ? ` (user ${input.userId})` : ""}.`;
@@ -93,6 +98,7 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
     const extended: AlertEvidence = {
       ...open.evidence,
       transfers: [...open.evidence.transfers, input.transfer],
+      labels: mergeLabels(open.evidence.labels, labels),
     };
     await trx
       .updateTable("alerts")

@@ -8,6 +8,7 @@ import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
+import { exportEvidence, PACK_FORMATS, type PackFormat } from "./evidence-pack.ts";
 import { getAlert, listAlerts } from "./read.ts";
 import {
   AlertParams,
@@ -80,5 +81,41 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
           new Date(ctx.now()),
         ),
       ),
+  );
+
+  app.get(
+    "/projects/:projectId/alerts/:alertId/evidence",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "The alert's evidence pack, as a file",
+        description:
+          "JSON (`format=json`, the default) or markdown (`format=md`): subject, cause, level and reason, the verdicts with model version, data coverage, findings and exposure paths with transaction hashes, the transfers, the law rules with their sources, the labels used with their sources, and the triage history. The same alert in the same state gives the same bytes; `x-evidence-sha256` is their SHA-256, which the alert's history keeps too.",
+        params: AlertParams,
+        querystring: Type.Object(
+          { format: Type.Optional(Type.Union(PACK_FORMATS.map((f) => Type.Literal(f)))) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const format: PackFormat = (req.query as { format?: PackFormat }).format ?? "json";
+      const file = await exportEvidence(
+        ctx.db,
+        req.params.projectId,
+        req.params.alertId,
+        format,
+        `key:${principalOf(req).keyId}`,
+        new Date(ctx.now()),
+      );
+      return reply
+        .header("content-type", file.mediaType)
+        .header("content-disposition", `attachment; filename="${file.fileName}"`)
+        .header("x-evidence-sha256", file.sha256)
+        .header("cache-control", "private, no-store")
+        .header("x-content-type-options", "nosniff")
+        .send(file.body);
+    },
   );
 }

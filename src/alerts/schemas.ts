@@ -1,5 +1,6 @@
 // The alerts' HTTP schemas (docs/api.md, "Alerts"); the row and view types derive from them.
 import { type Static, Type } from "@sinclair/typebox";
+import { CoverageSchema } from "../ledger/index.ts";
 
 export const STATUSES = ["open", "in_review", "escalated", "closed"] as const;
 export const RESOLUTIONS = ["false_positive", "no_action", "reported"] as const;
@@ -28,6 +29,13 @@ const Law = Type.Object({
   risk: Type.String(),
   country: Type.String(),
   countryCode: Type.String(),
+});
+
+const LabelUsed = Type.Object({
+  address: Type.String(),
+  label: Type.String(),
+  category: Type.String(),
+  source: Type.Union([Type.String(), Type.Null()]),
 });
 
 const Analysis = Type.Object({
@@ -60,6 +68,7 @@ const Analysis = Type.Object({
       unsolicited: Type.Optional(Type.Boolean()),
     }),
   ),
+  coverage: Type.Optional(CoverageSchema),
 });
 
 export const EvidenceSchema = Type.Object({
@@ -67,9 +76,12 @@ export const EvidenceSchema = Type.Object({
   laws: Type.Array(Law),
   wallets: Type.Array(Type.String()),
   analyses: Type.Optional(Type.Array(Analysis)),
+  /** the labels of the counterparties as they stood when the alert was raised or extended, with their sources */
+  labels: Type.Optional(Type.Array(LabelUsed)),
 });
 export type AlertEvidence = Static<typeof EvidenceSchema>;
 export type AnalysisEvidence = Static<typeof Analysis>;
+export type LabelUsed = Static<typeof LabelUsed>;
 
 export const AlertSchema = Type.Object({
   id: Type.String(),

@@ -103,6 +103,7 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         params: { status: "open", level: "illegal", cause: "law", assignee: "officer" },
       },
       "GET /v1/projects/{projectId}/alerts/{alertId}": { params: { alertId: "1" } },
+      "GET /v1/projects/{projectId}/alerts/{alertId}/evidence": { params: { alertId: "1", format: "md" } },
       "PATCH /v1/projects/{projectId}/alerts/{alertId}": {
         params: { alertId: "1" },
         body: {

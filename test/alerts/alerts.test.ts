@@ -6,6 +6,7 @@
 // read, developers triage. Transfers are
 // written as the indexer writes them and checked by the real checker, with the user's profile read from a real
 // integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -368,6 +369,65 @@ describe("triage", () => {
     expect(sample("vigia_alerts_overdue", "warn")).toBe(0);
     await triage(id, { status: "closed", resolution: "reported", reference: "UIF-24H-2026-0002" });
     expect((await one(id)).deadline!.overdue).toBe(false);
+  });
+
+  it("the evidence pack: the same bytes for the same alert, its SHA-256 in a header and in the history", async () => {
+    const id = (await byRule("MX-24H-LISTA"))[0]!.id;
+    const url = `${base()}/${id}/evidence`;
+    const first = await api("GET", `${url}?format=json`, svc.project.keys.viewer);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["content-type"]).toMatch(/^application\/json/);
+    expect(first.headers["content-disposition"]).toBe(`attachment; filename="alert-${id}-evidence.json"`);
+    const sha = createHash("sha256").update(first.rawPayload).digest("hex");
+    expect(first.headers["x-evidence-sha256"]).toBe(sha);
+    clock += 60_000;
+    const again = await api("GET", url, svc.project.keys.developer); // json is the default
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const pack = first.json();
+    expect(pack).toMatchObject({
+      pack: "vigia-alert-evidence/1",
+      alert: {
+        id,
+        cause: "law",
+        causeKey: "MX-24H-LISTA",
+        level: "illegal",
+        status: "closed",
+        reference: "UIF-24H-2026-0002",
+      },
+      laws: [{ id: "MX-24H-LISTA", source: expect.stringMatching(/\S/) }],
+      labels: [{ address: SANCTIONED, label: "OFAC SDN test", category: "sanctioned", source: "test" }],
+    });
+    expect(pack.transfers.length).toBeGreaterThanOrEqual(3);
+    expect(pack.history.map((h: { change: { event?: string } }) => h.change.event ?? "triage")).toEqual([
+      "raised",
+      "evidence_added",
+      "evidence_added",
+      "triage",
+    ]);
+    // recorded once, with the file's hash and who asked
+    const exported = (await one(id)).history!.filter((h) => h.change.event === "evidence_exported");
+    expect(exported).toEqual([
+      {
+        at: expect.any(String),
+        actor: expect.stringMatching(/^key:\d+$/),
+        change: { event: "evidence_exported", format: "json", sha256: sha },
+      },
+    ]);
+    const md = await api("GET", `${url}?format=md`, svc.project.keys.viewer);
+    expect(md.headers["content-type"]).toMatch(/^text\/markdown/);
+    expect(md.headers["x-evidence-sha256"]).toBe(createHash("sha256").update(md.rawPayload).digest("hex"));
+    expect(md.body).toContain(`# Evidence of alert ${id}`);
+    expect(md.body).toContain(pack.transfers[0].txHash);
+    expect(md.body).toMatch(/\| `0x0+5a` \| OFAC SDN test \| sanctioned \| test \|/);
+    expect(md.body).toContain("UIF-24H-2026-0002");
+    expect((await api("GET", `${url}?format=md`, svc.project.keys.viewer)).body).toBe(md.body);
+    // a change of the alert is a new pack
+    await triage(id, { note: "Aviso acknowledged by the UIF." });
+    const changed = await api("GET", url, svc.project.keys.viewer);
+    expect(changed.headers["x-evidence-sha256"]).not.toBe(sha);
+    expect(changed.json().history.at(-1).change).toEqual({ note: "Aviso acknowledged by the UIF." });
+    const bad = await api("GET", `${url}?format=pdf`, svc.project.keys.viewer);
+    expect(bad.statusCode).toBe(400);
   });
 
   it("viewers read, developers triage; another project sees none of them", async () => {

@@ -187,6 +187,24 @@ describe("alerts from analyses of monitored addresses", () => {
     ]);
   });
 
+  it("its evidence pack holds each verdict with its model version, data coverage, findings and exposure paths", async () => {
+    const [alert] = await alertsOf(at("critical"));
+    const url = `/v1/projects/${svc.project.id}/alerts/${alert!.id}/evidence`;
+    const json = (await call("GET", url, dev())).json();
+    expect(json.verdicts.map((v: { kind: string }) => v.kind)).toEqual(["scan", "risk_job", "investigation"]);
+    expect(json.verdicts[0].coverage).toMatchObject({ chainId: "1", source: expect.any(String) });
+    expect(json.labels.length).toBeGreaterThan(0);
+    expect(json.labels.every((l: { source: string | null }) => typeof l.source === "string")).toBe(true);
+    const md = (await call("GET", `${url}?format=md`, dev())).body;
+    const scanVerdict = alert!.evidence.analyses[0]!;
+    expect(md).toContain(`## Verdict ${scanVerdict.analysisId} (scan)`);
+    expect(md).toContain(`model ${scanVerdict.modelVersion}`);
+    expect(md).toContain("### Data coverage");
+    const tx = scanVerdict.exposure.flatMap((e) => e.txs)[0] ?? scanVerdict.findings.flatMap((f) => f.txs)[0];
+    expect(md).toContain(tx);
+    expect(md).toContain("## Labels used");
+  });
+
   it("the project's alert_level decides: lowered to medium, a medium verdict raises one; null is the default again", async () => {
     const bad = await setLevel("severe");
     expect(bad.statusCode).toBe(400);

@@ -1,0 +1,233 @@
+// The evidence pack of an alert (docs/api.md, "Alerts"): one file, JSON or markdown, holding what the alert rests on
+// (its subject, cause, level and reason; the verdicts with their model version, data coverage, findings and exposure
+// paths with transaction hashes; the transfers; the law rules with their legal sources; the labels used with their
+// sources) and its whole triage history. The same alert in the same state gives the same bytes: nothing in it
+// depends on the moment it is asked for (no "generated at", no "overdue"), and the downloads themselves, which the
+// history records with the file's SHA-256, are left out of the history it shows.
+import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { DB } from "../schema.ts";
+import { appendHistory } from "./raise.ts";
+import { alertHistory, alertRow } from "./read.ts";
+import type { AlertEvidence } from "./schemas.ts";
+
+export const PACK_FORMATS = ["json", "md"] as const;
+export type PackFormat = (typeof PACK_FORMATS)[number];
+
+const EXPORTED = "evidence_exported";
+const PACK_VERSION = "vigia-alert-evidence/1";
+
+export interface EvidenceFile {
+  body: string;
+  sha256: string;
+  mediaType: string;
+  fileName: string;
+}
+
+/** The pack's content, in a fixed key order. */
+async function packOf(db: Kysely<DB>, projectId: number, alertId: string) {
+  const row = await alertRow(db, projectId, alertId);
+  const history = (await alertHistory(db, String(row.id))).filter((h) => h.change.event !== EXPORTED);
+  const evidence: AlertEvidence = row.evidence;
+  return {
+    pack: PACK_VERSION,
+    alert: {
+      id: String(row.id),
+      projectId: row.project_id,
+      chainId: row.chain_id,
+      address: row.address,
+      userId: row.user_id,
+      cause: row.cause,
+      causeKey: row.cause_key,
+      level: row.level,
+      reason: row.reason,
+      status: row.status,
+      resolution: row.resolution,
+      reference: row.reference,
+      assignee: row.assignee,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+      deadline: row.deadline
+        ? { at: row.deadline.toISOString(), filing: row.deadline_filing, source: row.deadline_source }
+        : null,
+      notificationId: row.notification_id === null ? null : String(row.notification_id),
+    },
+    verdicts: evidence.analyses ?? [],
+    transfers: evidence.transfers,
+    laws: evidence.laws,
+    labels: evidence.labels ?? [],
+    wallets: evidence.wallets,
+    history,
+  };
+}
+type Pack = Awaited<ReturnType<typeof packOf>>;
+
+/** The alert's evidence pack; its download is recorded in the history (once per distinct file). */
+export async function exportEvidence(
+  db: Kysely<DB>,
+  projectId: number,
+  alertId: string,
+  format: PackFormat,
+  actor: string,
+  now: Date,
+): Promise<EvidenceFile> {
+  const pack = await packOf(db, projectId, alertId);
+  const body = format === "json" ? `${JSON.stringify(pack, null, 2)}\n` : markdownOf(pack);
+  const sha256 = createHash("sha256").update(body, "utf8").digest("hex");
+  await db.transaction().execute(async (trx) => {
+    const row = await alertRow(trx, projectId, alertId, true);
+    const known = (await alertHistory(trx, String(row.id))).some(
+      (h) => h.change.event === EXPORTED && h.change.sha256 === sha256,
+    );
+    if (!known) await appendHistory(trx, String(row.id), actor, { event: EXPORTED, format, sha256 }, now);
+  });
+  return {
+    body,
+    sha256,
+    mediaType: format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
+    fileName: `alert-${pack.alert.id}-evidence.${format}`,
+  };
+}
+
+/** Markdown table cell text: pipes and line breaks would break the table. */
+const cell = (v: unknown) =>
+  v === null || v === undefined ? "—" : String(v).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+function table(head: string[], rows: unknown[][]): string[] {
+  if (rows.length === 0) return ["None.", ""];
+  return [
+    `| ${head.join(" | ")} |`,
+    `| ${head.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+    "",
+  ];
+}
+
+function markdownOf(p: Pack): string {
+  const a = p.alert;
+  const out: string[] = [
+    `# Evidence of alert ${a.id}`,
+    "",
+    `Pack ${p.pack}. Its SHA-256 is given with each download (header \`x-evidence-sha256\`) and kept in the alert's history.`,
+    "",
+    "## Subject",
+    "",
+    ...table(
+      ["Field", "Value"],
+      [
+        ["Project", a.projectId],
+        ["Chain", a.chainId],
+        ["Address", `\`${a.address}\``],
+        ["User", a.userId],
+        ["Cause", `${a.cause} (${a.causeKey})`],
+        ["Level", a.level],
+        ["Status", a.status],
+        ["Resolution", a.resolution],
+        ["Reference", a.reference],
+        ["Assignee", a.assignee],
+        ["Raised", a.createdAt],
+        ["Last changed", a.updatedAt],
+        ["Deadline", a.deadline ? `${a.deadline.at} (${a.deadline.filing}; ${a.deadline.source})` : null],
+        ["Notification", a.notificationId],
+      ],
+    ),
+    "## Reason",
+    "",
+    a.reason,
+    "",
+  ];
+  if (p.laws.length > 0)
+    out.push(
+      "## Law rules",
+      "",
+      ...table(
+        ["Rule", "Name", "Risk", "Country", "Source"],
+        p.laws.map((l) => [l.id, l.name, l.risk, l.countryCode, l.source]),
+      ),
+    );
+  if (p.transfers.length > 0)
+    out.push(
+      "## Transfers",
+      "",
+      ...table(
+        ["Time (UTC)", "Transaction", "Log", "Direction", "Counterparty", "USD"],
+        p.transfers.map((t) => [
+          t.at,
+          `\`${t.txHash}\``,
+          t.logIndex,
+          t.direction,
+          t.counterparty ? `\`${t.counterparty}\`` : null,
+          t.usd,
+        ]),
+      ),
+    );
+  for (const v of p.verdicts) {
+    out.push(
+      `## Verdict ${v.analysisId} (${v.kind})`,
+      "",
+      `Score ${v.riskScore}, level ${v.riskLevel}, model ${v.modelVersion ?? "unknown"}, recorded ${v.at}.`,
+      "",
+      v.riskReason,
+      "",
+    );
+    if (v.coverage)
+      out.push(
+        "### Data coverage",
+        "",
+        ...table(
+          ["Source", "Current", "From", "Until", "Block", "Lag (blocks)", "Transfers read"],
+          [
+            [
+              v.coverage.source,
+              v.coverage.current,
+              v.coverage.dataFrom,
+              v.coverage.dataUntil,
+              v.coverage.block,
+              v.coverage.lagBlocks,
+              v.coverage.transfersRead,
+            ],
+          ],
+        ),
+        v.coverage.note,
+        "",
+      );
+    out.push(
+      "### Findings",
+      "",
+      ...table(
+        ["Pattern", "What", "USD", "Wallets", "Transactions"],
+        v.findings.map((f) => [f.pattern, f.message, f.usd, f.wallets.join(", "), f.txs.join(", ")]),
+      ),
+      "### Exposure",
+      "",
+      ...table(
+        ["Category", "Direction", "Hops", "USD", "Share", "Counterparties", "Via", "Transactions"],
+        v.exposure.map((e) => [
+          `${e.category}${e.unsolicited ? " (unsolicited)" : ""}`,
+          e.direction,
+          e.hops,
+          e.usd,
+          e.share,
+          e.counterparties.join(", "),
+          e.via.join(", "),
+          e.txs.join(", "),
+        ]),
+      ),
+    );
+  }
+  out.push(
+    "## Labels used",
+    "",
+    ...table(
+      ["Address", "Label", "Category", "Source"],
+      p.labels.map((l) => [`\`${l.address}\``, l.label, l.category, l.source]),
+    ),
+    "## Triage history",
+    "",
+    ...table(
+      ["When (UTC)", "Who", "Change"],
+      p.history.map((h) => [h.at, h.actor, JSON.stringify(h.change)]),
+    ),
+  );
+  return `${out.join("\n").trimEnd()}\n`;
+}

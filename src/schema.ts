@@ -12,6 +12,7 @@ import type { NarrativeTables } from "./narratives/tables.ts";
 import type { StorageTables } from "./platform/storage/tables.ts";
 import type { ProjectTables } from "./projects/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
+import type { RescreenTables } from "./rescreen/tables.ts";
 
 export interface DB
   extends ProjectTables,
@@ -26,4 +27,5 @@ export interface DB
     ReportTables,
     NarrativeTables,
     StorageTables,
-    AlertTables {}
+    AlertTables,
+    RescreenTables {}

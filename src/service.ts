@@ -73,6 +73,7 @@ import {
   registerReportRoutes,
   UrgentAvisoWriter,
 } from "./reports/index.ts";
+import { startRescreening } from "./rescreen/index.ts";
 import type { DB } from "./schema.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
@@ -425,6 +426,14 @@ async function assemble(
   const urgentAvisos = options.workers ? new UrgentAvisoWriter(reports) : undefined;
   urgentAvisos?.start();
   const stopSweep = options.workers ? sweepStalled(analysis) : undefined;
+  // Label changes re-screen the monitored addresses they reach (src/rescreen).
+  const rescreening = options.workers
+    ? startRescreening({
+        analysis,
+        everyChain: () => registry.enabled().map((c) => c.id),
+        onError: () => metrics.loopFailure("rescreen"),
+      })
+    : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).
   const pruning = options.workers
     ? startAnalysisPruning(
@@ -515,6 +524,7 @@ async function assemble(
         stopSweep?.();
         await pruning?.stop();
         await checker?.stop();
+        await rescreening?.stop();
         await urgentAvisos?.stop();
         await deliverer?.stop();
         await jobs.stop();

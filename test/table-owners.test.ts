@@ -21,6 +21,7 @@ const LEDGER_WRITERS: Record<string, string[]> = {
   indexer_checkpoints: ["chains"], // the indexer's progress
   explorer_fetches: ["chains"], // the explorer cache's record of what it fetched
   deposit_addresses: ["attribution"], // the deposit-address inference's verdicts
+  label_changes: ["ingest", "attribution"], // the labels an import or an attribution added or changed
 };
 
 /**

@@ -3,9 +3,10 @@
 // at the project's alert level), one per subject and cause while open; triaged through the API with every change
 // kept in the alert's history; counted on /metrics (docs/api.md, "Alerts").
 
-export { alertOnVerdict, type FindClient } from "./analysis-alerts.ts";
+export { alertOnVerdict, analysisEvidenceOf, type FindClient } from "./analysis-alerts.ts";
 export { type AlertCount, countOpenAlerts } from "./counts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
+export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
 export { type AlertLevel, alertSettings } from "./settings.ts";
 export type { AlertTables } from "./tables.ts";

@@ -93,12 +93,12 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
-      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`",
+      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level",
   }),
   causeKey: Type.String(),
   level: Type.String({
     description:
-      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` alerts, the risk level (`low` … `critical`)",
+      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`)",
   }),
   reason: Type.String(),
   evidence: EvidenceSchema,

@@ -28,6 +28,7 @@ export { quickRisk } from "./quick.ts";
 export type { StoredResult } from "./result.ts";
 export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
+export { type ScanRequest, scanRisk } from "./scan.ts";
 export { StoredScanSchema } from "./schemas.ts";
 export { latestCompleted, type StoredAnalysis } from "./store.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";

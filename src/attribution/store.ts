@@ -1,7 +1,7 @@
 // The attribution's writes (its verdicts, in deposit_addresses) and its view of the histories the heuristic
 // judges. What it reads comes from the ledger (src/ledger/attribution-reads.ts).
 import { type Kysely, sql } from "kysely";
-import { readHistories as readLedgerHistories } from "../ledger/index.ts";
+import { attributedDepositAddresses, readHistories as readLedgerHistories } from "../ledger/index.ts";
 import { exchangeKeyOfLabel, exchangeNameOfLabel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { AddressHistory, DepositVerdict, HistoryTransfer } from "./deposit-heuristic.ts";
@@ -35,7 +35,7 @@ export async function readHistories(
   };
 }
 
-/** Stores the verdicts (one statement), replacing earlier ones. */
+/** Stores the verdicts (one statement), replacing earlier ones, and logs the new attributions. */
 export async function saveVerdicts(
   db: Kysely<DB>,
   chainId: number,
@@ -45,6 +45,32 @@ export async function saveVerdicts(
   const sorted = [...verdicts].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   const a = (v: DepositVerdict) => (v.attributed ? v.attribution : undefined);
   const iso = (unix: number | undefined) => (unix === undefined ? null : new Date(unix * 1000).toISOString());
+  // A new attribution (an address not attributed before) is news for the re-screening, logged in label_changes
+  // before the verdicts are written (the callers' connection may hold no transaction of its own): a crash in between
+  // re-screens for nothing, and never misses news.
+  const before = await attributedDepositAddresses(
+    db,
+    chainId,
+    sorted.map((v) => v.address),
+  );
+  const news = sorted.flatMap((v) =>
+    v.verdict.attributed && !before.has(v.address)
+      ? [{ address: v.address, exchange: v.verdict.attribution.exchange }]
+      : [],
+  );
+  if (news.length > 0)
+    await db
+      .insertInto("label_changes")
+      .values(
+        news.map((n) => ({
+          chain_id: chainId,
+          address: n.address,
+          label: `deposit address of ${n.exchange}`,
+          category: "exchange",
+          source: "deposit-inference",
+        })),
+      )
+      .execute();
   await sql`
     INSERT INTO deposit_addresses AS d (chain_id, address, attributed, reason, exchange, hot_wallets, sweeps,
       received, senders, swept_share, median_sweep_seconds, confidence, first_sweep_at, last_sweep_at, updated_at)

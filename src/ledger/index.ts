@@ -42,6 +42,7 @@ export {
   priceOfTransferOn,
   strongestCategoryOf,
 } from "./fragments.ts";
+export { type LabelChange, labelChangesAfter, labelChangesById } from "./label-changes.ts";
 export {
   COALESCED_BATCH,
   type Layer,
@@ -57,6 +58,7 @@ export {
   type Window,
 } from "./layer-read.ts";
 export { type EvidenceTransfer, transfersAmong } from "./path-transfers.ts";
+export { type Reach, type ReachOptions, reachFrom } from "./reach.ts";
 export { NATIVE_DECIMALS, USD_OF_TRANSFER, usdValue } from "./usd.ts";
 export {
   type Activity,

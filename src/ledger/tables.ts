@@ -57,6 +57,18 @@ export interface LabelsTable {
   created_at: Generated<Date>;
 }
 
+/** A label that appeared or changed (migrations/0029_rescreening.sql), logged by its writer for the re-screening. */
+export interface LabelChangesTable {
+  id: Generated<string>;
+  /** 0: every chain */
+  chain_id: number;
+  address: string;
+  label: string;
+  category: string;
+  source: string;
+  changed_at: Generated<Date>;
+}
+
 export interface PricesTable {
   chain_id: number;
   token: string;
@@ -125,4 +137,6 @@ export interface LedgerTables {
   explorer_fetches: ExplorerFetchesTable;
   /** the deposit-address inference's verdicts (migrations/0010_deposit_addresses.sql), written by src/attribution */
   deposit_addresses: DepositAddressesTable;
+  /** labels that appeared or changed, written by the label imports and the deposit-address inference */
+  label_changes: LabelChangesTable;
 }

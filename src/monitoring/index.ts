@@ -14,6 +14,6 @@ export {
   transfersMeeting,
 } from "./operations.ts";
 export { registerMonitoringRoutes } from "./routes.ts";
-export { findMonitored, type MonitoredAddress } from "./store.ts";
+export { findMonitored, type MonitoredAddress, monitoredAmong, monitoredChains } from "./store.ts";
 export { registerWalletRoutes } from "./wallet-routes.ts";
 export { monitoringWatcher } from "./watch.ts";

@@ -255,3 +255,36 @@ export async function findMonitored(
     .executeTakeFirst();
   return row ? fromRow(row as Row) : undefined;
 }
+
+/** The active records, of every project, monitoring any of `addresses` on `chainId` (or on every chain). */
+export async function monitoredAmong(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<MonitoredAddress[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .selectFrom("monitored_addresses")
+    .selectAll()
+    .where("address", "in", [...addresses])
+    .where((eb) => eb.or([eb("chain_id", "=", chainId), eb("chain_id", "is", null)]))
+    .where("stopped_at", "is", null)
+    .orderBy("project_id")
+    .orderBy("address")
+    .execute();
+  return rows.map((r) => fromRow(r as Row));
+}
+
+/** The chains on which some project monitors an address, and whether some monitor one on every chain. */
+export async function monitoredChains(db: Kysely<DB>): Promise<{ chains: number[]; everyChain: boolean }> {
+  const rows = await db
+    .selectFrom("monitored_addresses")
+    .select("chain_id")
+    .distinct()
+    .where("stopped_at", "is", null)
+    .execute();
+  return {
+    chains: rows.flatMap((r) => (r.chain_id === null ? [] : [r.chain_id])).sort((a, b) => a - b),
+    everyChain: rows.some((r) => r.chain_id === null),
+  };
+}

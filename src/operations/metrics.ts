@@ -265,11 +265,11 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
   });
   const loopFailures = new Counter({
     name: `${METRIC_PREFIX}worker_step_failures_total`,
-    help: "Steps of the background loops that failed and were tried again (the database went away, a bug), by loop: checker, deliverer, urgent_avisos",
+    help: "Steps of the background loops that failed and were tried again (the database went away, a bug), by loop: checker, deliverer, urgent_avisos, rescreen",
     labelNames: ["loop"] as const,
     registers: [registry],
   });
-  for (const loop of ["checker", "deliverer", "urgent_avisos"]) loopFailures.inc({ loop }, 0);
+  for (const loop of ["checker", "deliverer", "urgent_avisos", "rescreen"]) loopFailures.inc({ loop }, 0);
 
   const checked = new Counter({
     name: `${METRIC_PREFIX}monitored_transfers_checked_total`,

@@ -84,7 +84,7 @@ export {
   SEVERITIES,
   type Severity,
 } from "./findings.ts";
-export { CATEGORY_ORDER, categoryOf } from "./graph/classify.ts";
+export { CATEGORY_ORDER, categoryOf, SERVICE_CATEGORIES } from "./graph/classify.ts";
 export { exchangeKeyOfLabel, exchangeNameOfLabel } from "./graph/exchange-name.ts";
 export { compareEdges, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {

@@ -79,7 +79,10 @@ export async function importLabels(
           else if (!problems.failed) await stage.add(line, outcome.row);
         }
         problems.throwIfFailed();
-        const counts = await stage.merge(options.replace ? { replaceSources: "staged" } : {});
+        const counts = await stage.merge({
+          logChanges: true,
+          ...(options.replace ? { replaceSources: "staged" } : {}),
+        });
         return {
           rows_read: read,
           rows_written: counts.inserted + counts.updated + counts.deleted,

@@ -62,7 +62,15 @@ export class LabelStage {
    * sources present in the file) whose key is not in the file.
    */
   async merge(
-    options: { aggregate?: boolean; replaceSources?: "staged" | string[] } = {},
+    options: {
+      aggregate?: boolean;
+      replaceSources?: "staged" | string[];
+      /**
+       * log the labels inserted or changed in `label_changes`, for the re-screening of monitored addresses (the
+       * imports do; the generated worlds, which are not news, do not)
+       */
+      logChanges?: boolean;
+    } = {},
   ): Promise<MergeCounts> {
     await this.flush();
     const trx = this.trx;
@@ -84,8 +92,16 @@ export class LabelStage {
               confidence = excluded.confidence
           WHERE (l.label, l.original_category, l.confidence)
             IS DISTINCT FROM (excluded.label, excluded.original_category, excluded.confidence)
-        RETURNING (xmax::text = '0') AS inserted
-      )
+        RETURNING (xmax::text = '0') AS inserted, l.address, l.chain_id, l.label, l.category, l.source
+      )${
+        options.logChanges
+          ? sql`, logged AS (
+        INSERT INTO label_changes (chain_id, address, label, category, source)
+        SELECT chain_id, address, label, category, source FROM written ORDER BY chain_id, address, source
+        RETURNING 1
+      )`
+          : sql``
+      }
       SELECT (SELECT count(*) FROM src)::integer AS labels,
              (SELECT count(*) FROM written WHERE inserted)::integer AS inserted,
              (SELECT count(*) FROM written WHERE NOT inserted)::integer AS updated`.execute(trx);

@@ -90,7 +90,11 @@ export async function updateSanctions(
           `${file}: no digital currency addresses in ${info.entries} entries; refusing to remove every sanctioned address`,
         );
       }
-      const counts = await stage.merge({ aggregate: true, replaceSources: [SANCTIONS_SOURCE] });
+      const counts = await stage.merge({
+        aggregate: true,
+        replaceSources: [SANCTIONS_SOURCE],
+        logChanges: true,
+      });
       return {
         rows_read: addresses,
         rows_written: counts.inserted + counts.updated + counts.deleted,

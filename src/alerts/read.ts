@@ -2,7 +2,7 @@
 import type { Kysely, Selectable } from "kysely";
 import { notFound } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
-import type { AlertFilter, AlertView } from "./schemas.ts";
+import { type AlertFilter, type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
 import type { AlertsTable } from "./tables.ts";
 
 export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
@@ -35,6 +35,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
         row.address_id === null ? null : `/v1/projects/${row.project_id}/addresses/${String(row.address_id)}`,
     },
     status: row.status as AlertView["status"],
+    transitions: [...TRANSITIONS[row.status as AlertStatus]],
     resolution: row.resolution as AlertView["resolution"],
     reference: row.reference,
     assignee: row.assignee,

@@ -117,6 +117,9 @@ export const AlertSchema = Type.Object({
     address: Type.Union([Type.String(), Type.Null()]),
   }),
   status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
+  transitions: Type.Array(Type.Union(STATUSES.map((s) => Type.Literal(s))), {
+    description: "the states it may move to now (an empty list: closed, it stays closed)",
+  }),
   resolution: Type.Union([...RESOLUTIONS.map((r) => Type.Literal(r)), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),
   assignee: Type.Union([Type.String(), Type.Null()]),

@@ -1,4 +1,4 @@
-// Builds the investigation viewer's browser assets (web/viewer: TypeScript, CSS, the page) with esbuild into
+// Builds the investigation viewer's and the officer's desk's browser assets (web/viewer: TypeScript, CSS, the pages) with esbuild into
 // web/viewer/dist (gitignored), and loads them for serving. The service calls `loadViewerBundle` on the first
 // request for the page or an asset: when the bundle is missing, or was built from other sources or other
 // versions of cytoscape or esbuild (a fingerprint in dist/manifest.json says), it is rebuilt first, in about a
@@ -21,7 +21,7 @@ export const VIEWER_DIST_DIR = path.join(VIEWER_SOURCE_DIR, "dist");
 export const ASSET_PREFIX = "/app/assets/";
 
 /** Bump when the build itself changes in a way the sources do not show (options, file layout). */
-const BUILD_FORMAT = 1;
+const BUILD_FORMAT = 2;
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -40,8 +40,11 @@ export interface ViewerAsset {
 
 export interface ViewerBundle {
   fingerprint: string;
+  /** the investigation viewer's page */
   page: ViewerAsset;
-  /** by file name (viewer.js, viewer.css) */
+  /** the officer's desk (alerts) page */
+  desk: ViewerAsset;
+  /** by file name (viewer.js, viewer.css, desk.js) */
   assets: Map<string, ViewerAsset>;
   /** whether this call built it (false: read from dist) */
   built: boolean;
@@ -130,6 +133,7 @@ export async function buildViewerBundle(outDir = VIEWER_DIST_DIR): Promise<Viewe
     entryPoints: [
       { in: path.join(VIEWER_SOURCE_DIR, "main.ts"), out: "viewer" },
       { in: path.join(VIEWER_SOURCE_DIR, "viewer.css"), out: "viewer" },
+      { in: path.join(VIEWER_SOURCE_DIR, "desk", "main.ts"), out: "desk" },
     ],
     outdir: outDir,
     bundle: true,
@@ -153,22 +157,27 @@ export async function buildViewerBundle(outDir = VIEWER_DIST_DIR): Promise<Viewe
   }
   const js = assets.get("viewer.js");
   const css = assets.get("viewer.css");
-  if (!js || !css) throw new Error("the viewer build produced no viewer.js or viewer.css");
-  const template = fs.readFileSync(path.join(VIEWER_SOURCE_DIR, "index.html"), "utf8");
-  const html = template
-    .replaceAll("%VIEWER_JS%", `${ASSET_PREFIX}viewer.js?v=${js.hash}`)
-    .replaceAll("%VIEWER_CSS%", `${ASSET_PREFIX}viewer.css?v=${css.hash}`);
-  const page = asset("index.html", Buffer.from(html));
+  const deskJs = assets.get("desk.js");
+  if (!js || !css || !deskJs)
+    throw new Error("the viewer build produced no viewer.js, desk.js or viewer.css");
+  const fill = (template: string) =>
+    fs
+      .readFileSync(path.join(VIEWER_SOURCE_DIR, template), "utf8")
+      .replaceAll("%VIEWER_JS%", `${ASSET_PREFIX}viewer.js?v=${js.hash}`)
+      .replaceAll("%DESK_JS%", `${ASSET_PREFIX}desk.js?v=${deskJs.hash}`)
+      .replaceAll("%VIEWER_CSS%", `${ASSET_PREFIX}viewer.css?v=${css.hash}`);
+  const page = asset("index.html", Buffer.from(fill("index.html")));
+  const desk = asset("desk.html", Buffer.from(fill(path.join("desk", "desk.html"))));
 
   try {
     fs.mkdirSync(outDir, { recursive: true });
-    for (const a of [...assets.values(), page]) writeAtomic(path.join(outDir, a.name), a.body);
-    const manifest: Manifest = { fingerprint, files: [...assets.keys(), page.name] };
+    for (const a of [...assets.values(), page, desk]) writeAtomic(path.join(outDir, a.name), a.body);
+    const manifest: Manifest = { fingerprint, files: [...assets.keys(), page.name, desk.name] };
     writeAtomic(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch {
     // A read-only checkout still serves the viewer: built in memory on each start instead of once.
   }
-  return { fingerprint, page, assets, built: true, buildMs: performance.now() - started };
+  return { fingerprint, page, desk, assets, built: true, buildMs: performance.now() - started };
 }
 
 /** The bundle in `outDir` when it matches the sources; undefined when it is missing or stale. */
@@ -179,15 +188,19 @@ export function readViewerBundle(outDir = VIEWER_DIST_DIR): ViewerBundle | undef
     if (manifest.fingerprint !== viewerFingerprint()) return undefined;
     const assets = new Map<string, ViewerAsset>();
     let page: ViewerAsset | undefined;
+    let desk: ViewerAsset | undefined;
     for (const name of manifest.files) {
       const a = asset(name, fs.readFileSync(path.join(outDir, name)));
       if (name === "index.html") page = a;
+      else if (name === "desk.html") desk = a;
       else assets.set(name, a);
     }
-    if (!page || !assets.has("viewer.js") || !assets.has("viewer.css")) return undefined;
+    if (!page || !desk || !assets.has("viewer.js") || !assets.has("viewer.css") || !assets.has("desk.js"))
+      return undefined;
     return {
       fingerprint: manifest.fingerprint,
       page,
+      desk,
       assets,
       built: false,
       buildMs: performance.now() - started,

@@ -1,5 +1,5 @@
-// The investigation viewer's routes, outside /v1 and outside the OpenAPI description: the page
-// `GET /app/investigations/{id}` and its assets `GET /app/assets/{file}`. They are public: the page holds no
+// The investigation viewer's and the officer's desk's routes, outside /v1 and outside the OpenAPI description: the
+// pages `GET /app/investigations/{id}` and `GET /app/alerts`, and their assets `GET /app/assets/{file}`. They are public: the page holds no
 // data, and the API key the officer types in goes only to /v1, from the browser. Headers keep the page that
 // holds a key tight: a strict Content-Security-Policy (same-origin script, style and fetch only), no framing,
 // no referrer.
@@ -50,6 +50,21 @@ export function registerViewerRoutes(app: HttpApp, options: ViewerRoutesOptions 
       schema: { hide: true, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }) },
     },
     async (request, reply) => send(request, reply, (await bundle()).page, "no-cache"),
+  );
+
+  app.get(
+    "/app/alerts",
+    {
+      config: hidden,
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          project: Type.Optional(Type.String({ maxLength: 20 })),
+          lang: Type.Optional(Type.String({ maxLength: 5 })),
+        }),
+      },
+    },
+    async (request, reply) => send(request, reply, (await bundle()).desk, "no-cache"),
   );
 
   app.get(

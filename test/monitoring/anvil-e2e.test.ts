@@ -3,7 +3,7 @@
 // integrator, a real HTTP server on 127.0.0.1, receives exactly one notification, signed (Standard Webhooks,
 // verified with the public library), naming the transaction and the law; then, in hmac-canonical with Mexico
 // enabled, the 210 UMA aviso at the day's MXN rate, checked by the canonical rule written here. PGlite, or
-// PostgreSQL with DATABASE_URL.
+// PostgreSQL with DATABASE_URL. Last, a transfer from an OFAC-listed address raises an alert on the officer's desk.
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -213,5 +213,34 @@ describe("monitoring on anvil", () => {
     expect((await get(`/v1/wallets/${user}/balance?chainId=1`)).statusCode).toBe(503);
     expect((await get("/v1/wallets/0x1234/status?chainId=31337")).statusCode).toBe(400);
     expect((await get(`/v1/wallets/${user}/status?chainId=999999`)).statusCode).toBe(404);
+  });
+
+  it("a transfer from an OFAC-listed address raises an illegal alert on the officer's desk", async () => {
+    const accounts = (await anvil.rpc<string[]>("eth_accounts")).map((a) => a.toLowerCase());
+    const [, user, , listed] = accounts as [string, string, string, string];
+    await svc.database.db
+      .insertInto("labels")
+      .values({
+        address: listed,
+        chain_id: 0,
+        label: "OFAC SDN: anvil test",
+        category: "sanctioned",
+        source: "test",
+      })
+      .execute();
+    const tx = (
+      await anvil.rpc<string>("eth_sendTransaction", [{ from: listed, to: user, value: "0x2386f26fc10000" }])
+    ).toLowerCase();
+    type Alert = { causeKey: string; level: string; evidence: { transfers: { txHash: string }[] } };
+    const alert = await until("the OFAC alert", async () => {
+      const res = await svc.app!.inject({
+        method: "GET",
+        url: `/v1/projects/${svc.project.id}/alerts?cause=law`,
+        headers: auth(svc.project.keys.viewer),
+      });
+      return (res.json().data as Alert[]).find((a) => a.causeKey === "XB-OFAC");
+    });
+    expect(alert.level).toBe("illegal");
+    expect(alert.evidence.transfers.map((t) => t.txHash)).toEqual([tx]);
   });
 });

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
+import { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
 import { appendHistory } from "./raise.ts";
 import { alertHistory, alertRow } from "./read.ts";
 import type { AlertEvidence } from "./schemas.ts";
@@ -89,20 +90,6 @@ export async function exportEvidence(
   };
 }
 
-/** Markdown table cell text: pipes and line breaks would break the table. */
-const cell = (v: unknown) =>
-  v === null || v === undefined ? "—" : String(v).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-
-function table(head: string[], rows: unknown[][]): string[] {
-  if (rows.length === 0) return ["None.", ""];
-  return [
-    `| ${head.join(" | ")} |`,
-    `| ${head.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
-    "",
-  ];
-}
-
 function markdownOf(p: Pack): string {
   const a = p.alert;
   const out: string[] = [
@@ -161,67 +148,9 @@ function markdownOf(p: Pack): string {
         ]),
       ),
     );
-  for (const v of p.verdicts) {
-    out.push(
-      `## Verdict ${v.analysisId} (${v.kind})`,
-      "",
-      `Score ${v.riskScore}, level ${v.riskLevel}, model ${v.modelVersion ?? "unknown"}, recorded ${v.at}.`,
-      "",
-      v.riskReason,
-      "",
-    );
-    if (v.coverage)
-      out.push(
-        "### Data coverage",
-        "",
-        ...table(
-          ["Source", "Current", "From", "Until", "Block", "Lag (blocks)", "Transfers read"],
-          [
-            [
-              v.coverage.source,
-              v.coverage.current,
-              v.coverage.dataFrom,
-              v.coverage.dataUntil,
-              v.coverage.block,
-              v.coverage.lagBlocks,
-              v.coverage.transfersRead,
-            ],
-          ],
-        ),
-        v.coverage.note,
-        "",
-      );
-    out.push(
-      "### Findings",
-      "",
-      ...table(
-        ["Pattern", "What", "USD", "Wallets", "Transactions"],
-        v.findings.map((f) => [f.pattern, f.message, f.usd, f.wallets.join(", "), f.txs.join(", ")]),
-      ),
-      "### Exposure",
-      "",
-      ...table(
-        ["Category", "Direction", "Hops", "USD", "Share", "Counterparties", "Via", "Transactions"],
-        v.exposure.map((e) => [
-          `${e.category}${e.unsolicited ? " (unsolicited)" : ""}`,
-          e.direction,
-          e.hops,
-          e.usd,
-          e.share,
-          e.counterparties.join(", "),
-          e.via.join(", "),
-          e.txs.join(", "),
-        ]),
-      ),
-    );
-  }
+  for (const v of p.verdicts) out.push(...verdictSection(v));
   out.push(
-    "## Labels used",
-    "",
-    ...table(
-      ["Address", "Label", "Category", "Source"],
-      p.labels.map((l) => [`\`${l.address}\``, l.label, l.category, l.source]),
-    ),
+    ...labelsSection(p.labels),
     "## Triage history",
     "",
     ...table(

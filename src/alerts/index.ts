@@ -5,6 +5,9 @@
 
 export { alertOnVerdict, analysisEvidenceOf, type FindClient } from "./analysis-alerts.ts";
 export { type AlertCount, countOpenAlerts } from "./counts.ts";
+export { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
+export { PACK_FORMATS, type PackFormat } from "./evidence-pack.ts";
+export { labelsUsed } from "./labels-used.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";

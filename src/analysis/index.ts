@@ -30,7 +30,7 @@ export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { type ScanRequest, scanRisk } from "./scan.ts";
 export { StoredScanSchema } from "./schemas.ts";
-export { latestCompleted, type StoredAnalysis } from "./store.ts";
+export { getAnalysis, latestCompleted, type StoredAnalysis } from "./store.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";
 export {
   latestVerdict,

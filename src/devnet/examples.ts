@@ -83,6 +83,9 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       },
       "GET /v1/projects/{projectId}/investigations/{id}": { params: { id: INVESTIGATION_ID } },
       "POST /v1/projects/{projectId}/investigations/{id}/close": { params: { id: INVESTIGATION_ID } },
+      "GET /v1/projects/{projectId}/investigations/{id}/evidence": {
+        params: { id: INVESTIGATION_ID, format: "md" },
+      },
       "POST /v1/projects/{projectId}/addresses": {
         body: { address: USER_ADDRESS, chainId, foreign_user_id: USER, description: "Ana's main wallet" },
       },

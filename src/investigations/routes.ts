@@ -2,6 +2,7 @@
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";
+import { PACK_FORMATS, type PackFormat } from "../alerts/index.ts";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
@@ -10,6 +11,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { createInvestigation } from "./create.ts";
+import { investigationEvidence } from "./evidence.ts";
 import { CreateBody, CreatedSchema, InvestigationParams, InvestigationSchema } from "./schemas.ts";
 import { closeInvestigation, getInvestigation, type Investigation, listInvestigations } from "./store.ts";
 
@@ -100,6 +102,39 @@ export function registerInvestigationRoutes(
         : undefined;
       if (!found) throw notFound("Investigation");
       return ok(found);
+    },
+  );
+
+  app.get(
+    "/projects/:projectId/investigations/:id/evidence",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "The investigation's evidence, as a file",
+        description:
+          "JSON (`format=json`, the default) or markdown (`format=md`): the investigation, its final verdict (score, level, reason, model version, data coverage, findings and exposure paths with transaction hashes) and the labels it names with their sources. 409 until its analysis has completed. `x-evidence-sha256` is the SHA-256 of the bytes.",
+        params: InvestigationParams,
+        querystring: Type.Object(
+          { format: Type.Optional(Type.Union(PACK_FORMATS.map((f) => Type.Literal(f)))) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (req, reply) => {
+      const found = isUuid(req.params.id)
+        ? await getInvestigation(ctx.db, req.params.projectId, req.params.id.toLowerCase())
+        : undefined;
+      if (!found) throw notFound("Investigation");
+      const format: PackFormat = (req.query as { format?: PackFormat }).format ?? "json";
+      const file = await investigationEvidence(ctx.db, found, req.params.projectId, format);
+      return reply
+        .header("content-type", file.mediaType)
+        .header("content-disposition", `attachment; filename="${file.fileName}"`)
+        .header("x-evidence-sha256", file.sha256)
+        .header("cache-control", "private, no-store")
+        .header("x-content-type-options", "nosniff")
+        .send(file.body);
     },
   );
 

@@ -4,6 +4,7 @@
 // the project does not monitor, none. The alert keeps what the verdict rests on: score, level, reason, model version,
 // findings with their transactions, exposure paths. On the devnet world (chain 1), PGlite, or PostgreSQL with
 // DATABASE_URL.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runRiskJob } from "../../src/analysis/jobs.ts";
 import { advanceAnalysis } from "../../src/analysis/layered/index.ts";
@@ -203,6 +204,40 @@ describe("alerts from analyses of monitored addresses", () => {
     const tx = scanVerdict.exposure.flatMap((e) => e.txs)[0] ?? scanVerdict.findings.flatMap((f) => f.txs)[0];
     expect(md).toContain(tx);
     expect(md).toContain("## Labels used");
+  });
+
+  it("an investigation's evidence: 409 until its analysis completes, then the same bytes and hash every time", async () => {
+    const opened = await call("POST", `/v1/projects/${svc.project.id}/investigations`, dev(), {
+      name: "evidence case",
+      wallet: at("critical"),
+      chainId: 1,
+      incremental: true,
+      maxDepth: 3, // not the depth of the investigation before, whose analysis a new one would share
+    });
+    const { id, analysis_id: analysisId } = opened.json().data as { id: string; analysis_id: string };
+    const url = `/v1/projects/${svc.project.id}/investigations/${id}/evidence`;
+    const early = await call("GET", url, dev());
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toMatch(/has not completed.*ask again once `status` is `completed`/);
+    while ((await advanceAnalysis(svc.analysis, analysisId)).state !== "done");
+    const json = await call("GET", url, svc.project.keys.viewer);
+    expect(json.statusCode).toBe(200);
+    expect(json.headers["x-evidence-sha256"]).toBe(
+      createHash("sha256").update(json.rawPayload).digest("hex"),
+    );
+    expect(json.json()).toMatchObject({
+      pack: "vigia-investigation-evidence/1",
+      investigation: { id, address: at("critical"), chainId: 1 },
+      verdict: { analysisId, kind: "investigation", riskLevel: "critical", coverage: { chainId: "1" } },
+    });
+    expect(json.json().labels.length).toBeGreaterThan(0);
+    const md = await call("GET", `${url}?format=md`, svc.project.keys.viewer);
+    expect(md.headers["content-disposition"]).toBe(`attachment; filename="investigation-${id}-evidence.md"`);
+    expect(md.body).toContain(`## Verdict ${analysisId} (investigation)`);
+    expect((await call("GET", `${url}?format=md`, dev())).body).toBe(md.body);
+    expect(
+      (await call("GET", url.replace(id, "6f1c2a4e-9b3d-4e7a-8c55-2d0f9a1b7e34"), dev())).statusCode,
+    ).toBe(404);
   });
 
   it("the project's alert_level decides: lowered to medium, a medium verdict raises one; null is the default again", async () => {

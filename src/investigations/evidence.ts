@@ -36,7 +36,7 @@ export async function investigationEvidence(
   const analysis = investigation.analysis_id
     ? await getAnalysis(db, projectId, investigation.analysis_id)
     : undefined;
-  if (!analysis || analysis.status !== "completed" || !analysis.result)
+  if (analysis?.status !== "completed" || !analysis.result)
     throw new AppError(
       "conflict",
       `The investigation's analysis has not completed (its status is \`${investigation.status}\`): its evidence is written from the final verdict; ask again once \`status\` is \`completed\``,

@@ -9,6 +9,7 @@ import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark } from "./indexer.ts";
 import { layersBenchmark } from "./layers.ts";
 import { monitoringBenchmark } from "./monitoring.ts";
+import { rescreenBenchmark } from "./rescreen.ts";
 import { riskEndpointsBenchmark } from "./risk-endpoints.ts";
 import { type Benchmark, machine, ROOT, writeReport } from "./support.ts";
 import { viewerRenderBenchmark } from "./viewer-render.ts";
@@ -23,6 +24,7 @@ const BENCHMARKS: Benchmark[] = [
   viewerRenderBenchmark,
   monitoringBenchmark,
   fleetBenchmark,
+  rescreenBenchmark,
 ];
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 

@@ -430,6 +430,7 @@ async function assemble(
   const rescreening = options.workers
     ? startRescreening({
         analysis,
+        alertLevel: config.alertLevel,
         everyChain: () => registry.enabled().map((c) => c.id),
         onError: () => metrics.loopFailure("rescreen"),
       })

@@ -11,5 +11,5 @@ export { labelsUsed } from "./labels-used.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
-export { type AlertLevel, alertSettings } from "./settings.ts";
+export { type AlertLevel, alertLevelOf, alertSettings } from "./settings.ts";
 export type { AlertTables } from "./tables.ts";

@@ -2,13 +2,14 @@
 // addresses they reach, then re-scores a batch of those (trace.ts, rescore.ts). A label import is therefore acted on
 // within seconds of its commit, well inside the minute; the work of one run is bounded (changes read, addresses
 // visited, addresses scored) and what is left is picked up by the next run, or by another worker after a crash.
+import type { AlertLevel } from "../alerts/index.ts";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
 import { type RescoreOptions, rescoreQueued } from "./rescore.ts";
 import { type TraceLimits, traceChanges } from "./trace.ts";
 
-export const DEFAULT_RESCREEN: TraceLimits & RescoreOptions & { pollMs: number } = {
+export const DEFAULT_RESCREEN: TraceLimits & Omit<RescoreOptions, "alertLevel"> & { pollMs: number } = {
   changes: 500,
   hops: DEFAULT_DEPTH,
   perAddress: 200,
@@ -21,6 +22,8 @@ export const DEFAULT_RESCREEN: TraceLimits & RescoreOptions & { pollMs: number }
 
 export interface RescreenOptions extends Partial<typeof DEFAULT_RESCREEN> {
   analysis: AnalysisContext;
+  /** the service's alert level (VIGIA_ALERT_LEVEL), for projects that set none */
+  alertLevel: AlertLevel;
   /** the chains a label of every chain applies to (the enabled chains) */
   everyChain: () => readonly number[];
   now?: () => Date;

@@ -2,9 +2,9 @@
 // (rescreen_pending), a few per run and one project at a time in turn (a project with thousands queued does not
 // hold the others back). Each is scanned at the default depth as any scan (stored; the wallet report and the stored
 // results see it); when its level is higher than its last verdict's, an alert of cause `rescreen` names the new
-// label. A row is deleted once scored: a crash leaves it queued, claimed for `leaseMs`, then scored by the next run.
+// label, when the new level reaches the project's alert level. A row is deleted once scored: a crash leaves it queued, claimed for `leaseMs`, then scored by the next run.
 import { type Kysely, sql } from "kysely";
-import { analysisEvidenceOf, raiseRescreenAlert } from "../alerts/index.ts";
+import { type AlertLevel, alertLevelOf, analysisEvidenceOf, raiseRescreenAlert } from "../alerts/index.ts";
 import { type AnalysisContext, type CompletedVerdict, latestVerdict, scanRisk } from "../analysis/index.ts";
 import { labelChangesById } from "../ledger/index.ts";
 import { findMonitored } from "../monitoring/index.ts";
@@ -12,6 +12,8 @@ import { compareLevels, type RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 
 export interface RescoreOptions {
+  /** the service's alert level, for projects that set none (VIGIA_ALERT_LEVEL) */
+  alertLevel: AlertLevel;
   /** addresses claimed per run */
   batch: number;
   /** how long a claim keeps others off, in ms */
@@ -106,7 +108,9 @@ export async function rescoreQueued(
     outcome.scored += 1;
     const previous = (before?.verdict.level ?? null) as RiskLevel | null;
     const level = verdict.result.riskLevel;
-    if (compareLevels(level, previous ?? "minimal") > 0) {
+    // A rise to the project's alert level or above: a rise from minimal to low is not worth an officer's time.
+    const threshold = await alertLevelOf(db, row.project_id, options.alertLevel);
+    if (compareLevels(level, previous ?? "minimal") > 0 && compareLevels(level, threshold) >= 0) {
       const [change] = await labelChangesById(db, row.change_ids.slice(0, 1));
       if (change) {
         const at = now();

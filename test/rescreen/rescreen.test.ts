@@ -32,7 +32,7 @@ const call = (method: "GET" | "POST", url: string, key: string, payload?: object
   svc.app!.inject({ method, url, headers: auth(key), ...(payload ? { payload } : {}) });
 const everyChain = () => [1];
 const run = (extra: Parameters<typeof rescreenOnce>[0] extends infer O ? Partial<O> : never = {}) =>
-  rescreenOnce({ analysis: svc.analysis, everyChain, ...extra });
+  rescreenOnce({ analysis: svc.analysis, everyChain, alertLevel: "high", ...extra });
 
 async function scanLevel(address: string, projectId = svc.project.id, key = svc.project.keys.developer) {
   const res = await call("POST", `/v1/projects/${projectId}/addresses/scan-risk`, key, {
@@ -168,7 +168,7 @@ describe("re-screening", () => {
 
   it("the running worker acts on a sanctions update within seconds of its commit", async () => {
     const { user, payee } = payers[1]!;
-    const worker = startRescreening({ analysis: svc.analysis, everyChain, pollMs: 200 });
+    const worker = startRescreening({ analysis: svc.analysis, everyChain, alertLevel: "high", pollMs: 200 });
     try {
       const file = path.join(dir, "sdn.xml");
       fs.writeFileSync(file, sdnList(payee));
@@ -210,7 +210,7 @@ describe("re-screening", () => {
           },
         } as never,
       },
-      { batch: 10, leaseMs: 120_000, depth: 3 },
+      { batch: 10, leaseMs: 120_000, depth: 3, alertLevel: "high" },
       () => now,
     ).catch((error: Error) => error.message);
     expect(dying).toBe("killed");

@@ -21,7 +21,7 @@ export interface TraceLimits {
 export interface TraceOutcome {
   /** changes read */
   changes: number;
-  /** monitored addresses queued (new in the queue, or a change added to one waiting) */
+  /** monitored addresses newly queued (one already waiting only gains the change) */
   queued: number;
   /** walks cut at maxNodes (a busy neighbourhood): what lies beyond is not re-screened by this change */
   truncated: number;
@@ -63,14 +63,14 @@ export async function traceChanges(
       for (const client of clients) {
         const { origin, hops } = reach.reached.get(client.address) as { origin: string; hops: number };
         const ids = origins.get(origin) as string[];
-        const { rows } = await sql<{ n: number }>`
+        const { rows } = await sql<{ fresh: boolean }>`
           INSERT INTO rescreen_pending AS p (project_id, chain_id, address, change_ids, hops, queued_at)
           VALUES (${client.projectId}, ${chainId}, ${client.address}, ${ids}::bigint[], ${hops}, ${now})
           ON CONFLICT (project_id, chain_id, address) DO UPDATE
             SET change_ids = (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(p.change_ids || excluded.change_ids) x),
               hops = LEAST(p.hops, excluded.hops)
-          RETURNING 1 AS n`.execute(trx);
-        queued += rows.length;
+          RETURNING (xmax::text = '0') AS fresh`.execute(trx);
+        if (rows[0]?.fresh) queued += 1;
       }
     }
     await trx

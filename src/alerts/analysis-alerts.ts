@@ -3,11 +3,12 @@
 // `analysis` for that address; while it is not closed, a later analysis at that level joins its evidence (and a
 // higher level raises the alert's). The evidence keeps what the verdict rests on: score, level, reason, model
 // version, the findings with their transactions and the exposure paths.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { CompletedVerdict } from "../analysis/index.ts";
 import { compareLevels, type RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
-import { labelsUsed, mergeLabels } from "./labels-used.ts";
+import { labelsUsed } from "./labels-used.ts";
+import { insertOrOpen, joinVerdict } from "./open-alert.ts";
 import { appendHistory } from "./raise.ts";
 import type { AlertEvidence, AnalysisEvidence } from "./schemas.ts";
 import { type AlertLevel, alertLevelOf } from "./settings.ts";
@@ -48,63 +49,42 @@ export async function raiseAnalysisAlert(
       analyses: [a],
       labels,
     };
-    const { rows } = await sql<{ id: string }>`
-      INSERT INTO alerts (project_id, chain_id, address, user_id, cause, cause_key, level, reason, evidence,
-        address_id, created_at, updated_at)
-      VALUES (${input.projectId}, ${input.chainId}, ${input.address}, ${input.userId}, ${CAUSE}, ${KEY}, ${level},
-        ${reason}, ${JSON.stringify(evidence)}::jsonb, ${String(input.addressId)}, ${input.now}, ${input.now})
-      ON CONFLICT (project_id, chain_id, address, cause, cause_key) WHERE status <> 'closed' DO NOTHING
-      RETURNING id::text AS id`.execute(trx);
-    if (rows[0]) {
-      await appendHistory(
-        trx,
-        rows[0].id,
-        "system",
-        { event: "raised", analysisId: a.analysisId },
-        input.now,
-      );
-      return rows[0].id;
+    const alert = await insertOrOpen(trx, {
+      projectId: input.projectId,
+      chainId: input.chainId,
+      address: input.address,
+      userId: input.userId,
+      cause: CAUSE,
+      causeKey: KEY,
+      level,
+      reason,
+      evidence,
+      addressId: input.addressId,
+      now: input.now,
+    });
+    if (alert.created) {
+      await appendHistory(trx, alert.id, "system", { event: "raised", analysisId: a.analysisId }, input.now);
+      return alert.id;
     }
-    const open = await trx
-      .selectFrom("alerts")
-      .select(["id", "evidence", "level"])
-      .where("project_id", "=", input.projectId)
-      .where("chain_id", "=", input.chainId)
-      .where("address", "=", input.address)
-      .where("cause", "=", CAUSE)
-      .where("cause_key", "=", KEY)
-      .where("status", "<>", "closed")
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (open.evidence.analyses?.some((known) => known.analysisId === a.analysisId)) return open.id;
-    const raised = compareLevels(level, open.level as RiskLevel) > 0;
-    const wallets = [...new Set([...open.evidence.wallets, ...evidence.wallets])];
-    await trx
-      .updateTable("alerts")
-      .set({
-        evidence: JSON.stringify({
-          ...open.evidence,
-          wallets,
-          analyses: [...(open.evidence.analyses ?? []), a],
-          labels: mergeLabels(open.evidence.labels, labels),
-        }),
-        ...(raised ? { level, reason } : {}),
-        updated_at: input.now,
-      })
-      .where("id", "=", open.id)
-      .execute();
-    await appendHistory(
+    const joined = await joinVerdict(
       trx,
-      open.id,
-      "system",
-      {
-        event: "evidence_added",
-        analysisId: a.analysisId,
-        ...(raised ? { level: { from: open.level, to: level } } : {}),
-      },
+      alert,
+      { analysis: a, wallets: evidence.wallets, labels, level, reason, takeLevel: "if_higher" },
       input.now,
     );
-    return open.id;
+    if (joined.added)
+      await appendHistory(
+        trx,
+        alert.id,
+        "system",
+        {
+          event: "evidence_added",
+          analysisId: a.analysisId,
+          ...(joined.levelFrom ? { level: { from: joined.levelFrom, to: level } } : {}),
+        },
+        input.now,
+      );
+    return alert.id;
   });
 }
 

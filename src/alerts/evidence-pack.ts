@@ -4,26 +4,16 @@
 // sources) and its whole triage history. The same alert in the same state gives the same bytes: nothing in it
 // depends on the moment it is asked for (no "generated at", no "overdue"), and the downloads themselves, which the
 // history records with the file's SHA-256, are left out of the history it shows.
-import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
+import { type EvidenceFile, evidenceFile, type PackFormat } from "./evidence-file.ts";
 import { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
 import { appendHistory } from "./raise.ts";
 import { alertHistory, alertRow } from "./read.ts";
 import type { AlertEvidence } from "./schemas.ts";
 
-export const PACK_FORMATS = ["json", "md"] as const;
-export type PackFormat = (typeof PACK_FORMATS)[number];
-
 const EXPORTED = "evidence_exported";
 const PACK_VERSION = "vigia-alert-evidence/1";
-
-export interface EvidenceFile {
-  body: string;
-  sha256: string;
-  mediaType: string;
-  fileName: string;
-}
 
 /** The pack's content, in a fixed key order. */
 async function packOf(db: Kysely<DB>, projectId: number, alertId: string) {
@@ -74,7 +64,8 @@ export async function exportEvidence(
 ): Promise<EvidenceFile> {
   const pack = await packOf(db, projectId, alertId);
   const body = format === "json" ? `${JSON.stringify(pack, null, 2)}\n` : markdownOf(pack);
-  const sha256 = createHash("sha256").update(body, "utf8").digest("hex");
+  const file = evidenceFile(body, format, `alert-${pack.alert.id}`);
+  const { sha256 } = file;
   await db.transaction().execute(async (trx) => {
     const row = await alertRow(trx, projectId, alertId, true);
     const known = (await alertHistory(trx, String(row.id))).some(
@@ -82,12 +73,7 @@ export async function exportEvidence(
     );
     if (!known) await appendHistory(trx, String(row.id), actor, { event: EXPORTED, format, sha256 }, now);
   });
-  return {
-    body,
-    sha256,
-    mediaType: format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
-    fileName: `alert-${pack.alert.id}-evidence.${format}`,
-  };
+  return file;
 }
 
 function markdownOf(p: Pack): string {

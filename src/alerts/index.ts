@@ -5,8 +5,14 @@
 
 export { alertOnVerdict, analysisEvidenceOf, type FindClient } from "./analysis-alerts.ts";
 export { type AlertCount, countOpenAlerts } from "./counts.ts";
+export {
+  type EvidenceFile,
+  evidenceFile,
+  PACK_FORMATS,
+  type PackFormat,
+  sendEvidence,
+} from "./evidence-file.ts";
 export { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
-export { PACK_FORMATS, type PackFormat } from "./evidence-pack.ts";
 export { labelsUsed } from "./labels-used.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";

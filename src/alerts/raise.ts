@@ -3,22 +3,17 @@
 // the project lists (`alert_warn_rules`), raises one alert per rule for its address; while that alert is not
 // closed, the same rule met again by the same address adds the transfer to its evidence instead of opening
 // another (the partial unique index of migrations/0028_alerts.sql decides, across workers).
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import type { InflictedLaw } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { deadlineOf } from "./deadline.ts";
 import { labelsUsed, mergeLabels } from "./labels-used.ts";
+import { insertOrOpen } from "./open-alert.ts";
 import type { AlertEvidence } from "./schemas.ts";
 import { warnRulesOf } from "./settings.ts";
 
-export interface LawHit {
-  id: string;
-  name: string;
-  description: string;
-  source: string;
-  risk: "warn" | "illegal";
-  country: string;
-  countryCode: string;
-}
+/** A law hit as the transfer checker finds it (its `verified` mark is the notification's business). */
+export type LawHit = Omit<InflictedLaw, "verified">;
 
 export interface CheckedTransferAlerts {
   projectId: number;
@@ -60,59 +55,55 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
     };
     const deadline = deadlineOf(law, input.now, new Date(input.transfer.at));
     const reason = `${law.name}: ${law.description} Transaction ${input.transfer.txHash} of address ${input.address}${input.userId ? ` (user ${input.userId})` : ""}.`;
-    const { rows } = await sql<{ id: string }>`
-      INSERT INTO alerts (project_id, chain_id, address, user_id, cause, cause_key, level, reason, evidence,
-        deadline, deadline_filing, deadline_source, address_id, notification_id, created_at, updated_at)
-      VALUES (${input.projectId}, ${input.chainId}, ${input.address}, ${input.userId}, 'law', ${law.id}, ${law.risk},
-        ${reason}, ${JSON.stringify(evidence)}::jsonb, ${deadline?.at ?? null}, ${deadline?.filing ?? null},
-        ${deadline?.source ?? null}, ${String(input.addressId)}, ${input.notificationId}, ${input.now}, ${input.now})
-      ON CONFLICT (project_id, chain_id, address, cause, cause_key) WHERE status <> 'closed' DO NOTHING
-      RETURNING id::text AS id`.execute(trx);
-    if (rows[0]) {
+    const alert = await insertOrOpen(trx, {
+      projectId: input.projectId,
+      chainId: input.chainId,
+      address: input.address,
+      userId: input.userId,
+      cause: "law",
+      causeKey: law.id,
+      level: law.risk,
+      reason,
+      evidence,
+      deadline,
+      addressId: input.addressId,
+      notificationId: input.notificationId,
+      now: input.now,
+    });
+    if (alert.created) {
       await appendHistory(
         trx,
-        rows[0].id,
+        alert.id,
         SYSTEM,
         { event: "raised", txHash: input.transfer.txHash },
         input.now,
       );
-      touched.push(rows[0].id);
+      touched.push(alert.id);
       continue;
     }
     // Open already: the transfer joins its evidence (once, however often the same transfer is seen).
-    const open = await trx
-      .selectFrom("alerts")
-      .select(["id", "evidence"])
-      .where("project_id", "=", input.projectId)
-      .where("chain_id", "=", input.chainId)
-      .where("address", "=", input.address)
-      .where("cause", "=", "law")
-      .where("cause_key", "=", law.id)
-      .where("status", "<>", "closed")
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const known = open.evidence.transfers.some(
+    const known = alert.evidence.transfers.some(
       (t) => t.txHash === input.transfer.txHash && t.logIndex === input.transfer.logIndex,
     );
     if (known) continue;
     const extended: AlertEvidence = {
-      ...open.evidence,
-      transfers: [...open.evidence.transfers, input.transfer],
-      labels: mergeLabels(open.evidence.labels, labels),
+      ...alert.evidence,
+      transfers: [...alert.evidence.transfers, input.transfer],
+      labels: mergeLabels(alert.evidence.labels, labels),
     };
     await trx
       .updateTable("alerts")
       .set({ evidence: JSON.stringify(extended), updated_at: input.now })
-      .where("id", "=", open.id)
+      .where("id", "=", alert.id)
       .execute();
     await appendHistory(
       trx,
-      open.id,
+      alert.id,
       SYSTEM,
       { event: "evidence_added", txHash: input.transfer.txHash },
       input.now,
     );
-    touched.push(open.id);
+    touched.push(alert.id);
   }
   return touched;
 }

@@ -1,9 +1,10 @@
 // Alerts from re-screening (docs/api.md, "Alerts"): when a newly learnt label reaches a monitored address's graph and
 // its re-scored level is higher than its last verdict's, an alert of cause `rescreen` names the new label, its
 // source and the rise. One per subject and label while open; the new verdict is its evidence.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
 import { labelsUsed, mergeLabels } from "./labels-used.ts";
+import { insertOrOpen, joinVerdict } from "./open-alert.ts";
 import { appendHistory } from "./raise.ts";
 import type { AlertEvidence, AnalysisEvidence } from "./schemas.ts";
 
@@ -44,50 +45,36 @@ export async function raiseRescreenAlert(db: Kysely<DB>, rise: RescreenRise): Pr
       analyses: [a],
       labels,
     };
-    const { rows } = await sql<{ id: string }>`
-      INSERT INTO alerts (project_id, chain_id, address, user_id, cause, cause_key, level, reason, evidence,
-        address_id, created_at, updated_at)
-      VALUES (${rise.projectId}, ${rise.chainId}, ${rise.address}, ${rise.userId}, 'rescreen', ${key},
-        ${a.riskLevel}, ${reason}, ${JSON.stringify(evidence)}::jsonb, ${String(rise.addressId)}, ${rise.now},
-        ${rise.now})
-      ON CONFLICT (project_id, chain_id, address, cause, cause_key) WHERE status <> 'closed' DO NOTHING
-      RETURNING id::text AS id`.execute(trx);
+    const alert = await insertOrOpen(trx, {
+      projectId: rise.projectId,
+      chainId: rise.chainId,
+      address: rise.address,
+      userId: rise.userId,
+      cause: "rescreen",
+      causeKey: key,
+      level: a.riskLevel,
+      reason,
+      evidence,
+      addressId: rise.addressId,
+      now: rise.now,
+    });
     const change = {
       analysisId: a.analysisId,
       label: { address: l.address, label: l.label, source: l.source },
       level: { from: rise.before.level, to: a.riskLevel },
     };
-    if (rows[0]) {
-      await appendHistory(trx, rows[0].id, "system", { event: "raised", ...change }, rise.now);
-      return rows[0].id;
+    if (alert.created) {
+      await appendHistory(trx, alert.id, "system", { event: "raised", ...change }, rise.now);
+      return alert.id;
     }
-    const open = await trx
-      .selectFrom("alerts")
-      .select(["id", "evidence"])
-      .where("project_id", "=", rise.projectId)
-      .where("chain_id", "=", rise.chainId)
-      .where("address", "=", rise.address)
-      .where("cause", "=", "rescreen")
-      .where("cause_key", "=", key)
-      .where("status", "<>", "closed")
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (open.evidence.analyses?.some((k) => k.analysisId === a.analysisId)) return open.id;
-    await trx
-      .updateTable("alerts")
-      .set({
-        evidence: JSON.stringify({
-          ...open.evidence,
-          analyses: [...(open.evidence.analyses ?? []), a],
-          labels: mergeLabels(open.evidence.labels, labels),
-        }),
-        level: a.riskLevel,
-        reason,
-        updated_at: rise.now,
-      })
-      .where("id", "=", open.id)
-      .execute();
-    await appendHistory(trx, open.id, "system", { event: "evidence_added", ...change }, rise.now);
-    return open.id;
+    const joined = await joinVerdict(
+      trx,
+      alert,
+      { analysis: a, wallets: evidence.wallets, labels, level: a.riskLevel, reason, takeLevel: "always" },
+      rise.now,
+    );
+    if (joined.added)
+      await appendHistory(trx, alert.id, "system", { event: "evidence_added", ...change }, rise.now);
+    return alert.id;
   });
 }

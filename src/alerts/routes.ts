@@ -8,7 +8,8 @@ import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
-import { exportEvidence, PACK_FORMATS, type PackFormat } from "./evidence-pack.ts";
+import { PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
+import { exportEvidence } from "./evidence-pack.ts";
 import { getAlert, listAlerts } from "./read.ts";
 import {
   AlertParams,
@@ -109,13 +110,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         `key:${principalOf(req).keyId}`,
         new Date(ctx.now()),
       );
-      return reply
-        .header("content-type", file.mediaType)
-        .header("content-disposition", `attachment; filename="${file.fileName}"`)
-        .header("x-evidence-sha256", file.sha256)
-        .header("cache-control", "private, no-store")
-        .header("x-content-type-options", "nosniff")
-        .send(file.body);
+      return sendEvidence(reply, file);
     },
   );
 }

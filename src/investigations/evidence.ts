@@ -3,10 +3,11 @@
 // with their transaction hashes) and the labels of the counterparties it names with their sources, as JSON or
 // markdown, with the same sections as an alert's evidence pack (src/alerts). The verdict is the stored one, so the
 // same investigation gives the same bytes while the labels it names stay as they are.
-import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import {
   analysisEvidenceOf,
+  type EvidenceFile,
+  evidenceFile,
   labelsSection,
   labelsUsed,
   type PackFormat,
@@ -20,19 +21,12 @@ import type { Investigation } from "./store.ts";
 
 const PACK_VERSION = "vigia-investigation-evidence/1";
 
-export interface InvestigationEvidenceFile {
-  body: string;
-  sha256: string;
-  mediaType: string;
-  fileName: string;
-}
-
 export async function investigationEvidence(
   db: Kysely<DB>,
   investigation: Investigation,
   projectId: number,
   format: PackFormat,
-): Promise<InvestigationEvidenceFile> {
+): Promise<EvidenceFile> {
   const analysis = investigation.analysis_id
     ? await getAnalysis(db, projectId, investigation.analysis_id)
     : undefined;
@@ -94,10 +88,5 @@ export async function investigationEvidence(
         ]
           .join("\n")
           .trimEnd()}\n`;
-  return {
-    body,
-    sha256: createHash("sha256").update(body, "utf8").digest("hex"),
-    mediaType: format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
-    fileName: `investigation-${investigation.id}-evidence.${format}`,
-  };
+  return evidenceFile(body, format, `investigation-${investigation.id}`);
 }

@@ -2,7 +2,7 @@
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";
-import { PACK_FORMATS, type PackFormat } from "../alerts/index.ts";
+import { PACK_FORMATS, type PackFormat, sendEvidence } from "../alerts/index.ts";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import { normalizeEvmAddress } from "../chains/address/index.ts";
@@ -128,13 +128,7 @@ export function registerInvestigationRoutes(
       if (!found) throw notFound("Investigation");
       const format: PackFormat = (req.query as { format?: PackFormat }).format ?? "json";
       const file = await investigationEvidence(ctx.db, found, req.params.projectId, format);
-      return reply
-        .header("content-type", file.mediaType)
-        .header("content-disposition", `attachment; filename="${file.fileName}"`)
-        .header("x-evidence-sha256", file.sha256)
-        .header("cache-control", "private, no-store")
-        .header("x-content-type-options", "nosniff")
-        .send(file.body);
+      return sendEvidence(reply, file);
     },
   );
 

@@ -1,0 +1,34 @@
+// An evidence file as it is downloaded (an alert's pack, an investigation's evidence): its bytes, their SHA-256,
+// its media type and name; and the answer that carries it (a file to keep, never cached, its hash in a header).
+import { createHash } from "node:crypto";
+import type { FastifyReply } from "fastify";
+
+export const PACK_FORMATS = ["json", "md"] as const;
+export type PackFormat = (typeof PACK_FORMATS)[number];
+
+export interface EvidenceFile {
+  body: string;
+  sha256: string;
+  mediaType: string;
+  fileName: string;
+}
+
+/** The file of `body` in `format`, named `<stem>-evidence.<format>`. */
+export function evidenceFile(body: string, format: PackFormat, stem: string): EvidenceFile {
+  return {
+    body,
+    sha256: createHash("sha256").update(body, "utf8").digest("hex"),
+    mediaType: format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
+    fileName: `${stem}-evidence.${format}`,
+  };
+}
+
+export function sendEvidence(reply: FastifyReply, file: EvidenceFile) {
+  return reply
+    .header("content-type", file.mediaType)
+    .header("content-disposition", `attachment; filename="${file.fileName}"`)
+    .header("x-evidence-sha256", file.sha256)
+    .header("cache-control", "private, no-store")
+    .header("x-content-type-options", "nosniff")
+    .send(file.body);
+}

@@ -25,6 +25,7 @@ import {
   ExplorerHistory,
   type ExplorerOptions,
   loadChainRegistry,
+  presentAddressesPerChain,
   registerChainRoutes,
 } from "./chains/index.ts";
 import { type Indexers, indexedChains, indexStats, startIndexers } from "./chains/indexer/index.ts";
@@ -365,6 +366,7 @@ async function assemble(
         examples: devnetRequestExamples(),
         routes: (v1) => {
           if (options.http === "probes") return;
+          presentAddressesPerChain(v1, registry);
           registerProjectRoutes(v1, projects);
           registerAlertRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerKeysRoutes(v1, keys, authenticator);

@@ -1,4 +1,6 @@
 // The chains feature: registry, market data and network statistics.
+
+export { presentAddressesPerChain } from "./address-edges.ts";
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
 export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
 export {
@@ -7,5 +9,6 @@ export {
   ChainRegistry,
   DEVNET_CHAIN_ID,
   loadChainRegistry,
+  TRON_MAINNET_ID,
 } from "./registry.ts";
 export { registerChainRoutes } from "./routes.ts";

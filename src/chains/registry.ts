@@ -2,13 +2,21 @@
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { type AddressCodec, codecOfKind } from "./address/codec.ts";
 
 const HttpUrl = Type.String({ pattern: "^https?://[^\\s]+$" });
 
 export const ChainConfigSchema = Type.Object(
   {
-    id: Type.Integer({ minimum: 1, description: "EVM chain id" }),
+    id: Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: "The chain id its node answers to eth_chainId (Tron mainnet: 728126428)",
+    }),
     name: Type.String({ minLength: 1 }),
+    // How the chain writes addresses and what its node speaks: "evm" (default) or "tron" (base58check addresses at
+    // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md).
+    kind: Type.Optional(Type.Union([Type.Literal("evm"), Type.Literal("tron")], { default: "evm" })),
     currency_symbol: Type.String({ minLength: 1 }),
     currency_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 18 }),
     explorer_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
@@ -35,9 +43,9 @@ export const ChainConfigSchema = Type.Object(
       }),
     ),
     explorer_api_kind: Type.Optional(
-      Type.Union([Type.Literal("blockscout"), Type.Literal("etherscan")], {
+      Type.Union([Type.Literal("blockscout"), Type.Literal("etherscan"), Type.Literal("trongrid")], {
         description:
-          '"blockscout" (API v2) or "etherscan" (module=account&action=txlist|tokentx); default blockscout',
+          '"blockscout" (API v2), "etherscan" (module=account&action=txlist|tokentx) or "trongrid" (TronGrid\'s /v1/accounts API, Tron chains); default blockscout, trongrid on Tron chains',
       }),
     ),
     /** Sent as `apikey`; never exposed over the API. */
@@ -55,6 +63,8 @@ export const ChainConfigSchema = Type.Object(
 export type ChainConfig = Static<typeof ChainConfigSchema>;
 
 export const DEVNET_CHAIN_ID = 31337;
+/** Tron mainnet's id, as its node answers eth_chainId (0x2b6653dc). */
+export const TRON_MAINNET_ID = 728126428;
 
 export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(1, "Ethereum", "ETH", "https://etherscan.io", "https://eth.blockscout.com"),
@@ -67,6 +77,12 @@ export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(43114, "Avalanche C-Chain", "AVAX", "https://snowtrace.io", null),
   chain(43113, "Avalanche Fuji", "AVAX", "https://testnet.snowtrace.io", null),
   { ...chain(DEVNET_CHAIN_ID, "Vigía devnet", "ETH", null, null), rpc_url: "http://127.0.0.1:8545" },
+  // Tron: TRX has 6 decimals (1 TRX = 1,000,000 sun).
+  {
+    ...chain(TRON_MAINNET_ID, "Tron", "TRX", "https://tronscan.org", null),
+    kind: "tron",
+    currency_decimals: 6,
+  },
 ];
 
 function chain(
@@ -99,6 +115,16 @@ export class ChainRegistry {
   /** Enabled chains, ordered by id. */
   enabled(): ChainConfig[] {
     return [...this.#byId.values()].filter((c) => c.enabled).sort((a, b) => a.id - b.id);
+  }
+
+  /** How the chain writes addresses (EVM's codec for a chain the registry does not know). */
+  codec(id: number): AddressCodec {
+    return codecOfKind(this.#byId.get(id)?.kind);
+  }
+
+  /** Whether any enabled chain writes addresses otherwise than EVM does. */
+  hasOtherKinds(): boolean {
+    return this.enabled().some((c) => (c.kind ?? "evm") !== "evm");
   }
 
   /** An enabled chain, or undefined (unknown and disabled chains look the same to clients). */

@@ -13,4 +13,13 @@ export function normalizeEvmAddress(value: string): string | undefined {
 
 export const NATIVE_TOKEN = "native";
 
+export {
+  type AddressCodec,
+  type ChainKind,
+  codecOfKind,
+  EVM_CODEC,
+  presentInText,
+  TRON_CODEC,
+} from "./codec.ts";
 export { type AddressFamily, type ParsedAddress, parseAddress } from "./families.ts";
+export { parseTronAddress, tronBase58 } from "./tron.ts";

@@ -7,7 +7,7 @@ import type { OutboundClient } from "../../platform/outbound/index.ts";
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
 
-export type ExplorerKind = "blockscout" | "etherscan";
+export type ExplorerKind = "blockscout" | "etherscan" | "trongrid";
 
 export interface ExplorerSource {
   kind: ExplorerKind;

@@ -1,0 +1,28 @@
+// The address codec at the HTTP edge: every JSON answer passes through presentAddresses (address/present.ts), so
+// an answer about a Tron chain names its addresses in base58check whatever room built it, and rooms keep working on
+// the stored form. Requests are parsed where each route reads its address, with the chain's codec
+// (ChainRegistry.codec), which names what is wrong with an address it refuses.
+import type { HttpApp } from "../platform/http/app.ts";
+import { presentAddresses } from "./address/present.ts";
+import type { ChainRegistry } from "./registry.ts";
+
+/** The chain a request names in its path, query or body (`chainId`), if any. */
+function requestChain(request: { params: unknown; query: unknown; body: unknown }): number | undefined {
+  for (const part of [request.params, request.query, request.body]) {
+    if (part === null || typeof part !== "object") continue;
+    const id = (part as Record<string, unknown>).chainId;
+    if (typeof id === "number" && Number.isInteger(id)) return id;
+    if (typeof id === "string" && /^[1-9][0-9]{0,15}$/.test(id)) return Number(id);
+  }
+  return undefined;
+}
+
+export function presentAddressesPerChain(app: HttpApp, registry: ChainRegistry): void {
+  // With EVM chains only, every answer is already written as its chains write it.
+  if (!registry.hasOtherKinds()) return;
+  const codecOf = (id: number) => registry.codec(id);
+  app.addHook("preSerialization", async (request, _reply, payload) => {
+    const chain = requestChain(request);
+    return presentAddresses(payload, codecOf, chain === undefined ? undefined : codecOf(chain));
+  });
+}

@@ -26,12 +26,14 @@ import {
   type ExplorerOptions,
   loadChainRegistry,
   presentAddressesPerChain,
+  recordChainTokens,
   registerChainRoutes,
 } from "./chains/index.ts";
 import { type Indexers, indexedChains, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetRequestExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
+import { issuerFreezeLabels } from "./ingest/index.ts";
 import {
   type IntegratorContext,
   integrationSettings,
@@ -46,10 +48,10 @@ import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes }
 import { chainLags } from "./ledger/index.ts";
 import {
   findMonitored,
-  monitoringWatcher,
   registerMonitoringRoutes,
   registerWalletRoutes,
   TransferChecker,
+  watcherForChains,
 } from "./monitoring/index.ts";
 import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
 import { serviceMetrics } from "./operations/index.ts";
@@ -180,6 +182,7 @@ async function assemble(
     );
   }
   await migrate(database);
+  await recordChainTokens(database.db, registry.enabled());
   const embedded = database.kind !== "postgres";
   // The chains whose follower stopped because the node is not the chain the store holds (set once they start).
   let stoppedChains = (): { chainId: number; reason: string }[] => [];
@@ -368,7 +371,11 @@ async function assemble(
           if (options.http === "probes") return;
           presentAddressesPerChain(v1, registry);
           registerProjectRoutes(v1, projects);
-          registerAlertRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
+          registerAlertRoutes(v1, {
+            db: database.db,
+            now: options.clock ?? Date.now,
+            codecOf: (id) => registry.codec(id),
+          });
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);
@@ -386,9 +393,14 @@ async function assemble(
           });
           registerReportRoutes(v1, reports);
           registerFileRoutes(v1, reports);
-          registerNarrativeRoutes(v1, walletReports, (chainId) => registry.get(chainId) !== undefined, {
-            refreshesPerHour: config.walletReportRefreshesPerHour,
-          });
+          registerNarrativeRoutes(
+            v1,
+            walletReports,
+            (chainId) => registry.get(chainId)?.kind ?? (registry.get(chainId) ? "evm" : undefined),
+            {
+              refreshesPerHour: config.walletReportRefreshesPerHour,
+            },
+          );
         },
         pages: (root) => (options.http === "probes" ? undefined : registerViewerRoutes(root)),
       })
@@ -463,7 +475,11 @@ async function assemble(
           .enabled()
           .filter((c) => followDevnet || c.id !== DEVNET_CHAIN_ID),
         logLevel: config.logLevel,
-        hooks: { watcher: monitoringWatcher },
+        hooks: {
+          watcher: watcherForChains((id) => (devnet?.registry ?? registry).codec(id).kind === "evm"),
+          // Tether's freezes on Tron become `blacklisted_by_issuer` labels, written by the labels' room.
+          issuerFreezes: issuerFreezeLabels,
+        },
       })
     : undefined;
   if (indexers) metrics.followIndexers(indexers);

@@ -2,6 +2,7 @@
 // its media type and name; and the answer that carries it (a file to keep, never cached, its hash in a header).
 import { createHash } from "node:crypto";
 import type { FastifyReply } from "fastify";
+import { type AddressCodec, EVM_CODEC, presentInText } from "../chains/address/index.ts";
 
 export const PACK_FORMATS = ["json", "md"] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
@@ -13,8 +14,17 @@ export interface EvidenceFile {
   fileName: string;
 }
 
-/** The file of `body` in `format`, named `<stem>-evidence.<format>`. */
-export function evidenceFile(body: string, format: PackFormat, stem: string): EvidenceFile {
+/**
+ * The file of `body` in `format`, named `<stem>-evidence.<format>`, its addresses written as the chain writes them
+ * (`codec`: Tron's base58check; the store's hex form for EVM chains).
+ */
+export function evidenceFile(
+  stored: string,
+  format: PackFormat,
+  stem: string,
+  codec: AddressCodec = EVM_CODEC,
+): EvidenceFile {
+  const body = presentInText(codec, stored);
   return {
     body,
     sha256: createHash("sha256").update(body, "utf8").digest("hex"),

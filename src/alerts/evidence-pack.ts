@@ -5,6 +5,7 @@
 // depends on the moment it is asked for (no "generated at", no "overdue"), and the downloads themselves, which the
 // history records with the file's SHA-256, are left out of the history it shows.
 import type { Kysely } from "kysely";
+import type { AddressCodec } from "../chains/address/index.ts";
 import type { DB } from "../schema.ts";
 import { type EvidenceFile, evidenceFile, type PackFormat } from "./evidence-file.ts";
 import { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
@@ -61,10 +62,11 @@ export async function exportEvidence(
   format: PackFormat,
   actor: string,
   now: Date,
+  codecOf: (chainId: number) => AddressCodec,
 ): Promise<EvidenceFile> {
   const pack = await packOf(db, projectId, alertId);
   const body = format === "json" ? `${JSON.stringify(pack, null, 2)}\n` : markdownOf(pack);
-  const file = evidenceFile(body, format, `alert-${pack.alert.id}`);
+  const file = evidenceFile(body, format, `alert-${pack.alert.id}`, codecOf(pack.alert.chainId));
   const { sha256 } = file;
   await db.transaction().execute(async (trx) => {
     const row = await alertRow(trx, projectId, alertId, true);

@@ -3,6 +3,7 @@
 
 import { Type } from "@sinclair/typebox";
 import type { Kysely } from "kysely";
+import type { AddressCodec } from "../chains/address/index.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
@@ -24,6 +25,8 @@ import { patchAlert } from "./triage.ts";
 export interface AlertsContext {
   db: Kysely<DB>;
   now: () => number;
+  /** How each chain writes addresses, for the evidence files (the registry's codec). */
+  codecOf: (chainId: number) => AddressCodec;
 }
 
 export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
@@ -109,6 +112,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         format,
         `key:${principalOf(req).keyId}`,
         new Date(ctx.now()),
+        ctx.codecOf,
       );
       return sendEvidence(reply, file);
     },

@@ -2,7 +2,6 @@
 // (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";
-import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
@@ -46,9 +45,10 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
     async (req) => {
       const chainId = req.query.chainId ?? 1;
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
-      const address = normalizeEvmAddress(req.query.address);
-      if (!address) throw invalid(MESSAGES.invalidQuery);
-      return ok(await quickRisk(ctx, principalOf(req).projectId, address, chainId));
+      const parsed = ctx.registry.parseAddress(chainId, req.query.address);
+      if ("error" in parsed)
+        throw invalid(MESSAGES.invalidQuery, [{ path: "/address", message: parsed.error }]);
+      return ok(await quickRisk(ctx, principalOf(req).projectId, parsed.address, chainId));
     },
   );
 
@@ -126,9 +126,12 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
       const { address, chainId, fromDate, toDate } = req.body;
       const { from, to } = requestWindow(fromDate, toDate);
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      const parsed = ctx.registry.parseAddress(chainId, address);
+      if ("error" in parsed)
+        throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: parsed.error }]);
       const jobId = await startRiskJob(ctx, {
         projectId: principalOf(req).projectId,
-        address: normalizeEvmAddress(address) as string,
+        address: parsed.address,
         chainId,
         from,
         to,

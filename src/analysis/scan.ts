@@ -36,13 +36,20 @@ export async function scanRisk(
 
   req.addresses.forEach(({ address, chainId }, i) => {
     const chain = /^[1-9][0-9]{0,15}$/.test(chainId) ? ctx.registry.get(Number(chainId)) : undefined;
-    const evm = normalizeEvmAddress(address);
-    if (!chain?.enabled) failures.push({ i, address, chainId, error: `Unknown chain ${chainId}` });
-    else if (!evm)
-      failures.push({ i, address, chainId, error: "Not an EVM address (0x followed by 40 hex digits)" });
-    else {
+    if (!chain?.enabled) {
+      failures.push({ i, address, chainId, error: `Unknown chain ${chainId}` });
+      return;
+    }
+    const parsed = ctx.registry.parseAddress(chain.id, address);
+    if ("error" in parsed) {
+      const error =
+        (chain.kind ?? "evm") === "evm"
+          ? "Not an EVM address (0x followed by 40 hex digits)"
+          : `The address ${parsed.error}`;
+      failures.push({ i, address, chainId, error });
+    } else {
       const roots = byChain.get(chain.id) ?? new Map<string, number[]>();
-      roots.set(evm, [...(roots.get(evm) ?? []), i]);
+      roots.set(parsed.address, [...(roots.get(parsed.address) ?? []), i]);
       byChain.set(chain.id, roots);
     }
   });

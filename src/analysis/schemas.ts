@@ -4,8 +4,6 @@ import { CoverageSchema } from "../ledger/index.ts";
 import { PATTERNS, RISK_LEVELS, SEVERITIES } from "../risk/index.ts";
 import { MaxDepthSchema } from "./depth.ts";
 
-export const EVM_ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
-
 const Level = Type.Union(
   RISK_LEVELS.map((l) => Type.Literal(l)),
   { description: "minimal 0-19, low 20-39, medium 40-59, high 60-79, critical 80-100" },
@@ -127,7 +125,11 @@ export const StoredResponse = Type.Object({
 });
 
 export const QuickQuery = Type.Object({
-  address: Type.String({ pattern: EVM_ADDRESS_PATTERN, description: "EVM address, any case" }),
+  address: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex",
+  }),
   chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 1 })),
 });
 
@@ -164,7 +166,11 @@ export const QuickResponse = Type.Object({
 export type QuickRiskResponse = Static<typeof QuickResponse>;
 
 export const RiskJobBody = Type.Object({
-  address: Type.String({ pattern: EVM_ADDRESS_PATTERN }),
+  address: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex",
+  }),
   chainId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
   fromDate: Type.Optional(Type.String({ maxLength: 40, description: "YYYY-MM-DD or ISO 8601 date-time" })),
   toDate: Type.Optional(Type.String({ maxLength: 40, description: "YYYY-MM-DD or ISO 8601 date-time" })),

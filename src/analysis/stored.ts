@@ -6,7 +6,7 @@
 // withheld for want of current data (no_data) included, is never a stored result.
 
 import type { Static } from "@sinclair/typebox";
-import { normalizeEvmAddress } from "../chains/address/index.ts";
+import { normalizeEvmAddress, parseTronAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { deferredOf } from "./first-scans.ts";
 import type { StoredResponse } from "./schemas.ts";
@@ -21,8 +21,19 @@ export async function storedScans(
   addresses: string[],
   chainId: number | undefined,
 ): Promise<StoredScans> {
-  // Answered in request order, each address once, EVM addresses in lowercase.
-  const wanted = [...new Set(addresses.map((a) => normalizeEvmAddress(a) ?? a.trim()))];
+  // Answered in request order, each address once, in the stored form (EVM in lowercase, Tron in hex: the
+  // HTTP edge writes them back as the chain does). Without a chain, a base58 Tron address is read as Tron's.
+  const storedForm = (a: string) => {
+    if (chainId !== undefined) {
+      const parsed = ctx.registry.parseAddress(chainId, a);
+      return "address" in parsed ? parsed.address : a.trim();
+    }
+    const tron = parseTronAddress(a);
+    return (
+      normalizeEvmAddress(a) ?? ("address" in tron && a.trim().startsWith("T") ? tron.address : a.trim())
+    );
+  };
+  const wanted = [...new Set(addresses.map(storedForm))];
   const latest = await latestStored(ctx.db, { projectId, chainId, addresses: wanted });
   const unanswered = wanted.filter((address) => !latest.get(address)?.result);
   const q = { projectId, chainId, addresses: unanswered };

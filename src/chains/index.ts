@@ -2,6 +2,7 @@
 
 export { presentAddressesPerChain } from "./address-edges.ts";
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
+export { recordChainTokens } from "./chain-tokens.ts";
 export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
 export {
   BUILT_IN_CHAINS,

@@ -28,6 +28,32 @@ export const ChainConfigSchema = Type.Object(
     /** JSON-RPC endpoint for the indexer; never exposed over the API (it often carries a provider key). */
     rpc_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
     coin_image: Type.Union([Type.String(), Type.Null()], { default: null }),
+    // Tokens valued at a fixed USD amount when no day's price is imported: the law rules' convention for USD
+    // stablecoins (docs/regulation.md, "Valuing transfers"). Tron mainnet lists USDT.
+    // Tron-kind chains: the node's HTTP API root (/wallet/…), which tells a TRX transfer from a TRC-10 one (its
+    // JSON-RPC gives both the same `value`). Absent: the rpc_url without /jsonrpc (TronGrid, java-tron's default);
+    // null: the node has none (the devnet's anvil), and every plain transfer of value is TRX.
+    tron_http_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    // Token contracts (as the chain writes them) whose AddedBlackList / RemovedBlackList events are the issuer's
+    // freezes, read by the indexer as `blacklisted_by_issuer` labels. Absent: USDT on Tron mainnet, none elsewhere.
+    issuer_freeze_contracts: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 })),
+    pegged_tokens: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            address: Type.String({
+              minLength: 1,
+              description: "as the chain writes it (Tron: base58 or hex)",
+            }),
+            symbol: Type.String({ minLength: 1 }),
+            decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+            usd: Type.Number({ exclusiveMinimum: 0, default: 1 }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 100 },
+      ),
+    ),
     enabled: Type.Boolean({ default: true }),
     // The indexer (src/chains/indexer) follows chains with an rpc_url from `start_block` (when it has no
     // checkpoint yet) to `confirmations` blocks behind the head: absent or null means 0 on the devnet, 12 elsewhere.
@@ -82,6 +108,8 @@ export const BUILT_IN_CHAINS: ChainConfig[] = [
     ...chain(TRON_MAINNET_ID, "Tron", "TRX", "https://tronscan.org", null),
     kind: "tron",
     currency_decimals: 6,
+    // Tether's USDT (TRC-20), 6 decimals: https://tronscan.org/#/token20/TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t
+    pegged_tokens: [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", decimals: 6, usd: 1 }],
   },
 ];
 
@@ -120,6 +148,11 @@ export class ChainRegistry {
   /** How the chain writes addresses (EVM's codec for a chain the registry does not know). */
   codec(id: number): AddressCodec {
     return codecOfKind(this.#byId.get(id)?.kind);
+  }
+
+  /** The stored form of an address of the chain as a client wrote it, or why it is not one (after the field name). */
+  parseAddress(id: number, raw: string): { address: string } | { error: string } {
+    return this.codec(id).parse(raw);
   }
 
   /** Whether any enabled chain writes addresses otherwise than EVM does. */
@@ -162,6 +195,19 @@ export function loadChainsFile(file: string): ChainConfig[] {
       );
     }
     seen.set(chain.id, index + 1);
+    // Contract addresses are written as the chain writes them: checked now, with the chain's codec.
+    const codec = codecOfKind(chain.kind);
+    const addresses = [
+      ...(chain.issuer_freeze_contracts ?? []).map((a, i) => [`/issuer_freeze_contracts/${i}`, a] as const),
+      ...(chain.pegged_tokens ?? []).map((t, i) => [`/pegged_tokens/${i}/address`, t.address] as const),
+    ];
+    for (const [where, address] of addresses) {
+      const parsed = codec.parse(address);
+      if ("error" in parsed)
+        throw new Error(
+          `VIGIA_CHAINS: ${file}: chain #${index + 1}: ${where} ${JSON.stringify(address)} ${parsed.error}`,
+        );
+    }
     return chain;
   });
 }

@@ -3,5 +3,6 @@
 export type { WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
+export { issuerFreezeLabels } from "./labels/index.ts";
 export { registerRateCommands } from "./prices/cli.ts";
 export { registerSanctionsCommand } from "./sanctions/cli.ts";

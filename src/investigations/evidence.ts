@@ -15,6 +15,7 @@ import {
   verdictSection,
 } from "../alerts/index.ts";
 import { getAnalysis } from "../analysis/index.ts";
+import type { AddressCodec } from "../chains/address/index.ts";
 import { AppError } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 import type { Investigation } from "./store.ts";
@@ -26,6 +27,7 @@ export async function investigationEvidence(
   investigation: Investigation,
   projectId: number,
   format: PackFormat,
+  codec: AddressCodec,
 ): Promise<EvidenceFile> {
   const analysis = investigation.analysis_id
     ? await getAnalysis(db, projectId, investigation.analysis_id)
@@ -88,5 +90,5 @@ export async function investigationEvidence(
         ]
           .join("\n")
           .trimEnd()}\n`;
-  return evidenceFile(body, format, `investigation-${investigation.id}`);
+  return evidenceFile(body, format, `investigation-${investigation.id}`, codec);
 }

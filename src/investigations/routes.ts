@@ -5,7 +5,6 @@ import { Type } from "@sinclair/typebox";
 import { PACK_FORMATS, type PackFormat, sendEvidence } from "../alerts/index.ts";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { DEFAULT_DEPTH } from "../analysis/index.ts";
-import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";
@@ -42,17 +41,24 @@ export function registerInvestigationRoutes(
     },
     async (req, reply) => {
       const { name, wallet, address, chainId, incremental, maxDepth } = req.body;
-      const given = wallet ?? address;
-      const normalized = given === undefined ? undefined : normalizeEvmAddress(given);
-      if (
-        !normalized ||
-        (wallet !== undefined && address !== undefined && normalizeEvmAddress(address) !== normalized)
-      )
-        throw invalid(MESSAGES.invalidBody, [{ path: "/wallet", message: "must be an EVM address" }]);
       if (name.trim().length === 0)
         throw invalid(MESSAGES.invalidBody, [{ path: "/name", message: "is empty" }]);
       const chain = Number(chainId ?? 1);
       if (!ctx.registry.get(chain)) throw notFound("Chain");
+      // The wallet as its chain writes it; `address` is the older name of the field and must agree with it.
+      const parse = (raw: string | undefined) =>
+        raw === undefined ? undefined : ctx.registry.parseAddress(chain, raw);
+      const parsed = parse(wallet ?? address);
+      const other = wallet !== undefined && address !== undefined ? parse(address) : undefined;
+      if (parsed === undefined || "error" in parsed)
+        throw invalid(MESSAGES.invalidBody, [
+          { path: "/wallet", message: parsed && "error" in parsed ? parsed.error : "is required" },
+        ]);
+      if (other !== undefined && (!("address" in other) || other.address !== parsed.address))
+        throw invalid(MESSAGES.invalidBody, [
+          { path: "/address", message: "names another wallet than `wallet`" },
+        ]);
+      const normalized = parsed.address;
       const created = await createInvestigation(
         ctx,
         {
@@ -127,7 +133,13 @@ export function registerInvestigationRoutes(
         : undefined;
       if (!found) throw notFound("Investigation");
       const format: PackFormat = (req.query as { format?: PackFormat }).format ?? "json";
-      const file = await investigationEvidence(ctx.db, found, req.params.projectId, format);
+      const file = await investigationEvidence(
+        ctx.db,
+        found,
+        req.params.projectId,
+        format,
+        ctx.registry.codec(found.chain_id),
+      );
       return sendEvidence(reply, file);
     },
   );

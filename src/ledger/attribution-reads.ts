@@ -221,7 +221,7 @@ export async function readHistories(
     )
     SELECT x.i, x.out, x.cp, x.token, x.value::text AS value,
       floor(date_part('epoch', x.block_time))::bigint::text AS at,
-      tk.decimals, p.price_usd::text AS price_usd, ex.label AS cp_exchange
+      tk.decimals, COALESCE(p.price_usd, tk.pegged_usd)::text AS price_usd, ex.label AS cp_exchange
     FROM x
     LEFT JOIN ex ON ex.address = x.cp
     LEFT JOIN tokens tk ON tk.chain_id = ${chainId} AND tk.address = x.token
@@ -242,7 +242,7 @@ export async function readHistories(
     const count = counts[row.i - 1] as { in: number; out: number };
     if (row.out) count.out++;
     else count.in++;
-    const decimals = row.token === "native" ? NATIVE_DECIMALS : row.decimals;
+    const decimals = row.token === "native" ? (row.decimals ?? NATIVE_DECIMALS) : row.decimals;
     history.transfers.push({
       out: row.out,
       counterparty: row.cp,

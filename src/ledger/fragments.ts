@@ -17,9 +17,11 @@ export function joinTransferOf(of: string): RawBuilder<unknown> {
 /** `LEFT JOIN tokens tk …`: the token row of the transfer `t` (null columns for the native coin or an unknown token). */
 export const JOIN_TOKEN_OF_TRANSFER: RawBuilder<unknown> = sql`LEFT JOIN tokens tk ON tk.chain_id = t.chain_id AND tk.address = t.token`;
 
-/** The USD price of the transfer `t`'s token on `day` (a SQL date), or null. */
+/** The USD price of the transfer `t`'s token on `day` (a SQL date), else its pegged value (USDT: 1), or null. */
 export function priceOfTransferOn(day: RawBuilder<unknown>): RawBuilder<string | null> {
-  return sql`(SELECT p.price_usd FROM prices p WHERE p.chain_id = t.chain_id AND p.token = t.token AND p.day = ${day})`;
+  return sql`COALESCE(
+    (SELECT p.price_usd FROM prices p WHERE p.chain_id = t.chain_id AND p.token = t.token AND p.day = ${day}),
+    (SELECT pk.pegged_usd FROM tokens pk WHERE pk.chain_id = t.chain_id AND pk.address = t.token))`;
 }
 
 /** Units of `currency` per USD on `day` (a SQL date) or the latest of the `days` before it, or null. */

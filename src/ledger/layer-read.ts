@@ -379,7 +379,7 @@ export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
     ${factsCtes(chainId, sql`(SELECT a FROM cps)::text[]`)}
     SELECT x.i, x.out, x.tx_hash, x.log_index, x.block_number::text AS block_number,
       ${epoch(sql`x.block_time`)}::text AS at, x.cp, x.token, x.value::text AS value,
-      tk.symbol, tk.decimals, p.price_usd::text AS price_usd,
+      tk.symbol, tk.decimals, COALESCE(p.price_usd, tk.pegged_usd)::text AS price_usd,
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
       ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
       lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers

@@ -62,7 +62,7 @@ export async function transfersAmong(
     token: r.token,
     value: r.value,
     symbol: r.token === "native" ? null : r.symbol,
-    decimals: r.token === "native" ? NATIVE_DECIMALS : r.decimals,
+    decimals: r.token === "native" ? (r.decimals ?? NATIVE_DECIMALS) : r.decimals,
     usd: r.usd === null ? null : Number(r.usd),
   }));
 }

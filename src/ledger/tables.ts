@@ -30,6 +30,8 @@ export interface TokensTable {
   symbol: string | null;
   name: string | null;
   decimals: number | null;
+  /** the USD value the law rules' convention fixes for a stablecoin, when no day's price is held (0031) */
+  pegged_usd: string | null;
 }
 
 export interface AddressFactsTable {

@@ -8,7 +8,10 @@
 // 100,000s of rows per layer where a BigInt per row costs measurably (docs/benchmarks.md).
 import { type RawBuilder, sql } from "kysely";
 
-/** Native coins have 18 decimals on every EVM chain the service follows; tokens take theirs from `tokens`. */
+/**
+ * A native coin's decimals when `tokens` has no row for it: Ethereum's 18. Chains whose coin has others (Tron's TRX:
+ * 6) have a row under the address "native" (src/chains/native-decimals.ts); tokens take theirs from `tokens`.
+ */
 export const NATIVE_DECIMALS = 18;
 
 /**
@@ -26,7 +29,8 @@ export function usdValue(
 
 /**
  * The same value in SQL, for the transfer aliased `t` with its token row `tk` and its price row `p` joined
- * (ledgerJoins): null when unpriced.
+ * (ledgerJoins): null when unpriced. A pegged token (tokens.pegged_usd: USDT at USD 1) has that value when no day's
+ * price is held.
  */
 export const USD_OF_TRANSFER: RawBuilder<number | null> = sql<number | null>`round(
-  t.value::numeric / power(10::numeric, COALESCE(tk.decimals, ${NATIVE_DECIMALS})) * p.price_usd, 2)`;
+  t.value::numeric / power(10::numeric, COALESCE(tk.decimals, ${NATIVE_DECIMALS})) * COALESCE(p.price_usd, tk.pegged_usd), 2)`;

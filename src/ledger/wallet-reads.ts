@@ -98,9 +98,18 @@ export async function latestPrices(
   chainId: number,
   tokens: string[],
 ): Promise<Map<string, number>> {
+  // A pegged token (tokens.pegged_usd) without a price of its own is worth its peg.
   const { rows } = await sql<{ token: string; price_usd: string }>`
-    SELECT DISTINCT ON (token) token, price_usd::text AS price_usd FROM prices
-    WHERE chain_id = ${chainId} AND token = ANY(${tokens}::text[]) ORDER BY token, day DESC`.execute(db);
+    SELECT token, price_usd FROM (
+      SELECT DISTINCT ON (token) token, price_usd::text AS price_usd FROM prices
+      WHERE chain_id = ${chainId} AND token = ANY(${tokens}::text[]) ORDER BY token, day DESC
+    ) priced
+    UNION ALL
+    SELECT address, pegged_usd::text FROM tokens
+    WHERE chain_id = ${chainId} AND address = ANY(${tokens}::text[]) AND pegged_usd IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM prices p WHERE p.chain_id = ${chainId} AND p.token = tokens.address)`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [r.token, Number(r.price_usd)]));
 }
 

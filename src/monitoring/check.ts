@@ -19,6 +19,7 @@ import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import type pino from "pino";
 import { raiseLawAlerts } from "../alerts/index.ts";
+import { type AddressCodec, presentAddresses } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { enqueue, type NewMessage, type ProfileReader, type ProfileResult } from "../integrator/index.ts";
 import {
@@ -265,7 +266,7 @@ export class TransferChecker {
     );
     const problem = profileProblem(profile, governing, kept);
     if (problem && blocked) {
-      messages.push(errorOf(t, `${problem}. It blocks ${blocked}`));
+      messages.push(errorOf(t, `${problem}. It blocks ${blocked}`, this.#o.registry.codec(t.chainId)));
       this.#o.log?.warn(
         { projectId: t.projectId, userId: t.foreignUserId, txHash: t.txHash },
         `profile of user ${t.foreignUserId}: ${problem}; it blocks ${blocked}`,
@@ -361,40 +362,50 @@ function notificationOf(
     projectId: t.projectId,
     type: "notification",
     transfer: { addressId: t.addressId, chainId: t.chainId, txHash: t.txHash, logIndex: t.logIndex },
-    body: {
-      type: "notification",
-      data: {
-        projectId: t.projectId,
-        chainId: t.chainId,
-        address: { id: t.addressId, userId: t.foreignUserId, address: t.address, description: t.description },
-        txHash: t.txHash,
-        timestamp: t.blockTime.toISOString(),
-        // A wei amount overflows a JSON number's precision: `valueDecimal` carries it exactly.
-        amount: {
-          value: Number(op.value),
-          valueDecimal: op.value.toString(),
-          usd: usd === null ? null : Math.round(usd * 100) / 100,
+    // The integrator reads addresses as the chain writes them (Tron: base58check), as in every API answer.
+    body: presentAddresses(
+      {
+        type: "notification",
+        data: {
+          projectId: t.projectId,
+          chainId: t.chainId,
+          address: {
+            id: t.addressId,
+            userId: t.foreignUserId,
+            address: t.address,
+            description: t.description,
+          },
+          txHash: t.txHash,
+          timestamp: t.blockTime.toISOString(),
+          // A wei amount overflows a JSON number's precision: `valueDecimal` carries it exactly.
+          amount: {
+            value: Number(op.value),
+            valueDecimal: op.value.toString(),
+            usd: usd === null ? null : Math.round(usd * 100) / 100,
+          },
+          token: {
+            name: native ? (chain?.currency_symbol ?? "ETH") : op.tokenName,
+            symbol: op.symbol,
+            decimals: op.decimals,
+            address: native ? null : op.token,
+          },
+          inflictedLaws: laws.map((l) => ({
+            name: l.name,
+            description: l.description,
+            source: l.source,
+            risk: l.risk,
+            country: l.country,
+            countryCode: l.countryCode,
+            id: l.id,
+            verified: l.verified,
+          })),
+          direction: op.direction,
+          counterparty: op.counterparty,
         },
-        token: {
-          name: native ? (chain?.currency_symbol ?? "ETH") : op.tokenName,
-          symbol: op.symbol,
-          decimals: op.decimals,
-          address: native ? null : op.token,
-        },
-        inflictedLaws: laws.map((l) => ({
-          name: l.name,
-          description: l.description,
-          source: l.source,
-          risk: l.risk,
-          country: l.country,
-          countryCode: l.countryCode,
-          id: l.id,
-          verified: l.verified,
-        })),
-        direction: op.direction,
-        counterparty: op.counterparty,
       },
-    },
+      (id) => registry.codec(id),
+      registry.codec(t.chainId),
+    ) as NewMessage["body"],
   };
 }
 
@@ -427,14 +438,14 @@ function alertInput(
   };
 }
 
-function errorOf(t: PendingTransfer, reason: string): NewMessage {
+function errorOf(t: PendingTransfer, reason: string, codec: AddressCodec): NewMessage {
   return {
     projectId: t.projectId,
     type: "error",
     transfer: { addressId: t.addressId, chainId: t.chainId, txHash: t.txHash, logIndex: t.logIndex },
     body: {
       type: "error",
-      data: `User ${t.foreignUserId} (address ${t.address}, address id ${t.addressId}), transaction ${t.txHash} on chain ${t.chainId}: ${reason}`,
+      data: `User ${t.foreignUserId} (address ${codec.present(t.address)}, address id ${t.addressId}), transaction ${t.txHash} on chain ${t.chainId}: ${reason}`,
     },
   };
 }

@@ -16,4 +16,4 @@ export {
 export { registerMonitoringRoutes } from "./routes.ts";
 export { findMonitored, type MonitoredAddress, monitoredAmong, monitoredChains } from "./store.ts";
 export { registerWalletRoutes } from "./wallet-routes.ts";
-export { monitoringWatcher } from "./watch.ts";
+export { monitoringWatcher, watcherForChains } from "./watch.ts";

@@ -40,8 +40,31 @@ export function registerMonitoringRoutes(
 ): void {
   const tags = ["Addresses and monitoring"];
   /** The chains an every-chain address is watched on: those the indexer follows. */
-  const followed = () => indexedChains(ctx.registry.enabled()).map((c) => c.id);
+  const followed = () =>
+    indexedChains(ctx.registry.enabled())
+      .filter((c) => (c.kind ?? "evm") === "evm")
+      .map((c) => c.id);
   const chainsOf = (a: MonitoredAddress) => (a.chainId === null ? followed() : [a.chainId]);
+  /** The stored form of a registered address: on its chain as that chain writes it, or an EVM one for every chain. */
+  const registeredAddress = (raw: string, chainId: number | null): string => {
+    if (chainId !== null) {
+      const parsed = ctx.registry.parseAddress(chainId, raw);
+      if ("error" in parsed)
+        throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: parsed.error }]);
+      return parsed.address;
+    }
+    const address = normalizeEvmAddress(raw);
+    if (address) return address;
+    const tron = ctx.registry.enabled().find((c) => c.kind === "tron");
+    throw invalid(MESSAGES.invalidBody, [
+      {
+        path: "/address",
+        message:
+          "must be an EVM address to be watched on every EVM chain; an address of another kind needs its chainId" +
+          (tron ? ` (${tron.name}: ${tron.id})` : ""),
+      },
+    ]);
+  };
 
   /**
    * The records as the API answers them, each with its latest stored scan (one statement per chain for the page;
@@ -93,13 +116,11 @@ export function registerMonitoringRoutes(
       },
     },
     async (req, reply) => {
-      const address = normalizeEvmAddress(req.body.address);
-      if (!address)
-        throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: "must be an EVM address" }]);
       const foreignUserId = checkForeignUserId(req.body.foreign_user_id, "/foreign_user_id");
       const chainId =
         req.body.chainId === undefined || req.body.chainId === null ? null : Number(req.body.chainId);
       if (chainId !== null && !ctx.registry.get(chainId)) throw notFound("Chain");
+      const address = registeredAddress(req.body.address, chainId);
       const jurisdiction = req.body.jurisdiction ?? null;
       if (jurisdiction !== null) {
         const enabled = (await ctx.projectJurisdictions?.(req.params.projectId)) ?? [];

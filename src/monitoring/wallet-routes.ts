@@ -6,7 +6,6 @@
 // reports them (balances.ts), valued in USD.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, quickRisk } from "../analysis/index.ts";
-import { normalizeEvmAddress } from "../chains/address/index.ts";
 import { CoverageSchema, labelsOf, latestTransfers, recentContracts } from "../ledger/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
@@ -33,11 +32,11 @@ const Dapp = Type.Object({
 
 export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
   const tags = ["Addresses and monitoring"];
-  const walletOf = (raw: string) => {
-    const wallet = normalizeEvmAddress(raw);
-    if (!wallet)
-      throw invalid(MESSAGES.invalidPath, [{ path: "/wallet", message: "must be an EVM address" }]);
-    return wallet;
+  /** The wallet in the path, on the chain of the query (as that chain writes its addresses). */
+  const walletOf = (raw: string, chainId: number) => {
+    const parsed = ctx.registry.parseAddress(chainId, raw);
+    if ("error" in parsed) throw invalid(MESSAGES.invalidPath, [{ path: "/wallet", message: parsed.error }]);
+    return parsed.address;
   };
   const chainOf = (id: number | undefined) => {
     const chain = ctx.registry.get(id ?? 1);
@@ -71,8 +70,8 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
       },
     },
     async (req) => {
-      const wallet = walletOf(req.params.wallet);
       const chain = chainOf(req.query.chainId);
+      const wallet = walletOf(req.params.wallet, chain.id);
       const labels = await labelsOf(ctx.db, chain.id, wallet);
       const risk = await quickRisk(ctx, principalOf(req).projectId, wallet, chain.id);
       const dirty =
@@ -123,8 +122,8 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
       },
     },
     async (req) => {
-      const wallet = walletOf(req.params.wallet);
       const chain = chainOf(req.query.chainId);
+      const wallet = walletOf(req.params.wallet, chain.id);
       if (!chain.rpc_url)
         throw new AppError("unavailable", `Chain ${chain.id} has no node configured to read balances from`);
       let assets: Awaited<ReturnType<typeof readBalances>>;

@@ -15,7 +15,13 @@ import {
   type VerdictFinding,
   type WalletVerdict,
 } from "../analysis/index.ts";
-import type { AddressFamily, ParsedAddress } from "../chains/address/index.ts";
+import {
+  type AddressFamily,
+  type ParsedAddress,
+  parseTronAddress,
+  presentAddresses,
+  TRON_CODEC,
+} from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
 import { jurisdictionsOf } from "../jurisdictions/index.ts";
@@ -202,10 +208,18 @@ export interface FactsQuery {
   now: Date;
 }
 
-async function labelsOf(db: Kysely<DB>, address: string, chainIds: number[]): Promise<LabelFact[]> {
+async function labelsOf(
+  db: Kysely<DB>,
+  address: string,
+  chainIds: number[],
+  nameOf: (chainId: number) => string | undefined = () => undefined,
+): Promise<LabelFact[]> {
   const rows = await labelRowsOf(db, address, chainIds);
   return rows.map((r) => ({
-    chain: r.chain_id === 0 ? "every EVM chain" : (chainNameOf(r.chain_id) ?? String(r.chain_id)),
+    chain:
+      r.chain_id === 0
+        ? "every EVM chain"
+        : (nameOf(r.chain_id) ?? chainNameOf(r.chain_id) ?? String(r.chain_id)),
     label: r.label,
     category: r.category,
     source: r.source,
@@ -394,7 +408,7 @@ async function verdictFor(
   q: FactsQuery,
   activity: ChainActivity[],
 ): Promise<{ verdict: WalletVerdict; basis: RiskBasis } | undefined> {
-  const address = q.parsed.address;
+  const address = storedAddressOf(q.parsed);
   const latest = await latestVerdict(analysis.db, { projectId: q.projectId, address, chainId: q.chainId });
   if (latest)
     return {
@@ -447,28 +461,44 @@ export async function gatherReportFacts(
     limits: [],
     scoreScale: 100,
   };
-  if (parsed.family !== "evm") {
-    const network = FAMILY_NETWORK[parsed.family];
+  // A Tron address is read like an EVM one on the Tron-kind chains the service knows, in the stored form
+  // (src/chains/address/tron.ts); other families have no data source but their labels.
+  const tronChains =
+    parsed.family === "tron"
+      ? registry.enabled().filter((c) => c.kind === "tron" && (q.chainId === undefined || c.id === q.chainId))
+      : [];
+  if (parsed.family !== "evm" && tronChains.length === 0) {
+    const network = FAMILY_NETWORK[parsed.family as Exclude<AddressFamily, "evm">];
     facts.labels = await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number]);
     facts.limits.push({ kind: "no-data-source", network });
   } else {
+    const stored = storedAddressOf(parsed);
     const chains =
-      q.chainId !== undefined ? [registry.get(q.chainId)].filter((c) => c !== undefined) : registry.enabled();
-    facts.labels = await labelsOf(db, parsed.address, [0, ...chains.map((c) => c.id)]);
+      parsed.family === "tron"
+        ? tronChains
+        : q.chainId !== undefined
+          ? [registry.get(q.chainId)].filter((c) => c !== undefined)
+          : registry.enabled().filter((c) => (c.kind ?? "evm") === "evm");
+    facts.labels = await labelsOf(
+      db,
+      stored,
+      parsed.family === "tron" ? chains.map((c) => c.id) : [0, ...chains.map((c) => c.id)],
+      (id) => registry.get(id)?.name,
+    );
     for (const chain of chains) {
-      const activity = await activityOn(db, parsed.address, chain.id, chain.name);
+      const activity = await activityOn(db, stored, chain.id, chain.name);
       if (activity) {
         facts.activity.push(activity);
-        facts.counterparties.push(...(await counterpartiesOn(db, parsed.address, chain.id, chain.name)));
+        facts.counterparties.push(...(await counterpartiesOn(db, stored, chain.id, chain.name)));
       }
       // What the service holds of the address on the chain: where from, how far, whether current.
       const held = activity ? activity.transfersIn + activity.transfersOut : 0;
       const coverage = (
-        await coverageOfRoots(analysis, chain.id, [parsed.address], {
+        await coverageOfRoots(analysis, chain.id, [stored], {
           layers: [],
-          transfersRead: new Map([[parsed.address, held]]),
+          transfersRead: new Map([[stored, held]]),
         })
-      ).get(parsed.address);
+      ).get(stored);
       if (coverage)
         facts.limits.push({ kind: "coverage", chain: chain.name, coverage: coverageFact(coverage) });
     }
@@ -479,7 +509,7 @@ export async function gatherReportFacts(
       .slice(0, TOP_COUNTERPARTIES);
     const found = await verdictFor(analysis, q, facts.activity);
     if (found) {
-      facts.risk = await riskFact(db, registry, parsed.address, found.verdict, q.now);
+      facts.risk = await riskFact(db, registry, stored, found.verdict, q.now);
       basis = found.basis;
     }
   }
@@ -494,7 +524,17 @@ export async function gatherReportFacts(
         .sort()
         .at(-1) ?? null,
   };
-  return { facts, basis };
+  // Every address a Tron report names is written as Tron writes it, for the writers and the reader alike.
+  const written =
+    parsed.family === "tron" ? (presentAddresses(facts, () => TRON_CODEC, TRON_CODEC) as WalletFacts) : facts;
+  return { facts: written, basis };
+}
+
+/** The form the store keeps an address in: a Tron address's hex (its JSON-RPC form), any other as parsed. */
+export function storedAddressOf(parsed: ParsedAddress): string {
+  if (parsed.family !== "tron") return parsed.address;
+  const tron = parseTronAddress(parsed.address);
+  return "address" in tron ? tron.address : parsed.address;
 }
 
 export async function gatherFacts(analysis: AnalysisContext, q: FactsQuery): Promise<WalletFacts> {

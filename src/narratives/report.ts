@@ -15,7 +15,7 @@ import { capLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
 import { checkAnswer } from "./check-answer.ts";
 import { deterministicReport, sectionsOf, whatToDoSection } from "./deterministic.ts";
-import { gatherReportFacts, type RiskBasis, type WalletFacts } from "./facts.ts";
+import { gatherReportFacts, type RiskBasis, storedAddressOf, type WalletFacts } from "./facts.ts";
 import type { LlmWriter } from "./llm.ts";
 import type { ReportLanguage, ReportWriter, RiskSource, WalletReportsTable } from "./tables.ts";
 
@@ -118,10 +118,10 @@ export class WalletReports {
       analysis_at: Date | string | null;
     },
   ): Promise<boolean> {
-    if (req.parsed.family !== "evm") return false;
+    if (req.parsed.family !== "evm" && req.parsed.family !== "tron") return false;
     const mark = await latestVerdictMark(this.ctx.db, {
       projectId: req.projectId,
-      address: req.parsed.address,
+      address: storedAddressOf(req.parsed),
       chainId: req.chainId,
     });
     if (!mark) return false;

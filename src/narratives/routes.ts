@@ -5,7 +5,13 @@
 // Headers say who wrote it and what its risk rests on: x-report-writer (llm or deterministic), x-report-model,
 // x-report-facts-sha256, x-report-risk-source, x-report-analysis-id.
 import { Type } from "@sinclair/typebox";
-import { parseAddress } from "../chains/address/index.ts";
+import {
+  type ChainKind,
+  type ParsedAddress,
+  parseAddress,
+  parseTronAddress,
+  tronBase58,
+} from "../chains/address/index.ts";
 import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, roleRank } from "../platform/http/auth.ts";
@@ -58,7 +64,8 @@ function refreshRefused(max: number, ttlSeconds: number): AppError {
 export function registerNarrativeRoutes(
   app: HttpApp,
   reports: WalletReports,
-  chainExists: (chainId: number) => boolean,
+  /** The kind of an enabled chain, undefined for a chain the service does not know. */
+  chainKind: (chainId: number) => ChainKind | undefined,
   limits: NarrativeLimits,
 ): void {
   // One count per project, whichever of its viewer keys asks.
@@ -88,7 +95,15 @@ export function registerNarrativeRoutes(
       },
     },
     async (req, reply) => {
-      const parsed = parseAddress(req.params.wallet);
+      const { chainId, lang = "en", recreate = false } = req.query;
+      const kind = chainId === undefined ? undefined : chainKind(chainId);
+      if (chainId !== undefined && kind === undefined) throw notFound("Chain");
+      const written = parseAddress(req.params.wallet);
+      // A hex address on a Tron chain is that chain's: the report names it as Tron writes it.
+      const asTron =
+        kind === "tron" && written?.family === "evm" ? parseTronAddress(written.address) : undefined;
+      const parsed: ParsedAddress | undefined =
+        asTron && "address" in asTron ? { family: "tron", address: tronBase58(asTron.address) } : written;
       if (!parsed)
         throw invalid(MESSAGES.invalidPath, [
           {
@@ -96,12 +111,13 @@ export function registerNarrativeRoutes(
             message: "must be an EVM, Bitcoin, Solana, Tron or Stellar address with a valid checksum",
           },
         ]);
-      const { chainId, lang = "en", recreate = false } = req.query;
-      if (chainId !== undefined && parsed.family !== "evm")
+      if (kind !== undefined && parsed.family !== kind)
         throw invalid(MESSAGES.invalidQuery, [
-          { path: "/chainId", message: "applies to EVM addresses only" },
+          {
+            path: "/chainId",
+            message: `is a${kind === "evm" ? "n EVM" : " Tron"} chain: the wallet is a${parsed.family === "evm" ? "n EVM" : ` ${parsed.family}`} address`,
+          },
         ]);
-      if (chainId !== undefined && !chainExists(chainId)) throw notFound("Chain");
       const principal = principalOf(req);
       if (recreate && roleRank(principal.role) < roleRank("developer")) {
         const count = await viewerRefresh(req);

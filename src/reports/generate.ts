@@ -16,6 +16,7 @@ import { clientSource, GOVERNED_ELSEWHERE } from "./profiles.ts";
 import { settle } from "./settle.ts";
 import type { GenerationTrigger } from "./tables.ts";
 import { owedUrgent } from "./urgent.ts";
+import { asChainWrites } from "./written-addresses.ts";
 
 export interface GenerationRequest extends Month {
   trigger: GenerationTrigger;
@@ -58,13 +59,16 @@ export async function generateReports(
     ]);
   const bounds = periodBounds(req.period, j.timeZone);
   const settings = compliance.settings[j.code];
-  const recorded = await readClientOperations(ctx.db, ctx.registry, {
-    projectId: req.projectId,
-    from: j.lookbackStart(bounds),
-    to: bounds.end,
-    status: "recorded",
-    books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
-  });
+  const recorded = asChainWrites(
+    ctx.registry,
+    await readClientOperations(ctx.db, ctx.registry, {
+      projectId: req.projectId,
+      from: j.lookbackStart(bounds),
+      to: bounds.end,
+      status: "recorded",
+      books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+    }),
+  );
   // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
   const settled = settle(j, recorded, bounds, settings);
   const waiting = new Set(settled.unjudged.map((u) => u.op.userId));

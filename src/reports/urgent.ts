@@ -14,6 +14,7 @@ import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
 import { periodBounds, periodOf } from "./period.ts";
 import { clientSource, GOVERNED_ELSEWHERE } from "./profiles.ts";
+import { asChainWrites } from "./written-addresses.ts";
 
 const RETRY_AFTER_MS = 3600_000;
 
@@ -89,12 +90,15 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
     txHash: d.tx_hash,
     logIndex: d.log_index,
   };
-  const [op] = await readClientOperations(ctx.db, ctx.registry, {
-    projectId: d.project_id,
-    transfer,
-    status: "checked",
-    books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
-  });
+  const [op] = asChainWrites(
+    ctx.registry,
+    await readClientOperations(ctx.db, ctx.registry, {
+      projectId: d.project_id,
+      transfer,
+      status: "checked",
+      books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+    }),
+  );
   if (!op) {
     ctx.log?.error(
       { projectId: d.project_id, txHash: d.tx_hash },

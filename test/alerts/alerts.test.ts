@@ -6,10 +6,12 @@
 // read, developers triage. Transfers are
 // written as the indexer writes them and checked by the real checker, with the user's profile read from a real
 // integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
+
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
@@ -121,6 +123,7 @@ const checkAll = async () => {
     db: svc.database.db,
     registry: {
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
+      codec: () => EVM_CODEC,
     } as never,
     profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
     slots: 1,

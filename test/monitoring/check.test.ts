@@ -6,10 +6,12 @@
 // that can't be read, names no enabled jurisdiction, or lacks what the governing one's files need also sends its own
 // `type: error`; each once, however often the checker runs; then delivered, signed, to a real integrator on
 // 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { NotificationDeliverer, ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
@@ -146,6 +148,7 @@ const checker = () =>
     db: svc.database.db,
     registry: {
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
+      codec: () => EVM_CODEC,
     } as never,
     profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
     // One user at a time: the outbox then holds the messages in the transfers' order.

@@ -6,9 +6,11 @@
 // address (a 24-hour aviso); and one client in each of Bogotá, San Salvador and Guatemala City, whose operations go
 // to their own country's files only. ETH is priced at USD 1,000 every day, the peso at 20 per dollar (1 ETH = MXN
 // 20,000) and the Colombian peso at 4,000.
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
+import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
@@ -255,6 +257,7 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
     db,
     registry: {
       get: (id: number) => (id === CHAIN ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined),
+      codec: () => EVM_CODEC,
     } as never,
     profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
     // The checks happen on the reports' clock, as in production, where both are the wall clock.

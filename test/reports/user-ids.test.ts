@@ -6,8 +6,10 @@
 // spelled in hex, the long one by its digest), its `id_usuario` is the documented code (H- and 28 base32
 // characters of the id's SHA-256), and every API answer (the address list, the report list and its search, the
 // notifications) gives the ids back exactly as registered.
+
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
@@ -110,6 +112,7 @@ beforeAll(async () => {
     registry: {
       get: (id: number) =>
         CHAINS.includes(id) ? { id, currency_symbol: "ETH", currency_decimals: 18 } : undefined,
+      codec: () => EVM_CODEC,
     } as never,
     profiles: new ProfileReader({ ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) }),
     now: svc.reports.now,

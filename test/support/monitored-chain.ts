@@ -1,5 +1,5 @@
 // A chain written as the indexer writes it, for monitoring and report tests: each call adds one block with native
-// transfers (through the indexer's writeBatch, with the monitoring watcher), so the transfers of monitored addresses
+// or token transfers (through the indexer's writeBatch, with the monitoring watcher), so the transfers of monitored addresses
 // are recorded exactly as in production.
 import type { Kysely } from "kysely";
 import { type Checkpoint, writeBatch } from "../../src/chains/indexer/index.ts";
@@ -10,6 +10,8 @@ export interface NativeTransfer {
   from: string;
   to: string;
   value: bigint;
+  /** a token contract's address (a Transfer log, index 0): the native coin when absent */
+  token?: string;
 }
 
 export class MonitoredChain {
@@ -43,12 +45,12 @@ export class MonitoredChain {
         transfers: transfers.map((t, i) => ({
           chainId: this.chainId,
           txHash: hashes[i]!,
-          logIndex: -1,
+          logIndex: t.token ? 0 : -1,
           blockNumber: next.number,
           blockTime: time,
           from: t.from,
           to: t.to,
-          token: "native",
+          token: t.token ?? "native",
           value: t.value,
         })),
         tokens: [],

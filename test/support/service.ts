@@ -27,6 +27,16 @@ export const LOCAL_CHAINS = [
   { id: 137, name: "Polygon PoS", currency_symbol: "POL" },
   { id: 31337, name: "Vigía devnet", currency_symbol: "ETH" },
   { id: 10, name: "Disabled chain", currency_symbol: "ETH", enabled: false },
+  // Tron mainnet as built in, without its explorer: base58 at the edges, USDT pegged at USD 1.
+  {
+    id: 728126428,
+    name: "Tron",
+    kind: "tron",
+    currency_symbol: "TRX",
+    currency_decimals: 6,
+    explorer_url: "https://tronscan.org",
+    pegged_tokens: [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", decimals: 6, usd: 1 }],
+  },
 ];
 
 export interface TestService extends Service {

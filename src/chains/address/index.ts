@@ -22,4 +22,5 @@ export {
   TRON_CODEC,
 } from "./codec.ts";
 export { type AddressFamily, type ParsedAddress, parseAddress } from "./families.ts";
+export { presentAddresses } from "./present.ts";
 export { parseTronAddress, tronBase58 } from "./tron.ts";

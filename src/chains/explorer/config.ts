@@ -3,6 +3,8 @@
 // key, its `blockscout_url` (the built-in chains name Blockscout's public instances) serves histories too, unless
 // public explorers are off (VIGIA_PUBLIC_EXPLORERS=false). Asking an explorer about an address tells it which
 // wallets the service is looking at: docs/decisions/0025-public-explorers-by-default.md says why the default is on.
+// Tron-kind chains read histories from TronGrid (trongrid.ts): an explorer_api_url of no stated kind is TronGrid's,
+// and without one, public explorers on, the public https://api.trongrid.io.
 import type { OutboundClient } from "../../platform/outbound/index.ts";
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
@@ -15,11 +17,16 @@ export interface ExplorerSource {
   baseUrl: URL;
   apiKey: string | null;
   ratePerSecond: number;
-  /** The chain config's field that named it: explicitly, or by default through the statistics' Blockscout. */
-  origin: "explorer_api_url" | "blockscout_url";
+  /**
+   * What named it: the chain config's explorer_api_url, its blockscout_url (the statistics' Blockscout), or the
+   * public TronGrid every Tron-kind chain defaults to.
+   */
+  origin: "explorer_api_url" | "blockscout_url" | "tron_default";
 }
 
 export const DEFAULT_RATE_PER_SECOND = 5;
+/** TronGrid's public endpoint: Tron chains' histories when public explorers are on. */
+export const TRONGRID_URL = "https://api.trongrid.io";
 
 /**
  * The explorer a chain's histories come from, or undefined when it has none: its `explorer_api_url` when the
@@ -28,14 +35,25 @@ export const DEFAULT_RATE_PER_SECOND = 5;
 export function explorerSource(chain: ChainConfig, publicExplorers: boolean): ExplorerSource | undefined {
   const explicit = chain.explorer_api_url;
   const rate = chain.explorer_rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND;
+  const tron = chain.kind === "tron";
   if (explicit !== undefined) {
     if (explicit === null) return undefined;
     return {
-      kind: chain.explorer_api_kind ?? "blockscout",
+      kind: chain.explorer_api_kind ?? (tron ? "trongrid" : "blockscout"),
       baseUrl: new URL(explicit),
       apiKey: chain.explorer_api_key ?? null,
       ratePerSecond: rate,
       origin: "explorer_api_url",
+    };
+  }
+  if (tron) {
+    if (!publicExplorers) return undefined;
+    return {
+      kind: "trongrid",
+      baseUrl: new URL(TRONGRID_URL),
+      apiKey: chain.explorer_api_kind === "trongrid" ? (chain.explorer_api_key ?? null) : null,
+      ratePerSecond: rate,
+      origin: "tron_default",
     };
   }
   if (!publicExplorers || !chain.blockscout_url) return undefined;

@@ -18,8 +18,13 @@ export function describeHistorySources(
       none.push(name);
       continue;
     }
-    byDefault ||= source.origin === "blockscout_url";
-    const how = source.origin === "blockscout_url" ? " (blockscout_url)" : "";
+    byDefault ||= source.origin !== "explorer_api_url";
+    const how =
+      source.origin === "blockscout_url"
+        ? " (blockscout_url)"
+        : source.origin === "tron_default"
+          ? " (Tron's default)"
+          : "";
     asking.push(`${name} from ${source.baseUrl.host}${how}`);
   }
   const parts = [asking.length > 0 ? asking.join(", ") : "no chain asks an explorer"];

@@ -17,6 +17,7 @@ import { fetchLists } from "./fetch-lists.ts";
 import { getJson } from "./http.ts";
 import { processRateLimiters } from "./rate-limiter.ts";
 import { storePage, writeFetch } from "./store.ts";
+import { trongridLists } from "./trongrid.ts";
 import type { ExplorerGet, HistoryList } from "./types.ts";
 
 export interface EnsureHistoryResult {
@@ -157,6 +158,7 @@ export class ExplorerHistory {
     );
     const get: ExplorerGet = (url, options = {}) =>
       getJson(url, bucket, o, { ...options, signal: options.signal ?? signal });
+    if (source.kind === "trongrid") return trongridLists(source, address, get);
     return source.kind === "blockscout"
       ? blockscoutLists(source, address, get)
       : etherscanLists(source, address, get, o);

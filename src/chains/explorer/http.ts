@@ -29,6 +29,10 @@ export interface GetJsonOptions {
   acceptStatuses?: number[];
   /** Inspects a 2xx body; may throw an ExplorerError (kind rate_limited, retryable) to wait and ask again. */
   check?: (body: unknown) => void;
+  /** Request headers beside `accept` (TronGrid's key travels in TRON-PRO-API-KEY). */
+  headers?: Record<string, string>;
+  /** Statuses that mean "slow down" as 429 does (TronGrid throttles with 403 and 503 too). */
+  throttleStatuses?: number[];
 }
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
@@ -53,7 +57,7 @@ export async function getJson(
   url: URL,
   bucket: TokenBucket,
   opts: HttpOptions,
-  { signal, acceptStatuses = [], check }: GetJsonOptions = {},
+  { signal, acceptStatuses = [], check, headers = {}, throttleStatuses = [] }: GetJsonOptions = {},
 ): Promise<JsonResponse> {
   let failures = 0;
   let rateLimits = 0;
@@ -61,7 +65,7 @@ export async function getJson(
     await bucket.take(signal);
     let error: ExplorerError;
     try {
-      const response = await once(url, opts, acceptStatuses, signal);
+      const response = await once(url, opts, acceptStatuses, signal, headers, throttleStatuses);
       if (response.status < 300) check?.(response.body);
       return response;
     } catch (caught) {
@@ -110,6 +114,8 @@ async function once(
   opts: HttpOptions,
   acceptStatuses: number[],
   signal: AbortSignal | undefined,
+  headers: Record<string, string>,
+  throttleStatuses: number[],
 ): Promise<JsonResponse> {
   const where = redactUrl(url);
   const timeout = AbortSignal.timeout(opts.requestTimeoutMs);
@@ -133,7 +139,7 @@ async function once(
     response = await outbound(opts).request({
       method: "GET",
       url: url.toString(),
-      headers: { accept: "application/json" },
+      headers: { ...headers, accept: "application/json" },
       timeoutMs: opts.requestTimeoutMs,
       maxResponseBytes: opts.maxResponseBytes,
       signal: combined,
@@ -167,10 +173,10 @@ async function once(
       status,
     );
   }
-  if (status === 429) {
+  if (status === 429 || throttleStatuses.includes(status)) {
     const retryAfter = response.headers["retry-after"];
     const wait = parseRetryAfter(Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null));
-    throw new ExplorerError("rate_limited", `explorer ${where}: HTTP 429`, true, status, wait);
+    throw new ExplorerError("rate_limited", `explorer ${where}: HTTP ${status}`, true, status, wait);
   }
   const text = response.body.toString("utf8");
   if (status >= 500)

@@ -1,4 +1,4 @@
-// Address histories on demand from a chain's explorer (Blockscout API v2 or an Etherscan-compatible API), cached
+// Address histories on demand from a chain's explorer (Blockscout API v2, an Etherscan-compatible API or TronGrid), cached
 // in the chain data store with the indexer's keys. The risk engine calls `ExplorerHistory.ensureHistory`.
 export {
   DEFAULT_OPTIONS as DEFAULT_EXPLORER_OPTIONS,

@@ -6,11 +6,15 @@
 //   transfers are kept: address poisoning is made of them.
 // It also names the addresses known to hold code (log emitters, created contracts) and those that may (the
 // recipients of calls with data or more than a plain transfer's gas), which the caller checks with eth_getCode.
+// On Tron a transaction's `value` is TRX only for some contract types: the caller says which transactions moved
+// their value as the native coin (tron-values.ts), and the others are no native transfer. The issuer-freeze logs
+// become IssuerFreezeEvents (issuer-freezes.ts).
 
 import { hexToBigInt, hexToNumber } from "../rpc/evm.ts";
 import type { BlockRow, TransferRow } from "../store/transfers.ts";
 import type { FetchedRange } from "./fetch-range.ts";
 import { InconsistentRangeError } from "./fetch-range.ts";
+import { decodeIssuerFreezes, type IssuerFreezeEvent } from "./issuer-freezes.ts";
 
 export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 export const NATIVE = "native";
@@ -29,9 +33,21 @@ export interface ExtractedRange {
   contracts: Set<string>;
   /** Transaction recipients that may hold code (not in `contracts`). */
   codeCandidates: Set<string>;
+  /** Freezes and releases by token issuers, in block and log order. */
+  issuerFreezes: IssuerFreezeEvent[];
 }
 
-export function extractRange(chainId: number, range: FetchedRange): ExtractedRange {
+export interface ExtractOptions {
+  /** The transactions (lowercase hashes) whose `value` is the native coin; absent: every transaction's is (EVM). */
+  nativeValueOf?: ReadonlySet<string>;
+}
+
+export function extractRange(
+  chainId: number,
+  range: FetchedRange,
+  options: ExtractOptions = {},
+): ExtractedRange {
+  const nativeValueOf = options.nativeValueOf;
   const blocks: BlockRow[] = [];
   const transfers: TransferRow[] = [];
   const contracts = new Set(range.logEmitters);
@@ -57,6 +73,7 @@ export function extractRange(chainId: number, range: FetchedRange): ExtractedRan
       }
       const value = hexToBigInt(tx.value);
       if (value === 0n) continue;
+      if (nativeValueOf && !nativeValueOf.has(tx.hash.toLowerCase())) continue;
       if (!receipt) throw new InconsistentRangeError(`no receipt for ${tx.hash}`);
       if (!receipt.status) continue;
       const recipient = to ?? receipt.contractAddress;
@@ -101,5 +118,6 @@ export function extractRange(chainId: number, range: FetchedRange): ExtractedRan
   }
 
   for (const address of contracts) candidates.delete(address);
-  return { blocks, transfers, tokens, contracts, codeCandidates: candidates };
+  const issuerFreezes = decodeIssuerFreezes(chainId, range.freezeLogs ?? [], timeOf);
+  return { blocks, transfers, tokens, contracts, codeCandidates: candidates, issuerFreezes };
 }

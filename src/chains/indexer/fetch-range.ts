@@ -6,6 +6,9 @@
 // Transfer events plus eth_getTransactionReceipt only for the transactions that need a status: those moving value
 // and contract creations. Every answer is checked to belong to the block it was asked for (by hash): a node that
 // reorganises between two calls makes the range inconsistent, and the caller fetches it again.
+// Tron's /jsonrpc has no eth_getBlockReceipts: a Tron chain's fetcher starts in the fallback mode. The logs of the
+// issuer-freeze contracts (issuer-freezes.ts) come from the receipts, or from a second eth_getLogs filtered by
+// those contracts.
 
 import {
   hexToBigInt,
@@ -18,6 +21,7 @@ import {
 import type { JsonRpcClient, RpcCall } from "../rpc/json-rpc.ts";
 import { RpcCallError } from "../rpc/json-rpc.ts";
 import { TRANSFER_TOPIC } from "./extract.ts";
+import { FREEZE_TOPICS } from "./issuer-freezes.ts";
 
 /** A transaction's receipt as far as the indexer reads it; logs only when fetched from receipts. */
 export interface ReceiptFacts {
@@ -42,9 +46,18 @@ export interface FetchedRange {
   blocks: FetchedBlock[];
   /** Logs with the Transfer topic, of successful transactions, in block and log order. */
   transferLogs: RpcLog[];
+  /** Logs with an issuer-freeze topic emitted by the configured freeze contracts, of successful transactions. */
+  freezeLogs?: RpcLog[];
   /** Addresses that emitted any log (so they hold code). */
   logEmitters: Set<string>;
   transactionCount: number;
+}
+
+export interface RangeFetcherOptions {
+  /** The first mode tried: "logs-and-receipts" for nodes known to lack eth_getBlockReceipts (Tron). */
+  mode?: ReceiptsMode;
+  /** Contracts whose freeze events are read (lowercase). */
+  freezeContracts?: readonly string[];
 }
 
 /** The node gave answers that do not fit together (a reorg under our feet, a lagging backend): fetch again. */
@@ -55,9 +68,23 @@ export class InconsistentRangeError extends Error {
 export type ReceiptsMode = "block-receipts" | "logs-and-receipts";
 
 export class RangeFetcher {
-  mode: ReceiptsMode = "block-receipts";
+  mode: ReceiptsMode;
+  readonly #freezeContracts: Set<string>;
 
-  constructor(private readonly rpc: JsonRpcClient) {}
+  constructor(
+    private readonly rpc: JsonRpcClient,
+    options: RangeFetcherOptions = {},
+  ) {
+    this.mode = options.mode ?? "block-receipts";
+    this.#freezeContracts = new Set((options.freezeContracts ?? []).map((a) => a.toLowerCase()));
+  }
+
+  #isFreeze(log: RpcLog): boolean {
+    return (
+      this.#freezeContracts.has(log.address.toLowerCase()) &&
+      FREEZE_TOPICS.includes((log.topics[0] ?? "").toLowerCase())
+    );
+  }
 
   async fetch(from: bigint, to: bigint, signal?: AbortSignal): Promise<FetchedRange> {
     if (this.mode === "block-receipts") {
@@ -86,6 +113,7 @@ export class RangeFetcher {
     const results = await this.rpc.batchResults(calls, signal);
     const blocks: FetchedBlock[] = [];
     const transferLogs: RpcLog[] = [];
+    const freezeLogs: RpcLog[] = [];
     const logEmitters = new Set<string>();
     let transactionCount = 0;
     for (let i = 0; i < results.length; i += 2) {
@@ -106,13 +134,14 @@ export class RangeFetcher {
         for (const log of receipt.logs) {
           logEmitters.add(log.address.toLowerCase());
           if (log.topics[0] === TRANSFER_TOPIC && !log.removed) transferLogs.push(log);
+          else if (!log.removed && this.#isFreeze(log)) freezeLogs.push(log);
         }
       }
       transactionCount += block.transactions.length;
       blocks.push(fetchedBlock(block, byHash));
     }
     checkChained(blocks);
-    return { from, to, blocks, transferLogs, logEmitters, transactionCount };
+    return { from, to, blocks, transferLogs, freezeLogs, logEmitters, transactionCount };
   }
 
   async #withLogs(from: bigint, to: bigint, signal?: AbortSignal): Promise<FetchedRange> {
@@ -122,7 +151,22 @@ export class RangeFetcher {
       method: "eth_getLogs",
       params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [TRANSFER_TOPIC] }],
     });
+    const freezes = this.#freezeContracts.size > 0;
+    if (freezes) {
+      calls.push({
+        method: "eth_getLogs",
+        params: [
+          {
+            fromBlock: toHex(from),
+            toBlock: toHex(to),
+            address: [...this.#freezeContracts],
+            topics: [[...FREEZE_TOPICS]],
+          },
+        ],
+      });
+    }
     const results = await this.rpc.batchResults(calls, signal);
+    const freezeFound = freezes ? ((results.pop() as RpcLog[] | null) ?? []) : [];
     const logs = (results.pop() as RpcLog[] | null) ?? [];
     const rawBlocks = results.map((b, i) => checkBlock(b as RpcBlock | null, from + BigInt(i)));
     const hashes = new Set(rawBlocks.map((b) => b.hash.toLowerCase()));
@@ -136,6 +180,17 @@ export class RangeFetcher {
         );
       }
       transferLogs.push(log);
+      logEmitters.add(log.address.toLowerCase());
+    }
+    const freezeLogs: RpcLog[] = [];
+    for (const log of freezeFound) {
+      if (log.removed || !this.#isFreeze(log)) continue;
+      if (!hashes.has(log.blockHash.toLowerCase())) {
+        throw new InconsistentRangeError(
+          `a freeze log of block ${hexToBigInt(log.blockNumber)} is from another fork`,
+        );
+      }
+      freezeLogs.push(log);
       logEmitters.add(log.address.toLowerCase());
     }
     // Receipts only where the status matters: value moved, or a contract created.
@@ -157,7 +212,7 @@ export class RangeFetcher {
     const blocks = rawBlocks.map((b) => fetchedBlock(b, facts));
     checkChained(blocks);
     const transactionCount = rawBlocks.reduce((sum, b) => sum + b.transactions.length, 0);
-    return { from, to, blocks, transferLogs, logEmitters, transactionCount };
+    return { from, to, blocks, transferLogs, freezeLogs, logEmitters, transactionCount };
   }
 }
 

@@ -11,12 +11,14 @@ import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF, sleep } from "./back
 import { AddressKindCache, withCode } from "./contracts.ts";
 import { extractRange } from "./extract.ts";
 import { type FetchedRange, RangeFetcher } from "./fetch-range.ts";
+import type { IssuerFreezeSink } from "./issuer-freezes.ts";
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor } from "./reorg.ts";
 import { DEFAULT_MAX_REORG_DEPTH, type IndexerSettings } from "./settings.ts";
 import { type BatchRows, recordHead, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
+import { trxMovingTransactions } from "./tron-values.ts";
 
 export type FollowerEvent =
   | { kind: "batch"; chainId: number; from: bigint; to: bigint; transfers: number; inserted: number }
@@ -36,6 +38,11 @@ export interface FollowerHooks {
   onEvent?(event: FollowerEvent): void;
   /** Sees every confirmed transfer, and every unwind, in the indexer's transaction (monitoring). */
   watcher?: TransferWatcher;
+  /**
+   * Takes the issuer freezes (USDT AddedBlackList / RemovedBlackList) of every confirmed batch, and every unwind, in
+   * the indexer's transaction: the service passes src/ingest's, which writes them as labels.
+   */
+  issuerFreezes?: IssuerFreezeSink;
 }
 
 export interface FollowerStatus {
@@ -115,7 +122,11 @@ export class ChainFollower {
     this.#lock = deps.lock;
     this.#log = deps.log;
     this.#rpc = deps.rpc ?? new JsonRpcClient(deps.settings.rpcUrl);
-    this.#fetcher = new RangeFetcher(this.#rpc);
+    this.#fetcher = new RangeFetcher(this.#rpc, {
+      // Tron's /jsonrpc has no eth_getBlockReceipts: asking would cost every first batch a failed call.
+      mode: deps.settings.kind === "tron" ? "logs-and-receipts" : "block-receipts",
+      freezeContracts: deps.settings.issuerFreezeContracts,
+    });
     this.#hooks = deps.hooks ?? {};
     this.#backoff = deps.backoff ?? DEFAULT_BACKOFF;
     // Small until the first batch tells how busy the chain's blocks are.
@@ -299,6 +310,7 @@ export class ChainFollower {
       done,
       beforeCommit ? async () => beforeCommit({ from: range.from, to: range.to }) : undefined,
       this.#hooks.watcher,
+      this.#hooks.issuerFreezes,
     );
     this.#checkpoint = done;
     for (const address of prepared.learned.contracts) this.#kinds.set(address, true);
@@ -363,6 +375,7 @@ export class ChainFollower {
       startBlock,
       checkpoint,
       this.#hooks.watcher,
+      this.#hooks.issuerFreezes,
     );
     this.#checkpoint = ancestor;
     this.#target = undefined;
@@ -420,7 +433,14 @@ export class ChainFollower {
   /** Reads a range and everything its rows need from the node: token metadata, code of candidate contracts. */
   async #prepare(from: bigint, to: bigint, signal: AbortSignal): Promise<PreparedBatch> {
     const range = await this.#fetcher.fetch(from, to, signal);
-    const extracted = extractRange(this.chainId, range);
+    const { tronWalletUrl } = this.#settings;
+    const extracted = extractRange(
+      this.chainId,
+      range,
+      tronWalletUrl !== null
+        ? { nativeValueOf: await trxMovingTransactions(tronWalletUrl, range, signal) }
+        : {},
+    );
 
     const unseenTokens = [...extracted.tokens].filter((t) => this.#tokens.get(t) === undefined);
     const stored = await knownTokens(this.#db, this.chainId, unseenTokens);
@@ -434,7 +454,13 @@ export class ChainFollower {
     const contracts = [...certain, ...checked.contracts];
     return {
       range,
-      rows: { blocks: extracted.blocks, transfers: extracted.transfers, tokens: tokenRows, contracts },
+      rows: {
+        blocks: extracted.blocks,
+        transfers: extracted.transfers,
+        tokens: tokenRows,
+        contracts,
+        issuerFreezes: extracted.issuerFreezes,
+      },
       learned: { contracts, accounts: checked.accounts },
     };
   }

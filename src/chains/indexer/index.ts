@@ -5,6 +5,13 @@ export type { Checkpoint } from "../../ledger/index.ts";
 export type { FollowerEvent, FollowerHooks, FollowerStatus } from "./follower.ts";
 export { ChainFollower } from "./follower.ts";
 export { indexStats } from "./index-stats.ts";
+export {
+  ADDED_BLACKLIST_TOPIC,
+  type IssuerFreezeEvent,
+  type IssuerFreezeSink,
+  REMOVED_BLACKLIST_TOPIC,
+  TRON_USDT,
+} from "./issuer-freezes.ts";
 export type { IndexerLog } from "./log.ts";
 export { type IndexerSettings, type IndexerTuning, indexedChains, settingsFor } from "./settings.ts";
 export { type Indexers, type StartIndexersOptions, startIndexers } from "./start.ts";

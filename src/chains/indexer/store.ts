@@ -19,12 +19,15 @@ import {
   type TransferRow,
   upsertTokens,
 } from "../store/transfers.ts";
+import type { IssuerFreezeEvent, IssuerFreezeSink } from "./issuer-freezes.ts";
 
 export interface BatchRows {
   blocks: BlockRow[];
   transfers: TransferRow[];
   tokens: TokenRow[];
   contracts: string[];
+  /** Handed to the IssuerFreezeSink in the batch's transaction (the labels are src/ingest's to write). */
+  issuerFreezes?: IssuerFreezeEvent[];
 }
 
 /** Another writer moved the checkpoint since this one read it. */
@@ -52,6 +55,7 @@ export async function writeBatch(
   next: Checkpoint,
   beforeCommit?: () => Promise<void>,
   watcher?: TransferWatcher,
+  freezes?: IssuerFreezeSink,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await insertBlocks(trx, rows.blocks);
@@ -60,6 +64,8 @@ export async function writeBatch(
     await watcher?.written(trx, chainId, rows.transfers);
     await upsertTokens(trx, rows.tokens);
     await markContracts(trx, chainId, rows.contracts);
+    if (freezes && rows.issuerFreezes && rows.issuerFreezes.length > 0)
+      await freezes.recorded(trx, chainId, rows.issuerFreezes);
     await moveCheckpoint(trx, chainId, expected, next);
     await beforeCommit?.();
     return inserted;
@@ -79,6 +85,7 @@ export async function unwindTo(
   startBlock: bigint,
   expected: Checkpoint,
   watcher?: TransferWatcher,
+  freezes?: IssuerFreezeSink,
 ): Promise<{ transfers: number; blocks: number }> {
   const above = (ancestor ? ancestor.number : startBlock - 1n).toString();
   return db.transaction().execute(async (trx) => {
@@ -98,6 +105,7 @@ export async function unwindTo(
       .execute();
     await attributeTransfers(trx, chainId, unwound);
     await watcher?.unwound(trx, chainId, BigInt(above));
+    await freezes?.unwound(trx, chainId, BigInt(above));
     await moveCheckpoint(trx, chainId, expected, ancestor);
     return { transfers: unwound.length, blocks: Number(blocks.numDeletedRows) };
   });

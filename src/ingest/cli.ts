@@ -3,8 +3,13 @@ import type { Command } from "commander";
 import type { Database } from "../platform/db/open.ts";
 import type { DB } from "../schema.ts";
 
-/** main.ts's way of running a command against the database (directly, or through a running `vigia serve`). */
-export type WithDatabase = <T>(fn: (ctx: { database: Database<DB> }) => Promise<T>) => Promise<T>;
+/**
+ * main.ts's way of running a command against the database (directly, or through a running `vigia serve`), with the
+ * configuration's chain list (VIGIA_CHAINS), which says how each chain writes its addresses.
+ */
+export type WithDatabase = <T>(
+  fn: (ctx: { database: Database<DB>; config: { chainsFile: string | undefined } }) => Promise<T>,
+) => Promise<T>;
 
 /** The `import` command of `program`, created on first use (by whichever import feature registers first). */
 export function importCommand(program: Command): Command {

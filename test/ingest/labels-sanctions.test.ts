@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRON_MAINNET_ID } from "../../src/chains/registry.ts";
 import { SANCTIONS_SOURCE, updateSanctions } from "../../src/ingest/sanctions/update.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
@@ -86,14 +87,6 @@ describe("sanctions update", () => {
     });
     expect(await sanctioned()).toEqual([
       {
-        address: "TMStbg5fgb4uTV7fK1gEYF9hKAzP3siPsG",
-        chain_id: -1_000_195,
-        label: GARANTEX,
-        category: "sanctioned",
-        original_category: "Digital Currency Address - USDT",
-        confidence: 100,
-      },
-      {
         address: "lbpaqhvemzbv3pvaqiatdnz3u1t6ezial1",
         chain_id: -1_000_002,
         label: "OFAC SDN: Dmytro RASHEVSKYI (CYBER4)",
@@ -134,6 +127,15 @@ describe("sanctions update", () => {
         original_category: "Digital Currency Address - ETH",
         confidence: 100,
       },
+      {
+        // TMStbg5fgb4uTV7fK1gEYF9hKAzP3siPsG (USDT on Tron), decoded into the stored form on Tron mainnet.
+        address: "0x7de5ab1914e241177344936dc33b4a8157c98248",
+        chain_id: TRON_MAINNET_ID,
+        label: GARANTEX,
+        category: "sanctioned",
+        original_category: "Digital Currency Address - USDT",
+        confidence: 100,
+      },
     ]);
     expect(await updateSanctions(database.db, V1)).toMatchObject({
       inserted: 0,
@@ -156,10 +158,10 @@ describe("sanctions update", () => {
     });
     const rows = await sanctioned();
     expect(rows.map((row) => [row.address, row.chain_id, row.label])).toEqual([
-      ["TMStbg5fgb4uTV7fK1gEYF9hKAzP3siPsG", -1_000_195, GARANTEX],
       ["0x098b716b8aaf21512996dc57eb0615e2383e2f96", 0, "OFAC SDN: LAZARUS GROUP (DPRK3)"],
       ["0x4f47bc496083c727c5fbe3ce9cdf2b0f6496270c", 0, "OFAC SDN: Hyon Sop SIM (NPWMD, DPRK3)"],
       ["0x57ec89a0c056163a0314e413320f9b3abe761259", 0, GARANTEX],
+      ["0x7de5ab1914e241177344936dc33b4a8157c98248", TRON_MAINNET_ID, GARANTEX],
     ]);
     const other = await database.db
       .selectFrom("labels")

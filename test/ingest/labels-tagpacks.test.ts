@@ -1,9 +1,11 @@
 // `vigia import tags` on real GraphSense TagPacks (the fixtures: whole packs, and the first tags of two large ones,
 // test/fixtures/SOURCES.md): header inheritance, chains (EVM on every chain, BTC/Tron/BNB beacon chain addresses
-// kept in their case), categories, confidence, idempotency, skips, and the seeded Tornado Cash pools.
+// kept in their case, Tron's decoded into the 0x form on Tron mainnet), categories, confidence, idempotency, skips,
+// and the seeded Tornado Cash pools.
 // test/full-data/labels.test.ts imports the large packs whole when the full data set is present.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRON_MAINNET_ID } from "../../src/chains/registry.ts";
 import { importLabels } from "../../src/ingest/labels/import-labels.ts";
 import { applySeedLabels, SEED_LABELS, SEED_SOURCE } from "../../src/ingest/labels/seed.ts";
 import { openTestDatabase } from "../support/db-only.ts";
@@ -93,12 +95,12 @@ describe("import tags: GraphSense TagPacks", () => {
     expect(runs[0]?.source).toBe(file);
   });
 
-  it("imports exchange-wallets-binance.yaml: BTC, Tron and BNB beacon chain addresses kept in their case", async () => {
+  it("imports exchange-wallets-binance.yaml: BTC and BNB beacon chain addresses kept in their case, Tron's decoded", async () => {
     const summary = await importLabels(database.db, `${PACKS}exchange-wallets-binance.yaml`);
     expect(summary).toMatchObject({ rows: 86, labels: 64, inserted: 64, skipped: 0, rejected: 0 });
     expect(await countByChain("tagpack:exchange-wallets-binance")).toEqual({
       [-1_000_714]: 25, // BEP2: BNB beacon chain
-      [-1_000_195]: 8, // TRX (9 tags, one address twice)
+      [TRON_MAINNET_ID]: 8, // TRX (9 tags, one address twice), in the stored 0x form
       [-1_000_000]: 4, // BTC
       0: 11, // ETH: every EVM chain
       56: 16, // BEP20: BNB Smart Chain
@@ -113,8 +115,9 @@ describe("import tags: GraphSense TagPacks", () => {
       confidence: 50, // service_data
     });
     // The same Tron address is tagged for USDC and then USDT: the first tag wins.
-    expect(rows.find((row) => row.address === "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toMatchObject({
-      chain_id: -1_000_195,
+    // TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi, decoded.
+    expect(rows.find((row) => row.address === "0xd1c4bb7b2f39aba5707711719b2236b5b605af2e")).toMatchObject({
+      chain_id: TRON_MAINNET_ID,
       label: "binance reserve wallets USDC",
     });
     expect(rows.filter((row) => row.address === "0xf977814e90da44bfa03b6295a0616a897441acec")).toHaveLength(
@@ -137,7 +140,7 @@ describe("import tags: GraphSense TagPacks", () => {
       },
     });
     expect(await countByChain("tagpack:exchange-wallets-kucoin")).toEqual({
-      [-1_000_195]: 4,
+      [TRON_MAINNET_ID]: 4,
       [-1_000_000]: 4,
       0: 15,
     });

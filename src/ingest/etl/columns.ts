@@ -7,8 +7,15 @@ export const COLUMNS = {
   blocks: { required: ["number", "hash", "timestamp"], optional: ["parent_hash"] },
   transactions: {
     required: ["hash", "block_number", "from_address", "to_address", "value"],
-    // block_timestamp may be absent when blocks.csv gives the times; input is not needed (not read).
-    optional: ["block_timestamp", "transaction_index", "receipt_status", "receipt_contract_address"],
+    // block_timestamp may be absent when blocks.csv gives the times; input is not needed (not read). `status` is
+    // tronetl's contract result (SUCCESS, REVERT, ...), read on Tron-kind chains only.
+    optional: [
+      "block_timestamp",
+      "transaction_index",
+      "receipt_status",
+      "receipt_contract_address",
+      "status",
+    ],
   },
   token_transfers: {
     required: [

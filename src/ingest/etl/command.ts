@@ -2,6 +2,7 @@
 // terminal; a one-line JSON summary on stdout; bad input fails with one line (file:line: reason) on stderr and a
 // non-zero exit (main.ts).
 import { type Command, InvalidArgumentError } from "commander";
+import { BUILT_IN_CHAINS, ChainRegistry, loadChainRegistry } from "../../chains/index.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { importEtl } from "./import.ts";
 import { terminalProgress } from "./progress.ts";
@@ -16,7 +17,18 @@ Several files of a kind are all read. Other files (logs, receipts, ...) are list
 Native transfers are the value of successful transactions (receipt_status 0 is skipped); zero-value
 transactions move nothing and are skipped. Token transfers are stored as they are, zero-value ones too.
 Nothing is written until every row has been read and checked; importing twice changes nothing, and an
-interrupted import is completed by running it again.`;
+interrupted import is completed by running it again.
+
+On a Tron chain (kind "tron" in the chain list, e.g. 728126428) the export is tronetl's: addresses in
+base58check (T...) or hex (41... or 0x...), hashes with or without 0x; a transaction whose status is not
+SUCCESS is failed. Addresses are stored as 0x + 40 hex digits (docs/tron-etl.md).`;
+
+/** The chain's kind in the configured chain list, or in the built-in one when the configured list lacks it. */
+function chainKindOf(chainId: number, chainsFile: string | undefined) {
+  const configured = loadChainRegistry(chainsFile);
+  const known = configured.get(chainId) ? configured : new ChainRegistry(BUILT_IN_CHAINS);
+  return known.codec(chainId).kind;
+}
 
 const chainId = (value: string) => {
   const n = Number(value);
@@ -30,13 +42,18 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
   importCommand(program)
     .command("etl")
     .description("import an ethereum-etl CSV export (transfers, blocks, tokens, contracts) for one chain")
-    .requiredOption("--chain <id>", "chain id the export is of (1 Ethereum, 137 Polygon, ...)", chainId)
+    .requiredOption(
+      "--chain <id>",
+      "chain id the export is of (1 Ethereum, 137 Polygon, 728126428 Tron, ...)",
+      chainId,
+    )
     .argument("<dir>", "directory of the export's CSV files")
     .addHelpText("after", HELP)
     .action((dir: string, opts: { chain: number }) =>
-      withDatabase(async ({ database }) => {
+      withDatabase(async ({ database, config }) => {
         const summary = await importEtl(database, {
           chainId: opts.chain,
+          chainKind: chainKindOf(opts.chain, config.chainsFile),
           dir,
           progress: terminalProgress(),
         });

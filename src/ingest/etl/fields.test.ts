@@ -3,6 +3,30 @@ import { describe, expect, it } from "vitest";
 import * as f from "./fields.ts";
 
 describe("fields", () => {
+  it("reads Tron addresses and hashes as tronetl writes them, stored in the 0x form", () => {
+    const tron = f.fieldsOfKind("tron");
+    const stored = "0xa614f803b6fd780986a42c78ec9c7f77e6ded13c";
+    expect(tron.address("token_address", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toBe(stored);
+    expect(tron.address("token_address", "41A614F803B6FD780986A42C78EC9C7F77E6DED13C")).toBe(stored);
+    expect(tron.address("token_address", stored)).toBe(stored);
+    expect(() => tron.address("from_address", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T")).toThrow(
+      'from_address "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T" has a wrong base58check checksum: a character is mistyped',
+    );
+    expect(() => tron.address("to_address", "")).toThrow("to_address is empty");
+    expect(tron.optionalAddress("to_address", "")).toBeUndefined();
+    expect(tron.hash("hash", "AB".repeat(32))).toBe(`0x${"ab".repeat(32)}`);
+    expect(tron.hash("hash", `0x${"ab".repeat(32)}`)).toBe(`0x${"ab".repeat(32)}`);
+    expect(() => tron.hash("hash", "ab")).toThrow(
+      'hash "ab" is not a hash (64 hex digits, with or without 0x)',
+    );
+    // EVM chains are as before: no base58, no bare hashes.
+    const evm = f.fieldsOfKind("evm");
+    expect(() => evm.address("from_address", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toThrow(
+      "is not an EVM address",
+    );
+    expect(() => evm.hash("hash", "ab".repeat(32))).toThrow("is not a hash (0x and 64 hex digits)");
+  });
+
   it("reads both ethereum-etl timestamp forms", () => {
     expect(f.timestamp("t", "1683029999")).toBe("2023-05-02T12:19:59.000Z");
     expect(f.timestamp("t", "2023-05-02 12:19:59 UTC")).toBe("2023-05-02T12:19:59.000Z");

@@ -1,9 +1,20 @@
 // Checks and normalises one field of an ethereum-etl row. Each function returns the stored form or throws a
 // `reason` (a FieldError), which the row reader turns into `file:line: reason`.
-import { isEvmAddress, isTxHash } from "../../chains/address/index.ts";
+// Addresses and hashes depend on how the chain writes them (its kind in the chain registry): EVM chains 0x + hex,
+// Tron-kind chains as tronetl writes them (base58check `T...` addresses, hashes without 0x) or in hex; both are
+// stored in the EVM form (docs/tron-etl.md), so the rest of the import is the same for every chain.
+import { type ChainKind, isEvmAddress, isTxHash, parseTronAddress } from "../../chains/address/index.ts";
 import { shown } from "./errors.ts";
 
 export class FieldError extends Error {}
+
+/** The address and hash checks of one kind of chain. */
+export interface ChainFields {
+  address(column: string, value: string): string;
+  /** An address, or undefined for an empty field. */
+  optionalAddress(column: string, value: string): string | undefined;
+  hash(column: string, value: string): string;
+}
 
 export function address(column: string, value: string): string {
   if (!isEvmAddress(value)) {
@@ -27,6 +38,37 @@ export function hash(column: string, value: string): string {
   }
   return value.toLowerCase();
 }
+
+/**
+ * A Tron address: base58check (`T...`, case-sensitive: its checksum is checked, a wrong one names the column) or
+ * hex (41 or 0x and 40 hex digits); stored as 0x + 40 lowercase hex, as Tron's JSON-RPC writes it.
+ */
+export function tronAddress(column: string, value: string): string {
+  if (value === "") throw new FieldError(`${column} is empty`);
+  const parsed = parseTronAddress(value);
+  if ("error" in parsed) throw new FieldError(`${column} ${shown(value)} ${parsed.error}`);
+  return parsed.address;
+}
+
+const BARE_HASH = /^[0-9a-fA-F]{64}$/;
+
+/** A Tron transaction or block hash: 64 hex digits as tronetl writes them, or with 0x; stored with 0x. */
+export function tronHash(column: string, value: string): string {
+  if (BARE_HASH.test(value)) return `0x${value.toLowerCase()}`;
+  if (isTxHash(value)) return value.toLowerCase();
+  throw new FieldError(
+    `${column} ${value === "" ? "is empty" : `${shown(value)} is not a hash (64 hex digits, with or without 0x)`}`,
+  );
+}
+
+const EVM_FIELDS: ChainFields = { address, optionalAddress, hash };
+const TRON_FIELDS: ChainFields = {
+  address: tronAddress,
+  optionalAddress: (column, value) => (value === "" ? undefined : tronAddress(column, value)),
+  hash: tronHash,
+};
+
+export const fieldsOfKind = (kind: ChainKind): ChainFields => (kind === "tron" ? TRON_FIELDS : EVM_FIELDS);
 
 const DIGITS = /^[0-9]+$/;
 

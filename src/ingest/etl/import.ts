@@ -11,7 +11,12 @@
 // Each run is recorded in import_runs ('running', then 'completed' in the data's own transaction, or 'failed');
 // a run left 'running' by a killed process is marked failed by the next run (runs.ts). Importing twice changes
 // nothing: every write is ON CONFLICT DO NOTHING or keeps what the store has.
+//
+// Only the reading of addresses and hashes depends on the chain (fields.ts): a Tron-kind chain's export is
+// tronetl's (base58check addresses, hashes without 0x; docs/tron-etl.md), stored in the same 0x form as EVM's.
 import path from "node:path";
+import type { ChainKind } from "../../chains/address/index.ts";
+import { BUILT_IN_CHAINS, ChainRegistry } from "../../chains/index.ts";
 import type { Database } from "../../platform/db/open.ts";
 import type { DB } from "../../schema.ts";
 import { BlockTimes } from "./block-times.ts";
@@ -27,6 +32,11 @@ import { type WriteTotals, writeBatch } from "./write-batch.ts";
 export interface ImportEtlOptions {
   chainId: number;
   dir: string;
+  /**
+   * How the chain writes addresses ("evm" or "tron"); when absent, the built-in chain list's kind for `chainId`
+   * (EVM for a chain it does not know). The command passes the configured list's (VIGIA_CHAINS).
+   */
+  chainKind?: ChainKind;
   progress?: EtlProgress;
   /** rows per batch (default 50,000; 5,000 through the socket bridge, to keep `vigia serve` responsive) */
   batchRows?: number;
@@ -58,6 +68,8 @@ export interface ImportEtlSummary {
   seconds: number;
 }
 
+const BUILT_IN = new ChainRegistry(BUILT_IN_CHAINS);
+
 const rowsRead = (counts: ReadCounts) => Object.values(counts.rows).reduce((a, b) => a + b, 0);
 
 export async function importEtl(
@@ -66,6 +78,7 @@ export async function importEtl(
 ): Promise<ImportEtlSummary> {
   const started = Date.now();
   const progress = options.progress ?? NO_PROGRESS;
+  const chainKind = options.chainKind ?? BUILT_IN.codec(options.chainId).kind;
   const { files, ignored } = findEtlFiles(options.dir);
   await checkHeaders(files);
 
@@ -88,7 +101,7 @@ export async function importEtl(
     if (!session.atomic) {
       // Check everything before the first write: batches will commit one by one.
       const check = emptyCounts();
-      for await (const _ of read(files, { batchRows, counts: check })) {
+      for await (const _ of read(files, { batchRows, counts: check, chainKind })) {
         progress.reading({ phase: "checking", file: check.file, rows: rowsRead(check), transfers: 0 });
       }
     }
@@ -106,7 +119,7 @@ export async function importEtl(
       // one.
       let writing: Promise<void> = Promise.resolve();
       try {
-        for await (const batch of read(files, { batchRows, counts })) {
+        for await (const batch of read(files, { batchRows, counts, chainKind })) {
           await writing;
           // Between two batches: through the socket bridge the one connection is free only now. The bookkeeping
           // connection is the PGlite instance itself when it is ours: busy until the commit.

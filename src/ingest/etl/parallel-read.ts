@@ -4,14 +4,17 @@
 // The batches, the counts (as they were when each batch was made) and the errors (`file:line: reason`) are the
 // same as readExport's; leaving the loop early stops the worker.
 import { Worker } from "node:worker_threads";
+import type { ChainKind } from "../../chains/address/index.ts";
 import type { Batch } from "./batch.ts";
 import { EtlInputError } from "./errors.ts";
 import type { EtlFile } from "./files.ts";
-import type { ReadCounts } from "./read.ts";
+import type { ReadCounts, ReadOptions } from "./read.ts";
 
 export interface ParseRequest {
   files: EtlFile[];
   batchRows: number;
+  /** the chain's kind, not its codec: a worker's data must be cloneable */
+  chainKind: ChainKind;
 }
 
 type ErrorShape =
@@ -43,11 +46,12 @@ function rebuild(shape: ErrorShape): Error {
 }
 
 /** Yields batches of checked rows, read in a worker thread; `counts` is kept up to date as batches come. */
-export async function* readExportInWorker(
-  files: EtlFile[],
-  options: { batchRows: number; counts: ReadCounts },
-): AsyncGenerator<Batch> {
-  const request: ParseRequest = { files: files.map((f) => ({ ...f })), batchRows: options.batchRows };
+export async function* readExportInWorker(files: EtlFile[], options: ReadOptions): AsyncGenerator<Batch> {
+  const request: ParseRequest = {
+    files: files.map((f) => ({ ...f })),
+    batchRows: options.batchRows,
+    chainKind: options.chainKind ?? "evm",
+  };
   const worker = new Worker(new URL("./parse-worker.mjs", import.meta.url), { workerData: request });
   const events: Event[] = [];
   let wake: (() => void) | undefined;

@@ -11,7 +11,7 @@ const AHEAD = 1;
 
 const port = parentPort;
 if (!port) throw new Error("parse-worker.ts runs as a worker thread");
-const { files, batchRows } = workerData as ParseRequest;
+const { files, batchRows, chainKind } = workerData as ParseRequest;
 
 let credits = AHEAD;
 let wake: (() => void) | undefined;
@@ -23,7 +23,7 @@ port.on("message", () => {
 const post = (message: WorkerMessage) => port.postMessage(message);
 const counts = emptyCounts();
 try {
-  for await (const batch of readExport(files, { batchRows, counts })) {
+  for await (const batch of readExport(files, { batchRows, counts, chainKind })) {
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
     credits--;

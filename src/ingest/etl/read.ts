@@ -1,6 +1,7 @@
 // Reads the export's files in order (blocks, transactions, token_transfers, tokens, contracts), checks every row
 // and yields staging batches of about `batchRows` rows. The first bad row stops the read with `file:line: reason`.
 import { basename } from "node:path";
+import type { ChainKind } from "../../chains/address/index.ts";
 import { type Batch, emptyBatch } from "./batch.ts";
 import { type ColumnIndex, mapHeader } from "./columns.ts";
 import { type CsvRecord, readCsvBatches } from "./csv-reader.ts";
@@ -58,10 +59,11 @@ function handlerFor(
   path: string,
   fileNo: number,
   counts: ReadCounts,
+  chain: ChainKind,
 ): RowHandler {
   switch (kind) {
     case "transactions": {
-      const read = transactionReader(mapHeader(kind, header, path) as ColumnIndex<"transactions">);
+      const read = transactionReader(mapHeader(kind, header, path) as ColumnIndex<"transactions">, chain);
       return (fields, line, batch) => {
         const tx = read(fields);
         if (tx.time !== undefined) batch.blockTimes.set(tx.block, tx.time);
@@ -73,14 +75,17 @@ function handlerFor(
       };
     }
     case "token_transfers": {
-      const read = tokenTransferReader(mapHeader(kind, header, path) as ColumnIndex<"token_transfers">);
+      const read = tokenTransferReader(
+        mapHeader(kind, header, path) as ColumnIndex<"token_transfers">,
+        chain,
+      );
       return (fields, line, batch) => {
         batch.transfers.push({ file: fileNo, line, row: read(fields) });
         counts.tokenTransfers++;
       };
     }
     case "blocks": {
-      const read = blockReader(mapHeader(kind, header, path) as ColumnIndex<"blocks">);
+      const read = blockReader(mapHeader(kind, header, path) as ColumnIndex<"blocks">, chain);
       return (fields, _line, batch) => {
         const block = read(fields);
         batch.blocks.push(block);
@@ -88,13 +93,13 @@ function handlerFor(
       };
     }
     case "tokens": {
-      const read = tokenReader(mapHeader(kind, header, path) as ColumnIndex<"tokens">);
+      const read = tokenReader(mapHeader(kind, header, path) as ColumnIndex<"tokens">, chain);
       return (fields, _line, batch) => {
         batch.tokens.push(read(fields));
       };
     }
     case "contracts": {
-      const read = contractReader(mapHeader(kind, header, path) as ColumnIndex<"contracts">);
+      const read = contractReader(mapHeader(kind, header, path) as ColumnIndex<"contracts">, chain);
       return (fields, _line, batch) => {
         batch.contracts.add(read(fields));
       };
@@ -102,11 +107,15 @@ function handlerFor(
   }
 }
 
+export interface ReadOptions {
+  batchRows: number;
+  counts: ReadCounts;
+  /** how the chain writes addresses and hashes (fields.ts); EVM's when absent */
+  chainKind?: ChainKind;
+}
+
 /** Yields batches of checked rows; a batch never spans two files. `counts` is kept up to date as rows are read. */
-export async function* readExport(
-  files: EtlFile[],
-  options: { batchRows: number; counts: ReadCounts },
-): AsyncGenerator<Batch> {
+export async function* readExport(files: EtlFile[], options: ReadOptions): AsyncGenerator<Batch> {
   const { counts } = options;
   for (const [fileNo, file] of files.entries()) {
     counts.file = basename(file.path);
@@ -116,7 +125,14 @@ export async function* readExport(
     for await (const records of readCsvBatches(file.path)) {
       for (const record of records) {
         if (!handle) {
-          handle = handlerFor(file.kind, record.fields, file.path, fileNo, counts);
+          handle = handlerFor(
+            file.kind,
+            record.fields,
+            file.path,
+            fileNo,
+            counts,
+            options.chainKind ?? "evm",
+          );
           width = record.fields.length;
           continue;
         }

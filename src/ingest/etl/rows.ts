@@ -7,6 +7,10 @@
 // receipt_contract_address marks that address as a contract.
 // token_transfers: every row is one transfer, zero-value ones included (they are real Transfer events, and
 // address-poisoning patterns are made of them).
+// Tron-kind chains (tronetl's files, docs/tron-etl.md): addresses and hashes are read as the chain writes them
+// (fields.ts), and a transaction's `status` (tronetl's contract result) other than SUCCESS is a failed one, as
+// receipt_status 0 is on EVM chains: a reverted call moved no TRX.
+import type { ChainKind } from "../../chains/address/index.ts";
 import type { ColumnIndex } from "./columns.ts";
 import * as f from "./fields.ts";
 
@@ -61,24 +65,32 @@ function timestampCache() {
   };
 }
 
-export function transactionReader(c: ColumnIndex<"transactions">) {
+/** tronetl's `status`: the contract result; empty (blocks before results were recorded) counts as success. */
+function tronFailed(c: ColumnIndex<"transactions">, fields: string[]): boolean {
+  const result = c.status >= 0 ? (fields[c.status] as string).trim().toUpperCase() : "";
+  return result !== "" && result !== "SUCCESS";
+}
+
+export function transactionReader(c: ColumnIndex<"transactions">, kind: ChainKind = "evm") {
   const time = timestampCache();
+  const k = f.fieldsOfKind(kind);
   return (fields: string[]): TransactionRead => {
-    const hash = f.hash("hash", fields[c.hash] as string);
+    const hash = k.hash("hash", fields[c.hash] as string);
     const block = f.bigintText("block_number", fields[c.block_number] as string);
     const rawTime = c.block_timestamp >= 0 ? (fields[c.block_timestamp] as string) : "";
     const at = rawTime === "" ? undefined : time("block_timestamp", rawTime);
     if (c.transaction_index >= 0) f.int32("transaction_index", fields[c.transaction_index] as string);
-    const from = f.address("from_address", fields[c.from_address] as string);
-    let to = f.optionalAddress("to_address", fields[c.to_address] as string);
+    const from = k.address("from_address", fields[c.from_address] as string);
+    let to = k.optionalAddress("to_address", fields[c.to_address] as string);
     const value = f.amount("value", fields[c.value] as string);
-    const status = c.receipt_status >= 0 ? (fields[c.receipt_status] as string) : "";
+    let status = c.receipt_status >= 0 ? (fields[c.receipt_status] as string) : "";
     if (status !== "" && status !== "0" && status !== "1") {
       throw new f.FieldError(`receipt_status ${JSON.stringify(status)} is not 0, 1 or empty`);
     }
+    if (kind === "tron" && tronFailed(c, fields)) status = "0";
     const created =
       c.receipt_contract_address >= 0
-        ? f.optionalAddress("receipt_contract_address", fields[c.receipt_contract_address] as string)
+        ? k.optionalAddress("receipt_contract_address", fields[c.receipt_contract_address] as string)
         : undefined;
     const read: TransactionRead = {
       block,
@@ -98,40 +110,44 @@ export function transactionReader(c: ColumnIndex<"transactions">) {
   };
 }
 
-export function tokenTransferReader(c: ColumnIndex<"token_transfers">) {
+export function tokenTransferReader(c: ColumnIndex<"token_transfers">, kind: ChainKind = "evm") {
+  const k = f.fieldsOfKind(kind);
   return (fields: string[]): StagedTransfer => ({
-    token: f.address("token_address", fields[c.token_address] as string),
-    from: f.address("from_address", fields[c.from_address] as string),
-    to: f.address("to_address", fields[c.to_address] as string),
+    token: k.address("token_address", fields[c.token_address] as string),
+    from: k.address("from_address", fields[c.from_address] as string),
+    to: k.address("to_address", fields[c.to_address] as string),
     value: f.amount("value", fields[c.value] as string),
-    txHash: f.hash("transaction_hash", fields[c.transaction_hash] as string),
+    txHash: k.hash("transaction_hash", fields[c.transaction_hash] as string),
     logIndex: f.int32("log_index", fields[c.log_index] as string),
     block: f.bigintText("block_number", fields[c.block_number] as string),
     time: undefined,
   });
 }
 
-export function blockReader(c: ColumnIndex<"blocks">) {
+export function blockReader(c: ColumnIndex<"blocks">, kind: ChainKind = "evm") {
+  const k = f.fieldsOfKind(kind);
   return (fields: string[]): BlockRead => {
     const parent = c.parent_hash >= 0 ? (fields[c.parent_hash] as string) : "";
     return {
       number: f.bigintText("number", fields[c.number] as string),
-      hash: f.hash("hash", fields[c.hash] as string),
-      parentHash: parent === "" ? null : f.hash("parent_hash", parent),
+      hash: k.hash("hash", fields[c.hash] as string),
+      parentHash: parent === "" ? null : k.hash("parent_hash", parent),
       time: f.timestamp("timestamp", fields[c.timestamp] as string),
     };
   };
 }
 
-export function tokenReader(c: ColumnIndex<"tokens">) {
+export function tokenReader(c: ColumnIndex<"tokens">, kind: ChainKind = "evm") {
+  const k = f.fieldsOfKind(kind);
   return (fields: string[]): TokenRead => ({
-    address: f.address("address", fields[c.address] as string),
+    address: k.address("address", fields[c.address] as string),
     symbol: c.symbol >= 0 ? f.label(fields[c.symbol] as string) : null,
     name: c.name >= 0 ? f.label(fields[c.name] as string) : null,
     decimals: c.decimals >= 0 ? f.decimals(fields[c.decimals] as string) : null,
   });
 }
 
-export function contractReader(c: ColumnIndex<"contracts">) {
-  return (fields: string[]): string => f.address("address", fields[c.address] as string);
+export function contractReader(c: ColumnIndex<"contracts">, kind: ChainKind = "evm") {
+  const k = f.fieldsOfKind(kind);
+  return (fields: string[]): string => k.address("address", fields[c.address] as string);
 }

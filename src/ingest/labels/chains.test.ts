@@ -1,6 +1,8 @@
-// Chains of labels: EVM addresses lowercased on 0 (every EVM chain) or a named chain, others kept as written.
+// Chains of labels: EVM addresses lowercased on 0 (every EVM chain) or a named chain, Tron's decoded (checksum
+// checked) into the 0x form on Tron mainnet, others kept as written.
 import { describe, expect, it } from "vitest";
-import { NON_EVM_CHAIN_IDS, resolveChainName, resolveCurrency } from "./chains.ts";
+import { TRON_MAINNET_ID } from "../../chains/registry.ts";
+import { NON_EVM_CHAIN_IDS, placeAddress, resolveChainName, resolveCurrency } from "./chains.ts";
 
 const A = "0x8589427373D6D84E98730D7795D8f6f8731FDA16";
 const a = A.toLowerCase();
@@ -18,14 +20,15 @@ describe("label chains", () => {
       chainId: -1_000_000,
     });
     expect(resolveCurrency("TRX", "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toEqual({
-      chainId: -1_000_195,
-      address: "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi",
+      chainId: TRON_MAINNET_ID,
+      address: "0xd1c4bb7b2f39aba5707711719b2236b5b605af2e",
     });
     expect(resolveCurrency("BNB", "bnb136ns6lfw4zs5hg4n85vdthaad7hq5m4gtkgf23")).toMatchObject({
       chainId: -1_000_714,
     });
-    expect(resolveCurrency("USDT", "TX5GV4DyfxNB3rPkzZJhmqZ1efVmL4rEqG")).toMatchObject({
-      chainId: -1_000_195,
+    expect(resolveCurrency("USDT", "TX5GV4DyfxNB3rPkzZJhmqZ1efVmL4rEqG")).toEqual({
+      chainId: TRON_MAINNET_ID,
+      address: "0xe7800b61479695ec74e4b219f409f67bd1055a27",
     });
     expect(resolveCurrency("USDT", "16iWn2J1McqjToYLHSsAyS6En3QA8YQ91H")).toMatchObject({
       chainId: -1_000_000,
@@ -53,5 +56,24 @@ describe("label chains", () => {
     expect(resolveChainName("cardano-x", "addr1")).toEqual({ skip: 'unsupported chain "cardano-x"' });
     expect(resolveChainName("ethereum", "genesis")).toHaveProperty("error");
     expect(resolveChainName("tron", "has space")).toHaveProperty("error");
+  });
+
+  it("decodes Tron addresses with their checksum, case-sensitively, into the stored 0x form", () => {
+    const stored = { chainId: TRON_MAINNET_ID, address: "0xd1c4bb7b2f39aba5707711719b2236b5b605af2e" };
+    expect(resolveChainName("tron", "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toEqual(stored);
+    expect(resolveChainName("tron", "41D1C4BB7B2F39ABA5707711719B2236B5B605AF2E")).toEqual(stored);
+    expect(resolveCurrency("TRX", "0xd1c4bb7b2f39aba5707711719b2236b5b605af2e")).toEqual(stored);
+    // The former pseudo chain's id is read as Tron mainnet.
+    expect(placeAddress(-1_000_195, "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toEqual(stored);
+    expect(placeAddress(TRON_MAINNET_ID, "Tv6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toEqual({
+      error: '"Tv6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi" has a wrong base58check checksum: a character is mistyped',
+    });
+    expect(resolveCurrency("TRX", "tv6mumxfmlbbqpzvbhdwfsdnqevfnmiusi")).toEqual({
+      error:
+        '"tv6mumxfmlbbqpzvbhdwfsdnqevfnmiusi" is a lowercased Tron address: base58 is case-sensitive, the original case is needed',
+    });
+    // A lowercased USDT address can't be told from any other chain's: skipped, as before.
+    expect(resolveCurrency("USDT", "tv6mumxfmlbbqpzvbhdwfsdnqevfnmiusi")).toHaveProperty("skip");
+    expect(NON_EVM_CHAIN_IDS.tron).toBe(-1_000_195);
   });
 });

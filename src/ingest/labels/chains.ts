@@ -1,7 +1,10 @@
 // Which chain a label belongs to. EVM chains are keyed by their chain id, and 0 means "every EVM chain" (one key
-// controls an EVM address on all of them). Chains without an EVM chain id get −(1,000,000 + SLIP-44 coin type),
-// e.g. Bitcoin −1000000, Tron −1000195, so they never collide with an EVM chain id (docs/labels.md).
+// controls an EVM address on all of them). Tron is a chain of the ledger (728126428): its labels are stored as its
+// transfers are, in the 0x form, so the risk core matches them (base58check `T...` is decoded with its checksum,
+// never lowercased). Chains the ledger does not follow get −(1,000,000 + SLIP-44 coin type), e.g. Bitcoin −1000000,
+// so they never collide with an EVM chain id (docs/labels.md).
 import { normalizeEvmAddress } from "../../chains/address/index.ts";
+import { BUILT_IN_CHAINS, ChainRegistry, TRON_MAINNET_ID } from "../../chains/index.ts";
 
 export const ALL_EVM_CHAINS = 0;
 
@@ -34,6 +37,8 @@ const SLIP44: Readonly<Record<string, number>> = {
   stellar: 148,
   bitcoin_gold: 156,
   eos: 194,
+  // Tron's labels were kept here (−1000195, the base58 text as written) before Tron became a ledger chain; the id
+  // stays known so the rows imported then can still be read and named (docs/labels.md, "Tron").
   tron: 195,
   bitcoin_sv: 236,
   solana: 501,
@@ -47,13 +52,23 @@ export const NON_EVM_CHAIN_IDS: Readonly<Record<string, number>> = Object.fromEn
   Object.entries(SLIP44).map(([name, coin]) => [name, nonEvmChainId(coin)]),
 );
 
+/** Tron's former pseudo chain: labels given for it (a CSV's chain_id) now go to Tron mainnet. */
+export const LEGACY_TRON_CHAIN_ID = nonEvmChainId(195);
+
+/** Ledger chains whose addresses are written otherwise than EVM's (their codec says how), by label chain name. */
+export const CODEC_CHAIN_IDS: Readonly<Record<string, number>> = { tron: TRON_MAINNET_ID };
+
 const NAME_BY_ID = new Map<number, string>([
   [ALL_EVM_CHAINS, "evm"],
   ...Object.entries(EVM_CHAIN_IDS).map(([name, id]) => [id, name] as [number, string]),
   ...Object.entries(NON_EVM_CHAIN_IDS).map(([name, id]) => [id, name] as [number, string]),
+  ...Object.entries(CODEC_CHAIN_IDS).map(([name, id]) => [id, name] as [number, string]),
 ]);
 
-/** EVM chain ids are positive, 0 is every EVM chain; only the known non-EVM ids are negative. */
+/** How the ledger's chains write addresses; labels are imported without a configured service, so the built-in list. */
+const LEDGER_CHAINS = new ChainRegistry(BUILT_IN_CHAINS);
+
+/** Positive ids are ledger chains (EVM, or Tron stored in the EVM form), 0 every EVM chain; non-EVM ids are negative. */
 export const isEvmChainId = (id: number) => id >= 0;
 export const isKnownChainId = (id: number) => id >= 0 || NAME_BY_ID.has(id);
 export const chainNameOf = (id: number): string | undefined => NAME_BY_ID.get(id);
@@ -62,13 +77,30 @@ export const chainNameOf = (id: number): string | undefined => NAME_BY_ID.get(id
 export type ChainResolution = { chainId: number; address: string } | { skip: string } | { error: string };
 
 const TRON = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+/** A base58 Tron address somebody lowercased: its checksum can't be checked, nor its case recovered. */
+const LOWERCASED_TRON = /^t[1-9a-z]{33}$/;
 const BITCOIN = /^([13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{8,87}|BC1[02-9AC-HJ-NP-Z]{8,87})$/;
 /** Printable, no spaces: the only check made on addresses of non-EVM chains (their case is kept). */
 const PLAIN_ADDRESS = /^[\x21-\x7e]{1,200}$/;
 
-/** Puts `raw` on `chainId`: EVM addresses lowercased and checked, others kept as written. */
-export function placeAddress(chainId: number, raw: string): ChainResolution {
+/**
+ * Puts `raw` on `chainId`: EVM addresses lowercased and checked; addresses of a ledger chain with a codec of its own
+ * (Tron) parsed by it into the stored 0x form, their checksum checked; others kept as written.
+ */
+export function placeAddress(requested: number, raw: string): ChainResolution {
   const address = raw.trim();
+  const chainId = requested === LEGACY_TRON_CHAIN_ID ? TRON_MAINNET_ID : requested;
+  const codec = LEDGER_CHAINS.codec(chainId);
+  if (codec.kind !== "evm") {
+    if (LOWERCASED_TRON.test(address))
+      return {
+        error: `"${address}" is a lowercased Tron address: base58 is case-sensitive, the original case is needed`,
+      };
+    const parsed = codec.parse(address);
+    return "error" in parsed
+      ? { error: `"${address}" ${parsed.error}` }
+      : { chainId, address: parsed.address };
+  }
   if (isEvmChainId(chainId)) {
     const evm = normalizeEvmAddress(address);
     return evm ? { chainId, address: evm } : { error: `"${address}" is not an EVM address` };
@@ -82,7 +114,7 @@ export function placeAddress(chainId: number, raw: string): ChainResolution {
 function byAddressForm(what: string, raw: string): ChainResolution {
   const address = raw.trim();
   if (address.startsWith("0x")) return placeAddress(ALL_EVM_CHAINS, address);
-  if (TRON.test(address)) return placeAddress(NON_EVM_CHAIN_IDS.tron!, address);
+  if (TRON.test(address)) return placeAddress(TRON_MAINNET_ID, address);
   if (BITCOIN.test(address)) return placeAddress(NON_EVM_CHAIN_IDS.bitcoin!, address); // Omni layer
   return { skip: `${what}: cannot tell the chain from the address form` };
 }
@@ -96,7 +128,7 @@ const MULTI_CHAIN_TOKENS = new Set(["usdt", "usdc"]);
 export function resolveChainName(name: string, address: string): ChainResolution {
   const key = name.trim().toLowerCase();
   if (key === "evm" || key === "all") return placeAddress(ALL_EVM_CHAINS, address);
-  const id = EVM_CHAIN_IDS[key] ?? NON_EVM_CHAIN_IDS[key];
+  const id = EVM_CHAIN_IDS[key] ?? CODEC_CHAIN_IDS[key] ?? NON_EVM_CHAIN_IDS[key];
   if (id !== undefined) return placeAddress(id, address);
   const token = key.replace(/\s*\(unspecified chain\)$/, "");
   if (MULTI_CHAIN_TOKENS.has(token)) return byAddressForm(`chain "${name}"`, address);
@@ -155,8 +187,8 @@ export function resolveCurrency(code: string, address: string): ChainResolution 
   if (MULTI_CHAIN_TOKENS.has(key.toLowerCase())) return byAddressForm(`currency ${key}`, raw);
   const name = CODE_CHAINS[key] ?? (key.toLowerCase() in EVM_CHAIN_IDS ? key.toLowerCase() : undefined);
   if (!name) return { skip: `unsupported currency ${code.trim()}` };
-  const id = EVM_CHAIN_IDS[name] ?? NON_EVM_CHAIN_IDS[name]!;
-  if (isEvmChainId(id) && !raw.startsWith("0x"))
+  const id = EVM_CHAIN_IDS[name] ?? CODEC_CHAIN_IDS[name] ?? NON_EVM_CHAIN_IDS[name]!;
+  if (isEvmChainId(id) && LEDGER_CHAINS.codec(id).kind === "evm" && !raw.startsWith("0x"))
     return { skip: `currency ${key}: address is not on the EVM chain` };
   return placeAddress(id, raw);
 }

@@ -1,8 +1,9 @@
 // The rows of the two rate files: daily USD prices `chain_id,token,date,price_usd` (token `native` or a token
 // contract address) and FX rates `date,currency,per_usd` (units of the currency per US dollar), with what makes
-// a row valid. EVM token addresses are lowercased; amounts are kept as the exact decimal text.
-import { NATIVE_TOKEN, normalizeEvmAddress } from "../../chains/address/index.ts";
-import { isEvmChainId, isKnownChainId } from "../labels/chains.ts";
+// a row valid. EVM token addresses are lowercased, Tron's (base58check `T...` or hex) stored in the same 0x form as
+// its transfers' tokens (placeAddress); amounts are kept as the exact decimal text.
+import { NATIVE_TOKEN } from "../../chains/address/index.ts";
+import { isEvmChainId, isKnownChainId, placeAddress } from "../labels/chains.ts";
 import type { RowOutcome } from "../labels/row-problems.ts";
 
 export interface PriceRow {
@@ -35,8 +36,10 @@ export function priceRow(values: Record<string, string>): RowOutcome<PriceRow> {
   const rawToken = values.token ?? "";
   let token: string | undefined;
   if (rawToken.toLowerCase() === NATIVE_TOKEN) token = NATIVE_TOKEN;
-  else if (isEvmChainId(chainId)) token = normalizeEvmAddress(rawToken);
-  else if (/^[\x21-\x7e]{1,200}$/.test(rawToken)) token = rawToken;
+  else if (isEvmChainId(chainId)) {
+    const placed = placeAddress(chainId, rawToken);
+    if ("chainId" in placed) token = placed.address;
+  } else if (/^[\x21-\x7e]{1,200}$/.test(rawToken)) token = rawToken;
   if (!token) return { error: `token "${rawToken}" is neither "native" nor a token address` };
   const day = values.date ?? "";
   if (!isDay(day)) return { error: `date "${day}" is not a YYYY-MM-DD date` };

@@ -1,7 +1,9 @@
 // `vigia sanctions update [FILE]`: replaces the sanctioned addresses (category `sanctioned`, source `ofac-sdn`)
 // with those of OFAC's SDN list, in one transaction: new addresses are added, changed ones updated, and addresses
 // no longer on the list lose the label. EVM addresses are labelled on every EVM chain (chain id 0): the designated
-// key controls the address on all of them. Without FILE the list is downloaded from OFAC_SDN_URL first.
+// key controls the address on all of them. TRX addresses, and USDT ones written `T...`, label Tron mainnet in the
+// stored 0x form, their base58 checksum checked (labels/chains.ts): a mistyped address is a rejected entry, never a
+// label on some other address. Without FILE the list is downloaded from OFAC_SDN_URL first.
 
 import fs from "node:fs";
 import os from "node:os";

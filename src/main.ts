@@ -88,8 +88,18 @@ async function serve(opts: { workers: boolean }) {
       "Addresses of the demo scenario to analyse (chain 31337; README.md lists them too):",
       ...demoAddressLines(service.devnet.addresses),
     );
+    const tron = service.devnet.tron;
+    if (tron)
+      lines.push(
+        `Tron devnet: chain ${tron.chainId} at ${tron.rpcUrl}${tron.sharedFrom ? ` (run by process ${tron.sharedFrom})` : ""}, a Tron-kind chain: its addresses in base58`,
+        `Addresses of the Tron demo scenario to analyse (chain ${tron.chainId}; README.md lists them too):`,
+        ...demoAddressLines(tron.addresses),
+      );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+  service.devnet?.tron?.ready.then((ready) => {
+    if (ready) process.stdout.write(`Tron devnet ready: ${ready.transfers} USDT transfers on the chain\n`);
+  });
   service.devnet?.ready.then((ready) => {
     if (ready) {
       process.stdout.write(

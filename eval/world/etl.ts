@@ -30,6 +30,11 @@
 //                        labels.csv does not name (as real label sets do not): the truth the service's inference
 //                        is measured against.
 //
+// On a Tron-kind chain (writeBenchmarkExport's `chainTokens` TRON_TOKENS, src/worlds/render/chain-tokens.ts) the same
+// world is written as Tron carries it: ETH as TRX (6 decimals; the TRX worth the same USD that day), USDV as USDT
+// (6 decimals, USD 1, at mainnet USDT's contract address), TKN as a TRC-20; tokens.csv and prices.csv say so.
+// Addresses and hashes stay in the hex form the service stores, which the importer takes on Tron-kind chains too.
+//
 // Transaction hashes are sha256(`<namespace>:<position in the timeline>`), as writeWorldToStore
 // (src/worlds/render/store.ts) makes them, so a store filled by this export and one filled by writeWorldToStore
 // hold the same transfers. Everything derives from the seed and the sizes: the same options give byte-identical
@@ -38,11 +43,10 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import {
+  type ChainTokens,
   DAY,
+  EVM_TOKENS,
   type PlannedTransfer,
-  priceOn,
-  TOKEN_ADDRESSES,
-  TOKENS,
   type TokenSymbol,
   type World,
 } from "../../src/worlds/index.ts";
@@ -111,6 +115,11 @@ export const EXPORT_FILES = [
 
 /** The chain id the benchmark's data is imported under unless told otherwise (not a real chain). */
 export const BENCHMARK_CHAIN_ID = 8_453_001;
+/**
+ * The chain id of the benchmark's Tron-kind chain (`npm run eval` measures the same world there): not Tron
+ * mainnet's 728126428 nor the Tron devnet's 728131337, and a chain only the eval's chains file names.
+ */
+export const BENCHMARK_TRON_CHAIN_ID = 728_453_001;
 
 const TX_HEADER =
   "hash,nonce,block_number,block_timestamp,transaction_index,from_address,to_address,value,gas,gas_price,input,receipt_status";
@@ -137,17 +146,22 @@ export function writeBenchmarkExport(
   dir: string,
   options: BenchmarkOptions,
   chainId = BENCHMARK_CHAIN_ID,
+  chainTokens: ChainTokens = EVM_TOKENS,
 ): CasesFile {
   const resolved = { ...options, background: options.background ?? defaultBackground(options.users) };
   const world = benchmarkWorld(resolved);
-  return writeWorldExport(dir, world, { ...resolved, chainId });
+  return writeWorldExport(dir, world, { ...resolved, chainId }, chainTokens);
 }
 
-/** Writes any scenario World as an export into `dir`; `meta` is recorded in cases.json. */
+/**
+ * Writes any scenario World as an export into `dir`, its tokens as `chainTokens` writes them on the chain (EVM:
+ * as they are); `meta` is recorded in cases.json.
+ */
 export function writeWorldExport(
   dir: string,
   world: World,
   meta: BenchmarkOptions & { chainId: number },
+  chainTokens: ChainTokens = EVM_TOKENS,
 ): CasesFile {
   fs.mkdirSync(dir, { recursive: true });
   const { chainId } = meta;
@@ -176,14 +190,17 @@ export function writeWorldExport(
       const txHash = `0x${sha256(`${world.namespace}:${firstIndex + index}`)}`;
       const nonce = nonces.get(t.from) ?? 0;
       nonces.set(t.from, nonce + 1);
+      const amount = chainTokens.units(t.token, t.amount);
+      // A zero value would be skipped by the importer: the transfer would be missing from the chain's data.
+      if (amount <= 0n) throw new Error(`${t.amount} ${t.token} is nothing on a ${chainTokens.kind} chain`);
       if (t.token === "ETH") {
         native++;
         transactions.push(
-          line([txHash, nonce, block, at, index, t.from, t.to, t.amount.toString(), 21000, 20e9, "0x", 1]),
+          line([txHash, nonce, block, at, index, t.from, t.to, amount.toString(), 21000, 20e9, "0x", 1]),
         );
       } else {
         token++;
-        const contract = TOKEN_ADDRESSES[t.token];
+        const contract = chainTokens.tokens[t.token].address;
         transactions.push(
           line([
             txHash,
@@ -196,11 +213,11 @@ export function writeWorldExport(
             0,
             60000,
             20e9,
-            transferInput(t.to, t.amount),
+            transferInput(t.to, amount),
             1,
           ]),
         );
-        tokenTransfers.push(line([contract, t.from, t.to, t.amount.toString(), txHash, 0, block]));
+        tokenTransfers.push(line([contract, t.from, t.to, amount.toString(), txHash, 0, block]));
       }
     });
     firstIndex += inBlock.length;
@@ -215,7 +232,10 @@ export function writeWorldExport(
   const tokenSymbols = ["USDV", "TKN"] as const;
   const tokens = [
     "address,symbol,name,decimals,total_supply",
-    ...tokenSymbols.map((s) => line([TOKEN_ADDRESSES[s], s, TOKENS[s].name, TOKENS[s].decimals, ""])),
+    ...tokenSymbols.map((s) => {
+      const spec = chainTokens.tokens[s];
+      return line([spec.address, spec.symbol, spec.name, spec.decimals, ""]);
+    }),
   ];
   const labelled = world.labelled();
   // Mixers are contracts even in worlds that don't say so (the devnet's); every account marked a contract too.
@@ -225,7 +245,7 @@ export function writeWorldExport(
   ]);
   const contracts = [
     "address",
-    ...tokenSymbols.map((s) => TOKEN_ADDRESSES[s]),
+    ...tokenSymbols.map((s) => chainTokens.tokens[s].address),
     ...[...contractAddresses].sort(),
   ];
 
@@ -241,8 +261,10 @@ export function writeWorldExport(
     const last = Math.floor(timeline[timeline.length - 1]!.at / DAY) * DAY;
     for (let day = first; day <= last; day += DAY) {
       const date = new Date(day * 1000).toISOString().slice(0, 10);
-      for (const symbol of Object.keys(TOKENS) as TokenSymbol[]) {
-        prices.push(line([chainId, TOKEN_ADDRESSES[symbol], date, String(priceOn(symbol, day))]));
+      for (const symbol of Object.keys(chainTokens.tokens) as TokenSymbol[]) {
+        prices.push(
+          line([chainId, chainTokens.tokens[symbol].address, date, String(chainTokens.price(symbol, day))]),
+        );
       }
     }
   }

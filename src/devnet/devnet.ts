@@ -1,6 +1,7 @@
 // The devnet: the seeded demo world (src/worlds) played on a local anvil at its historical times, with its labels
 // and prices in the store. Used by `vigia devnet` (src/devnet/cli.ts) and inside `vigia serve` when no chains are
 // configured (src/devnet/embedded.ts). Starting it finds or starts the node; playing is idempotent and resumable.
+// The Tron devnet (tron-devnet.ts) is the same machinery with another spec: its chain id, port, world and plan.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -14,14 +15,29 @@ import {
   SCENARIO_START,
   type World,
 } from "../worlds/index.ts";
-import { type AnvilOptions, type AnvilProcess, runningNode, startAnvil } from "./anvil.ts";
+import {
+  type AnvilOptions,
+  type AnvilProcess,
+  DEFAULT_DEVNET_PORT,
+  runningNode,
+  startAnvil,
+} from "./anvil.ts";
 import { ForeignChainError, nextPlannedBlock, type PlayOptions, type PlayResult, playPlan } from "./play.ts";
 
 /** The genesis block's time: a day before the scenario's first transfers. */
 export const GENESIS_TIME = SCENARIO_START - DAY;
 
+/** What makes one devnet: its chain, its preferred port, its world and the world's plan. */
+export interface DevnetSpec {
+  /** As logs and errors name it. */
+  name: string;
+  chainId: number;
+  defaultPort: number;
+  scenario(seed?: number): { world: World; plan: DevnetPlan };
+}
+
 export interface DevnetOptions {
-  /** Preferred port (default 8545); taken: another is chosen, unless `strictPort`. */
+  /** Preferred port (the spec's default: 8545, 8546 for Tron); taken: another is chosen, unless `strictPort`. */
   port?: number;
   strictPort?: boolean;
   /** Where the chain is kept across restarts (e.g. <data dir>/devnet); undefined: a throwaway chain. */
@@ -55,13 +71,26 @@ export function devnetScenario(seed?: number): { world: World; plan: DevnetPlan 
   return { world, plan: planDevnet(world, { chainId: DEVNET_CHAIN_ID, genesisTime: GENESIS_TIME }) };
 }
 
-export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const { world, plan } = devnetScenario(options.seed);
+/** The EVM devnet: chain 31337 on 8545. */
+export const EVM_DEVNET: DevnetSpec = {
+  name: "devnet",
+  chainId: DEVNET_CHAIN_ID,
+  defaultPort: DEFAULT_DEVNET_PORT,
+  scenario: devnetScenario,
+};
+
+export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  return startSpecDevnet(EVM_DEVNET, options);
+}
+
+/** Starts (or finds, with shareRunning) the node of `spec` and checks that its chain is the spec's scenario's. */
+export async function startSpecDevnet(spec: DevnetSpec, options: DevnetOptions = {}): Promise<Devnet> {
+  const { world, plan } = spec.scenario(options.seed);
   const shared = options.stateDir && options.shareRunning ? runningNode(options.stateDir) : undefined;
   const anvilOptions: AnvilOptions = {
-    chainId: DEVNET_CHAIN_ID,
+    chainId: spec.chainId,
     genesisTime: GENESIS_TIME,
-    ...(options.port !== undefined ? { port: options.port } : {}),
+    port: options.port ?? spec.defaultPort,
     ...(options.strictPort ? { strictPort: true } : {}),
     ...(options.stateDir ? { stateDir: options.stateDir } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
@@ -71,7 +100,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const rpc = new JsonRpcClient(rpcUrl, { timeoutMs: 30_000, maxBatch: 500 });
   try {
     const chainId = Number(BigInt(await rpc.request<string>("eth_chainId")));
-    if (chainId !== DEVNET_CHAIN_ID) throw new Error(`the node at ${rpcUrl} serves chain ${chainId}`);
+    if (chainId !== spec.chainId) throw new Error(`the node at ${rpcUrl} serves chain ${chainId}`);
     if (node && options.stateDir) {
       try {
         await nextPlannedBlock(rpc, plan);
@@ -83,7 +112,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         const stateFile = path.join(options.stateDir, "state.json");
         const aside = `${stateFile}.other-scenario-${Date.now()}`;
         if (fs.existsSync(stateFile)) fs.renameSync(stateFile, aside);
-        options.warn?.(`devnet: ${error.message}; started a new chain (the old one is in ${aside})`);
+        options.warn?.(`${spec.name}: ${error.message}; started a new chain (the old one is in ${aside})`);
         node = await startAnvil({ ...anvilOptions, port: node.port, strictPort: true });
       }
     }
@@ -93,7 +122,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
   return {
     rpcUrl,
-    chainId: DEVNET_CHAIN_ID,
+    chainId: spec.chainId,
     world,
     plan,
     node,

@@ -4,14 +4,19 @@
 // handed to the indexer carries the actual URL); the scenario is written and played in the background while the
 // API already answers. A devnet that another Vigía process runs on the same data dir (`vigia devnet`) is used
 // instead of starting a second one. Stopping the service stops the node (anvil saves the chain in the data dir).
+// Beside it runs the Tron devnet (tron-devnet.ts: a second anvil, on 8546 or any free port, with the Tron demo
+// world, kept in <data dir>/tron-devnet), registered as a Tron-kind chain; a Tron devnet that cannot start is
+// reported and left out, the EVM devnet going on without it.
+import path from "node:path";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/index.ts";
 import type { DB } from "../schema.ts";
 import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
-import { type DemoAddress, demoAddresses } from "./addresses.ts";
-import { startDevnet } from "./devnet.ts";
+import { type DemoAddress, demoAddresses, tronDemoAddresses } from "./addresses.ts";
+import { type Devnet, startDevnet } from "./devnet.ts";
 import type { PlayResult } from "./play.ts";
+import { startTronDevnet, TRON_DEVNET_CHAIN_ID, tronDevnetChain } from "./tron-devnet.ts";
 
 export interface DevnetLog {
   info(obj: object, msg: string): void;
@@ -25,6 +30,8 @@ export interface EmbeddedDevnetOptions {
   stateDir: string | undefined;
   /** Preferred port; default 8545. */
   port?: number;
+  /** The Tron devnet's preferred port (default 8546), or false for no Tron devnet. */
+  tron?: { port?: number } | false;
   log?: DevnetLog;
   logLevel?: string;
 }
@@ -34,6 +41,17 @@ export interface EmbeddedDevnetReady {
   /** undefined when another process runs (and plays) the node. */
   play: PlayResult | undefined;
   transfers: number;
+}
+
+/** The Tron devnet beside the EVM one. */
+export interface EmbeddedTronDevnet {
+  chainId: number;
+  rpcUrl: string;
+  sharedFrom: number | undefined;
+  /** The Tron scenario's addresses worth analysing, in base58check (devnet/addresses.ts). */
+  addresses: DemoAddress[];
+  /** Settles once its labels and prices are written and its scenario is on its chain (undefined on failure). */
+  ready: Promise<EmbeddedDevnetReady | undefined>;
 }
 
 export interface EmbeddedDevnet {
@@ -46,6 +64,8 @@ export interface EmbeddedDevnet {
   addresses: DemoAddress[];
   /** Settles once the labels and prices are written and the scenario is on the chain (undefined on failure). */
   ready: Promise<EmbeddedDevnetReady | undefined>;
+  /** The Tron devnet; undefined when turned off or when it could not start. */
+  tron: EmbeddedTronDevnet | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,53 +77,101 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
     shareRunning: true,
     warn: (msg) => log.warn({}, msg),
   });
-  const abort = new AbortController();
-  devnet.node?.exited.then((code) => {
-    if (!abort.signal.aborted)
-      log.warn({ code }, "devnet: anvil exited; the chain's RPC is gone until a restart");
-  });
-  const ready = (async (): Promise<EmbeddedDevnetReady | undefined> => {
+  let tron: Devnet | undefined;
+  if (options.tron !== false) {
     try {
-      const data = await writeDevnetData(options.db, devnet.world, devnet.plan);
-      const play = devnet.node ? await devnet.play({ signal: abort.signal }) : undefined;
-      log.info(
-        {
-          rpcUrl: devnet.rpcUrl,
-          outcome: play?.outcome ?? "shared",
-          blocks: play?.mined,
-          ms: play?.ms,
-          labels: data.labels.labels,
-          prices: data.prices.rows,
-        },
-        !play
-          ? `devnet: using the node of process ${devnet.sharedFrom}`
-          : play.outcome === "already"
-            ? "devnet: the demo scenario is on the chain"
-            : "devnet: played the demo scenario",
-      );
-      return { data, play, transfers: devnet.plan.transfers };
+      tron = await startTronDevnet({
+        ...(options.tron?.port !== undefined ? { port: options.tron.port } : {}),
+        // Beside the EVM devnet's state dir: <data dir>/tron-devnet.
+        ...(options.stateDir ? { stateDir: path.join(path.dirname(options.stateDir), "tron-devnet") } : {}),
+        shareRunning: true,
+        warn: (msg) => log.warn({}, msg),
+      });
     } catch (error) {
-      if (!abort.signal.aborted) log.error({ err: error }, `devnet: ${(error as Error).message}`);
-      return undefined;
+      log.error({ err: error }, `tron devnet: not started: ${(error as Error).message}`);
     }
-  })();
+  }
+  const abort = new AbortController();
+  for (const node of [devnet, tron]) {
+    node?.node?.exited.then((code) => {
+      if (!abort.signal.aborted)
+        log.warn(
+          { code, chainId: node.chainId },
+          "devnet: anvil exited; the chain's RPC is gone until a restart",
+        );
+    });
+  }
+  const ready = playAndWrite(devnet, options.db, abort.signal, log, "devnet");
+  const tronReady = tron ? playAndWrite(tron, options.db, abort.signal, log, "tron devnet") : undefined;
   return {
     rpcUrl: devnet.rpcUrl,
     sharedFrom: devnet.sharedFrom,
-    registry: devnetRegistry(devnet.rpcUrl),
+    registry: devnetRegistry(devnet.rpcUrl, tron?.rpcUrl),
     addresses: demoAddresses(devnet.world),
     ready,
+    tron:
+      tron && tronReady
+        ? {
+            chainId: TRON_DEVNET_CHAIN_ID,
+            rpcUrl: tron.rpcUrl,
+            sharedFrom: tron.sharedFrom,
+            addresses: tronDemoAddresses(tron.world),
+            ready: tronReady,
+          }
+        : undefined,
     async stop() {
       abort.abort();
-      await ready;
-      await devnet.stop();
+      await Promise.all([ready, tronReady]);
+      await Promise.all([devnet.stop(), tron?.stop()]);
     },
   };
 }
 
-/** The built-in chains with the devnet's RPC URL replaced by the running node's. */
-export function devnetRegistry(rpcUrl: string): ChainRegistry {
-  return new ChainRegistry(
-    BUILT_IN_CHAINS.map((chain) => (chain.id === DEVNET_CHAIN_ID ? { ...chain, rpc_url: rpcUrl } : chain)),
-  );
+/** Writes a devnet's labels and prices, then plays its scenario unless another process runs its node. */
+async function playAndWrite(
+  devnet: Devnet,
+  db: Kysely<DB>,
+  signal: AbortSignal,
+  log: DevnetLog,
+  name: string,
+): Promise<EmbeddedDevnetReady | undefined> {
+  try {
+    const data = await writeDevnetData(db, devnet.world, devnet.plan);
+    const play = devnet.node ? await devnet.play({ signal }) : undefined;
+    log.info(
+      {
+        chainId: devnet.chainId,
+        rpcUrl: devnet.rpcUrl,
+        outcome: play?.outcome ?? "shared",
+        blocks: play?.mined,
+        ms: play?.ms,
+        labels: data.labels.labels,
+        prices: data.prices.rows,
+      },
+      !play
+        ? `${name}: using the node of process ${devnet.sharedFrom}`
+        : play.outcome === "already"
+          ? `${name}: the demo scenario is on the chain`
+          : `${name}: played the demo scenario`,
+    );
+    return { data, play, transfers: devnet.plan.transfers };
+  } catch (error) {
+    if (!signal.aborted) log.error({ err: error }, `${name}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/**
+ * The built-in chains with the devnet's RPC URL replaced by the running node's, and the Tron devnet's entry at its
+ * node's URL (replacing the built-in one, or added while the built-in list has none).
+ */
+export function devnetRegistry(rpcUrl: string, tronRpcUrl?: string): ChainRegistry {
+  const chains = BUILT_IN_CHAINS.filter(
+    (chain) => tronRpcUrl === undefined || chain.id !== TRON_DEVNET_CHAIN_ID,
+  ).map((chain) => (chain.id === DEVNET_CHAIN_ID ? { ...chain, rpc_url: rpcUrl } : chain));
+  if (tronRpcUrl !== undefined) {
+    const builtIn = BUILT_IN_CHAINS.find((chain) => chain.id === TRON_DEVNET_CHAIN_ID);
+    chains.push(builtIn ? { ...builtIn, rpc_url: tronRpcUrl } : tronDevnetChain(tronRpcUrl));
+  }
+  return new ChainRegistry(chains);
 }

@@ -10,8 +10,6 @@ import {
   type DevnetBlock,
   type DevnetPlan,
   type DevnetTx,
-  FIRST_SCENARIO_BLOCK,
-  TOKEN_CONTRACTS,
   TOTAL_SUPPLY_SLOT,
 } from "../worlds/index.ts";
 
@@ -43,7 +41,9 @@ export async function nextPlannedBlock(rpc: JsonRpcClient, plan: DevnetPlan): Pr
   const probe = Math.min(head, last);
   const planned = plan.blocks[probe - 1]!;
   const block = await rpc.request<RpcBlockHeader | null>("eth_getBlockByNumber", [toHex(probe), false]);
-  const code = await rpc.request<string>("eth_getCode", [TOKEN_CONTRACTS.USDV.address, "latest"]);
+  // The plan's first contract (the EVM devnet's USDV, the Tron devnet's USDT) is deployed on a chain of the plan.
+  const probeContract = Object.values(plan.contracts)[0];
+  const code = probeContract ? await rpc.request<string>("eth_getCode", [probeContract, "latest"]) : "0x";
   const matches =
     block !== null &&
     Number(BigInt(block.timestamp)) === planned.timestamp &&
@@ -91,7 +91,7 @@ export async function playPlan(
       options.signal?.throwIfAborted();
       const block = plan.blocks[n - 1]!;
       // The starting balances go in right before the first scenario block (after the deployments).
-      if (n === FIRST_SCENARIO_BLOCK) await prefund(rpc, plan);
+      if (n === plan.firstScenarioBlock) await prefund(rpc, plan);
       for (const tx of block.txs) await send(rpc, tx);
       await rpc.request("evm_mine", [{ timestamp: block.timestamp, blocks: 1 }]);
       mined += 1;
@@ -118,17 +118,24 @@ async function presentClock(rpc: JsonRpcClient): Promise<void> {
   await rpc.request("evm_setTime", [now]);
 }
 
-/** Sets every sender's starting balances: native with anvil_setBalance, tokens in DemoToken's storage. */
+/**
+ * Sets every sender's starting balances: native with anvil_setBalance, tokens in DemoToken's storage (DemoTether
+ * has the same layout).
+ */
 async function prefund(rpc: JsonRpcClient, plan: DevnetPlan): Promise<void> {
   const calls: RpcCall[] = [...plan.prefund.native].map(([address, wei]) => ({
     method: "anvil_setBalance",
     params: [address, toHex(wei)],
   }));
   for (const [token, balances] of Object.entries(plan.prefund.tokens) as [
-    keyof typeof TOKEN_CONTRACTS,
+    keyof DevnetPlan["contracts"],
     Map<string, bigint>,
   ][]) {
-    const contract = TOKEN_CONTRACTS[token].address;
+    const contract = plan.contracts[token];
+    if (!contract) {
+      if (balances.size > 0) throw new Error(`devnet: the plan funds ${token}, which it does not deploy`);
+      continue;
+    }
     let supply = 0n;
     for (const [holder, units] of balances) {
       supply += units;

@@ -2,13 +2,21 @@
 // exchanges. It gives the detectors noise to ignore and the case addresses ordinary neighbours.
 import type { Rng } from "../platform/rng.ts";
 import type { Services } from "./services.ts";
-import { DAY, HOUR, type World } from "./world.ts";
+import { DAY, HOUR, type TokenSymbol, type World } from "./world.ts";
 
 export function backgroundTraffic(
   world: World,
-  services: Services,
+  services: Pick<Services, "exchanges">,
   rng: Rng,
-  opts: { users: number; transfers: number; start: number; days: number; namespace?: string },
+  opts: {
+    users: number;
+    transfers: number;
+    start: number;
+    days: number;
+    namespace?: string;
+    /** the tokens users are paid and pay in (default ETH and USDV for salaries, and TKN too for the rest) */
+    tokens?: readonly TokenSymbol[];
+  },
 ): void {
   const ns = opts.namespace ?? "user";
   const users = Array.from({ length: opts.users }, (_, i) => world.account(`${ns}${i}`));
@@ -18,7 +26,7 @@ export function backgroundTraffic(
     world.sendUsd(
       employer,
       user,
-      rng.pick(["ETH", "USDV"] as const),
+      rng.pick(opts.tokens ?? (["ETH", "USDV"] as const)),
       rng.between(800, 2_600),
       opts.start + (i % 48) * HOUR,
     );
@@ -27,7 +35,7 @@ export function backgroundTraffic(
     const at = opts.start + DAY + rng.between(0, (opts.days - 1) * DAY);
     const from = rng.pick(users);
     const roll = rng.next();
-    const token = rng.pick(["ETH", "USDV", "TKN"] as const);
+    const token = rng.pick(opts.tokens ?? (["ETH", "USDV", "TKN"] as const));
     if (roll < 0.15) {
       const ex = rng.pick(services.exchanges);
       world.sendUsd(from, ex.depositFor(from.name), token, rng.between(20, 700), at);

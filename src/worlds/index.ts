@@ -7,7 +7,9 @@
 //   - a TxGraph around one address, the graph the service's expansion would build (graph.ts), on which the eval
 //     measures the risk core's detection in memory;
 //   - rows in the chain data store, as an import would write them (store.ts);
-//   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts).
+//   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts);
+// on an EVM chain as it is, or on a Tron-kind chain (render/chain-tokens.ts: ETH as TRX, the stablecoin as USDT).
+// The Tron devnet's own demo world is tron.ts.
 
 import { Rng } from "../platform/rng.ts";
 import { backgroundTraffic } from "./background.ts";
@@ -31,6 +33,14 @@ export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
 export { type SplitLeg, splitTransfers } from "./patterns/structuring.ts";
 export { tradeBackAndForth, type WashLeg } from "./patterns/wash-trading.ts";
 export {
+  type ChainToken,
+  type ChainTokens,
+  chainTokensOfKind,
+  EVM_TOKENS,
+  TRON_TOKENS,
+  TRON_USDT_ADDRESS,
+} from "./render/chain-tokens.ts";
+export {
   DEMO_TOKEN_ABI,
   DEMO_TOKEN_BYTECODE,
   DEMO_TOKEN_SOURCE_SHA256,
@@ -44,13 +54,23 @@ export {
   type DevnetTx,
   FIRST_SCENARIO_BLOCK,
   planDevnet,
+  planTronDevnet,
   TOKEN_CONTRACTS,
   TOTAL_SUPPLY_SLOT,
+  TRON_DEVNET_LABEL_SOURCE,
+  TRON_ISSUER,
+  TRON_USDT_CONTRACT,
   tokenAddress,
 } from "./render/devnet-plan.ts";
 export { indexWorld, TOKEN_ADDRESSES, type WorldIndex, worldGraph } from "./render/graph.ts";
 export { type WorldStoreSummary, writeWorldToStore } from "./render/store.ts";
-export { buildServices, type Exchange, type Services } from "./services.ts";
+export {
+  DEMO_TETHER_ABI,
+  DEMO_TETHER_BYTECODE,
+  DEMO_TETHER_SOURCE_SHA256,
+} from "./render/tether.generated.ts";
+export { buildExchange, buildServices, type Exchange, type Services } from "./services.ts";
+export { type Freeze, type TronWorld, tronDevnetWorld } from "./tron.ts";
 export {
   type Account,
   type Case,

@@ -20,7 +20,8 @@ export interface Services {
   bridge: Account;
 }
 
-function exchange(world: World, name: string): Exchange {
+/** An exchange named `name`: its labelled hot wallet, and a deposit address per customer swept to it. */
+export function buildExchange(world: World, name: string): Exchange {
   const hot = world.account(`${name}.hot`, { label: `${name}: hot wallet`, category: "exchange" });
   return {
     name,
@@ -35,7 +36,7 @@ function exchange(world: World, name: string): Exchange {
 
 export function buildServices(world: World): Services {
   return {
-    exchanges: ["Bitso", "Binance", "Buda"].map((name) => exchange(world, name)),
+    exchanges: ["Bitso", "Binance", "Buda"].map((name) => buildExchange(world, name)),
     mixer: world.account("mixer.pool-1eth", {
       label: "Tornado.Cash: 1 ETH (devnet pool)",
       category: "mixer",

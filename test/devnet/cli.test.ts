@@ -1,6 +1,6 @@
 // `vigia devnet` as a process on a fresh embedded data dir: it plays the scenario, writes the labels and prices,
 // prints the RPC URL and the addresses to try, serves the chain until SIGINT, then stops the node and exits 0
-// with the chain saved in the data dir. (The database part runs on the embedded database either way: the
+// with the chain saved in the data dir; the Tron devnet beside it likewise, its addresses printed in base58. (The database part runs on the embedded database either way: the
 // PostgreSQL variant of storing labels and prices is covered by devnet.test.ts.)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -25,11 +25,13 @@ describe("vigia devnet", () => {
 
   it("serves the played scenario until SIGINT", { timeout: 120_000 }, async () => {
     const port = await freePort();
+    let tronPort = await freePort();
+    while (tronPort === port) tronPort = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, VIGIA_DATA_DIR: dataDir, VIGIA_LOG_LEVEL: "silent" };
     delete env.DATABASE_URL;
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, "bin/vigia.js"), "devnet", "--port", String(port)],
+      [path.join(ROOT, "bin/vigia.js"), "devnet", "--port", String(port), "--tron-port", String(tronPort)],
       {
         env,
         stdio: ["ignore", "pipe", "pipe"],
@@ -61,13 +63,26 @@ describe("vigia devnet", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
     });
     expect(((await answer.json()) as { result: string }).result).toBe("0xfc"); // the 252 blocks played after the genesis block
+    expect(stdout).toContain(
+      `Vigía Tron devnet: chain 728131337 (Tron-kind: base58 addresses) at http://127.0.0.1:${tronPort}`,
+    );
+    expect(stdout).toMatch(/store: \d+ labels \(source vigia-tron-devnet\)/);
+    expect(stdout).toMatch(/frozen +T[1-9A-HJ-NP-Za-km-z]{33} /);
+    const tronChain = await fetch(`http://127.0.0.1:${tronPort}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
+    expect(Number(((await tronChain.json()) as { result: string }).result)).toBe(728131337);
 
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(stderr).toContain("SIGINT: stopping the devnet");
     expect(fs.existsSync(path.join(dataDir, "devnet", "state.json"))).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "devnet", "anvil.json"))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "tron-devnet", "state.json"))).toBe(true);
     expect(await freePortIsFree(port)).toBe(true);
+    expect(await freePortIsFree(tronPort)).toBe(true);
   });
 });
 

@@ -1,12 +1,21 @@
 // `vigia serve` with no chains configured: the service starts anvil (on another port when the preferred one is
 // taken, and tells the indexer), plays the demo scenario, writes its labels and prices, and its own indexer
-// follows the chain, so the store ends up holding exactly the planned transfers. Stopping the service stops anvil.
+// follows the chain, so the store ends up holding exactly the planned transfers; the Tron devnet beside it likewise
+// (its USDT transfers, its labels under their own source, Tether's freeze read as the issuer's label). Stopping the
+// service stops both nodes.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetScenario } from "../../src/devnet/devnet.ts";
+import { TRON_DEVNET_CHAIN_ID, tronDevnetScenario } from "../../src/devnet/tron-devnet.ts";
 import { loadConfig } from "../../src/platform/config.ts";
 import { type Service, startService } from "../../src/service.ts";
-import { DEVNET_LABEL_SOURCE, tokenAddress } from "../../src/worlds/index.ts";
+import {
+  DEVNET_LABEL_SOURCE,
+  TRON_DEVNET_LABEL_SOURCE,
+  TRON_USDT_CONTRACT,
+  tokenAddress,
+  tronDevnetWorld,
+} from "../../src/worlds/index.ts";
 import { testDatabase } from "../support/database.ts";
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 45_000) {
@@ -105,15 +114,71 @@ describe("vigia serve without VIGIA_CHAINS", () => {
     expect(Number(prices.n)).toBe(ready!.data.prices.rows);
   });
 
+  it("runs the Tron devnet beside it, and indexes its USDT transfers", async () => {
+    const tron = service.devnet!.tron;
+    expect(tron).toBeDefined();
+    const ready = await tron!.ready;
+    expect(ready?.play?.outcome).toBe("played");
+    const { world, plan } = tronDevnetScenario();
+    const db = service.database.db;
+    await until("the Tron devnet to be indexed", async () => {
+      const row = await db
+        .selectFrom("indexer_checkpoints")
+        .select("block_number")
+        .where("chain_id", "=", TRON_DEVNET_CHAIN_ID)
+        .executeTakeFirst();
+      return row !== undefined && Number(row.block_number) >= plan.blocks.length;
+    });
+    const stored = await db
+      .selectFrom("transfers")
+      .select(["from_address", "to_address", "token", "value", "block_time"])
+      .where("chain_id", "=", TRON_DEVNET_CHAIN_ID)
+      .orderBy("block_number")
+      .orderBy("log_index")
+      .execute();
+    expect(
+      stored.map((t) => ({
+        from: t.from_address,
+        to: t.to_address,
+        token: t.token,
+        amount: BigInt(t.value),
+        at: new Date(t.block_time).getTime() / 1000,
+      })),
+    ).toEqual(
+      world
+        .timeline()
+        .map((t) => ({ from: t.from, to: t.to, token: TRON_USDT_CONTRACT, amount: t.amount, at: t.at })),
+    );
+    const labels = await db
+      .selectFrom("labels")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("source", "=", TRON_DEVNET_LABEL_SOURCE)
+      .executeTakeFirstOrThrow();
+    expect(Number(labels.n)).toBe(world.labelled().length);
+    // Tether's freeze on the chain is read by the indexer as the issuer's label of the frozen address.
+    const [frozen] = tronDevnetWorld().freezes;
+    const freezeLabels = await db
+      .selectFrom("labels")
+      .select(["address", "source"])
+      .where("chain_id", "=", TRON_DEVNET_CHAIN_ID)
+      .where("source", "like", "issuer-freeze:%")
+      .execute();
+    expect(freezeLabels).toEqual([
+      { address: frozen!.address, source: `issuer-freeze:${TRON_USDT_CONTRACT}` },
+    ]);
+  });
+
   it("stops anvil when the service stops", async () => {
-    const url = service.devnet!.rpcUrl;
+    const urls = [service.devnet!.rpcUrl, service.devnet!.tron!.rpcUrl];
     await service.close();
-    await expect(
-      fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      }),
-    ).rejects.toThrow();
+    for (const url of urls) {
+      await expect(
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+        }),
+      ).rejects.toThrow();
+    }
   });
 });

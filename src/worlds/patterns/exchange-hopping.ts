@@ -66,18 +66,25 @@ export function hopExchanges(world: World, h: ExchangeHops): number {
   return t;
 }
 
-/** The devnet's instance: a funded wallet hopping through two or three exchanges in ETH. */
-export function exchangeHopping(world: World, services: Services, rng: Rng, id: string, start: number): void {
+/** The devnet's instance: a funded wallet hopping through two or three exchanges in ETH (or `token`). */
+export function exchangeHopping(
+  world: World,
+  services: Pick<Services, "exchanges">,
+  rng: Rng,
+  id: string,
+  start: number,
+  token: TokenSymbol = "ETH",
+): void {
   const hopper = world.account(`${id}.hopper`);
   const count = rng.int(2, 3);
   const exchanges = [...services.exchanges].sort(() => rng.next() - 0.5).slice(0, count);
   const usd = rng.between(3_000, 60_000);
-  world.sendUsd(world.account(`${id}.source`), hopper, "ETH", usd * 1.05, start - rng.between(HOUR, DAY));
+  world.sendUsd(world.account(`${id}.source`), hopper, token, usd * 1.05, start - rng.between(HOUR, DAY));
   hopExchanges(world, {
     hopper,
     exchanges,
     customer: id,
-    token: "ETH",
+    token,
     usd,
     start,
     untilWithdrawal: () => rng.between(2 * HOUR, 40 * HOUR),

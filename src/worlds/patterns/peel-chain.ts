@@ -74,11 +74,12 @@ export function playPeelChain(
 /** The devnet's chain: the peel usually lands at an exchange deposit address, as in the literature. */
 function devnetChain(
   world: World,
-  services: Services,
+  services: Pick<Services, "exchanges">,
   rng: Rng,
   id: string,
   start: number,
   hops: PeelHop[],
+  token: TokenSymbol,
 ): Account[] {
   const forwarders = hops.map((_, i) => world.account(`${id}.hop${i}`));
   playPeelChain(
@@ -88,8 +89,8 @@ function devnetChain(
       forwarders,
       end: world.account(`${id}.hop${hops.length}`),
       hops,
-      token: "ETH",
-      amount: unitsForUsd("ETH", rng.between(20_000, 120_000), start),
+      token,
+      amount: unitsForUsd(token, rng.between(20_000, 120_000), start),
       start,
     },
     (i) => ({
@@ -105,12 +106,20 @@ function devnetChain(
   return forwarders;
 }
 
-export function peelChain(world: World, services: Services, rng: Rng, id: string, start: number): void {
+/** The devnet's instance, in ETH on the EVM devnet (`token`: USDV, the Tron devnet's USDT, on Tron's). */
+export function peelChain(
+  world: World,
+  services: Pick<Services, "exchanges">,
+  rng: Rng,
+  id: string,
+  start: number,
+  token: TokenSymbol = "ETH",
+): void {
   const hops = Array.from({ length: rng.int(3, 7) }, () => ({
     peel: rng.between(0.04, 0.18),
     wait: rng.between(1 * HOUR, 5 * DAY),
   }));
-  const forwarders = devnetChain(world, services, rng, id, start, hops);
+  const forwarders = devnetChain(world, services, rng, id, start, hops, token);
   world.addCase({
     id,
     pattern: "peel_chain",
@@ -176,7 +185,7 @@ function peelChainNearMiss(
     peel: variant === 2 ? rng.between(0.28, 0.4) : rng.between(0.04, 0.18),
     wait: variant === 3 ? rng.between(8 * DAY, 12 * DAY) : rng.between(HOUR, 5 * DAY),
   }));
-  const [first] = devnetChain(world, services, rng, id, start, hops);
+  const [first] = devnetChain(world, services, rng, id, start, hops, "ETH");
   world.addCase({
     id,
     pattern: "peel_chain",

@@ -4,7 +4,7 @@
 // within five, and a case per hop.
 import type { Rng } from "../../platform/rng.ts";
 import type { Services } from "../services.ts";
-import { type Account, DAY, type World } from "../world.ts";
+import { type Account, DAY, type TokenSymbol, type World } from "../world.ts";
 
 /** The chain from `sanctioned` through `hops` (three wallets, nearest first) carrying `usd`, and its three cases. */
 export function sanctionsChain(
@@ -15,11 +15,12 @@ export function sanctionsChain(
   hops: readonly [Account, Account, Account],
   usd: number,
   start: number,
+  token: TokenSymbol = "ETH",
 ): void {
   const [hop1, hop2, hop3] = hops;
-  world.sendUsd(sanctioned, hop1, "ETH", usd, start);
-  world.sendUsd(hop1, hop2, "ETH", usd * 0.9, start + rng.between(0.2, 2) * DAY);
-  world.sendUsd(hop2, hop3, "ETH", usd * 0.8, start + rng.between(2.5, 5) * DAY);
+  world.sendUsd(sanctioned, hop1, token, usd, start);
+  world.sendUsd(hop1, hop2, token, usd * 0.9, start + rng.between(0.2, 2) * DAY);
+  world.sendUsd(hop2, hop3, token, usd * 0.8, start + rng.between(2.5, 5) * DAY);
   for (const [distance, account] of hops.entries()) {
     world.addCase({
       id: `${id}-d${distance + 1}`,
@@ -33,14 +34,15 @@ export function sanctionsChain(
   }
 }
 
-/** The devnet's instance: three fresh wallets and USD 5,000-40,000 from the demo's sanctioned address. */
+/** The devnet's instance: three fresh wallets and USD 5,000-40,000 (in ETH, or `token`) from the demo's sanctioned address. */
 export function sanctionsExposure(
   world: World,
-  services: Services,
+  services: Pick<Services, "sanctioned">,
   rng: Rng,
   id: string,
   start: number,
+  token: TokenSymbol = "ETH",
 ): void {
   const hops = [1, 2, 3].map((h) => world.account(`${id}.hop${h}`)) as [Account, Account, Account];
-  sanctionsChain(world, rng, id, services.sanctioned, hops, rng.between(5_000, 40_000), start);
+  sanctionsChain(world, rng, id, services.sanctioned, hops, rng.between(5_000, 40_000), start, token);
 }

@@ -1,6 +1,8 @@
-// What the devnet writes into the service's store beside the chain itself: the scenario's labels (source
-// `vigia-devnet`, chain 31337; the labels of that source not in the scenario any more are removed), the tokens'
-// metadata, and daily USD prices of ETH, USDV and TKN for every day of the scenario (from the scenario's priceOn),
+// What a devnet writes into the service's store beside the chain itself: the scenario's labels (source
+// `vigia-devnet` on chain 31337, `vigia-tron-devnet` on the Tron devnet's; the labels of that source not in the
+// scenario any more are removed), the tokens' metadata, and daily USD prices of the native coin and the tokens (ETH,
+// USDV and TKN on the EVM devnet; TRX and USDT on the Tron devnet) for every day of the scenario (from the scenario's
+// priceOn, as the plan's chain tokens write it),
 // then each token's last price carried on to tomorrow, so that transfers made on the devnet now (the quickstart's
 // monitored transfer, a report of this month) have a USD value; and daily demo exchange rates of the currencies the
 // jurisdictions value operations in (MXN for Mexico's UMA thresholds, COP for Colombia's files) over the same days.
@@ -10,8 +12,8 @@ import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import { upsertTokens } from "../../chains/store/index.ts";
 import { LabelStage, type MergeCounts } from "../../ingest/labels/index.ts";
 import type { DB } from "../../schema.ts";
-import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
-import { DEVNET_LABEL_SOURCE, type DevnetPlan, TOKEN_CONTRACTS, tokenAddress } from "./devnet-plan.ts";
+import { DAY, type TokenSymbol, type World } from "../world.ts";
+import type { DevnetPlan } from "./devnet-plan.ts";
 
 export interface DevnetDataSummary {
   labels: MergeCounts;
@@ -42,23 +44,27 @@ export async function writeDevnetData(
           label: label.label,
           category: label.category,
           originalCategory: null,
-          source: DEVNET_LABEL_SOURCE,
+          source: plan.labelSource,
           confidence: 100,
         });
       }
-      return stage.merge({ replaceSources: [DEVNET_LABEL_SOURCE] });
+      return stage.merge({ replaceSources: [plan.labelSource] });
     }),
   );
 
+  const contracts = Object.entries(plan.contracts) as [TokenSymbol, string][];
   await upsertTokens(
     db,
-    (Object.keys(TOKEN_CONTRACTS) as (keyof typeof TOKEN_CONTRACTS)[]).map((symbol) => ({
-      chainId: plan.chainId,
-      address: TOKEN_CONTRACTS[symbol].address,
-      symbol,
-      name: TOKENS[symbol].name,
-      decimals: TOKENS[symbol].decimals,
-    })),
+    contracts.map(([token, address]) => {
+      const spec = plan.chainTokens.tokens[token];
+      return {
+        chainId: plan.chainId,
+        address,
+        symbol: spec.symbol,
+        name: spec.name,
+        decimals: spec.decimals,
+      };
+    }),
   );
 
   const rows = dailyPrices(plan, now).map((p) => ({ chain_id: plan.chainId, ...p }));
@@ -85,15 +91,14 @@ export async function writeDevnetData(
   return {
     labels,
     prices: { rows: rows.length, written: Number(written.numInsertedOrUpdatedRows ?? 0n) },
-    tokens: Object.keys(TOKEN_CONTRACTS).length,
+    tokens: contracts.length,
     fxRates: fx.length,
   };
 }
 
-/** Every day of the scenario, for each of its tokens: `native` for ETH, the contract address otherwise. */
 /**
- * The scenario's daily prices, then (with `now`, epoch ms) each token's last scenario price for every day after
- * it up to the day after `now`.
+ * The scenario's daily prices of the chain's native coin (`native`) and of each contract of the plan, then (with
+ * `now`, epoch ms) each one's last scenario price for every day after it up to the day after `now`.
  */
 export function dailyPrices(
   plan: DevnetPlan,
@@ -102,11 +107,15 @@ export function dailyPrices(
   const rows: { token: string; day: string; price_usd: string }[] = [];
   const through =
     now === undefined ? plan.lastDay : Math.max(plan.lastDay, (Math.floor(now / 1000 / DAY) + 1) * DAY);
+  const priced: [TokenSymbol, string][] = [
+    ["ETH", "native"],
+    ...(Object.entries(plan.contracts) as [TokenSymbol, string][]),
+  ];
   for (let day = plan.firstDay; day <= through; day += DAY) {
     const date = new Date(day * 1000).toISOString().slice(0, 10);
-    for (const symbol of Object.keys(TOKENS) as TokenSymbol[]) {
-      const price = priceOn(symbol, Math.min(day, plan.lastDay));
-      rows.push({ token: tokenAddress(symbol), day: date, price_usd: String(price) });
+    for (const [symbol, token] of priced) {
+      const price = plan.chainTokens.price(symbol, Math.min(day, plan.lastDay));
+      rows.push({ token, day: date, price_usd: String(price) });
     }
   }
   return rows;

@@ -1,16 +1,24 @@
 // The devnet scenario as a chain (pure: no I/O): which block carries what. A world's planned transfers become
-// one block per distinct time, after two deployment blocks:
+// one block per distinct time, after the deployment blocks:
 //   block 0          genesis, at GENESIS_TIME (a day before the scenario starts)
 //   block 1, 2       USDV and TKN deployed by a fixed deployer (nonces 0 and 1: deterministic addresses)
 //   block 3 + i      the world's i-th group of transfers, at that group's historical time
 // Before block 3 every sender is given exactly what it lacks (balances set directly, not transferred, so no funding
 // transfer appears in the graph), counted pessimistically within a block: all of a block's outflows before its
 // inflows, so the order the node puts a block's transactions in cannot make one fail.
+// The Tron devnet's plan (planTronDevnet) is the same with one deployment: block 1 deploys its USDT (DemoTether,
+// Tether's blacklist included), the world's stablecoin is written as that USDT, and the issuer's freezes
+// (addBlackList calls) go into the blocks of their times beside the transfers.
 import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, toHex } from "viem";
 import { DAY, HOUR, type PlannedTransfer, TOKENS, type TokenSymbol, type World } from "../world.ts";
+import type { ChainTokens } from "./chain-tokens.ts";
+import { EVM_TOKENS, TRON_TOKENS } from "./chain-tokens.ts";
 import { DEMO_TOKEN_ABI, DEMO_TOKEN_BYTECODE } from "./contracts.generated.ts";
+import { DEMO_TETHER_ABI, DEMO_TETHER_BYTECODE } from "./tether.generated.ts";
 
 export const DEVNET_LABEL_SOURCE = "vigia-devnet";
+/** The Tron devnet's labels: a source of their own, so that writing one devnet's never replaces the other's. */
+export const TRON_DEVNET_LABEL_SOURCE = "vigia-tron-devnet";
 
 type Address = `0x${string}`;
 type TokenContract = Exclude<TokenSymbol, "ETH">;
@@ -26,6 +34,15 @@ export const TOKEN_CONTRACTS: Record<TokenContract, { address: Address; nonce: n
 /** Blocks 1 and 2 deploy the tokens; the world's transfers start here. */
 export const FIRST_SCENARIO_BLOCK = 3;
 
+/** The Tron devnet's issuer: deploys its USDT and owns it (freezes); derived from a fixed name, never a real key. */
+export const TRON_ISSUER: Address = `0x${keccak256(toHex("vigia-tron-devnet:tether-issuer")).slice(-40)}`;
+
+/** The Tron devnet's USDT, deployed by TRON_ISSUER at nonce 0. */
+export const TRON_USDT_CONTRACT: Address = getContractAddress({
+  from: TRON_ISSUER,
+  nonce: 0n,
+}).toLowerCase() as Address;
+
 /** Gas limits: zero gas price makes them free, they only need to be enough. */
 const GAS = { native: 21_000n, token: 120_000n, deploy: 3_000_000n };
 
@@ -37,7 +54,7 @@ export interface DevnetTx {
   data?: `0x${string}`;
   gas: bigint;
   nonce: number;
-  /** The planned transfer this carries; absent for deployments. */
+  /** The planned transfer this carries; absent for deployments and the issuer's calls. */
   transfer?: PlannedTransfer;
 }
 
@@ -50,6 +67,14 @@ export interface DevnetBlock {
 export interface DevnetPlan {
   chainId: number;
   genesisTime: number;
+  /** The labels' source in the store (one per devnet). */
+  labelSource: string;
+  /** The world's tokens as this chain's contracts: the EVM devnet's USDV and TKN, the Tron devnet's USDT. */
+  contracts: Partial<Record<TokenContract, Address>>;
+  /** How the world's tokens are named, counted and priced on this chain. */
+  chainTokens: ChainTokens;
+  /** The first block of the world's transfers (after the deployments); the starting balances go in before it. */
+  firstScenarioBlock: number;
   /** Blocks 1..last, in order; blocks[i].number === i + 1. */
   blocks: DevnetBlock[];
   /** Balances set before the first scenario block: native wei and token units per address. */
@@ -65,33 +90,101 @@ export function tokenAddress(token: TokenSymbol): Address | "native" {
 }
 
 export function planDevnet(world: World, options: { chainId: number; genesisTime: number }): DevnetPlan {
-  const { genesisTime } = options;
-  const deploy = (token: TokenContract, hour: number): DevnetBlock => {
+  const deployments = (["USDV", "TKN"] as const).map((token, i) => {
     const spec = TOKENS[token];
-    return {
-      number: hour,
-      timestamp: genesisTime + hour * HOUR,
-      txs: [
-        {
-          from: DEPLOYER,
-          value: 0n,
-          data: encodeDeployData({
-            abi: DEMO_TOKEN_ABI,
-            bytecode: DEMO_TOKEN_BYTECODE,
-            args: [spec.name, spec.symbol, spec.decimals],
-          }),
-          gas: GAS.deploy,
-          nonce: TOKEN_CONTRACTS[token].nonce,
-        },
-      ],
-    };
-  };
-  const blocks: DevnetBlock[] = [deploy("USDV", 1), deploy("TKN", 2)];
+    const data = encodeDeployData({
+      abi: DEMO_TOKEN_ABI,
+      bytecode: DEMO_TOKEN_BYTECODE,
+      args: [spec.name, spec.symbol, spec.decimals],
+    });
+    return { hour: i + 1, tx: deployTx(DEPLOYER, data, TOKEN_CONTRACTS[token].nonce) };
+  });
+  return planChain(world, {
+    ...options,
+    labelSource: DEVNET_LABEL_SOURCE,
+    contracts: { USDV: TOKEN_CONTRACTS.USDV.address, TKN: TOKEN_CONTRACTS.TKN.address },
+    chainTokens: EVM_TOKENS,
+    deployments,
+    calls: [],
+  });
+}
+
+/**
+ * The Tron devnet's plan: its USDT (DemoTether, name "Tether USD", 6 decimals) deployed in block 1 by the issuer,
+ * the world's stablecoin written as that USDT, and each freeze as the issuer's addBlackList call in the block of
+ * its time. The world moves nothing else (no TRX, no other token: planning one that does fails).
+ */
+export function planTronDevnet(
+  world: World,
+  freezes: readonly { address: string; at: number }[],
+  options: { chainId: number; genesisTime: number },
+): DevnetPlan {
+  const other = world.transfers.find((t) => t.token !== "USDV");
+  if (other) throw new Error(`the Tron devnet carries USDT only; the world sends ${other.token}`);
+  // A blacklisted sender's transfer reverts, as on Tether's contract: the world must not plan one.
+  for (const f of freezes) {
+    const late = world.transfers.find((t) => t.from === f.address && t.at >= f.at);
+    if (late) throw new Error(`${f.address} sends at ${late.at}, after its freeze at ${f.at}`);
+  }
+  const usdt = TRON_TOKENS.tokens.USDV;
+  const data = encodeDeployData({
+    abi: DEMO_TETHER_ABI,
+    bytecode: DEMO_TETHER_BYTECODE,
+    args: [usdt.name, usdt.symbol, usdt.decimals],
+  });
+  return planChain(world, {
+    ...options,
+    labelSource: TRON_DEVNET_LABEL_SOURCE,
+    contracts: { USDV: TRON_USDT_CONTRACT },
+    chainTokens: TRON_TOKENS,
+    deployments: [{ hour: 1, tx: deployTx(TRON_ISSUER, data, 0) }],
+    calls: freezes.map((f, i) => ({
+      at: f.at,
+      tx: {
+        from: TRON_ISSUER,
+        to: TRON_USDT_CONTRACT,
+        value: 0n,
+        data: encodeFunctionData({
+          abi: DEMO_TETHER_ABI,
+          functionName: "addBlackList",
+          args: [f.address as Address],
+        }),
+        gas: GAS.token,
+        nonce: i + 1,
+      },
+    })),
+  });
+}
+
+function deployTx(from: Address, data: `0x${string}`, nonce: number): DevnetTx {
+  return { from, value: 0n, data, gas: GAS.deploy, nonce };
+}
+
+interface ChainLayout {
+  chainId: number;
+  genesisTime: number;
+  labelSource: string;
+  contracts: Partial<Record<TokenContract, Address>>;
+  chainTokens: ChainTokens;
+  /** One block each, `hour` hours after genesis, in order. */
+  deployments: { hour: number; tx: DevnetTx }[];
+  /** Transactions other than transfers (the issuer's freezes), each in the block of its time. */
+  calls: { at: number; tx: DevnetTx }[];
+}
+
+function planChain(world: World, layout: ChainLayout): DevnetPlan {
+  const { genesisTime } = layout;
+  const blocks: DevnetBlock[] = layout.deployments.map((d, i) => ({
+    number: i + 1,
+    timestamp: genesisTime + d.hour * HOUR,
+    txs: [d.tx],
+  }));
+  const firstScenarioBlock = blocks.length + 1;
 
   const timeline = world.timeline();
   const first = timeline[0];
   if (!first) throw new Error(`the world ${world.namespace} has no transfers`);
-  if (first.at <= blocks[1]!.timestamp) {
+  if (first.at <= blocks.at(-1)!.timestamp) {
     throw new Error(`the world's first transfer (${first.at}) is not after the devnet's deployments`);
   }
 
@@ -99,24 +192,33 @@ export function planDevnet(world: World, options: { chainId: number; genesisTime
   const balances = new Map<string, bigint>();
   const needs = new Map<string, bigint>();
   const key = (address: string, token: TokenSymbol) => `${token}:${address}`;
-  let group: PlannedTransfer[] = [];
+  // Transfers and calls in time order; sort is stable, so transfers keep the timeline's order and a call comes after
+  // the transfers of its second.
+  const items: { at: number; transfer?: PlannedTransfer; call?: DevnetTx }[] = [
+    ...timeline.map((t) => ({ at: t.at, transfer: t })),
+    ...layout.calls.map((c) => ({ at: c.at, call: c.tx })),
+  ].sort((x, y) => x.at - y.at);
+  let group: typeof items = [];
   const flush = () => {
     if (group.length === 0) return;
-    const at = group[0]!.at;
-    blocks.push({ number: blocks.length + 1, timestamp: at, txs: group.map((t) => txFor(t, nonces)) });
-    for (const t of group) {
+    const transfers = group.flatMap((item) => (item.transfer ? [item.transfer] : []));
+    const txs = group.map((item) => item.call ?? txFor(item.transfer!, nonces, layout));
+    blocks.push({ number: blocks.length + 1, timestamp: group[0]!.at, txs });
+    for (const t of transfers) {
       const k = key(t.from, t.token);
-      const balance = (balances.get(k) ?? 0n) - t.amount;
+      const balance = (balances.get(k) ?? 0n) - layout.chainTokens.units(t.token, t.amount);
       balances.set(k, balance);
       if (-balance > (needs.get(k) ?? 0n)) needs.set(k, -balance);
     }
-    for (const t of group)
-      balances.set(key(t.to, t.token), (balances.get(key(t.to, t.token)) ?? 0n) + t.amount);
+    for (const t of transfers) {
+      const k = key(t.to, t.token);
+      balances.set(k, (balances.get(k) ?? 0n) + layout.chainTokens.units(t.token, t.amount));
+    }
     group = [];
   };
-  for (const t of timeline) {
-    if (group.length > 0 && group[0]!.at !== t.at) flush();
-    group.push(t);
+  for (const item of items) {
+    if (group.length > 0 && group[0]!.at !== item.at) flush();
+    group.push(item);
   }
   flush();
 
@@ -128,8 +230,12 @@ export function planDevnet(world: World, options: { chainId: number; genesisTime
   }
   const last = timeline[timeline.length - 1]!;
   return {
-    chainId: options.chainId,
+    chainId: layout.chainId,
     genesisTime,
+    labelSource: layout.labelSource,
+    contracts: layout.contracts,
+    chainTokens: layout.chainTokens,
+    firstScenarioBlock,
     blocks,
     prefund,
     transfers: timeline.length,
@@ -138,21 +244,26 @@ export function planDevnet(world: World, options: { chainId: number; genesisTime
   };
 }
 
-function txFor(t: PlannedTransfer, nonces: Map<string, number>): DevnetTx {
+function txFor(t: PlannedTransfer, nonces: Map<string, number>, layout: ChainLayout): DevnetTx {
+  // A sender's nonces count its transactions: the issuer's deployment and calls are numbered in the plan itself.
   const nonce = nonces.get(t.from) ?? 0;
   nonces.set(t.from, nonce + 1);
   const from = t.from as Address;
+  const amount = layout.chainTokens.units(t.token, t.amount);
   if (t.token === "ETH") {
-    return { from, to: t.to as Address, value: t.amount, gas: GAS.native, nonce, transfer: t };
+    return { from, to: t.to as Address, value: amount, gas: GAS.native, nonce, transfer: t };
   }
+  const contract = layout.contracts[t.token];
+  if (!contract) throw new Error(`the devnet has no ${t.token} contract`);
   return {
     from,
-    to: TOKEN_CONTRACTS[t.token].address,
+    to: contract,
     value: 0n,
+    // DemoTether's transfer has DemoToken's ABI.
     data: encodeFunctionData({
       abi: DEMO_TOKEN_ABI,
       functionName: "transfer",
-      args: [t.to as Address, t.amount],
+      args: [t.to as Address, amount],
     }),
     gas: GAS.token,
     nonce,

@@ -9,8 +9,8 @@ import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import { insertTransfers, markContracts, type TransferRow, upsertTokens } from "../../chains/store/index.ts";
 import { LabelStage } from "../../ingest/labels/index.ts";
 import type { DB } from "../../schema.ts";
-import { DAY, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
-import { TOKEN_ADDRESSES } from "./graph.ts";
+import { DAY, TOKENS, type TokenSymbol, type World } from "../world.ts";
+import { type ChainTokens, EVM_TOKENS } from "./chain-tokens.ts";
 
 const BATCH = 5_000;
 
@@ -24,6 +24,8 @@ export async function writeWorldToStore(
   db: Kysely<DB>,
   world: World,
   chainId: number,
+  /** How the world's tokens appear on the chain (render/chain-tokens.ts): EVM's as they are, Tron's as TRX and USDT. */
+  tokens: ChainTokens = EVM_TOKENS,
 ): Promise<WorldStoreSummary> {
   const timeline = world.timeline();
   const blockOf = new Map<number, number>();
@@ -36,8 +38,8 @@ export async function writeWorldToStore(
     blockTime: new Date(t.at * 1000),
     from: t.from.toLowerCase(),
     to: t.to.toLowerCase(),
-    token: TOKEN_ADDRESSES[t.token],
-    value: t.amount,
+    token: tokens.tokens[t.token].address,
+    value: tokens.units(t.token, t.amount),
   }));
   for (let i = 0; i < rows.length; i += BATCH) await insertTransfers(db, rows.slice(i, i + BATCH));
 
@@ -69,10 +71,10 @@ export async function writeWorldToStore(
     db,
     (["USDV", "TKN"] as const).map((symbol) => ({
       chainId,
-      address: TOKEN_ADDRESSES[symbol],
-      symbol,
-      name: TOKENS[symbol].name,
-      decimals: TOKENS[symbol].decimals,
+      address: tokens.tokens[symbol].address,
+      symbol: tokens.tokens[symbol].symbol,
+      name: tokens.tokens[symbol].name,
+      decimals: tokens.tokens[symbol].decimals,
     })),
   );
 
@@ -85,9 +87,9 @@ export async function writeWorldToStore(
       for (const symbol of Object.keys(TOKENS) as TokenSymbol[]) {
         prices.push({
           chain_id: chainId,
-          token: TOKEN_ADDRESSES[symbol],
+          token: tokens.tokens[symbol].address,
           day: date,
-          price_usd: String(priceOn(symbol, day)),
+          price_usd: String(tokens.price(symbol, day)),
         });
       }
     }

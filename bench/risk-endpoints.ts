@@ -48,6 +48,7 @@ import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
 import { QUICK_TRANSFERS_PER_DIRECTION } from "../src/analysis/quick.ts";
 import { runAnalysis } from "../src/analysis/run.ts";
+import { tronBase58 } from "../src/chains/address/index.ts";
 import { COALESCED_BATCH } from "../src/ledger/layer-read.ts";
 import { migrate } from "../src/platform/db/migrate.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
@@ -63,9 +64,14 @@ import {
   generateRiskStore,
   MERCHANTS,
   TRANSFERS,
+  TRON,
   USERS,
 } from "./risk-store.ts";
 import { layerStatementsMs, quickStatementsMsPerCheck } from "./statement-floor.ts";
+
+/** An address of the store as the benchmark's chain writes it (Tron: base58check). */
+const written = (address: string) => (TRON ? tronBase58(address) : address);
+
 import { type Benchmark, type ChildServer, startChild, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -219,7 +225,9 @@ async function prepare(database: DatabaseName, workDir: string, scanSets: string
     JSON.stringify([
       {
         id: CHAIN_ID,
-        name: "Ethereum (bench)",
+        name: TRON ? "Tron (bench)" : "Ethereum (bench)",
+        // The store's native amounts are written with 18 decimals on either chain (bench/risk-store.ts).
+        ...(TRON ? { kind: "tron" } : {}),
         currency_symbol: "ETH",
         explorer_url: null,
         blockscout_url: null,
@@ -392,7 +400,7 @@ async function quickLoad(
         method: "GET",
         setupRequest: (request) => {
           const address = addresses[cursor.next++ % addresses.length] as string;
-          return { ...request, path: `/v1/risk/quick?address=${address}&chainId=${CHAIN_ID}` };
+          return { ...request, path: `/v1/risk/quick?address=${written(address)}&chainId=${CHAIN_ID}` };
         },
       },
     ],
@@ -421,7 +429,8 @@ async function pacedLoad(
   const first = cursor.next;
   const run = await openLoop({
     base,
-    path: (k) => `/v1/risk/quick?address=${addresses[(first + k) % addresses.length]}&chainId=${CHAIN_ID}`,
+    path: (k) =>
+      `/v1/risk/quick?address=${written(addresses[(first + k) % addresses.length] as string)}&chainId=${CHAIN_ID}`,
     headers: { "x-api-key": `ApiKey ${key}` },
     rate: RATE,
     seconds: SECONDS,
@@ -485,7 +494,7 @@ async function measureQuick(base: string, key: string, ordinaryUsers: string[]):
     for (let n = 0; n < count; n++) {
       const address = benchAddress(ADDRESS_CLASSES[cls](random));
       const t = performance.now();
-      const response = await fetch(`${base}/v1/risk/quick?address=${address}&chainId=${CHAIN_ID}`, {
+      const response = await fetch(`${base}/v1/risk/quick?address=${written(address)}&chainId=${CHAIN_ID}`, {
         headers: { "x-api-key": `ApiKey ${key}` },
       });
       await response.arrayBuffer();
@@ -531,7 +540,7 @@ async function scanOnce(
     method: "POST",
     headers: { "x-api-key": `ApiKey ${key}`, "content-type": "application/json" },
     body: JSON.stringify({
-      addresses: set.map((a) => ({ address: a.address, chainId: String(CHAIN_ID) })),
+      addresses: set.map((a) => ({ address: written(a.address), chainId: String(CHAIN_ID) })),
       maxDepth,
       skipExisting: false,
     }),
@@ -758,7 +767,14 @@ function ordinaryMarkdown(outcomes: Outcome[]): string[] {
 function markdown(outcomes: Outcome[]): string {
   const yes = (b: boolean) => (b ? "yes" : "**no**");
   const lines = [
-    `## risk-endpoints: quick check and 50-address scan on ${int(TRANSFERS)} transfers`,
+    `## risk-endpoints${TRON ? "-tron" : ""}: quick check and 50-address scan on ${int(TRANSFERS)} transfers${TRON ? ", on Tron in base58" : ""}`,
+    ...(TRON
+      ? [
+          "",
+          "BENCH_RISK_CHAIN=tron: the same store under Tron mainnet's id (728126428), a Tron-kind chain; every address sent",
+          "in base58check and every answer written in it (docs/decisions/0033-tron.md). Same targets as on EVM.",
+        ]
+      : []),
     "",
     `The real service (child process, bench/server.ts, log level warn) on the store of bench/risk-store.ts: ${int(TRANSFERS)}`,
     `transfers on chain 1 between ${int(USERS)} users, 67 services and ${int(MERCHANTS.count)} merchants (busy unlabelled EOAs of heavy-tailed degree`,
@@ -918,7 +934,7 @@ function markdown(outcomes: Outcome[]): string {
 export const riskEndpointsBenchmark: Benchmark = {
   name: "risk-endpoints",
   // The 5M store is the benchmark's own; a run on another size (BENCH_RISK_TRANSFERS) writes a section of its own.
-  section: TRANSFERS === 5_000_000 ? "risk-endpoints" : `risk-endpoints-${TRANSFERS}`,
+  section: `risk-endpoints${TRON ? "-tron" : ""}${TRANSFERS === 5_000_000 ? "" : `-${TRANSFERS}`}`,
   title: `quick check and 50-address depth-3 scan on a ${int(TRANSFERS)}-transfer store, PGlite and PostgreSQL`,
   async run() {
     const outcomes: Outcome[] = [];

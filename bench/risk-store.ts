@@ -33,7 +33,12 @@
 import crypto from "node:crypto";
 import type { Database } from "../src/platform/db/open.ts";
 
-export const CHAIN_ID = 1;
+/**
+ * BENCH_RISK_CHAIN=tron writes the store under Tron mainnet's id (728126428) and the benchmark sends and reads its
+ * addresses in base58check, as Tron's clients do: the same data, the codec at the API's edges measured with it.
+ */
+export const TRON = process.env.BENCH_RISK_CHAIN === "tron";
+export const CHAIN_ID = TRON ? 728126428 : 1;
 export const TRANSFERS = Number(process.env.BENCH_RISK_TRANSFERS || 5_000_000);
 /** Users: BENCH_RISK_USERS, by default one per 5 transfers (1,000,000 for 5M), so a typical user has ~10. */
 export const USERS = Number(process.env.BENCH_RISK_USERS || Math.round(TRANSFERS / 5));

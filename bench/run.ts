@@ -6,7 +6,7 @@ import { expansionBenchmark } from "./expansion.ts";
 import { fleetBenchmark } from "./fleet.ts";
 import { httpChainDetail } from "./http-chain-detail.ts";
 import { importEtlBenchmark } from "./import-etl.ts";
-import { indexerBenchmark } from "./indexer.ts";
+import { indexerBenchmark, tronIndexerBenchmark } from "./indexer.ts";
 import { layersBenchmark } from "./layers.ts";
 import { monitoringBenchmark } from "./monitoring.ts";
 import { rescreenBenchmark } from "./rescreen.ts";
@@ -17,6 +17,7 @@ import { viewerRenderBenchmark } from "./viewer-render.ts";
 const BENCHMARKS: Benchmark[] = [
   httpChainDetail,
   indexerBenchmark,
+  tronIndexerBenchmark,
   importEtlBenchmark,
   expansionBenchmark,
   riskEndpointsBenchmark,

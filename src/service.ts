@@ -24,6 +24,7 @@ import {
   DEVNET_CHAIN_ID,
   ExplorerHistory,
   type ExplorerOptions,
+  isDevnetChain,
   loadChainRegistry,
   presentAddressesPerChain,
   recordChainTokens,
@@ -190,7 +191,7 @@ async function assemble(
   // be another program's anvil.
   const followDevnet = followsDevnetChain(config, Boolean(options.devnet));
   // The chains this deployment follows (every worker process follows them; an API process reads their lag).
-  const followed = indexedChains(registry.enabled()).filter((c) => followDevnet || c.id !== DEVNET_CHAIN_ID);
+  const followed = indexedChains(registry.enabled()).filter((c) => followDevnet || !isDevnetChain(c.id));
   const readyMaxLagBlocks = config.readyMaxLagBlocks;
   const keys: KeysContext = {
     db: database.db,
@@ -471,9 +472,7 @@ async function assemble(
   const indexers = options.workers
     ? startIndexers({
         database,
-        chains: (devnet?.registry ?? registry)
-          .enabled()
-          .filter((c) => followDevnet || c.id !== DEVNET_CHAIN_ID),
+        chains: (devnet?.registry ?? registry).enabled().filter((c) => followDevnet || !isDevnetChain(c.id)),
         logLevel: config.logLevel,
         hooks: {
           watcher: watcherForChains((id) => (devnet?.registry ?? registry).codec(id).kind === "evm"),

@@ -4,7 +4,7 @@
 //   the ledger's USD formula (src/ledger/usd.ts) reads a transfer's decimals from its token row and takes 18 only
 //   when there is none;
 // - the chain's pegged tokens (`pegged_tokens`: USDT on Tron at USD 1), their symbol, decimals and peg, which the
-//   ledger takes as the USD price on days it holds none (migrations/0031_pegged_tokens.sql).
+//   ledger takes as the USD price on days it holds none (migrations/0030_pegged_tokens.sql).
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import { codecOfKind } from "./address/codec.ts";

@@ -9,7 +9,9 @@ export {
   type ChainConfig,
   ChainRegistry,
   DEVNET_CHAIN_ID,
+  isDevnetChain,
   loadChainRegistry,
+  TRON_DEVNET_CHAIN_ID,
   TRON_MAINNET_ID,
 } from "./registry.ts";
 export { registerChainRoutes } from "./routes.ts";

@@ -14,6 +14,9 @@ export const ChainConfigSchema = Type.Object(
       description: "The chain id its node answers to eth_chainId (Tron mainnet: 728126428)",
     }),
     name: Type.String({ minLength: 1 }),
+    // The id the node answers to eth_chainId when it does not fit the service's 32-bit chain ids (Tron's Nile
+    // testnet answers 3448148188): `id` is then the service's own number for the chain. Absent: `id`.
+    node_chain_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     // How the chain writes addresses and what its node speaks: "evm" (default) or "tron" (base58check addresses at
     // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md).
     kind: Type.Optional(Type.Union([Type.Literal("evm"), Type.Literal("tron")], { default: "evm" })),
@@ -91,6 +94,17 @@ export type ChainConfig = Static<typeof ChainConfigSchema>;
 export const DEVNET_CHAIN_ID = 31337;
 /** Tron mainnet's id, as its node answers eth_chainId (0x2b6653dc). */
 export const TRON_MAINNET_ID = 728126428;
+/**
+ * The Vigía Tron devnet (src/devnet/tron-devnet.ts): an anvil answering this id, not mainnet's, so that mainnet's
+ * labels (real OFAC designations) never apply to the devnet's made-up addresses. 728131337: Tron's 7281… and
+ * anvil's 31337; it fits the store's 32-bit ids and is no chain of the public chain list.
+ */
+export const TRON_DEVNET_CHAIN_ID = 728131337;
+/** The devnet's USDT (Tether's blacklist included), deployed first by its issuer account. */
+const TRON_DEVNET_USDT = "0xca59d90a8b0e112a292e8f9618047a712df3f8d8";
+
+/** The local devnets' chains: followed only where devnets run (src/devnet/when.ts). */
+export const isDevnetChain = (id: number) => id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID;
 
 export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(1, "Ethereum", "ETH", "https://etherscan.io", "https://eth.blockscout.com"),
@@ -110,6 +124,18 @@ export const BUILT_IN_CHAINS: ChainConfig[] = [
     currency_decimals: 6,
     // Tether's USDT (TRC-20), 6 decimals: https://tronscan.org/#/token20/TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t
     pegged_tokens: [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", decimals: 6, usd: 1 }],
+  },
+  // The Tron devnet's anvil (README, "The Tron devnet"): no HTTP API of a Tron node, no explorer, final at once.
+  {
+    ...chain(TRON_DEVNET_CHAIN_ID, "Vigía Tron devnet", "TRX", null, null),
+    kind: "tron",
+    currency_decimals: 6,
+    rpc_url: "http://127.0.0.1:8546",
+    confirmations: 0,
+    explorer_api_url: null,
+    tron_http_url: null,
+    issuer_freeze_contracts: [TRON_DEVNET_USDT],
+    pegged_tokens: [{ address: TRON_DEVNET_USDT, symbol: "USDT", decimals: 6, usd: 1 }],
   },
 ];
 

@@ -30,7 +30,7 @@ export interface TokensTable {
   symbol: string | null;
   name: string | null;
   decimals: number | null;
-  /** the USD value the law rules' convention fixes for a stablecoin, when no day's price is held (0031) */
+  /** the USD value the law rules' convention fixes for a stablecoin, when no day's price is held (0030) */
   pegged_usd: string | null;
 }
 

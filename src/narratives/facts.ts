@@ -22,7 +22,7 @@ import {
   presentAddresses,
   TRON_CODEC,
 } from "../chains/address/index.ts";
-import type { ChainRegistry } from "../chains/index.ts";
+import { type ChainRegistry, TRON_MAINNET_ID } from "../chains/index.ts";
 import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
 import { jurisdictionsOf } from "../jurisdictions/index.ts";
 import {
@@ -469,7 +469,15 @@ export async function gatherReportFacts(
       : [];
   if (parsed.family !== "evm" && tronChains.length === 0) {
     const network = FAMILY_NETWORK[parsed.family as Exclude<AddressFamily, "evm">];
-    facts.labels = await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number]);
+    // Tron's labels are kept on Tron mainnet in the stored form (docs/labels.md), older imports under the
+    // network's own id as written.
+    facts.labels =
+      parsed.family === "tron"
+        ? [
+            ...(await labelsOf(db, storedAddressOf(parsed), [TRON_MAINNET_ID], () => "Tron")),
+            ...(await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number])),
+          ]
+        : await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number]);
     facts.limits.push({ kind: "no-data-source", network });
   } else {
     const stored = storedAddressOf(parsed);

@@ -232,16 +232,18 @@ describe("chain config", () => {
     });
   });
 
-  it("the built-in chains with a Blockscout ask it by default, and only those", () => {
+  it("the built-in chains with a Blockscout ask it by default, Tron mainnet TronGrid, and only those", () => {
     const asking = BUILT_IN_CHAINS.filter((c) => explorerSource(c, true)).map((c) => [
       c.id,
-      c.blockscout_url,
+      explorerSource(c, true)?.kind,
+      explorerSource(c, true)?.baseUrl.href,
     ]);
     expect(asking).toEqual([
-      [1, "https://eth.blockscout.com"],
-      [137, "https://polygon.blockscout.com"],
-      [42161, "https://arbitrum.blockscout.com"],
-      [8453, "https://base.blockscout.com"],
+      [1, "blockscout", "https://eth.blockscout.com/"],
+      [137, "blockscout", "https://polygon.blockscout.com/"],
+      [42161, "blockscout", "https://arbitrum.blockscout.com/"],
+      [8453, "blockscout", "https://base.blockscout.com/"],
+      [728126428, "trongrid", "https://api.trongrid.io/"],
     ]);
     expect(BUILT_IN_CHAINS.filter((c) => explorerSource(c, false))).toEqual([]);
   });

@@ -124,6 +124,23 @@ describe("the indexer on a Tron node's /jsonrpc", () => {
     ).toBe(STAND_IN_MAX_LOG_RANGE);
   });
 
+  it("takes the chain's configured fields: its node's id beyond 32 bits, its HTTP API, its freeze contracts", () => {
+    // Nile answers eth_chainId 3448148188, beyond the service's 32-bit chain ids: `id` is the service's number.
+    const nile = settingsFor(
+      devnetChain(node.url, {
+        id: 3448,
+        kind: "tron",
+        node_chain_id: 3448148188,
+        tron_http_url: null,
+        issuer_freeze_contracts: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
+      }),
+    );
+    expect(nile.nodeChainId).toBe(3448148188n);
+    expect(nile.tronWalletUrl).toBeNull();
+    expect(nile.issuerFreezeContracts).toEqual([TRON_USDT]);
+    expect(settingsFor(devnetChain(node.url, { id: TRON, kind: "tron" })).nodeChainId).toBe(BigInt(TRON));
+  });
+
   it("reads TRX, TRC-20 transfers and freezes the way Tron writes them, within its limits", async () => {
     const freezes: IssuerFreezeEvent[] = [];
     const settings = settingsFor(

@@ -45,7 +45,7 @@ describe("USD_OF_TRANSFER agrees with usdValue", () => {
     const { rows } = await sql<{ usd: string | null }>`
       SELECT ${USD_OF_TRANSFER}::text AS usd FROM
         (SELECT ${value}::numeric AS value) t,
-        (SELECT ${decimals}::int AS decimals) tk,
+        (SELECT ${decimals}::int AS decimals, NULL::numeric AS pegged_usd) tk,
         (SELECT ${price}::numeric AS price_usd) p`.execute(db.db);
     const js = usdValue(value, decimals ?? 18, price);
     expect(rows[0]?.usd === null ? null : Number(rows[0]?.usd)).toBe(js);

@@ -3,7 +3,8 @@
 // (valued at the day's TRX price, 6 decimals) written as the indexer writes them; the real checker meets Mexico's
 // rules; the notifications reach a real integrator on 127.0.0.1 signed, naming every address in base58; the month's
 // AVI validates against the UIF's XSD and reports USDT under the catalog's fallback code with its ticker, TRX under
-// its own code. PGlite, or PostgreSQL with DATABASE_URL.
+// its own code; a Colombian client's USDT operation is in Colombia's monthly file, in its layout. PGlite, or
+// PostgreSQL with DATABASE_URL.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { XMLParser } from "fast-xml-parser";
@@ -14,9 +15,11 @@ import { TRON_MAINNET_ID } from "../../src/chains/index.ts";
 import { NotificationDeliverer, ProfileReader } from "../../src/integrator/index.ts";
 import { OTHER_VIRTUAL_ASSET, VIRTUAL_ASSET_CODES } from "../../src/jurisdictions/mx/catalogs.ts";
 import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
+import { createProject } from "../../src/keys/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { generateReports, UrgentAvisoWriter } from "../../src/reports/index.ts";
+import { checkCoLayout } from "../jurisdictions/support/co-layout.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
@@ -50,6 +53,16 @@ const mexican = {
   },
 };
 
+// A client in Bogotá: Colombia governs.
+const colombian = {
+  givenName: "ALICIA",
+  paternalSurname: "GOMEZ",
+  maternalSurname: "PARRA",
+  nationality: "CO",
+  address: { country: "CO", city: "Bogotá" },
+  colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050" },
+};
+
 let svc: TestService;
 let integrator: http.Server;
 let integratorUrl: string;
@@ -65,6 +78,8 @@ beforeAll(async () => {
     req.on("end", () => {
       if (/\/users\/mario/.test(req.url ?? ""))
         return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(mexican));
+      if (/\/users\/alicia/.test(req.url ?? ""))
+        return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(colombian));
       webhooks.push({ headers: req.headers, body });
       res.writeHead(200).end();
     });
@@ -255,5 +270,66 @@ describe("a monitored Tron address", () => {
     expect(await validateAvi(xml)).toEqual({ valid: true });
     expect(xml).not.toMatch(STORED_FORM);
     expect(xml).toContain(`<activo_virtual_operado>${VIRTUAL_ASSET_CODES.TRX}</activo_virtual_operado>`);
+  });
+
+  it("puts a Colombian client's USDT operation in Colombia's monthly file, in its layout, in base58", async () => {
+    const db = svc.database.db;
+    const project = await createProject(svc.keys, { name: "tron-co" }, { kind: "cli" });
+    const patch = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${project.projectId}`,
+      headers: auth(project.key),
+      payload: {
+        integration_url: integratorUrl,
+        jurisdictions: ["CO"],
+        jurisdiction_settings: { CO: { codigo_sirel: "PSAV-0042" } },
+      },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    await db
+      .insertInto("fx_rates")
+      .values(["2026-10-20", "2026-10-21"].map((day) => ({ day, currency: "COP", per_usd: "4000" })))
+      .execute();
+    const client = hexOf(0x7101);
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${project.projectId}/addresses`,
+      headers: auth(project.key),
+      payload: { address: tronBase58(client), chainId: CHAIN, foreign_user_id: "alicia" },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    // USD 200 of USDT out of the client's address: past Colombia's USD 150 for a single transaction.
+    const [tx] = await chain.block(new Date(Date.parse("2026-10-21T15:00:00Z")), [
+      { from: client, to: PAYER, value: 200_000_000n, token: USDT.hex },
+    ]);
+    const c = checker();
+    while ((await c.runOnce()) > 0) {}
+    await generateReports(
+      {
+        ...svc.reports,
+        profiles: new ProfileReader({
+          ...svc.integrator,
+          outbound: new OutboundClient({ allowPrivate: true }),
+        }),
+      },
+      { projectId: project.projectId, countryCode: "CO", period: "2026-10", trigger: "api", actor: "test" },
+    );
+    const [file] = await db
+      .selectFrom("reports")
+      .select(["storage_key"])
+      .where("project_id", "=", project.projectId)
+      .where("country_code", "=", "CO")
+      .where("kind", "=", "monthly")
+      .execute();
+    expect(file).toBeDefined();
+    const text = (await svc.reports.store.get(file!.storage_key))!.toString("latin1");
+    expect(checkCoLayout(text)).toEqual([]);
+    expect(text).not.toMatch(STORED_FORM);
+    const record = text
+      .split("\r\n")
+      .find((l) => l.startsWith("1|") && l.toLowerCase().includes(tx!.slice(2)));
+    expect(record).toBeDefined();
+    expect(record).toContain(tronBase58(client));
+    expect(record).toContain(tronBase58(PAYER));
   });
 });

@@ -1,5 +1,6 @@
 // GET /analysis/{analysisId}/progress and GET /analysis/{analysisId}/layers/{layer} (docs/api.md,
 // "Investigations and layered analyses"). Thin: parse, authorise (route config), call a view, shape.
+import { presentInText } from "../../chains/address/index.ts";
 import type { HttpApp } from "../../platform/http/app.ts";
 import { principalOf } from "../../platform/http/auth.ts";
 import { Ok, ok } from "../../platform/http/schemas.ts";
@@ -60,12 +61,14 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
         reply.header("cache-control", "no-cache");
         return ok(answer.layer);
       }
-      // The stored text as is: every read of a completed layer is the same bytes.
+      // The stored text, its addresses as the chain writes them (Tron: base58check): every read of a completed
+      // layer is the same bytes.
+      const body = presentInText(ctx.registry.codec(answer.chainId), answer.body);
       return reply
         .header("cache-control", COMPLETED_LAYER_CACHE)
         .type("application/json; charset=utf-8")
         .serializer((payload: unknown) => payload as string)
-        .send(`{"success":true,"data":${answer.body}}` as never);
+        .send(`{"success":true,"data":${body}}` as never);
     },
   );
 }

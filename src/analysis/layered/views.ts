@@ -41,7 +41,9 @@ export async function readProgress(db: Kysely<DB>, projectId: number, id: string
   return progress;
 }
 
-export type LayerAnswer = { completed: true; body: string } | { completed: false; layer: ShortLayer };
+export type LayerAnswer =
+  | { completed: true; body: string; chainId: number }
+  | { completed: false; layer: ShortLayer };
 
 export async function readLayer(
   db: Kysely<DB>,
@@ -57,7 +59,7 @@ export async function readLayer(
   }
   if (layer < a.completedLayers) {
     const body = await readLayerBody(db, a.id, layer);
-    if (body !== undefined) return { completed: true, body };
+    if (body !== undefined) return { completed: true, body, chainId: a.chainId };
   }
   const short: ShortLayer = {
     analysisId: a.id,

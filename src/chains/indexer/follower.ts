@@ -167,8 +167,10 @@ export class ChainFollower {
    */
   async #checkIdentity(signal: AbortSignal): Promise<void> {
     const served = hexToBigInt(await this.#rpc.request<string>("eth_chainId", [], signal));
-    if (served !== BigInt(this.chainId)) {
-      throw new ChainIdentityError(`the node at rpc_url serves chain ${served}, not chain ${this.chainId}`);
+    if (served !== this.#settings.nodeChainId) {
+      throw new ChainIdentityError(
+        `the node at rpc_url serves chain ${served}, not chain ${this.#settings.nodeChainId}`,
+      );
     }
     const checkpoint = await readCheckpoint(this.#db, this.chainId);
     this.#checkpoint = checkpoint;

@@ -7,12 +7,14 @@
 // Tron-kind chains default to 19: a Tron block is solidified (irreversible) once 19 of the 27 super representatives
 // built on it (docs/decisions/0033-tron.md), and their node's /jsonrpc keeps eth_getLogs within 5000 blocks.
 import { type ChainKind, codecOfKind } from "../address/index.ts";
-import { type ChainConfig, DEVNET_CHAIN_ID, TRON_MAINNET_ID } from "../registry.ts";
+import { type ChainConfig, isDevnetChain, TRON_MAINNET_ID } from "../registry.ts";
 import { TRON_USDT } from "./issuer-freezes.ts";
 
 export interface IndexerSettings {
   chainId: number;
   chainName: string;
+  /** What the node answers to eth_chainId: the chain config's `node_chain_id`, else its id. */
+  nodeChainId: bigint;
   /** What the node speaks: "tron" reads transfers the way Tron's /jsonrpc writes them (tron-values.ts). */
   kind: ChainKind;
   rpcUrl: string;
@@ -72,7 +74,7 @@ export function indexedChains(chains: ChainConfig[]): ChainConfig[] {
 
 export function settingsFor(chain: ChainConfig, tuning: IndexerTuning = {}): IndexerSettings {
   if (!chain.rpc_url) throw new Error(`chain ${chain.id} has no rpc_url`);
-  const devnet = chain.id === DEVNET_CHAIN_ID;
+  const devnet = isDevnetChain(chain.id);
   const kind = chain.kind ?? "evm";
   const tron = kind === "tron";
   const confirmations =
@@ -86,6 +88,7 @@ export function settingsFor(chain: ChainConfig, tuning: IndexerTuning = {}): Ind
   return {
     chainId: chain.id,
     chainName: chain.name,
+    nodeChainId: BigInt(chain.node_chain_id ?? chain.id),
     kind,
     rpcUrl: chain.rpc_url,
     tronWalletUrl:

@@ -5,7 +5,8 @@
 const DATE = /^\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3])[0-5]\d[0-5]\d$/;
 const MONEY = /^\d+\.\d{2}$/;
-const ADDRESS = /^0x[0-9a-f]{40}$/;
+/** A wallet as its chain writes it: EVM hex, or Tron base58check. */
+const ADDRESS = /^(0x[0-9a-f]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/;
 const HASH = /^0x[0-9a-f]{64}$/;
 
 const BODY: [string, (v: string) => boolean][] = [

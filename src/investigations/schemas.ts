@@ -3,7 +3,11 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { GraphSchema, MaxDepthSchema } from "../analysis/index.ts";
 
-const Address = Type.String({ minLength: 10, maxLength: 200, description: "EVM address of the wallet" });
+const Address = Type.String({
+  minLength: 10,
+  maxLength: 200,
+  description: "the wallet as its chain writes it (EVM hex; Tron base58check or hex)",
+});
 
 export const CreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),

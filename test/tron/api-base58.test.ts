@@ -156,6 +156,18 @@ describe("investigations, the wallet report and monitoring on Tron", () => {
     expect(hex.json().data).toContain(b58(peel.subject));
   });
 
+  it("a wallet's status takes and answers base58, its transfers' counterparties too", async () => {
+    const res = await get(`/v1/wallets/${b58(peel.subject)}/status?chainId=${CHAIN}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(STORED_FORM);
+    const { lastTxs } = res.json().data as { lastTxs: { counterparty: string; token: string }[] };
+    expect(lastTxs.length).toBeGreaterThan(0);
+    for (const t of lastTxs) expect(t.counterparty).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    const bad = await get(`/v1/wallets/${flipped(b58(peel.subject))}/status?chainId=${CHAIN}`);
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json().details)).toContain("checksum");
+  });
+
   it("registers a Tron address in base58 on its chain; without the chain it says which to give", async () => {
     const url = `/v1/projects/${svc.project.id}/addresses`;
     const address = b58(world.cases[0]!.subject);

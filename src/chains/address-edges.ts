@@ -3,16 +3,17 @@
 // the stored form. Requests are parsed where each route reads its address, with the chain's codec
 // (ChainRegistry.codec), which names what is wrong with an address it refuses.
 import type { HttpApp } from "../platform/http/app.ts";
-import { presentAddresses } from "./address/present.ts";
+import { chainOf, presentAddresses } from "./address/present.ts";
 import type { ChainRegistry } from "./registry.ts";
 
 /** The chain a request names in its path, query or body (`chainId`), if any. */
 function requestChain(request: { params: unknown; query: unknown; body: unknown }): number | undefined {
   for (const part of [request.params, request.query, request.body]) {
-    if (part === null || typeof part !== "object") continue;
-    const id = (part as Record<string, unknown>).chainId;
-    if (typeof id === "number" && Number.isInteger(id)) return id;
-    if (typeof id === "string" && /^[1-9][0-9]{0,15}$/.test(id)) return Number(id);
+    const id =
+      part !== null && typeof part === "object"
+        ? chainOf(part as Record<string, unknown>, ["chainId"])
+        : undefined;
+    if (id !== undefined) return id;
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ import { createProject } from "../../src/keys/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { generateReports, UrgentAvisoWriter } from "../../src/reports/index.ts";
+import { colombian, mexican } from "../jurisdictions/cases/profiles.ts";
 import { checkCoLayout } from "../jurisdictions/support/co-layout.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -39,30 +40,6 @@ const TRX_USD = 0.25;
 const BASE58 = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const STORED_FORM = /(?<![0-9a-fA-Fx])0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/;
 
-const mexican = {
-  givenName: "MARIO",
-  paternalSurname: "LOPEZ",
-  maternalSurname: "RUIZ",
-  birthdate: "1990-01-02",
-  nationality: "MX",
-  address: { country: "MX", colonia: "Centro", street: "Madero", exteriorNumber: "5", postalCode: "06000" },
-  mexico: {
-    curp: "LORM900102HDFPZR01",
-    actividadEconomica: 6120001,
-    documentoIdentificacion: { tipoIdentificacion: 1, numeroIdentificacion: "IDMEX1" },
-  },
-};
-
-// A client in Bogotá: Colombia governs.
-const colombian = {
-  givenName: "ALICIA",
-  paternalSurname: "GOMEZ",
-  maternalSurname: "PARRA",
-  nationality: "CO",
-  address: { country: "CO", city: "Bogotá" },
-  colombia: { tipoIdentificacion: "13", numeroIdentificacion: "1020304050" },
-};
-
 let svc: TestService;
 let integrator: http.Server;
 let integratorUrl: string;
@@ -77,9 +54,9 @@ beforeAll(async () => {
     });
     req.on("end", () => {
       if (/\/users\/mario/.test(req.url ?? ""))
-        return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(mexican));
+        return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(mexican()));
       if (/\/users\/alicia/.test(req.url ?? ""))
-        return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(colombian));
+        return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(colombian()));
       webhooks.push({ headers: req.headers, body });
       res.writeHead(200).end();
     });

@@ -8,9 +8,12 @@ import { type AddressCodec, presentInText } from "./codec.ts";
 const STORED = /^0x[0-9a-fA-F]{40}$/;
 const CHAIN_KEYS = ["chainId", "chain_id", "chain"] as const;
 
-/** The chain id an object names for itself, if any. */
-function chainOf(value: Record<string, unknown>): number | undefined {
-  for (const key of CHAIN_KEYS) {
+/** The chain id an object names for itself (under `keys`: by default every name an answer gives it), if any. */
+export function chainOf(
+  value: Record<string, unknown>,
+  keys: readonly string[] = CHAIN_KEYS,
+): number | undefined {
+  for (const key of keys) {
     const id = value[key];
     if (typeof id === "number" && Number.isInteger(id)) return id;
     if (typeof id === "string" && /^[1-9][0-9]{0,15}$/.test(id)) return Number(id);

@@ -51,6 +51,15 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: "replace the sanctioned addresses with OFAC's SDN list (downloaded, or a local SDN.XML)",
     example: "vigia sanctions update examples/sdn-sample.xml   # without a file: downloads OFAC's list",
   },
+  "lists import": {
+    summary:
+      "import a list of persons clients are screened against (OFAC SDN, UN, SAT 69-B, UIF LPB, OpenSanctions)",
+    example: "vigia lists import un examples/un-sample.xml   # docs/person-lists.md: each KIND's format",
+  },
+  "lists refresh": {
+    summary: "download a list of persons from its official URL and import it",
+    example: "vigia lists refresh un   # the UN Security Council's consolidated list",
+  },
   devnet: {
     summary: "run the local demo chain (anvil, chain 31337) alone and print the addresses to try",
     example: "vigia devnet --no-state",

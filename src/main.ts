@@ -7,6 +7,7 @@ import { registerDevnetCommand } from "./devnet/cli.ts";
 import { shouldRunDevnet } from "./devnet/when.ts";
 import {
   registerImportEtlCommand,
+  registerListsCommand,
   registerRateCommands,
   registerSanctionsCommand,
   registerTagsCommand,
@@ -233,6 +234,7 @@ export function buildProgram(): Command {
   registerTagsCommand(program, withDatabase);
   registerRateCommands(program, withDatabase);
   registerSanctionsCommand(program, withDatabase);
+  registerListsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());
   registerSecretCommands(program, withDatabase);
   registerAuditCommand(program, withDatabase);

@@ -13,6 +13,7 @@ import type { StorageTables } from "./platform/storage/tables.ts";
 import type { ProjectTables } from "./projects/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
 import type { RescreenTables } from "./rescreen/tables.ts";
+import type { ScreeningTables } from "./screening/tables.ts";
 
 export interface DB
   extends ProjectTables,
@@ -28,4 +29,5 @@ export interface DB
     NarrativeTables,
     StorageTables,
     AlertTables,
-    RescreenTables {}
+    RescreenTables,
+    ScreeningTables {}

@@ -79,6 +79,13 @@ import {
 } from "./reports/index.ts";
 import { startRescreening } from "./rescreen/index.ts";
 import type { DB } from "./schema.ts";
+import {
+  clientListings,
+  registerScreeningRoutes,
+  Screener,
+  screeningSettings,
+  startClientRescreening,
+} from "./screening/index.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
 export interface ServiceOptions {
@@ -274,6 +281,8 @@ async function assemble(
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
+  // The lists of persons and their matcher, rebuilt when an import changes a list (src/screening).
+  const screener = new Screener(database.db, pino({ level: config.logLevel, name: "screening" }));
 
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
@@ -292,7 +301,7 @@ async function assemble(
   metrics.followAlerts(() => countOpenAlerts(database.db, new Date(options.clock?.() ?? Date.now())));
   const projects: ProjectsContext = {
     db: database.db,
-    parts: [integrationSettings(keys.serverKeys), alertSettings(config.alertLevel)],
+    parts: [integrationSettings(keys.serverKeys), alertSettings(config.alertLevel), screeningSettings()],
   };
   const profiles = new ProfileReader(integrator, { perProject: config.profileReadsPerProject });
   const files = chooseFileStore(config, database);
@@ -388,6 +397,7 @@ async function assemble(
             monitoredAddresses: config.maxMonitoredAddressesPerProject,
           });
           registerWalletRoutes(v1, analysis);
+          registerScreeningRoutes(v1, { screener, analysis });
           registerIntegratorRoutes(v1, integrator, {
             redeliveriesPerMinute: config.redeliveriesPerMinute,
             maxPendingNotifications: config.maxPendingNotificationsPerProject,
@@ -434,6 +444,14 @@ async function assemble(
         countUnjudged: metrics.ruleUnjudged,
         countLoopFailure: metrics.loopFailure,
         onChecked: metrics.transferChecked,
+        // Each client is screened against the lists of persons at its first checked transfer (src/screening).
+        clientListings: async (client, readProfile) => {
+          const now = new Date(options.clock?.() ?? Date.now());
+          const listed = await clientListings(database.db, screener, client, readProfile, now);
+          if ("screened" in listed && listed.screened) metrics.clientsScreened(listed.screened, 1);
+          return listed;
+        },
+        countUnscreened: metrics.clientUnscreened,
       })
     : undefined;
   checker?.start();
@@ -448,6 +466,17 @@ async function assemble(
         alertLevel: config.alertLevel,
         everyChain: () => registry.enabled().map((c) => c.id),
         onError: () => metrics.loopFailure("rescreen"),
+      })
+    : undefined;
+  // A list of persons that changed screens the monitored clients again (src/screening).
+  const clientRescreening = options.workers
+    ? startClientRescreening({
+        db: database.db,
+        screener,
+        log: pino({ level: config.logLevel, name: "screening" }),
+        onError: () => metrics.loopFailure("client_rescreen"),
+        onScreened: (clients) => metrics.clientsScreened("rescreen", clients),
+        ...(options.clock ? { now: () => new Date((options.clock as () => number)()) } : {}),
       })
     : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).
@@ -543,6 +572,7 @@ async function assemble(
         await pruning?.stop();
         await checker?.stop();
         await rescreening?.stop();
+        await clientRescreening?.stop();
         await urgentAvisos?.stop();
         await deliverer?.stop();
         await jobs.stop();

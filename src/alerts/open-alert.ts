@@ -19,7 +19,7 @@ export interface NewAlert {
   reason: string;
   evidence: AlertEvidence;
   deadline?: AlertDeadline | null;
-  addressId: number | string;
+  addressId: number | string | null;
   notificationId?: number | null;
   now: Date;
 }
@@ -36,7 +36,7 @@ export async function insertOrOpen(
       deadline, deadline_filing, deadline_source, address_id, notification_id, created_at, updated_at)
     VALUES (${a.projectId}, ${a.chainId}, ${a.address}, ${a.userId}, ${a.cause}, ${a.causeKey}, ${a.level},
       ${a.reason}, ${JSON.stringify(a.evidence)}::jsonb, ${a.deadline?.at ?? null}, ${a.deadline?.filing ?? null},
-      ${a.deadline?.source ?? null}, ${String(a.addressId)}, ${a.notificationId ?? null}, ${a.now}, ${a.now})
+      ${a.deadline?.source ?? null}, ${a.addressId === null ? null : String(a.addressId)}, ${a.notificationId ?? null}, ${a.now}, ${a.now})
     ON CONFLICT (project_id, chain_id, address, cause, cause_key) WHERE status <> 'closed' DO NOTHING
     RETURNING id::text AS id`.execute(trx);
   if (rows[0]) return { created: true, id: rows[0].id };

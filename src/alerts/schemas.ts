@@ -71,6 +71,29 @@ const Analysis = Type.Object({
   coverage: Type.Optional(CoverageSchema),
 });
 
+/** A client's (or its representative's, or beneficial owner's) candidate on a list of persons (src/screening). */
+const PersonCandidate = Type.Object({
+  /** who in the client's profile was screened: the client, its representative, a beneficial owner */
+  subject: Type.String(),
+  role: Type.String(),
+  list: Type.String(),
+  listVersion: Type.String(),
+  entryId: Type.String(),
+  matchedName: Type.String(),
+  score: Type.Number(),
+  verdict: Type.String(),
+  matchedFields: Type.Array(Type.String()),
+  notes: Type.Array(Type.String()),
+  entry: Type.Object({
+    type: Type.String(),
+    names: Type.Array(Type.String()),
+    dates: Type.Array(Type.String()),
+    countries: Type.Array(Type.String()),
+    programs: Type.Array(Type.String()),
+  }),
+  screenedAt: Type.String({ format: "date-time" }),
+});
+
 export const EvidenceSchema = Type.Object({
   transfers: Type.Array(Transfer),
   laws: Type.Array(Law),
@@ -78,7 +101,10 @@ export const EvidenceSchema = Type.Object({
   analyses: Type.Optional(Type.Array(Analysis)),
   /** the labels of the counterparties as they stood when the alert was raised or extended, with their sources */
   labels: Type.Optional(Type.Array(LabelUsed)),
+  /** `person_match` alerts: the list entries the client's profile was matched to, each time it was screened */
+  persons: Type.Optional(Type.Array(PersonCandidate)),
 });
+export type PersonCandidateEvidence = Static<typeof PersonCandidate>;
 export type AlertEvidence = Static<typeof EvidenceSchema>;
 export type AnalysisEvidence = Static<typeof Analysis>;
 export type LabelUsed = Static<typeof LabelUsed>;
@@ -93,12 +119,12 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
-      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level",
+      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address",
   }),
   causeKey: Type.String(),
   level: Type.String({
     description:
-      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`)",
+      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` alerts, the candidate's verdict (`review` or `match`)",
   }),
   reason: Type.String(),
   evidence: EvidenceSchema,

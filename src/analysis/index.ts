@@ -29,7 +29,7 @@ export type { StoredResult } from "./result.ts";
 export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";
 export { type ScanRequest, scanRisk } from "./scan.ts";
-export { StoredScanSchema } from "./schemas.ts";
+export { ScanBody, ScanResponse, StoredScanSchema } from "./schemas.ts";
 export { getAnalysis, latestCompleted, type StoredAnalysis } from "./store.ts";
 export { type StoredScanItem, storedScans } from "./stored.ts";
 export {

@@ -78,6 +78,27 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       "POST /v1/risk": {
         body: { address: of("peel_chain"), chainId, fromDate: "2024-01-01", toDate: "2024-02-29" },
       },
+      // Persons need a list imported first: `vigia lists import un examples/un-sample.xml`.
+      "POST /v1/screening/persons": {
+        body: {
+          persons: [
+            { name: "Ana María Pérez Gómez", birthdate: "1990-04-12", nationality: "MX" },
+            {
+              name: "Comercializadora del Norte S.A. de C.V.",
+              type: "entity",
+              incorporationDate: "2015-06-01",
+              identifiers: [{ kind: "rfc", value: "CNO150601AB1", country: "MX" }],
+            },
+          ],
+        },
+      },
+      "POST /v1/screening": {
+        body: {
+          person: { name: "Ana María Pérez Gómez", birthdate: "1990-04-12", nationality: "MX" },
+          addresses: [{ address: of("sanctions_exposure"), chainId: String(chainId) }],
+          maxDepth: 3,
+        },
+      },
       "POST /v1/projects/{projectId}/investigations": {
         body: { name: "Round trip", wallet: of("round_tripping"), chainId, incremental: true, maxDepth: 4 },
       },

@@ -1,8 +1,11 @@
 // Getting data into the store from files and feeds: ethereum-etl exports (etl/), address labels (labels/), prices
-// and exchange rates (prices/) and the OFAC sanctions list (sanctions/), each as a `vigia import` subcommand.
+// and exchange rates (prices/), the OFAC sanctions list (sanctions/), each as a `vigia import` subcommand, and the
+// lists of persons clients are screened against (person-lists/, `vigia lists`).
 export type { WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
 export { issuerFreezeLabels } from "./labels/index.ts";
+export { registerListsCommand } from "./person-lists/cli.ts";
+export { importPersonListFiles, type PersonListImport } from "./person-lists/import.ts";
 export { registerRateCommands } from "./prices/cli.ts";
 export { registerSanctionsCommand } from "./sanctions/cli.ts";

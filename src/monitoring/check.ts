@@ -72,6 +72,16 @@ export interface CheckerOptions {
   countLoopFailure?: (loop: string) => void;
   /** told of each transfer this worker judged and marked (vigia_monitored_transfers_checked_total) */
   onChecked?: (transfer: TransferKey) => void;
+  /**
+   * the lists of persons the transfer's client is a `match` on (src/screening, wired by the composition root),
+   * screening its profile, read through `readProfile`, when it never was; or why it could not be screened
+   */
+  clientListings?: (
+    client: { projectId: number; userId: string; chainId: number; address: string; addressId: number },
+    readProfile: () => Promise<ProfileResult>,
+  ) => Promise<{ matchedLists: readonly string[] } | { unscreened: string }>;
+  /** counts a client that could not be screened (vigia_clients_unscreened_total) */
+  countUnscreened?: () => void;
 }
 
 /** The limits of the configuration table (VIGIA_CHECKS_PER_PROCESS, VIGIA_CHECKS_PER_PROJECT), and the lease. */
@@ -205,12 +215,45 @@ export class TransferChecker {
     return { current, history: operations.filter((op) => !sameOperation(op, current)) };
   }
 
+  /** The lists the client is a match on; none (logged and counted) when it could not be screened. */
+  async #clientLists(
+    t: PendingTransfer,
+    readProfile: () => Promise<ProfileResult>,
+  ): Promise<readonly string[]> {
+    if (!this.#o.clientListings) return [];
+    const listed = await this.#o.clientListings(
+      {
+        projectId: t.projectId,
+        userId: t.foreignUserId,
+        chainId: t.chainId,
+        address: t.address,
+        addressId: t.addressId,
+      },
+      readProfile,
+    );
+    if ("matchedLists" in listed) return listed.matchedLists;
+    this.#o.countUnscreened?.();
+    this.#o.log?.warn(
+      { projectId: t.projectId, userId: t.foreignUserId, txHash: t.txHash },
+      `user ${t.foreignUserId} was not screened against the lists of persons: ${listed.unscreened}; tried again at the user's next transfer`,
+    );
+    return [];
+  }
+
   async #check(t: PendingTransfer, compliance: Compliance): Promise<void> {
     const { db } = this.#o;
     // 1. The operation and the client's history, valued by every rule book of the project.
     const books: RuleBook[] = ruleBooksOf(compliance.jurisdictions);
     const { current, history } = await this.#operations(t, books);
-    const counterparty = { category: t.counterpartyCategory, vasp: await isVasp(db, t) };
+    // The profile is read at most once per transfer: for the screening of a client never screened, and for the
+    // governing jurisdiction below.
+    let read: Promise<ProfileResult> | undefined;
+    const readProfile = () => {
+      read ??= this.#o.profiles.read(t.projectId, t.foreignUserId);
+      return read;
+    };
+    const clientLists = await this.#clientLists(t, readProfile);
+    const counterparty = { category: t.counterpartyCategory, vasp: await isVasp(db, t), clientLists };
     // 2. Every book's verdict.
     // A movement between two of the client's own addresses is no operation with anyone: it meets no rule. Each
     // book adds up the client's operations it may govern (not those of an address registered under another).
@@ -239,8 +282,7 @@ export class TransferChecker {
     // 3. Which jurisdiction's laws apply needs the profile, when a country law was met.
     const countryHits = verdicts.filter((v) => v.book.countryCode !== null && v.laws.length > 0);
     // Read even without an integration_url: the reader says it has none, and the error waits in the outbox.
-    const profile: ProfileResult | undefined =
-      countryHits.length > 0 ? await this.#o.profiles.read(t.projectId, t.foreignUserId) : undefined;
+    const profile: ProfileResult | undefined = countryHits.length > 0 ? await readProfile() : undefined;
     const governing = profile?.ok
       ? governingJurisdiction(
           compliance.jurisdictions,

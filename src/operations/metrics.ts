@@ -20,6 +20,10 @@ export interface ServiceMetrics {
   reportFailure(countryCode: string, reason: string): void;
   /** A law rule the checker could not judge (no price, rate or UMA for the day), by rule book. */
   ruleUnjudged(book: string): void;
+  /** Monitored clients screened against the lists of persons, by `when` (first, rescreen). */
+  clientsScreened(when: "first" | "rescreen", count: number): void;
+  /** A monitored client the checker could not screen (its profile could not be read). */
+  clientUnscreened(): void;
   /** How to count the overdue filings (src/reports' calendar), once reports are wired. */
   followFilings(overdue: () => Promise<Map<string, number>>): void;
   /** A call to an integrator that failed, by what was called and a reason class naming no project. */
@@ -186,6 +190,17 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     labelNames: ["book"] as const,
     registers: [registry],
   });
+  const screened = new Counter({
+    name: `${METRIC_PREFIX}clients_screened_total`,
+    help: "Monitored clients screened against the lists of persons, on their first reading or again after a list changed",
+    labelNames: ["when"] as const,
+    registers: [registry],
+  });
+  const unscreened = new Counter({
+    name: `${METRIC_PREFIX}clients_unscreened_total`,
+    help: "Monitored clients the transfer checker could not screen against the lists of persons (profile unreadable)",
+    registers: [registry],
+  });
   // The overdue filings take a few queries per project: counted at most once a minute, the last count kept when a
   // count fails (the failure is the database's, which other metrics and /readyz show).
   let overdue: (() => Promise<Map<string, number>>) | undefined;
@@ -301,6 +316,8 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     observeAnalysis: (kind, seconds) => analyses.observe({ kind }, seconds),
     reportFailure: (country, reason) => reportFailures.inc({ country, reason }),
     ruleUnjudged: (book) => unjudged.inc({ book }),
+    clientsScreened: (when, count) => screened.inc({ when }, count),
+    clientUnscreened: () => unscreened.inc(),
     followFilings(count) {
       overdue = count;
     },

@@ -122,20 +122,27 @@ export function evaluate(
     if (value === null) return unvalued();
     return meets(value, t, compare);
   };
+  /** Whether a rule that applies only with others (`onlyWith`) is met, given the verdicts so far. */
+  const withRules = (onlyWith: readonly string[] | undefined, hits: readonly string[]): boolean | string => {
+    if (onlyWith === undefined || onlyWith.some((id) => hits.includes(id))) return true;
+    // Whether the operation was subject to an aviso is unknown while one of those rules is.
+    return onlyWith.some((id) => unjudged.some((u) => u.id === id))
+      ? `depends on ${onlyWith.join(" or ")}, which could not be judged`
+      : false;
+  };
   const judge = (rule: LawRule, version: RuleVersion, hits: readonly string[]): boolean | string => {
     const check = version.check;
     switch (check.kind) {
       case "counterparty":
         if (counterparty.category === undefined || !check.categories.includes(counterparty.category))
           return false;
-        if (check.onlyWith === undefined || check.onlyWith.some((id) => hits.includes(id))) return true;
-        // Whether the operation was subject to an aviso is unknown while one of those rules is.
-        return check.onlyWith.some((id) => unjudged.some((u) => u.id === id))
-          ? `depends on ${check.onlyWith.join(" or ")}, which could not be judged`
-          : false;
+        return withRules(check.onlyWith, hits);
       case "vasp-counterparty":
         if (!counterparty.vasp) return false;
         return check.minimum === undefined ? true : judgeAmount(check.minimum, check.compare ?? "at-least");
+      case "client-listed":
+        if (!(counterparty.clientLists ?? []).some((list) => check.lists.includes(list))) return false;
+        return withRules(check.onlyWith, hits);
       case "single":
         return judgeAmount(check.minimum, check.compare);
       case "accumulated": {
@@ -176,5 +183,5 @@ export function evaluate(
 
 function dependsOn(rule: LawRule, day: string): number {
   const check = versionOn(rule, day)?.check;
-  return check?.kind === "counterparty" && check.onlyWith ? 1 : 0;
+  return (check?.kind === "counterparty" || check?.kind === "client-listed") && check.onlyWith ? 1 : 0;
 }

@@ -57,6 +57,11 @@ export interface Counterparty {
   category: string | undefined;
   /** a virtual-asset service provider: a labelled exchange, or an address inferred to be an exchange's deposit address */
   vasp: boolean;
+  /**
+   * the lists of persons the client is a `match` on (src/screening), when it was screened: not of the counterparty,
+   * but of the other party to the operation, judged with it
+   */
+  clientLists?: readonly string[];
 }
 
 /** Whole tokens of a raw amount as a number (whole and fractional parts apart, keeping an 18-decimal amount's precision). */

@@ -26,7 +26,13 @@ export type RuleCheck =
    */
   | { kind: "counterparty"; categories: readonly string[]; onlyWith?: readonly string[] }
   /** the counterparty is a virtual-asset service provider (an exchange), from this amount (any, when absent) */
-  | { kind: "vasp-counterparty"; minimum?: RuleAmount; compare?: Comparison };
+  | { kind: "vasp-counterparty"; minimum?: RuleAmount; compare?: Comparison }
+  /**
+   * the client (or a person of its profile: representative, beneficial owner) is a `match` on one of these lists of
+   * persons (src/screening: mx-lpb, un, ...), whatever the amount; with `onlyWith`, only when the same transfer
+   * also infringes one of those rules
+   */
+  | { kind: "client-listed"; lists: readonly string[]; onlyWith?: readonly string[] };
 
 export interface RuleVersion {
   /** first and last day (YYYY-MM-DD, in the jurisdiction's time zone) the text was in force, inclusive */

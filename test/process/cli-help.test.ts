@@ -72,6 +72,7 @@ const RUNNABLE = [
   "import prices",
   "import fx",
   "sanctions update",
+  "lists import",
   "secret reseal",
   "export",
   "import-db",

@@ -36,6 +36,8 @@ export const ALERT_CODES = {
   listedCounterparty: 4122,
   /** 4114: indicia of illicit origin of the resources */
   illicitIndicia: 4114,
+  /** 4107: the client's name is on national or international black lists (UN, OFAC): a client on the UIF's LPB */
+  listedClient: 4107,
 } as const;
 
 /** moneda (moneda_cuenta): the SAT's numeric codes, not ISO 4217 (verified: 1 peso, 2 dollar). */

@@ -43,11 +43,14 @@ export const MX_ACUMULACION = "MX-ACUMULACION";
 export const MX_24H_LISTA = "MX-24H-LISTA";
 export const MX_24H_INDICIOS = "MX-24H-INDICIOS";
 export const MX_TRAVEL = "MX-TRAVEL";
+export const MX_LPB = "MX-LPB";
+/** The list of persons (src/screening) whose `match` is the UIF's Lista de Personas Bloqueadas. */
+export const MX_LPB_LIST = "mx-lpb";
 
 /** The rules whose infringement is an aviso of the monthly report (by amount, or accumulated). */
 export const MX_MONTHLY_RULES = [MX_AVISO, MX_ACUMULACION] as const;
 /** The rules whose infringement is a 24-hour aviso (prioridad 2). */
-export const MX_URGENT_RULES = [MX_24H_LISTA, MX_24H_INDICIOS] as const;
+export const MX_URGENT_RULES = [MX_24H_LISTA, MX_24H_INDICIOS, MX_LPB] as const;
 
 const AVISO_DUE = "reported to the UIF (via the SAT's SPPLD portal) by day 17 of the next month";
 const URGENT_NOTE =
@@ -91,6 +94,42 @@ function urgentRule(
     ],
   };
 }
+
+const RCG_LPB_2014 = `${RCG_2014} Art. 27 párrafo segundo; Art. 38 párrafo primero`;
+const LPB_NOTE =
+  "The UIF's list is not public: it is imported from the copy the UIF gives the provider (vigia lists import mx-lpb). No text read obliges a virtual-asset provider to suspend the operation (that is the financial entities' duty): the rule's `illegal` is Vigía's, so that the officer decides before operating.";
+
+/** The client, or a person of its profile, on the UIF's Lista de Personas Bloqueadas (src/screening). */
+const MX_LPB_RULE: LawRule = {
+  id: MX_LPB,
+  name: "RCG: cliente en la Lista de Personas Bloqueadas (aviso de 24 horas)",
+  risk: "illegal",
+  versions: [
+    {
+      validFrom: D.fractionXvi,
+      validTo: dayBefore(D.reform2025),
+      description: `The client is on the UIF's Lista de Personas Bloqueadas (the list of RCG Art. 38): when an operation with that client is itself subject to an aviso (by amount or accumulated), an aviso (prioridad 2) is presented within 24 hours of learning of it. ${LPB_NOTE}`,
+      source: RCG_LPB_2014,
+      verified: true,
+      check: { kind: "client-listed", lists: [MX_LPB_LIST], onlyWith: [MX_AVISO, MX_ACUMULACION] },
+    },
+    {
+      validFrom: D.reform2025,
+      validTo: dayBefore(D.rcg2026),
+      description: `The client is on the UIF's Lista de Personas Bloqueadas (RCG Art. 38): an aviso (prioridad 2) is presented within 24 hours of learning of it, whatever the amount and even if the operation was not carried out. The RCG of this time ask it only of operations subject to an aviso; the wider reach reads a listed client as "hechos o indicios" under the law's Art. 18 VI as reformed, as MX-24H-LISTA does for a listed counterparty. ${LPB_NOTE}`,
+      source: `${RCG_LPB_2014}; ${LEY} Art. 18 fracción VI párrafo segundo (reforma DOF 16-07-2025)`,
+      verified: true,
+      check: { kind: "client-listed", lists: [MX_LPB_LIST] },
+    },
+    {
+      validFrom: D.rcg2026,
+      description: `The client, or someone who tried to operate as a client, is on the UIF's Lista de Personas Bloqueadas (RCG Art. 38): an aviso (prioridad 2) is presented within 24 hours, whatever the amount and even if the operation was not carried out; the provider's automated mechanisms must alert on such clients from 1 June 2027. ${URGENT_NOTE} ${LPB_NOTE}`,
+      source: `${LEY} Art. 18 fracción VI párrafo segundo; ${RCG_2026} Arts. 26 Bis 1, 26 Bis 2, 27 párrafo segundo, 38 párrafo primero, 41 fracción V y Transitorios quinto y noveno`,
+      verified: true,
+      check: { kind: "client-listed", lists: [MX_LPB_LIST] },
+    },
+  ],
+};
 
 export const MX_RULES: readonly LawRule[] = [
   {
@@ -195,6 +234,7 @@ export const MX_RULES: readonly LawRule[] = [
     ["illicit", "blocklisted", "mixer"],
     "The counterparty is labelled illicit, blocklisted or a mixer",
   ),
+  MX_LPB_RULE,
   {
     id: MX_TRAVEL,
     name: "LFPIORPI: información del originante y del receptor",

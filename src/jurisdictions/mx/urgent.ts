@@ -1,16 +1,25 @@
-// Mexico's 24-hour aviso (prioridad 2; LFPIORPI Art. 18-VI; RCG Arts. 26 Bis to 27): the file of one operation with
-// a listed counterparty (MX-24H-LISTA) or indicia of illicit origin (MX-24H-INDICIOS), built as soon as the checker
+// Mexico's 24-hour aviso (prioridad 2; LFPIORPI Art. 18-VI; RCG Arts. 26 Bis to 27): the file of one operation of a
+// client on the UIF's Lista de Personas Bloqueadas (MX-LPB), with a listed counterparty (MX-24H-LISTA) or with
+// indicia of illicit origin (MX-24H-INDICIOS), built as soon as the checker
 // finds it: `<user's stem>.24h.<reference>.xml` in the month of the operation (Mexico City; the stem: user-ids.ts).
 import type { Blocked, OperationId, UrgentAvisos } from "../port.ts";
 import type { Profile } from "../profile.ts";
 import { userStem } from "../user-ids.ts";
 import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./avi.ts";
 import { checkAgainstXsd, MX_XML } from "./monthly.ts";
-import { MX_24H_INDICIOS, MX_24H_LISTA, MX_URGENT_RULES } from "./rules.ts";
+import { MX_24H_INDICIOS, MX_24H_LISTA, MX_LPB, MX_URGENT_RULES } from "./rules.ts";
 import { mxSettings } from "./settings.ts";
 
-/** The aviso's alert: a listed counterparty (4122) or indicia of illicit origin (4114), with the rule. */
+/**
+ * The aviso's alert, with the rule: a client on the UIF's Lista de Personas Bloqueadas (4107) first, since it is
+ * the client the aviso is about; else a listed counterparty (4122) or indicia of illicit origin (4114).
+ */
 function alertOf(laws: readonly string[], counterparty: string): AviAviso["alert"] {
+  if (laws.includes(MX_LPB))
+    return {
+      code: ALERT_CODES.listedClient,
+      description: `EL CLIENTE ESTA EN LA LISTA DE PERSONAS BLOQUEADAS DE LA UIF (REGLA ${MX_LPB})`,
+    };
   return laws.includes(MX_24H_LISTA)
     ? {
         code: ALERT_CODES.listedCounterparty,

@@ -373,3 +373,81 @@ export const MX_CASES: LegalCase[] = [
     },
   },
 ];
+
+// A client on the UIF's Lista de Personas Bloqueadas (MX-LPB): the list is imported (src/screening), the client is
+// screened at its first checked transfer, and each of its operations owes a 24-hour aviso. Each case's client has a
+// name of its own, so that the list one case builds names no other case's client.
+// The profile keeps mexican()'s birthdate, which its RFC and CURP carry.
+const onLpb = (givenName: string, paternalSurname: string, maternalSurname: string) => ({
+  profile: mexican({ givenName, paternalSurname, maternalSurname }),
+  lists: {
+    "mx-lpb": [{ name: `${paternalSurname} ${maternalSurname} ${givenName}`, birthdate: "1990-01-02" }],
+  },
+});
+
+export const MX_LPB_CASES: LegalCase[] = [
+  {
+    name: "a client on the LPB receiving MXN 1,000 on 30 November 2026 (Acuerdo 115/2026 in force): MX-LPB and its 24-hour aviso",
+    jurisdictions: ["MX"],
+    ...onLpb("Ramiro", "Quintanilla", "Sepúlveda"),
+    transfers: [receipt("2026-11-30 10:00", 1_000)],
+    expect: {
+      laws: [["MX-LPB"]],
+      urgent: [0],
+      messages: [{ type: "notification", matches: /"risk":"illegal".*"id":"MX-LPB"/ }],
+    },
+  },
+  {
+    name: "the same client's MXN 1,000 at 23:30 on 29 November 2026 (the RCG of 2014 with the 2025 law): MX-LPB at any amount",
+    jurisdictions: ["MX"],
+    ...onLpb("Rosendo", "Villaseñor", "Treviño"),
+    transfers: [receipt("2026-11-29 23:30", 1_000)],
+    expect: { laws: [["MX-LPB"]], urgent: [0] },
+  },
+  {
+    name: "before the 2025 reform an LPB client's MXN 1,000 owes nothing; at 00:30 on 17 July 2025 it owes the aviso",
+    jurisdictions: ["MX"],
+    ...onLpb("Eustaquio", "Barragán", "Olvera"),
+    transfers: [receipt("2025-07-16 23:30", 1_000), receipt("2025-07-17 00:30", 1_000)],
+    expect: { laws: [[], ["MX-LPB"]], urgent: [1] },
+  },
+  {
+    name: "before the 2025 reform an LPB client's operation subject to an aviso (MXN 80,000, over 645 UMA) owes the 24-hour aviso too",
+    jurisdictions: ["MX"],
+    ...onLpb("Leocadio", "Zermeño", "Pantoja"),
+    transfers: [receipt("2025-07-16 12:00", 80_000)],
+    expect: { laws: [["MX-AVISO", "MX-LPB"]], urgent: [0] },
+  },
+  {
+    name: "a namesake of a listed person, born 20 years later, is ruled out by the birthdate: no MX-LPB",
+    jurisdictions: ["MX"],
+    profile: mexican({
+      givenName: "Anselmo",
+      paternalSurname: "Cienfuegos",
+      maternalSurname: "Aldama",
+    }),
+    lists: { "mx-lpb": [{ name: "Anselmo Cienfuegos Aldama", birthdate: "1970-01-02" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [[]] },
+  },
+  {
+    name: "a client on the LPB written without accents and surnames first is still found: MX-LPB",
+    jurisdictions: ["MX"],
+    profile: mexican({
+      givenName: "José Ángel",
+      paternalSurname: "Íñiguez",
+      maternalSurname: "Bañuelos",
+    }),
+    lists: { "mx-lpb": [{ name: "INIGUEZ BANUELOS, JOSE ANGEL", birthdate: "1990-01-02" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [["MX-LPB"]], urgent: [0] },
+  },
+  {
+    name: "a Colombian client on the LPB of a project in Mexico and Colombia is governed by Colombia: no MX-LPB",
+    jurisdictions: ["MX", "CO"],
+    profile: colombian({ givenName: "Wilfrido", paternalSurname: "Arboleda", maternalSurname: "Quiceno" }),
+    lists: { "mx-lpb": [{ name: "Wilfrido Arboleda Quiceno" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [[]] },
+  },
+];

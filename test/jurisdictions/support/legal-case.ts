@@ -16,6 +16,13 @@ import { TransferChecker } from "../../../src/monitoring/index.ts";
 import { OutboundClient } from "../../../src/platform/outbound/index.ts";
 import { zonedDay, zonedMidnight } from "../../../src/platform/time-zone.ts";
 import { generateReports, UrgentAvisoWriter } from "../../../src/reports/index.ts";
+import {
+  clientListings,
+  importPersonList,
+  type ListEntry,
+  type ListKind,
+  Screener,
+} from "../../../src/screening/index.ts";
 import { MonitoredChain } from "../../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../../support/service.ts";
 import { checkCoLayout } from "./co-layout.ts";
@@ -78,6 +85,11 @@ export interface LegalCase {
   profileLater?: object;
   /** `jurisdiction` given when the address is registered */
   addressJurisdiction?: string;
+  /**
+   * persons added to the lists of persons before the case runs (each list kind keeps every earlier case's too): the
+   * client is screened against them at its first checked transfer
+   */
+  lists?: Partial<Record<ListKind, { name: string; birthdate?: string }[]>>;
   /** the ETH price in USD by UTC day (default 1,000 every day; null: no price that day) */
   prices?: Record<string, number | null>;
   /** prices imported after the transfers were checked, before the files are built */
@@ -146,6 +158,9 @@ export class CaseIntegrator {
 export class CaseRunner {
   #chain: MonitoredChain;
   #n = 0;
+  /** the lists of persons as the cases so far made them */
+  readonly #lists = new Map<ListKind, ListEntry[]>();
+  #screener: Screener | undefined;
 
   constructor(
     private readonly svc: TestService,
@@ -165,6 +180,32 @@ export class CaseRunner {
     const other = (i: number) =>
       `0x${(0xc0000000 + this.file * 0x100000 + this.#n * 0x100 + i).toString(16).padStart(40, "0")}`;
     this.integrator.profiles.set(user, c.profile);
+    for (const [kind, persons] of Object.entries(c.lists ?? {}) as [
+      ListKind,
+      { name: string; birthdate?: string }[],
+    ][]) {
+      const entries = this.#lists.get(kind) ?? [];
+      for (const p of persons)
+        entries.push({
+          entryId: `case-${this.file}-${this.#n}-${entries.length}`,
+          type: "person",
+          names: [p.name],
+          dates: p.birthdate ? [p.birthdate] : [],
+          countries: [],
+          identifiers: [],
+          programs: ["case"],
+        });
+      this.#lists.set(kind, entries);
+      await db.transaction().execute((trx) =>
+        importPersonList(
+          trx,
+          { kind, version: undefined, listDate: undefined, source: "case" },
+          (async function* () {
+            yield* entries;
+          })(),
+        ),
+      );
+    }
 
     // The market of the case: the price of each day around its transfers, and the rates.
     const zone = (t: CaseTransfer) => t.zone ?? (c.jurisdictions[0] as keyof typeof ZONES);
@@ -281,10 +322,13 @@ export class CaseRunner {
           deposits.map((address) => ({ chain_id: CHAIN, address, attributed: true, exchange: "Binance" })),
         )
         .execute();
+    this.#screener ??= new Screener(db);
+    const screener = this.#screener;
     const checker = new TransferChecker({
       db,
       registry: this.svc.registry,
       profiles: this.#profiles(),
+      clientListings: (client, read) => clientListings(db, screener, client, read, new Date()),
     });
     while ((await checker.runOnce()) > 0) {}
 

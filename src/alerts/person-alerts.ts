@@ -1,0 +1,78 @@
+// Alerts from the screening of persons (docs/api.md, "Alerts"): when a monitored client's profile is screened, on
+// its first reading or again after a list changed, each list entry it is a candidate for (`review` or `match`)
+// raises an alert of cause `person_match`, keyed by the list and the entry, on the client's monitored address. While
+// it is open, a later screening that finds the same entry again adds its candidate to the evidence instead of
+// opening another; a `review` that became a `match` takes the higher level.
+import type { Kysely } from "kysely";
+import type { DB } from "../schema.ts";
+import { insertOrOpen } from "./open-alert.ts";
+import { appendHistory } from "./raise.ts";
+import type { AlertEvidence, PersonCandidateEvidence } from "./schemas.ts";
+
+export interface PersonMatch {
+  projectId: number;
+  userId: string;
+  chainId: number;
+  address: string;
+  addressId: number | string | null;
+  candidate: PersonCandidateEvidence;
+  now: Date;
+}
+
+/** Raises or extends the alert of one candidate; its id, and whether it was new. */
+export async function raisePersonAlert(
+  trx: Kysely<DB>,
+  m: PersonMatch,
+): Promise<{ id: string; created: boolean }> {
+  const c = m.candidate;
+  const who =
+    c.role === "client" ? `user ${m.userId}` : `the ${c.role.replace("_", " ")} of user ${m.userId}`;
+  const on = c.entry.programs.length > 0 ? ` (${c.entry.programs.slice(0, 3).join(", ")})` : "";
+  const reason = `${c.subject}, ${who}, is a ${c.verdict === "match" ? "match" : "candidate to review"} for ${c.matchedName} on the ${c.list} list, version ${c.listVersion}${on}: entry ${c.entryId}, score ${c.score}, agreeing on ${c.matchedFields.join(", ")}.${c.notes.length > 0 ? ` ${c.notes.join("; ")}.` : ""}`;
+  const evidence: AlertEvidence = { transfers: [], laws: [], wallets: [m.address], persons: [c] };
+  const alert = await insertOrOpen(trx, {
+    projectId: m.projectId,
+    chainId: m.chainId,
+    address: m.address,
+    userId: m.userId,
+    cause: "person_match",
+    causeKey: `${c.list}:${c.entryId}`,
+    level: c.verdict,
+    reason,
+    evidence,
+    addressId: m.addressId,
+    now: m.now,
+  });
+  const change = { list: c.list, listVersion: c.listVersion, entryId: c.entryId, score: c.score };
+  if (alert.created) {
+    await appendHistory(trx, alert.id, "system", { event: "raised", ...change }, m.now);
+    return { id: alert.id, created: true };
+  }
+  const persons = alert.evidence.persons ?? [];
+  const known = persons.some(
+    (p) =>
+      p.listVersion === c.listVersion &&
+      p.subject === c.subject &&
+      p.score === c.score &&
+      p.verdict === c.verdict,
+  );
+  if (known) return { id: alert.id, created: false };
+  const rises = alert.level === "review" && c.verdict === "match";
+  await trx
+    .updateTable("alerts")
+    .set({
+      evidence: JSON.stringify({ ...alert.evidence, persons: [...persons, c] }),
+      ...(rises ? { level: "match", reason } : {}),
+      updated_at: m.now,
+    })
+    .where("id", "=", alert.id)
+    .execute();
+  await appendHistory(
+    trx,
+    alert.id,
+    "system",
+    { event: "evidence_added", ...change, ...(rises ? { level: { from: "review", to: "match" } } : {}) },
+    m.now,
+  );
+  return { id: alert.id, created: false };
+}

@@ -1,0 +1,79 @@
+// `vigia lists import KIND FILE...`: one list of persons read by its format's reader (formats/) and written as a new
+// version by the screening room (src/screening), in one recorded run around one transaction: all or nothing, and an
+// import of the same content changes nothing. A malformed row fails the import, naming the file and line, unless
+// --skip-invalid leaves it out; rows of a kind Vigía keeps nothing for (a vessel, a FollowTheMoney address) are
+// counted as skipped. A file that holds no entry at all is refused rather than allowed to empty the list.
+
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import {
+  importPersonList,
+  type ListEntry,
+  type ListImportSummary,
+  type ListKind,
+} from "../../screening/index.ts";
+import { assertReadableFile } from "../labels/csv-rows.ts";
+import { recordedImport } from "../labels/import-run.ts";
+import { NO_PROGRESS, type Progress } from "../labels/progress.ts";
+import { InputError, RowProblems } from "../labels/row-problems.ts";
+import { READERS } from "./formats/readers.ts";
+
+export interface PersonListImport extends ListImportSummary {
+  import: "person-list";
+  files: string[];
+  rejected: number;
+  skipped: number;
+  skipped_reasons?: Record<string, number>;
+  rejected_rows?: string[];
+  run_id: number;
+}
+
+export async function importPersonListFiles(
+  db: Kysely<DB>,
+  kind: ListKind,
+  files: string[],
+  options: { skipInvalid?: boolean; progress?: Progress; source?: string; now?: Date } = {},
+): Promise<PersonListImport> {
+  const first = files[0];
+  if (first === undefined) throw new InputError(`vigia lists import ${kind}: name the list's file`);
+  for (const file of files) await assertReadableFile(file);
+  const problems = new RowProblems(first, options.skipInvalid);
+  const progress = options.progress ?? NO_PROGRESS;
+  try {
+    const reader = await READERS[kind](files, options.source ? { source: options.source } : {});
+    const result = await recordedImport(db, `person-list:${kind}`, first, async (trx) => {
+      async function* entries(): AsyncGenerator<ListEntry> {
+        for await (const item of reader.items) {
+          if ("entry" in item) {
+            if (!problems.failed) yield item.entry;
+          } else if ("skip" in item) problems.skip(item.skip);
+          else problems.reject(item.line, item.problem);
+        }
+        problems.throwIfFailed();
+      }
+      const summary = await importPersonList(trx, reader.info, entries(), {
+        ...(options.now ? { now: options.now } : {}),
+        progress: (read) => progress.tick(read),
+      });
+      if (summary.entries === 0)
+        throw new InputError(
+          `${first}: no ${kind} entry was read; refusing to replace the list with an empty one (is it the right file and KIND?)`,
+        );
+      return {
+        ...summary,
+        rows_read: summary.entries + problems.rejected + problems.skipped,
+        rows_written: summary.status === "imported" ? summary.entries : 0,
+      };
+    });
+    const { rows_read: _read, rows_written: _written, ...summary } = result;
+    return {
+      import: "person-list",
+      files,
+      ...summary,
+      ...problems.summary(),
+      ...(problems.rejected > 0 ? { rejected_rows: problems.messages } : {}),
+    };
+  } finally {
+    progress.done();
+  }
+}

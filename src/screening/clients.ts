@@ -1,0 +1,241 @@
+// Every monitored client, screened (docs/api.md, "Screening"): the transfer checker (src/monitoring) asks, for each
+// transfer it judges, which lists the client is a `match` on, so that a Mexican client on the UIF's Lista de
+// Personas Bloqueadas meets MX-LPB. A client never screened has its profile read and screened then (its first
+// reading); one screened against older versions of the lists is screened again from the persons kept of its
+// profile. Each screening is stored (client_screenings) and each candidate it finds that the last one did not raises
+// a `person_match` alert in the same transaction (src/alerts). With no list imported nothing is screened, and the
+// client is screened at its first transfer after an import.
+import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import { type PersonCandidateEvidence, raisePersonAlert } from "../alerts/index.ts";
+import type { Profile } from "../jurisdictions/index.ts";
+import type { DB } from "../schema.ts";
+import type { ListKind } from "./entry.ts";
+import type { CandidateView, Verdict } from "./schemas.ts";
+import { screenPerson, worstVerdict } from "./screen.ts";
+import type { LoadedLists, Screener } from "./screener.ts";
+import { thresholdsOf } from "./settings.ts";
+import { type Subject, subjectsOf } from "./subjects.ts";
+
+/** A client and the monitored address it is screened for (the subject of its alerts). */
+export interface ClientRef {
+  projectId: number;
+  userId: string;
+  chainId: number;
+  address: string;
+  addressId: number | string | null;
+}
+
+interface StoredCandidate extends CandidateView {
+  subject: string;
+  role: string;
+}
+
+export interface ClientScreening {
+  verdict: Verdict;
+  /** the lists on which a person of the profile is a `match` */
+  matchedLists: ListKind[];
+  candidates: StoredCandidate[];
+  /** alerts raised or extended by this screening */
+  alerts: number;
+}
+
+const keyOf = (c: { list: string; entryId: string; subject: string }) =>
+  `${c.list}:${c.entryId}:${c.subject}`;
+
+function summary(candidates: StoredCandidate[], alerts: number): ClientScreening {
+  return {
+    verdict: worstVerdict(candidates.map((c) => c.verdict)),
+    matchedLists: [...new Set(candidates.filter((c) => c.verdict === "match").map((c) => c.list))],
+    candidates,
+    alerts,
+  };
+}
+
+/** Screens the persons of a profile against the lists as loaded, stores it, and raises the alerts it calls for. */
+export async function screenSubjects(
+  db: Kysely<DB>,
+  loaded: LoadedLists,
+  client: ClientRef,
+  subjects: Subject[],
+  profileDigest: string,
+  now: Date,
+): Promise<ClientScreening> {
+  const thresholds = await thresholdsOf(db, client.projectId);
+  const candidates: StoredCandidate[] = subjects.flatMap((s) =>
+    screenPerson(loaded, thresholds, s.person).candidates.map((c) => ({
+      ...c,
+      subject: s.person.name,
+      role: s.role,
+    })),
+  );
+  const verdict = worstVerdict(candidates.map((c) => c.verdict));
+  return db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom("client_screenings")
+      .select(["candidates"])
+      .where("project_id", "=", client.projectId)
+      .where("user_id", "=", client.userId)
+      .forUpdate()
+      .executeTakeFirst();
+    const known = new Map(
+      ((before?.candidates ?? []) as StoredCandidate[]).map((c) => [keyOf(c), c] as const),
+    );
+    const values = {
+      subjects: JSON.stringify(subjects),
+      profile_digest: profileDigest,
+      lists_key: loaded.key,
+      verdict,
+      candidates: JSON.stringify(candidates),
+      screened_at: now,
+    };
+    await trx
+      .insertInto("client_screenings")
+      .values({
+        project_id: client.projectId,
+        user_id: client.userId,
+        chain_id: client.chainId,
+        address: client.address,
+        address_id: client.addressId === null ? null : String(client.addressId),
+        ...values,
+      })
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(values))
+      .execute();
+    // The address of the first screening stays the subject of the client's alerts.
+    const subject = await trx
+      .selectFrom("client_screenings")
+      .select(["chain_id", "address", "address_id"])
+      .where("project_id", "=", client.projectId)
+      .where("user_id", "=", client.userId)
+      .executeTakeFirstOrThrow();
+    let alerts = 0;
+    for (const c of candidates) {
+      const old = known.get(keyOf(c));
+      // A candidate seen before at the same verdict is not news; a new one, or a review become a match, is.
+      if (old && !(old.verdict === "review" && c.verdict === "match")) continue;
+      const evidence: PersonCandidateEvidence = {
+        subject: c.subject,
+        role: c.role,
+        list: c.list,
+        listVersion: c.listVersion,
+        entryId: c.entryId,
+        matchedName: c.matchedName,
+        score: c.score,
+        verdict: c.verdict,
+        matchedFields: c.matchedFields,
+        notes: c.notes,
+        entry: {
+          type: c.entry.type,
+          names: c.entry.names,
+          dates: c.entry.dates,
+          countries: c.entry.countries,
+          programs: c.entry.programs,
+        },
+        screenedAt: now.toISOString(),
+      };
+      await raisePersonAlert(trx, {
+        projectId: client.projectId,
+        userId: client.userId,
+        chainId: subject.chain_id,
+        address: subject.address,
+        addressId: subject.address_id,
+        candidate: evidence,
+        now,
+      });
+      alerts += 1;
+    }
+    return summary(candidates, alerts);
+  });
+}
+
+export const profileDigest = (subjects: Subject[]) =>
+  createHash("sha256").update(JSON.stringify(subjects)).digest("hex");
+
+/** Screens a client from a profile just read. */
+export async function screenClient(
+  db: Kysely<DB>,
+  screener: Screener,
+  client: ClientRef,
+  profile: Profile,
+  now: Date,
+): Promise<ClientScreening | undefined> {
+  const loaded = await screener.current();
+  if (loaded.lists.length === 0) return undefined;
+  const subjects = subjectsOf(profile);
+  return screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
+}
+
+export type ProfileRead = () => Promise<{ ok: true; profile: Profile } | { ok: false; reason: string }>;
+
+/**
+ * The lists the client is a `match` on, for the transfer checker: its stored screening when the lists have not
+ * changed since; screened again from the persons kept when they have; screened from its profile (read now) when it
+ * never was; none while no list is imported. `unscreened` when the profile could not be read: the caller counts
+ * it, and the next transfer tries again.
+ */
+export async function clientListings(
+  db: Kysely<DB>,
+  screener: Screener,
+  client: ClientRef,
+  readProfile: ProfileRead,
+  now: Date,
+): Promise<{ matchedLists: ListKind[]; screened?: "first" | "rescreen" } | { unscreened: string }> {
+  const loaded = await screener.current();
+  // No list imported: nothing to be a match on (GET /screening/lists and the start-up log say so).
+  if (loaded.lists.length === 0) return { matchedLists: [] };
+  const row = await db
+    .selectFrom("client_screenings")
+    .select(["lists_key", "candidates", "subjects", "profile_digest"])
+    .where("project_id", "=", client.projectId)
+    .where("user_id", "=", client.userId)
+    .executeTakeFirst();
+  if (row && row.lists_key === loaded.key)
+    return { matchedLists: summary(row.candidates as StoredCandidate[], 0).matchedLists };
+  if (row) {
+    const subjects = row.subjects as Subject[];
+    const again = await screenSubjects(db, loaded, client, subjects, row.profile_digest, now);
+    return { matchedLists: again.matchedLists, screened: "rescreen" };
+  }
+  const read = await readProfile();
+  if (!read.ok) return { unscreened: `the profile could not be read (${read.reason})` };
+  const subjects = subjectsOf(read.profile);
+  const first = await screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
+  return { matchedLists: first.matchedLists, screened: "first" };
+}
+
+/** One run of the re-screening of clients after a list changed: how many clients it screened again. */
+export async function rescreenClients(
+  db: Kysely<DB>,
+  screener: Screener,
+  batch: number,
+  now: () => Date,
+): Promise<{ screened: number; alerts: number }> {
+  const loaded = await screener.current();
+  if (loaded.lists.length === 0) return { screened: 0, alerts: 0 };
+  const rows = await db
+    .selectFrom("client_screenings")
+    .select(["project_id", "user_id", "subjects", "profile_digest", "chain_id", "address", "address_id"])
+    .where("lists_key", "<>", loaded.key)
+    .orderBy("screened_at")
+    .limit(batch)
+    .execute();
+  let alerts = 0;
+  for (const r of rows) {
+    const done = await screenSubjects(
+      db,
+      loaded,
+      {
+        projectId: r.project_id,
+        userId: r.user_id,
+        chainId: r.chain_id,
+        address: r.address,
+        addressId: r.address_id,
+      },
+      r.subjects as Subject[],
+      r.profile_digest,
+      now(),
+    );
+    alerts += done.alerts;
+  }
+  return { screened: rows.length, alerts };
+}

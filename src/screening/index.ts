@@ -1,0 +1,23 @@
+// Screening of persons: the lists of persons (OFAC SDN, the UN consolidated list, the SAT 69-B list, the UIF's
+// Lista de Personas Bloqueadas, OpenSanctions sources in FollowTheMoney form), written by the imports of
+// src/ingest/person-lists; the matcher of names (match/); POST /screening/persons and POST /screening; and the
+// screening of every monitored client with its `person_match` alerts (docs/api.md, "Screening").
+export {
+  type ClientRef,
+  type ClientScreening,
+  clientListings,
+  type ProfileRead,
+  rescreenClients,
+  screenClient,
+} from "./clients.ts";
+export * from "./entry.ts";
+export { importPersonList, type ListImportSummary } from "./lists/import.ts";
+export { currentLists, type ListVersion } from "./lists/read.ts";
+export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
+export { DEFAULT_CLIENT_RESCREEN, startClientRescreening } from "./rescreen-loop.ts";
+export { registerScreeningRoutes, type ScreeningContext } from "./routes.ts";
+export type { PersonInput, PersonResult, Verdict } from "./schemas.ts";
+export { assertListsLoaded, NO_LISTS, screenPerson } from "./screen.ts";
+export { type LoadedLists, Screener } from "./screener.ts";
+export { screeningSettings, thresholdsOf } from "./settings.ts";
+export { type Subject, subjectsOf } from "./subjects.ts";

@@ -1,0 +1,171 @@
+// Writing one version of a list of persons (migrations/0031_person_lists.sql), in the caller's transaction (the
+// import's: src/ingest/person-lists), so that a list is replaced whole or not at all. The entries are written as
+// they are read, under a new version row; once the last is in, the digest of what was read decides: the same as the
+// current version's, and the new row goes again (the import changed nothing); otherwise the new version becomes
+// current and the old one's entries are removed. An entry id read twice (the SAT lists a taxpayer once per
+// situation it went through) is one entry, its names, dates and programmes joined.
+import { createHash } from "node:crypto";
+import { Value } from "@sinclair/typebox/value";
+import type { Kysely } from "kysely";
+import type { DB } from "../../schema.ts";
+import { type ListEntry, ListEntrySchema, type ListInfo } from "../entry.ts";
+
+const BATCH = 500;
+
+export interface ListImportSummary {
+  kind: string;
+  /** `imported`: a new version is current; `unchanged`: the current version holds the same entries */
+  status: "imported" | "unchanged";
+  version: string;
+  list_date: string | null;
+  entries: number;
+  /** entry ids read more than once, joined into one entry */
+  joined: number;
+  /** the version it replaced, if any */
+  replaced: { version: string; entries: number } | null;
+}
+
+function union<T>(a: readonly T[], b: readonly T[]): T[] {
+  const seen = new Set(a.map((x) => JSON.stringify(x)));
+  return [...a, ...b.filter((x) => !seen.has(JSON.stringify(x)))];
+}
+
+function joinEntries(a: ListEntry, b: ListEntry): ListEntry {
+  return {
+    ...a,
+    names: union(a.names, b.names),
+    dates: union(a.dates, b.dates),
+    countries: union(a.countries, b.countries),
+    identifiers: union(a.identifiers, b.identifiers),
+    programs: union(a.programs, b.programs),
+  };
+}
+
+export async function importPersonList(
+  trx: Kysely<DB>,
+  info: ListInfo,
+  entries: AsyncIterable<ListEntry>,
+  options: { now?: Date; progress?: (read: number) => void } = {},
+): Promise<ListImportSummary> {
+  const now = options.now ?? new Date();
+  const current = await trx
+    .selectFrom("person_lists")
+    .select(["id", "version", "digest", "entries"])
+    .where("kind", "=", info.kind)
+    .where("current", "=", true)
+    .forUpdate()
+    .executeTakeFirst();
+  const row = await trx
+    .insertInto("person_lists")
+    .values({
+      kind: info.kind,
+      version: "pending",
+      list_date: null,
+      source: info.source,
+      digest: "",
+      entries: 0,
+      imported_at: now,
+      current: false,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const listId = row.id;
+  const hash = createHash("sha256");
+  let read = 0;
+  let joined = 0;
+  let batch: ListEntry[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    // Ids repeated inside the batch are joined before the insert; ids already written are joined after it.
+    const byId = new Map<string, ListEntry>();
+    for (const e of batch) {
+      const known = byId.get(e.entryId);
+      if (known) joined += 1;
+      byId.set(e.entryId, known ? joinEntries(known, e) : e);
+    }
+    batch = [];
+    const inserted = await trx
+      .insertInto("person_list_entries")
+      .values(
+        [...byId.values()].map((e) => ({ list_id: listId, entry_id: e.entryId, entry: JSON.stringify(e) })),
+      )
+      .onConflict((oc) => oc.columns(["list_id", "entry_id"]).doNothing())
+      .returning("entry_id")
+      .execute();
+    if (inserted.length === byId.size) return;
+    const written = new Set(inserted.map((r) => r.entry_id));
+    for (const e of byId.values()) {
+      if (written.has(e.entryId)) continue;
+      joined += 1;
+      const old = await trx
+        .selectFrom("person_list_entries")
+        .select("entry")
+        .where("list_id", "=", listId)
+        .where("entry_id", "=", e.entryId)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable("person_list_entries")
+        .set({ entry: JSON.stringify(joinEntries(old.entry, e)) })
+        .where("list_id", "=", listId)
+        .where("entry_id", "=", e.entryId)
+        .execute();
+    }
+  };
+  for await (const entry of entries) {
+    if (!Value.Check(ListEntrySchema, entry)) {
+      const first = [...Value.Errors(ListEntrySchema, entry)][0];
+      throw new Error(
+        `entry ${(entry as { entryId?: string }).entryId ?? read + 1} of the ${info.kind} list is malformed: ${first?.path ?? ""} ${first?.message ?? ""}`,
+      );
+    }
+    hash.update(JSON.stringify(entry));
+    hash.update("\n");
+    read += 1;
+    batch.push(entry);
+    if (batch.length >= BATCH) {
+      await flush();
+      options.progress?.(read);
+    }
+  }
+  await flush();
+  options.progress?.(read);
+  const digest = hash.digest("hex");
+  const count = read - joined;
+  if (current && current.digest === digest) {
+    await trx.deleteFrom("person_lists").where("id", "=", listId).execute();
+    return {
+      kind: info.kind,
+      status: "unchanged",
+      version: current.version,
+      list_date: info.listDate ?? null,
+      entries: current.entries,
+      joined,
+      replaced: null,
+    };
+  }
+  // A list that says its version keeps it; one whose content changed under the same version says both.
+  const version =
+    info.version === undefined
+      ? `sha256:${digest.slice(0, 16)}`
+      : current?.version === info.version
+        ? `${info.version}+sha256:${digest.slice(0, 8)}`
+        : info.version;
+  if (current) {
+    await trx.updateTable("person_lists").set({ current: false }).where("id", "=", current.id).execute();
+    await trx.deleteFrom("person_list_entries").where("list_id", "=", current.id).execute();
+  }
+  await trx
+    .updateTable("person_lists")
+    .set({ version, list_date: info.listDate ?? null, digest, entries: count, current: true })
+    .where("id", "=", listId)
+    .execute();
+  return {
+    kind: info.kind,
+    status: "imported",
+    version,
+    list_date: info.listDate ?? null,
+    entries: count,
+    joined,
+    replaced: current ? { version: current.version, entries: current.entries } : null,
+  };
+}

@@ -1,0 +1,113 @@
+// HTTP routes of the screening of persons (docs/api.md, "Screening"). Thin: parse, authorise (route config), call
+// a verb, shape the answer. The project is the key's.
+import { Type } from "@sinclair/typebox";
+import { type AnalysisContext, DEFAULT_DEPTH } from "../analysis/index.ts";
+import type { HttpApp } from "../platform/http/app.ts";
+import { principalOf } from "../platform/http/auth.ts";
+import { Ok, ok } from "../platform/http/schemas.ts";
+import { screenWithWallets } from "./combined.ts";
+import {
+  CombinedBody,
+  CombinedResponse,
+  ListVersionSchema,
+  PersonsBody,
+  PersonsResponse,
+} from "./schemas.ts";
+import { assertListsLoaded, screenPerson } from "./screen.ts";
+import type { Screener } from "./screener.ts";
+import { thresholdsOf } from "./settings.ts";
+
+export interface ScreeningContext {
+  screener: Screener;
+  analysis: AnalysisContext;
+}
+
+export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): void {
+  const tags = ["Screening"];
+  const db = ctx.analysis.db;
+
+  app.post(
+    "/screening/persons",
+    {
+      config: { access: "developer" },
+      schema: {
+        tags,
+        summary: "Screen 1 to 100 persons against the lists of persons",
+        description:
+          "Each person's name is matched against every imported list (OFAC SDN, UN, SAT 69-B, the UIF's Lista de " +
+          "Personas Bloqueadas, OpenSanctions sources), a birthdate, nationality or identifier confirming or ruling " +
+          "out a namesake. Results in the order asked, each with its verdict (`clear`, `review`, `match` at the " +
+          "project's `screening_thresholds`), its candidates and the lists' versions. 409 while no list is imported.",
+        body: PersonsBody,
+        response: { 200: Ok(PersonsResponse) },
+      },
+    },
+    async (req) => {
+      const projectId = principalOf(req).projectId;
+      const loaded = await ctx.screener.current();
+      assertListsLoaded(loaded);
+      const thresholds = await thresholdsOf(db, projectId);
+      return ok({ results: req.body.persons.map((p) => screenPerson(loaded, thresholds, p)) });
+    },
+  );
+
+  app.post(
+    "/screening",
+    {
+      config: { access: "developer", heavy: true },
+      schema: {
+        tags,
+        summary: "Screen a person and their wallets in one verdict",
+        description:
+          "The person is screened as by POST /screening/persons and the addresses (0 to 50) are scanned as by POST " +
+          ".../addresses/scan-risk (stored results of the same depth reused). A wallet at `critical` is a `match`, " +
+          "at `high` or `medium` for `review`, and one that could not be analysed is for `review`, never `clear`. " +
+          "The verdict is the worst of all; `reasons` names what made it.",
+        body: CombinedBody,
+        response: { 200: Ok(CombinedResponse) },
+      },
+    },
+    async (req) => {
+      const projectId = principalOf(req).projectId;
+      const loaded = await ctx.screener.current();
+      assertListsLoaded(loaded);
+      const thresholds = await thresholdsOf(db, projectId);
+      return ok(
+        await screenWithWallets(
+          ctx.analysis,
+          projectId,
+          {
+            person: req.body.person,
+            addresses: req.body.addresses,
+            maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
+          },
+          async (person) => screenPerson(loaded, thresholds, person),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    "/screening/lists",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags,
+        summary: "The lists of persons screened against, each at its current version",
+        response: { 200: Ok(Type.Object({ lists: Type.Array(ListVersionSchema) })) },
+      },
+    },
+    async () => {
+      const { lists } = await ctx.screener.current();
+      return ok({
+        lists: lists.map(({ kind, version, listDate, entries, importedAt }) => ({
+          kind,
+          version,
+          listDate,
+          entries,
+          importedAt,
+        })),
+      });
+    },
+  );
+}

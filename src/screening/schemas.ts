@@ -1,0 +1,125 @@
+// The screening's HTTP schemas (docs/api.md, "Screening"); the verbs' types derive from them.
+import { type Static, Type } from "@sinclair/typebox";
+import { MaxDepthSchema, ScanBody, ScanResponse } from "../analysis/index.ts";
+import { IdentifierSchema, LIST_KINDS } from "./entry.ts";
+
+const Day = Type.String({
+  pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$",
+  description: "YYYY-MM-DD (YYYY-MM or YYYY when only that is known)",
+});
+
+export const PersonSchema = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description:
+        "the full name as the client record holds it (any order: given names and surnames, or a company's name)",
+    }),
+    type: Type.Optional(
+      Type.Union([Type.Literal("person"), Type.Literal("entity")], {
+        description: "`person` (default) or `entity` (a company, trust or organisation)",
+      }),
+    ),
+    birthdate: Type.Optional(Day),
+    incorporationDate: Type.Optional(Day),
+    nationality: Type.Optional(
+      Type.String({
+        pattern: "^[A-Za-z]{2}$",
+        description: "ISO 3166-1 alpha-2: a person's nationality, an entity's country",
+      }),
+    ),
+    identifiers: Type.Optional(
+      Type.Array(IdentifierSchema, {
+        maxItems: 10,
+        description: "RFC, CURP, passport, national id or tax id: the same number on an entry confirms it",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PersonInput = Static<typeof PersonSchema>;
+
+export const PersonsBody = Type.Object(
+  { persons: Type.Array(PersonSchema, { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+
+const Kind = Type.Union(LIST_KINDS.map((k) => Type.Literal(k)));
+
+export const ListVersionSchema = Type.Object({
+  kind: Kind,
+  version: Type.String(),
+  listDate: Type.Union([Type.String(), Type.Null()]),
+  entries: Type.Integer(),
+  importedAt: Type.String({ format: "date-time" }),
+});
+
+export const VERDICTS = ["clear", "review", "match"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+const VerdictSchema = Type.Union(VERDICTS.map((v) => Type.Literal(v)));
+
+export const CandidateSchema = Type.Object({
+  list: Kind,
+  listVersion: Type.String(),
+  entryId: Type.String(),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  verdict: Type.Union([Type.Literal("review"), Type.Literal("match")], {
+    description: "what this candidate's score is at its list's thresholds",
+  }),
+  matchedName: Type.String({ description: "the entry's name that matched, as the list writes it" }),
+  matchedFields: Type.Array(Type.String(), {
+    description: "`name` or `alias`, and `date`, `country`, `identifier` where they agree",
+  }),
+  notes: Type.Array(Type.String(), { description: "why the score was raised or lowered" }),
+  entry: Type.Object({
+    type: Type.String(),
+    names: Type.Array(Type.String()),
+    dates: Type.Array(Type.String()),
+    countries: Type.Array(Type.String()),
+    identifiers: Type.Array(IdentifierSchema),
+    programs: Type.Array(Type.String()),
+    remarks: Type.Optional(Type.String()),
+  }),
+});
+export type CandidateView = Static<typeof CandidateSchema>;
+
+export const PersonResultSchema = Type.Object({
+  name: Type.String(),
+  verdict: VerdictSchema,
+  candidates: Type.Array(CandidateSchema, { description: "best first, at most 10" }),
+  ruledOut: Type.Array(
+    Type.Object({
+      list: Kind,
+      entryId: Type.String(),
+      matchedName: Type.String(),
+      reason: Type.String(),
+    }),
+    { description: "namesakes a birthdate or an identifier showed to be someone else" },
+  ),
+  lists: Type.Array(ListVersionSchema, { description: "the lists screened against, each at its version" }),
+});
+export type PersonResult = Static<typeof PersonResultSchema>;
+
+export const PersonsResponse = Type.Object({ results: Type.Array(PersonResultSchema) });
+
+export const CombinedBody = Type.Object(
+  {
+    person: PersonSchema,
+    addresses: Type.Array(ScanBody.properties.addresses.items, {
+      maxItems: 50,
+      description: "the person's wallets, each on its chain (as POST .../addresses/scan-risk takes them)",
+    }),
+    maxDepth: MaxDepthSchema,
+  },
+  { additionalProperties: false },
+);
+
+export const CombinedResponse = Type.Object({
+  verdict: VerdictSchema,
+  reasons: Type.Array(Type.String(), {
+    description: "what made the verdict: the person's best candidate, each wallet not clear",
+  }),
+  person: PersonResultSchema,
+  wallets: ScanResponse,
+});

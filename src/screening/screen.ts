@@ -1,0 +1,113 @@
+// Screening persons against the lists (POST /screening/persons, and every monitored client): each person's
+// candidates from the matcher, each judged at its own list's thresholds, and the person's verdict: `match` when a
+// candidate reaches its list's match threshold, `review` when one reaches its review threshold, `clear` otherwise.
+// With no list imported there is nothing to screen against, and the screening says so (409) rather than answer
+// `clear` for persons it never compared with anything.
+import { AppError } from "../platform/errors.ts";
+import type { ListEntry } from "./entry.ts";
+import type { Candidate } from "./match/matcher.ts";
+import type { CandidateView, PersonInput, PersonResult, Verdict } from "./schemas.ts";
+import type { LoadedLists } from "./screener.ts";
+import type { ListThresholds } from "./settings.ts";
+
+const MAX_CANDIDATES = 10;
+
+export const NO_LISTS =
+  "No list of persons has been imported, so nobody can be screened: run `vigia lists import KIND FILE` (KIND ofac-sdn, un, sat-69b, mx-lpb or ftm; docs/person-lists.md) or `vigia lists refresh KIND`";
+
+/**
+ * A SAT 69-B entry the taxpayer has cleared (desvirtuado, or a favourable ruling) no longer presumes simulated
+ * operations: it is kept in the list, never a candidate.
+ */
+function cleared(entry: ListEntry & { list: string }): boolean {
+  if (entry.list !== "sat-69b") return false;
+  const situations = entry.programs.map((p) => p.toLowerCase());
+  return (
+    situations.length > 0 &&
+    situations.every((s) => s.includes("desvirtuad") || s.includes("sentencia favorable"))
+  );
+}
+
+function viewOf(c: Candidate, verdict: "review" | "match"): CandidateView {
+  const e = c.entry;
+  return {
+    list: e.list,
+    listVersion: e.listVersion,
+    entryId: e.entryId,
+    score: c.score,
+    verdict,
+    matchedName: c.matchedName,
+    matchedFields: [...c.matchedFields],
+    notes: [...c.notes],
+    entry: {
+      type: e.type,
+      names: e.names,
+      dates: e.dates,
+      countries: e.countries,
+      identifiers: e.identifiers,
+      programs: e.programs,
+      ...(e.remarks ? { remarks: e.remarks } : {}),
+    },
+  };
+}
+
+export function screenPerson(
+  loaded: LoadedLists,
+  thresholds: ListThresholds,
+  person: PersonInput,
+): PersonResult {
+  const floor = Math.min(...loaded.lists.map((l) => thresholds[l.kind].review));
+  const type = person.type ?? "person";
+  const date = type === "entity" ? (person.incorporationDate ?? person.birthdate) : person.birthdate;
+  const found = loaded.matcher.search(
+    {
+      name: person.name,
+      type,
+      ...(date ? { date } : {}),
+      ...(person.nationality ? { country: person.nationality.toUpperCase() } : {}),
+      ...(person.identifiers ? { identifiers: person.identifiers } : {}),
+    },
+    { floor, limit: MAX_CANDIDATES * 3 },
+  );
+  const candidates: CandidateView[] = [];
+  for (const c of found.candidates) {
+    if (cleared(c.entry)) continue;
+    const t = thresholds[c.entry.list];
+    if (c.score < t.review) continue;
+    candidates.push(viewOf(c, c.score >= t.match ? "match" : "review"));
+    if (candidates.length === MAX_CANDIDATES) break;
+  }
+  const verdict: Verdict = candidates.some((c) => c.verdict === "match")
+    ? "match"
+    : candidates.length > 0
+      ? "review"
+      : "clear";
+  return {
+    name: person.name,
+    verdict,
+    candidates,
+    ruledOut: found.ruledOut.slice(0, MAX_CANDIDATES).map((r) => ({
+      list: r.entry.list,
+      entryId: r.entry.entryId,
+      matchedName: r.matchedName,
+      reason: r.reason,
+    })),
+    lists: loaded.lists.map(({ kind, version, listDate, entries, importedAt }) => ({
+      kind,
+      version,
+      listDate,
+      entries,
+      importedAt,
+    })),
+  };
+}
+
+/** Fails when no list is imported: a `clear` against nothing would be a verdict the service never reached. */
+export function assertListsLoaded(loaded: LoadedLists): void {
+  if (loaded.lists.length === 0) throw new AppError("conflict", NO_LISTS);
+}
+
+/** The worst of several verdicts. */
+export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
+  return verdicts.includes("match") ? "match" : verdicts.includes("review") ? "review" : "clear";
+}

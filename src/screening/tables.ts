@@ -1,0 +1,49 @@
+// Row types of the screening's tables (migrations/0031_person_lists.sql).
+import type { ColumnType, Generated } from "kysely";
+import type { ListEntry } from "./entry.ts";
+
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PersonListsTable {
+  id: Generated<string>;
+  kind: string;
+  version: string;
+  list_date: ColumnType<string | null, string | null | undefined, string | null>;
+  source: string;
+  digest: string;
+  entries: number;
+  imported_at: Date;
+  current: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface PersonListEntriesTable {
+  list_id: ColumnType<string, string | number, string | number>;
+  entry_id: string;
+  entry: Json<ListEntry>;
+}
+
+export interface ScreeningSettingsTable {
+  project_id: number;
+  thresholds: Json<Record<string, { review?: number; match?: number }>>;
+}
+
+export interface ClientScreeningsTable {
+  project_id: number;
+  user_id: string;
+  subjects: Json<unknown[]>;
+  profile_digest: string;
+  lists_key: string;
+  verdict: string;
+  candidates: Json<unknown[]>;
+  chain_id: number;
+  address: string;
+  address_id: ColumnType<string | null, string | number | null, string | number | null>;
+  screened_at: Date;
+}
+
+export interface ScreeningTables {
+  person_lists: PersonListsTable;
+  person_list_entries: PersonListEntriesTable;
+  screening_settings: ScreeningSettingsTable;
+  client_screenings: ClientScreeningsTable;
+}

@@ -1,4 +1,4 @@
-// `node bin/run-ts.js eval/persons/run.ts`: the person-screening eval (eval/persons/eval.ts) at full size: prints
+// `npm run eval -- persons` (eval/persons/run.ts): the person-screening eval (eval/persons/eval.ts) at full size: prints
 // recall per variant kind, false candidates per 1,000 decoys and precision at the default thresholds
 // (src/screening/match/thresholds.ts), and writes them into docs/benchmarks.md between `<!-- bench:persons-eval -->`
 // markers, with the machine. Exits 1 when a target (TARGETS below, the same as eval.test.ts's) is missed.
@@ -55,7 +55,7 @@ export function markdown(report: EvalReport, m: ReturnType<typeof machine>, fail
   lines.push("## persons-eval: person-name screening against OFAC's SDN list");
   lines.push("");
   lines.push(
-    `\`node bin/run-ts.js eval/persons/run.ts\` (seed ${report.options.seed}). The matcher (src/screening/match) indexes a cut`,
+    `\`npm run eval -- persons\` (eval/persons/run.ts, seed ${report.options.seed}). The matcher (src/screening/match) indexes a cut`,
     `of OFAC's SDN list of April 2021 (${report.entries.toLocaleString("en-US")} entries, ${report.names.toLocaleString("en-US")} names with aliases; eval/persons/data/SOURCES.md).`,
     `Positives: ${report.options.persons} listed persons drawn at random, each queried as a client record would carry`,
     "the name (every variant that applies to it), half of the queries with the list's birthdate. A positive is found",

@@ -48,6 +48,8 @@ async function packOf(db: Kysely<DB>, projectId: number, alertId: string) {
     transfers: evidence.transfers,
     laws: evidence.laws,
     labels: evidence.labels ?? [],
+    // Only `person_match` alerts have persons: other packs keep their bytes.
+    ...(evidence.persons ? { persons: evidence.persons } : {}),
     wallets: evidence.wallets,
     history,
   };
@@ -133,6 +135,41 @@ function markdownOf(p: Pack): string {
           t.direction,
           t.counterparty ? `\`${t.counterparty}\`` : null,
           t.usd,
+        ]),
+      ),
+    );
+  if (p.persons && p.persons.length > 0)
+    out.push(
+      "## Lists of persons",
+      "",
+      ...table(
+        [
+          "Screened",
+          "Who",
+          "Person",
+          "List",
+          "Version",
+          "Entry",
+          "Listed as",
+          "Score",
+          "Verdict",
+          "Agreeing",
+          "Notes",
+          "Programmes",
+        ],
+        p.persons.map((c) => [
+          c.screenedAt,
+          c.role,
+          c.subject,
+          c.list,
+          c.listVersion,
+          c.entryId,
+          c.entry.names.join("; "),
+          c.score,
+          c.verdict,
+          c.matchedFields.join(", "),
+          c.notes.join("; "),
+          c.entry.programs.join(", "),
         ]),
       ),
     );

@@ -163,6 +163,15 @@ describe("monitored clients and the lists of persons", () => {
       listVersion: expect.stringMatching(/^sha256:/),
     });
     expect(alert?.reason).toMatch(/RODRIGUEZ OREJUELA, Gilberto Jose on the ofac-sdn list/);
+    // The evidence pack names the list entry the officer must check.
+    const pack = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts/${alert?.id}/evidence?format=md`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(pack.statusCode).toBe(200);
+    expect(pack.body).toMatch(
+      /## Lists of persons[\s\S]*\| client \| Gilberto José Rodríguez Orejuela \| ofac-sdn \|/,
+    );
     // Nothing left to screen again.
     expect(await rescreenClients(svc.database.db, screener, 100, () => new Date())).toEqual({
       screened: 0,

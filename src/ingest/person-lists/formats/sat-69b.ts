@@ -62,7 +62,12 @@ export const readSat69b: ReadList = async (files, options) => {
   let columns: { rfc: number; name: number; situation: number } | undefined;
   let headerLine = 0;
   for (let i = 0; i < MAX_TITLE_ROWS && !columns; i++) {
-    const next = await rows.next();
+    const next = await rows.next().catch((error: unknown) => {
+      // A file that is not CSV at all (the UN's XML given as 69-B) fails in the parser: say what was expected.
+      throw new InputError(
+        `${(error as Error).message}: not the SAT's 69-B list, a CSV whose header row is "No,RFC,Nombre del Contribuyente,Situación del contribuyente,..."`,
+      );
+    });
     if (next.done) break;
     const { line, values } = next.value;
     const folded = values.map(fold);

@@ -18,6 +18,7 @@ import {
   LOAD,
   type LoadResult,
   measureInterleaved,
+  postgresAnswers,
   startChild,
   wantedDatabases,
 } from "./support.ts";
@@ -75,19 +76,6 @@ async function serviceEnvironment(database: DatabaseName, workDir: string) {
   return { env, cleanup: dropSchema };
 }
 
-async function postgresAnswers(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return undefined;
-  } catch (error) {
-    return `PostgreSQL at ${POSTGRES_URL.replace(/\/\/[^@]*@/, "//")} does not answer: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 async function getOnce(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   return { status: response.status, body: await response.text() };
@@ -103,7 +91,7 @@ function describe(what: string, r: LoadResult): string {
 
 async function runOn(database: DatabaseName): Promise<Outcome> {
   if (database === "postgres") {
-    const down = await postgresAnswers();
+    const down = await postgresAnswers(POSTGRES_URL);
     if (down) return { database, skipped: down };
   }
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `vigia-bench-${database}-`));

@@ -22,7 +22,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { generateEtlExport } from "../test/ingest/etl-export-generator.ts";
-import { type Benchmark, fmt, ROOT, wantedDatabases } from "./support.ts";
+import { type Benchmark, fmt, postgresAnswers, ROOT, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const TRANSFERS = Number(process.env.BENCH_ETL_TRANSFERS || 1_000_000);
@@ -168,18 +168,6 @@ interface Outcome {
   skipped?: string;
 }
 
-async function postgresAnswers(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return undefined;
-  } catch (error) {
-    return `PostgreSQL at ${POSTGRES_URL.replace(/\/\/[^@]*@/, "//")} does not answer: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** A fresh place for one run: a data dir, or a schema of the PostgreSQL (its URL selects it). */
 async function freshTarget(
   database: DatabaseName,
@@ -247,7 +235,7 @@ async function runOn(
   small: { dir: string },
 ): Promise<Outcome> {
   if (database === "postgres") {
-    const down = await postgresAnswers();
+    const down = await postgresAnswers(POSTGRES_URL);
     if (down) return { database, skipped: down };
   }
   console.log(`${LABEL[database]}:`);

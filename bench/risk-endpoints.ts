@@ -72,7 +72,7 @@ import { layerStatementsMs, quickStatementsMsPerCheck } from "./statement-floor.
 /** An address of the store as the benchmark's chain writes it (Tron: base58check). */
 const written = (address: string) => (TRON ? tronBase58(address) : address);
 
-import { type Benchmark, type ChildServer, startChild, wantedDatabases } from "./support.ts";
+import { type Benchmark, type ChildServer, postgresAnswers, startChild, wantedDatabases } from "./support.ts";
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const CONNECTIONS = Number(process.env.BENCH_RISK_CONNECTIONS || 10);
@@ -202,19 +202,6 @@ interface Prepared {
   /** ordinary users to quick-check at the target rate (drawn as the scans' ordinary users, another seed) */
   quickOrdinary: string[];
   cleanup(): Promise<void>;
-}
-
-async function postgresAnswers(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return undefined;
-  } catch (error) {
-    return `PostgreSQL at ${POSTGRES_URL.replace(/\/\/[^@]*@/, "//")} does not answer: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 async function prepare(database: DatabaseName, workDir: string, scanSets: string[][]): Promise<Prepared> {
@@ -651,7 +638,7 @@ function scanSetsFor(seed: number, count: number) {
 
 async function runOn(database: DatabaseName): Promise<Outcome> {
   if (database === "postgres") {
-    const down = await postgresAnswers();
+    const down = await postgresAnswers(POSTGRES_URL);
     if (down) return { database, skipped: down };
   }
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `vigia-bench-risk-${database}-`));

@@ -11,6 +11,7 @@ import { layersBenchmark } from "./layers.ts";
 import { monitoringBenchmark } from "./monitoring.ts";
 import { rescreenBenchmark } from "./rescreen.ts";
 import { riskEndpointsBenchmark } from "./risk-endpoints.ts";
+import { screeningBenchmark } from "./screening.ts";
 import { type Benchmark, machine, ROOT, writeReport } from "./support.ts";
 import { viewerRenderBenchmark } from "./viewer-render.ts";
 
@@ -26,6 +27,7 @@ const BENCHMARKS: Benchmark[] = [
   monitoringBenchmark,
   fleetBenchmark,
   rescreenBenchmark,
+  screeningBenchmark,
 ];
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 

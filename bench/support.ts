@@ -9,6 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import pg from "pg";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUN_TS = path.join(ROOT, "bin", "run-ts.js");
@@ -331,3 +332,17 @@ export const fmt = {
   ratio: (n: number) => n.toFixed(2),
   us: (n: number | undefined) => (n === undefined ? "—" : `${Math.round(n)} µs`),
 };
+
+/** Why PostgreSQL at `url` cannot serve a benchmark (it does not answer), or undefined when it answers. */
+export async function postgresAnswers(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL at ${url.replace(/\/\/[^@]*@/, "//")} does not answer: ${(error as Error).message}`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

@@ -2,7 +2,7 @@
 // (eval/persons/run.ts). Each takes its own flags after its name.
 if (process.argv[2] === "persons") {
   process.argv.splice(2, 1);
-  await import("./persons/run.ts");
+  (await import("./persons/run.ts")).main();
 } else {
   await import("./run.ts");
 }

@@ -81,6 +81,8 @@ import { startRescreening } from "./rescreen/index.ts";
 import type { DB } from "./schema.ts";
 import {
   clientListings,
+  currentLists,
+  profileRead,
   registerScreeningRoutes,
   Screener,
   screeningSettings,
@@ -282,7 +284,12 @@ async function assemble(
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
   // The lists of persons and their matcher, rebuilt when an import changes a list (src/screening).
-  const screener = new Screener(database.db, pino({ level: config.logLevel, name: "screening" }));
+  const screeningLog = pino({ level: config.logLevel, name: "screening" });
+  const screener = new Screener(database.db, screeningLog);
+  if (options.workers && (await currentLists(database.db)).lists.length === 0)
+    screeningLog.info(
+      "no list of persons is imported: monitored clients are screened against none, and POST /v1/screening answers 409 until `vigia lists import KIND FILE` (docs/person-lists.md)",
+    );
 
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
@@ -452,6 +459,11 @@ async function assemble(
           return listed;
         },
         countUnscreened: metrics.clientUnscreened,
+        onProfile: async (client, profile) => {
+          const now = new Date(options.clock?.() ?? Date.now());
+          if (await profileRead(database.db, screener, client, profile, now))
+            metrics.clientsScreened("profile_changed", 1);
+        },
       })
     : undefined;
   checker?.start();
@@ -473,7 +485,7 @@ async function assemble(
     ? startClientRescreening({
         db: database.db,
         screener,
-        log: pino({ level: config.logLevel, name: "screening" }),
+        log: screeningLog,
         onError: () => metrics.loopFailure("client_rescreen"),
         onScreened: (clients) => metrics.clientsScreened("rescreen", clients),
         ...(options.clock ? { now: () => new Date((options.clock as () => number)()) } : {}),

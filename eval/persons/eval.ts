@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Rng } from "../../src/platform/rng.ts";
+import { Rng, rankPicker } from "../../src/platform/rng.ts";
 import type { ListEntry } from "../../src/screening/entry.ts";
 import {
   type Candidate,
@@ -95,27 +95,6 @@ interface CommonNames {
 
 function loadCommonNames(): CommonNames {
   return JSON.parse(fs.readFileSync(path.join(DATA, "common-names.json"), "utf8")) as CommonNames;
-}
-
-/** A weighted pick by rank (1/rank^0.8: a Zipf-like tail, as name frequencies have). */
-function zipfPicker(items: string[]): (rng: Rng) => string {
-  const cumulative: number[] = [];
-  let sum = 0;
-  items.forEach((_, i) => {
-    sum += 1 / (i + 1) ** 0.8;
-    cumulative.push(sum);
-  });
-  return (rng) => {
-    const x = rng.next() * sum;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((cumulative[mid] as number) < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return items[lo] as string;
-  };
 }
 
 /** A listed person's name split as OFAC writes it: "SURNAMES, Given Names". */
@@ -361,8 +340,8 @@ export function runEval(options: EvalOptions): EvalReport {
   const listedNames = new Set<string>();
   for (const e of list) for (const n of e.names) listedNames.add(normaliseName(n, e.type).sort().join(" "));
   const common = loadCommonNames();
-  const pickSurname = zipfPicker(common.surnames);
-  const pickGiven = zipfPicker(common.given);
+  const pickSurname = rankPicker(common.surnames, 0.8);
+  const pickGiven = rankPicker(common.given, 0.8);
   const givenNames = () => (rng.chance(0.35) ? [pickGiven(rng), pickGiven(rng)] : [pickGiven(rng)]);
   let decoysSkipped = 0;
   const decoys = {} as EvalReport["decoys"];

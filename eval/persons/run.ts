@@ -117,9 +117,8 @@ export function markdown(report: EvalReport, m: ReturnType<typeof machine>, fail
   return lines.join("\n");
 }
 
-const isMain =
-  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
-if (isMain) {
+/** Runs the eval with the command line's flags (eval/main.ts calls it for `npm run eval -- persons`). */
+export function main(): void {
   const { values: flags } = parseArgs({
     options: {
       seed: { type: "string", default: "11" },
@@ -153,3 +152,7 @@ if (isMain) {
   }
   if (failed.length > 0) process.exit(1);
 }
+
+const isMain =
+  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) main();

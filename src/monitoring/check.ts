@@ -26,6 +26,7 @@ import {
   governingJurisdiction,
   type Jurisdiction,
   jurisdiction,
+  type Profile,
   ruleBooksOf,
 } from "../jurisdictions/index.ts";
 import { configDefault } from "../platform/config.ts";
@@ -82,6 +83,11 @@ export interface CheckerOptions {
   ) => Promise<{ matchedLists: readonly string[] } | { unscreened: string }>;
   /** counts a client that could not be screened (vigia_clients_unscreened_total) */
   countUnscreened?: () => void;
+  /** told of a profile read for the laws, so that a client whose profile changed is screened again */
+  onProfile?: (
+    client: { projectId: number; userId: string; chainId: number; address: string; addressId: number },
+    profile: Profile,
+  ) => Promise<void>;
 }
 
 /** The limits of the configuration table (VIGIA_CHECKS_PER_PROCESS, VIGIA_CHECKS_PER_PROJECT), and the lease. */
@@ -283,6 +289,17 @@ export class TransferChecker {
     const countryHits = verdicts.filter((v) => v.book.countryCode !== null && v.laws.length > 0);
     // Read even without an integration_url: the reader says it has none, and the error waits in the outbox.
     const profile: ProfileResult | undefined = countryHits.length > 0 ? await readProfile() : undefined;
+    if (profile?.ok && this.#o.onProfile)
+      await this.#o.onProfile(
+        {
+          projectId: t.projectId,
+          userId: t.foreignUserId,
+          chainId: t.chainId,
+          address: t.address,
+          addressId: t.addressId,
+        },
+        profile.profile,
+      );
     const governing = profile?.ok
       ? governingJurisdiction(
           compliance.jurisdictions,

@@ -20,8 +20,8 @@ export interface ServiceMetrics {
   reportFailure(countryCode: string, reason: string): void;
   /** A law rule the checker could not judge (no price, rate or UMA for the day), by rule book. */
   ruleUnjudged(book: string): void;
-  /** Monitored clients screened against the lists of persons, by `when` (first, rescreen). */
-  clientsScreened(when: "first" | "rescreen", count: number): void;
+  /** Monitored clients screened against the lists of persons, by `when` (first, rescreen, profile_changed). */
+  clientsScreened(when: "first" | "rescreen" | "profile_changed", count: number): void;
   /** A monitored client the checker could not screen (its profile could not be read). */
   clientUnscreened(): void;
   /** How to count the overdue filings (src/reports' calendar), once reports are wired. */

@@ -72,3 +72,27 @@ export class Rng {
     return new Rng(Math.floor(this.next() * 2 ** 32));
   }
 }
+
+/**
+ * A seeded pick by rank, item i (from 0) drawn with weight 1/(i+1)^s: the Zipf-like tail of name frequencies and
+ * other long-tailed populations.
+ */
+export function rankPicker<T>(items: readonly T[], s: number): (rng: Rng) => T {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < items.length; i++) {
+    sum += 1 / (i + 1) ** s;
+    cumulative.push(sum);
+  }
+  return (rng) => {
+    const x = rng.next() * sum;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((cumulative[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return items[lo] as T;
+  };
+}

@@ -151,20 +151,6 @@ export async function screenSubjects(
 export const profileDigest = (subjects: Subject[]) =>
   createHash("sha256").update(JSON.stringify(subjects)).digest("hex");
 
-/** Screens a client from a profile just read. */
-export async function screenClient(
-  db: Kysely<DB>,
-  screener: Screener,
-  client: ClientRef,
-  profile: Profile,
-  now: Date,
-): Promise<ClientScreening | undefined> {
-  const loaded = await screener.current();
-  if (loaded.lists.length === 0) return undefined;
-  const subjects = subjectsOf(profile);
-  return screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
-}
-
 export type ProfileRead = () => Promise<{ ok: true; profile: Profile } | { ok: false; reason: string }>;
 
 /**
@@ -201,6 +187,31 @@ export async function clientListings(
   const subjects = subjectsOf(read.profile);
   const first = await screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
   return { matchedLists: first.matchedLists, screened: "first" };
+}
+
+/**
+ * A profile the checker read for other reasons (the governing jurisdiction): when its persons are no longer those
+ * the client was screened as (a changed name, a new beneficial owner), the client is screened again now.
+ */
+export async function profileRead(
+  db: Kysely<DB>,
+  screener: Screener,
+  client: ClientRef,
+  profile: Profile,
+  now: Date,
+): Promise<ClientScreening | undefined> {
+  const row = await db
+    .selectFrom("client_screenings")
+    .select(["profile_digest"])
+    .where("project_id", "=", client.projectId)
+    .where("user_id", "=", client.userId)
+    .executeTakeFirst();
+  const subjects = subjectsOf(profile);
+  const digest = profileDigest(subjects);
+  if (!row || row.profile_digest === digest) return undefined;
+  const loaded = await screener.current();
+  if (loaded.lists.length === 0) return undefined;
+  return screenSubjects(db, loaded, client, subjects, digest, now);
 }
 
 /** One run of the re-screening of clients after a list changed: how many clients it screened again. */

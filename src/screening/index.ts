@@ -7,8 +7,8 @@ export {
   type ClientScreening,
   clientListings,
   type ProfileRead,
+  profileRead,
   rescreenClients,
-  screenClient,
 } from "./clients.ts";
 export * from "./entry.ts";
 export { importPersonList, type ListImportSummary } from "./lists/import.ts";

@@ -5,7 +5,7 @@ import { type IndexedEntry, PersonMatcher } from "./matcher.ts";
 import { tokenSimilarity } from "./similarity.ts";
 import { DEFAULT_THRESHOLDS, verdictOf } from "./thresholds.ts";
 
-const entry = (e: Partial<ListEntry> & Pick<ListEntry, "entryId" | "names">): IndexedEntry => ({
+const entry = (e: Partial<IndexedEntry> & Pick<ListEntry, "entryId" | "names">): IndexedEntry => ({
   type: "person",
   dates: [],
   countries: [],
@@ -38,6 +38,10 @@ const ENTRIES = [
   entry({ entryId: "5", type: "entity", names: ["DISTRIBUIDORA IMPERIAL DE BAJA CALIFORNIA, S.A. DE C.V."] }),
   entry({ entryId: "6", names: ["BIN LADIN, Usama bin Muhammad bin Awad"], dates: ["1957-07-30"] }),
   entry({ entryId: "7", names: ["HERNANDEZ RAMIREZ, Rogelio"], dates: ["1966-01-12"] }),
+  // A PEP whose name is all common words, and one with a rarer surname.
+  entry({ entryId: "8", names: ["Juan Estrada"], list: "ftm", programs: ["role.pep"] }),
+  entry({ entryId: "9", names: ["Ximena Ramírez Durán"], list: "ftm", programs: ["role.pep"] }),
+  entry({ entryId: "10", names: ["José Luis Hernández García"], dates: ["1971-09-03"], list: "ftm" }),
 ];
 const matcher = new PersonMatcher(ENTRIES);
 const top = (name: string, extra: object = {}) =>
@@ -132,5 +136,33 @@ describe("PersonMatcher", () => {
     expect(matcher.search({ name: "Guzman" }, { floor: 0, limit: 1 }).candidates.length).toBeLessThanOrEqual(
       1,
     );
+  });
+
+  it("a word where the list name has another lowers the score under review", () => {
+    const c = matcher.search({ name: "Ximena Ramírez Alvarado" }, { floor: 0.3 }).candidates;
+    const pep = c.find((x) => x.entry.entryId === "9");
+    expect(pep?.score ?? 0).toBeLessThan(DEFAULT_THRESHOLDS.ftm.review);
+    expect(top("Ximena Ramírez Durán")?.entry.entryId).toBe("9");
+  });
+
+  it("a partial name agreeing only on common words is no candidate by itself, but a matching birthdate makes it one", () => {
+    const extra = matcher.search({ name: "Juan Estrada Hernández" }, { floor: 0.3 }).candidates;
+    expect(extra.find((x) => x.entry.entryId === "8")?.score ?? 0).toBeLessThan(
+      DEFAULT_THRESHOLDS.ftm.review,
+    );
+    const missing = matcher.search({ name: "José Luis Hernández" }, { floor: 0.3 }).candidates;
+    expect(missing.find((x) => x.entry.entryId === "10")?.score ?? 0).toBeLessThan(
+      DEFAULT_THRESHOLDS.ftm.review,
+    );
+    const dated = matcher.search(
+      { name: "José Luis Hernández", date: "1971-09-03" },
+      { floor: 0.3 },
+    ).candidates;
+    expect(dated.find((x) => x.entry.entryId === "10")?.score).toBeGreaterThanOrEqual(
+      DEFAULT_THRESHOLDS.ftm.review,
+    );
+    // The whole name, even of common words only, is a candidate.
+    expect(top("Estrada Juan")?.entry.entryId).toBe("8");
+    expect(top("Estrada Juan")?.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.ftm.review);
   });
 });

@@ -60,6 +60,10 @@ const UNKNOWN_WEIGHT = 1;
  * "José García" with a list name is worth about as much as sharing one rare surname.
  */
 const COMMON_WEIGHT = 0.35;
+/** What each disagreeing pair of words leaves of a name's score. */
+const CONFLICT_FACTOR = 0.8;
+/** The most a partial name agreeing only on common words scores by itself: under every default review threshold. */
+const COMMON_ONLY_CAP = 0.65;
 /** Weights never fall below this: even "jose" on a million-name index says something. */
 const MIN_WEIGHT = 0.15;
 /**
@@ -441,6 +445,22 @@ export class PersonMatcher {
     // ("MARIA") that a longer name happens to contain.
     if (cov.pairings.length === 1 && cov.entryMatched === 1 && Math.max(eTokens.length, qTokens.length) >= 2)
       score *= LONE_TOKEN_FACTOR;
+    const qUsed = new Set(cov.pairings.flatMap((p) => p.query));
+    const eUsed = new Set(cov.pairings.flatMap((p) => p.entry));
+    const qLeft = qTokens.filter((t, i) => !qUsed.has(i) && t.length > 1).length;
+    const eLeft = eTokens.filter((t, j) => !eUsed.has(j) && t.length > 1).length;
+    // A word of the query where the list name has another ("Ximena Ramírez Alvarado" against "Ximena Ramírez
+    // Durán") says more than a missing word: the two disagree. Each such pair lowers the score.
+    score *= CONFLICT_FACTOR ** Math.min(qLeft, eLeft);
+    // A name that is not the list name whole, agreeing only on common given names and surnames ("Juan Estrada
+    // Hernández" against a PEP's "Juan Estrada"), is no candidate by the name alone: thousands of clients share it.
+    // A matching birthdate or identifier may still raise it (judge).
+    if (
+      (qLeft > 0 || eLeft > 0) &&
+      eUsed.size > 0 &&
+      [...eUsed].every((j) => COMMON_NAME_TOKENS.has(eTokens[j] as string))
+    )
+      score = Math.min(score, COMMON_ONLY_CAP);
     return score;
   }
 }

@@ -11,7 +11,7 @@ import { importPersonListFiles } from "../../src/ingest/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
-import { clientListings, rescreenClients, Screener } from "../../src/screening/index.ts";
+import { clientListings, profileRead, rescreenClients, Screener } from "../../src/screening/index.ts";
 import { colombian, mexican } from "../jurisdictions/cases/profiles.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -203,5 +203,33 @@ describe("monitored clients and the lists of persons", () => {
       .executeTakeFirstOrThrow();
     expect(laws.laws ?? []).not.toContain("MX-LPB");
     expect(await personAlerts()).toHaveLength(1);
+  });
+
+  it("a profile read later that names other persons screens the client again; the same profile changes nothing", async () => {
+    const client = {
+      projectId: svc.project.id,
+      userId: "user-clean",
+      chainId: CHAIN,
+      address: CLEAN,
+      addressId: null,
+    };
+    const same = await profileRead(svc.database.db, screener, client, mexican() as never, new Date());
+    expect(same).toBeUndefined();
+    // The client's beneficial owner, added to the profile, is on OFAC's list.
+    const changed = mexican({
+      beneficiarioControlador: {
+        givenName: "Gilberto José",
+        paternalSurname: "Rodríguez",
+        maternalSurname: "Orejuela",
+      },
+    });
+    const again = await profileRead(svc.database.db, screener, client, changed as never, new Date());
+    expect(again?.verdict).not.toBe("clear");
+    const raised = (await personAlerts()).find((a) => a.subject.userId === "user-clean");
+    expect(raised?.evidence.persons[0]).toMatchObject({
+      entryId: "4107",
+      subject: "Gilberto José Rodríguez Orejuela",
+    });
+    expect(raised?.reason).toMatch(/the beneficial owner of user user-clean/);
   });
 });

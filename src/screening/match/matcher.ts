@@ -62,6 +62,8 @@ const UNKNOWN_WEIGHT = 1;
 const COMMON_WEIGHT = 0.35;
 /** What each disagreeing pair of words leaves of a name's score. */
 const CONFLICT_FACTOR = 0.8;
+/** The most a name of common words only scores without a date or identifier: under every default match threshold. */
+const COMMON_NAME_MATCH_CAP = 0.85;
 /** The most a partial name agreeing only on common words scores by itself: under every default review threshold. */
 const COMMON_ONLY_CAP = 0.65;
 /** Weights never fall below this: even "jose" on a million-name index says something. */
@@ -386,6 +388,19 @@ export class PersonMatcher {
           ruledOut.push({ entry, matchedName, nameScore: round3(bestScore), reason: outcome.reason });
         continue;
       }
+      // A name made only of common words (a "José Hernández García") names thousands of clients: without a date or
+      // an identifier that agrees, it is someone to review, never a match by itself.
+      if (
+        outcome.score > COMMON_NAME_MATCH_CAP &&
+        !outcome.fields.includes("date") &&
+        !outcome.fields.includes("identifier") &&
+        this.#commonOnly(bestName)
+      ) {
+        outcome.score = COMMON_NAME_MATCH_CAP;
+        outcome.notes.push(
+          "a name of common given names and surnames only, with no date or identifier to confirm it",
+        );
+      }
       if (outcome.score < options.floor) continue;
       const fields: MatchedField[] = [nameIdx === 0 ? "name" : "alias", ...outcome.fields];
       candidates.push({
@@ -403,6 +418,13 @@ export class PersonMatcher {
     );
     ruledOut.sort((a, b) => b.nameScore - a.nameScore);
     return { candidates: candidates.slice(0, limit), ruledOut: ruledOut.slice(0, limit) };
+  }
+
+  /** Whether every word of an indexed name is a common given name or surname (common.ts). */
+  #commonOnly(name: number): boolean {
+    for (let k = this.#nameTokenStart[name] as number; k < (this.#nameTokenStart[name + 1] as number); k++)
+      if (!COMMON_NAME_TOKENS.has(this.#tokenText[this.#nameTokens[k] as number] as string)) return false;
+    return true;
   }
 
   /** How many times a name holds a token. */

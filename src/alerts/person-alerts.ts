@@ -1,8 +1,8 @@
 // Alerts from the screening of persons (docs/api.md, "Alerts"): when a monitored client's profile is screened, on
-// its first reading or again after a list changed, each list entry it is a candidate for (`review` or `match`)
+// its first reading or again after a list changed, each list entry it is a new candidate for (`review` or `match`)
 // raises an alert of cause `person_match`, keyed by the list and the entry, on the client's monitored address. While
-// it is open, a later screening that finds the same entry again adds its candidate to the evidence instead of
-// opening another; a `review` that became a `match` takes the higher level.
+// it is open, a later screening that finds the same entry as a `match` where it was a `review` adds that candidate
+// to the evidence and takes the higher level; one that finds it as before adds nothing (src/screening/clients.ts).
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
 import { insertOrOpen } from "./open-alert.ts";

@@ -78,16 +78,22 @@ export interface CheckerOptions {
    * screening its profile, read through `readProfile`, when it never was; or why it could not be screened
    */
   clientListings?: (
-    client: { projectId: number; userId: string; chainId: number; address: string; addressId: number },
+    client: CheckedClient,
     readProfile: () => Promise<ProfileResult>,
   ) => Promise<{ matchedLists: readonly string[] } | { unscreened: string }>;
   /** counts a client that could not be screened (vigia_clients_unscreened_total) */
   countUnscreened?: () => void;
   /** told of a profile read for the laws, so that a client whose profile changed is screened again */
-  onProfile?: (
-    client: { projectId: number; userId: string; chainId: number; address: string; addressId: number },
-    profile: Profile,
-  ) => Promise<void>;
+  onProfile?: (client: CheckedClient, profile: Profile) => Promise<void>;
+}
+
+/** The client of a checked transfer, and the monitored address it was seen on. */
+export interface CheckedClient {
+  projectId: number;
+  userId: string;
+  chainId: number;
+  address: string;
+  addressId: number;
 }
 
 /** The limits of the configuration table (VIGIA_CHECKS_PER_PROCESS, VIGIA_CHECKS_PER_PROJECT), and the lease. */
@@ -102,12 +108,17 @@ export const DEFAULT_CHECKER = {
 /** How far back a client's history is read: the longest accumulation (Mexico's six months), with a month to spare. */
 const HISTORY_MONTHS = 7;
 
+/** How often a user that cannot be screened is logged. */
+const UNSCREENED_LOG_MS = 3600_000;
+
 /** The transfer was taken over by another worker (this one's lease ran out): nothing of its check is kept. */
 class LeaseLost extends Error {}
 
 export class TransferChecker {
   readonly #o: CheckerOptions;
   readonly #pump: WorkPump<UserClaim>;
+  /** when each unscreened user was last logged */
+  readonly #unscreenedLogged = new Map<string, number>();
 
   constructor(options: Partial<CheckerOptions> & Pick<CheckerOptions, "db" | "registry" | "profiles">) {
     this.#o = {
@@ -221,29 +232,31 @@ export class TransferChecker {
     return { current, history: operations.filter((op) => !sameOperation(op, current)) };
   }
 
-  /** The lists the client is a match on; none (logged and counted) when it could not be screened. */
+  /**
+   * The lists the client is a match on; or, when it could not be screened, why (logged and counted): the rules on
+   * the client's lists are then left unjudged, never taken as not met.
+   */
   async #clientLists(
     t: PendingTransfer,
+    client: CheckedClient,
     readProfile: () => Promise<ProfileResult>,
-  ): Promise<readonly string[]> {
-    if (!this.#o.clientListings) return [];
-    const listed = await this.#o.clientListings(
-      {
-        projectId: t.projectId,
-        userId: t.foreignUserId,
-        chainId: t.chainId,
-        address: t.address,
-        addressId: t.addressId,
-      },
-      readProfile,
-    );
+  ): Promise<readonly string[] | string | undefined> {
+    if (!this.#o.clientListings) return undefined;
+    const listed = await this.#o.clientListings(client, readProfile);
     if ("matchedLists" in listed) return listed.matchedLists;
     this.#o.countUnscreened?.();
-    this.#o.log?.warn(
-      { projectId: t.projectId, userId: t.foreignUserId, txHash: t.txHash },
-      `user ${t.foreignUserId} was not screened against the lists of persons: ${listed.unscreened}; tried again at the user's next transfer`,
-    );
-    return [];
+    // Counted every time, logged once an hour per user: a project without an integrator would fill the log.
+    const who = `${t.projectId}:${t.foreignUserId}`;
+    const now = this.#o.now();
+    if ((this.#unscreenedLogged.get(who) ?? 0) < now - UNSCREENED_LOG_MS) {
+      if (this.#unscreenedLogged.size >= 10_000) this.#unscreenedLogged.clear();
+      this.#unscreenedLogged.set(who, now);
+      this.#o.log?.warn(
+        { projectId: t.projectId, userId: t.foreignUserId, txHash: t.txHash },
+        `user ${t.foreignUserId} was not screened against the lists of persons: ${listed.unscreened}; rules on the client's lists are left unjudged, and the user is tried again at its next transfer`,
+      );
+    }
+    return listed.unscreened;
   }
 
   async #check(t: PendingTransfer, compliance: Compliance): Promise<void> {
@@ -258,8 +271,20 @@ export class TransferChecker {
       read ??= this.#o.profiles.read(t.projectId, t.foreignUserId);
       return read;
     };
-    const clientLists = await this.#clientLists(t, readProfile);
-    const counterparty = { category: t.counterpartyCategory, vasp: await isVasp(db, t), clientLists };
+    const client: CheckedClient = {
+      projectId: t.projectId,
+      userId: t.foreignUserId,
+      chainId: t.chainId,
+      address: t.address,
+      addressId: t.addressId,
+    };
+    // A movement between the client's own addresses is judged by no rule: its client is not screened for it.
+    const clientLists = current.internal ? undefined : await this.#clientLists(t, client, readProfile);
+    const counterparty = {
+      category: t.counterpartyCategory,
+      vasp: await isVasp(db, t),
+      ...(clientLists === undefined ? {} : { clientLists }),
+    };
     // 2. Every book's verdict.
     // A movement between two of the client's own addresses is no operation with anyone: it meets no rule. Each
     // book adds up the client's operations it may govern (not those of an address registered under another).
@@ -289,17 +314,7 @@ export class TransferChecker {
     const countryHits = verdicts.filter((v) => v.book.countryCode !== null && v.laws.length > 0);
     // Read even without an integration_url: the reader says it has none, and the error waits in the outbox.
     const profile: ProfileResult | undefined = countryHits.length > 0 ? await readProfile() : undefined;
-    if (profile?.ok && this.#o.onProfile)
-      await this.#o.onProfile(
-        {
-          projectId: t.projectId,
-          userId: t.foreignUserId,
-          chainId: t.chainId,
-          address: t.address,
-          addressId: t.addressId,
-        },
-        profile.profile,
-      );
+    if (profile?.ok && this.#o.onProfile) await this.#o.onProfile(client, profile.profile);
     const governing = profile?.ok
       ? governingJurisdiction(
           compliance.jurisdictions,

@@ -140,9 +140,18 @@ export function evaluate(
       case "vasp-counterparty":
         if (!counterparty.vasp) return false;
         return check.minimum === undefined ? true : judgeAmount(check.minimum, check.compare ?? "at-least");
-      case "client-listed":
-        if (!(counterparty.clientLists ?? []).some((list) => check.lists.includes(list))) return false;
+      case "client-listed": {
+        const lists = counterparty.clientLists ?? [];
+        if (typeof lists === "string") {
+          // A rule that applies only with others is not met without them, screened or not.
+          const withOthers = withRules(check.onlyWith, hits);
+          return withOthers === false
+            ? false
+            : `the client was not screened against the lists of persons: ${lists}`;
+        }
+        if (!lists.some((list) => check.lists.includes(list))) return false;
         return withRules(check.onlyWith, hits);
+      }
       case "single":
         return judgeAmount(check.minimum, check.compare);
       case "accumulated": {

@@ -58,10 +58,11 @@ export interface Counterparty {
   /** a virtual-asset service provider: a labelled exchange, or an address inferred to be an exchange's deposit address */
   vasp: boolean;
   /**
-   * the lists of persons the client is a `match` on (src/screening), when it was screened: not of the counterparty,
-   * but of the other party to the operation, judged with it
+   * the lists of persons the client is a `match` on (src/screening): not of the counterparty, but of the other party
+   * to the operation, judged with it. A string says why the client could not be screened (its profile could not be
+   * read): rules on the client's lists are then not judged. Absent: no screening is wired, and no client is listed.
    */
-  clientLists?: readonly string[];
+  clientLists?: readonly string[] | string;
 }
 
 /** Whole tokens of a raw amount as a number (whole and fractional parts apart, keeping an 18-decimal amount's precision). */

@@ -8,6 +8,7 @@ import { type Jurisdiction, jurisdiction } from "../jurisdictions/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { invalid, notFound } from "../platform/errors.ts";
 import { projectCompliance, projectExists, writeAudit } from "../projects/index.ts";
+import { clientMatches, NOT_SCREENED } from "../screening/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Month, type Unbuilt, type WriteResult, writeFiles } from "./files.ts";
@@ -70,7 +71,9 @@ export async function generateReports(
     }),
   );
   // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
-  const settled = settle(j, recorded, bounds, settings);
+  // A rule on the client's lists left unjudged (the client was not screened then) is judged by its last screening.
+  const screened = await clientMatches(ctx.db, req.projectId);
+  const settled = settle(j, recorded, bounds, settings, (userId) => screened.get(userId) ?? NOT_SCREENED);
   const waiting = new Set(settled.unjudged.map((u) => u.op.userId));
   const monthFiles = `${j.name}'s monthly files of ${req.period}`;
   const build = await j.monthly({

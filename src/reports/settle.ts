@@ -21,6 +21,8 @@ export function settle(
   recorded: readonly ClientOperation[],
   bounds: { start: Date; end: Date },
   settings: unknown,
+  /** the lists of persons a client is a match on as last screened, or why it was not (src/screening) */
+  clientLists: (userId: string) => readonly string[] | string = () => [],
 ): Settled {
   const inMonth = (op: ClientOperation) => op.blockTime >= bounds.start && op.blockTime < bounds.end;
   const mine = new Set(j.rules.map((r) => r.id));
@@ -37,7 +39,13 @@ export function settle(
       continue;
     }
     const history = checked.filter((o) => o.userId === op.userId && o !== op);
-    const now = evaluate(j, op, history, { category: undefined, vasp: false }, settings);
+    const now = evaluate(
+      j,
+      op,
+      history,
+      { category: undefined, vasp: false, clientLists: clientLists(op.userId) },
+      settings,
+    );
     const met = now.laws.map((l) => l.id).filter((id) => open.includes(id));
     const still = now.unjudged.filter((u) => open.includes(u.id));
     if (still.length > 0 && inMonth(op))

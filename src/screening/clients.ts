@@ -40,6 +40,23 @@ export interface ClientScreening {
   alerts: number;
 }
 
+/** Why a client is not screened when its profile names nobody (no name, no denominación). */
+const NOBODY =
+  "the profile names nobody to screen (no `givenName` and `paternalSurname`, no `denominacionRazon`)";
+
+/** For a client a generation finds never screened: rules on its lists stay unjudged. */
+export const NOT_SCREENED = "the client has not been screened against the lists of persons yet";
+
+/** The lists each screened client of a project is a match on, by user id (what a month's files judge by). */
+export async function clientMatches(db: Kysely<DB>, projectId: number): Promise<Map<string, ListKind[]>> {
+  const rows = await db
+    .selectFrom("client_screenings")
+    .select(["user_id", "candidates"])
+    .where("project_id", "=", projectId)
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, summary(r.candidates as StoredCandidate[], 0).matchedLists]));
+}
+
 const keyOf = (c: { list: string; entryId: string; subject: string }) =>
   `${c.list}:${c.entryId}:${c.subject}`;
 
@@ -60,6 +77,8 @@ export async function screenSubjects(
   subjects: Subject[],
   profileDigest: string,
   now: Date,
+  /** screening again the persons kept: the digest they were kept under (another process may have replaced them) */
+  kept?: string,
 ): Promise<ClientScreening> {
   const thresholds = await thresholdsOf(db, client.projectId);
   const candidates: StoredCandidate[] = subjects.flatMap((s) =>
@@ -73,11 +92,14 @@ export async function screenSubjects(
   return db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom("client_screenings")
-      .select(["candidates"])
+      .select(["candidates", "profile_digest"])
       .where("project_id", "=", client.projectId)
       .where("user_id", "=", client.userId)
       .forUpdate()
       .executeTakeFirst();
+    // The persons were replaced meanwhile (a profile read with a new beneficial owner): theirs stands, not these.
+    if (kept !== undefined && before && before.profile_digest !== kept)
+      return summary(before.candidates as StoredCandidate[], 0);
     const known = new Map(
       ((before?.candidates ?? []) as StoredCandidate[]).map((c) => [keyOf(c), c] as const),
     );
@@ -179,12 +201,21 @@ export async function clientListings(
     return { matchedLists: summary(row.candidates as StoredCandidate[], 0).matchedLists };
   if (row) {
     const subjects = row.subjects as Subject[];
-    const again = await screenSubjects(db, loaded, client, subjects, row.profile_digest, now);
+    const again = await screenSubjects(
+      db,
+      loaded,
+      client,
+      subjects,
+      row.profile_digest,
+      now,
+      row.profile_digest,
+    );
     return { matchedLists: again.matchedLists, screened: "rescreen" };
   }
   const read = await readProfile();
   if (!read.ok) return { unscreened: `the profile could not be read (${read.reason})` };
   const subjects = subjectsOf(read.profile);
+  if (subjects.length === 0) return { unscreened: NOBODY };
   const first = await screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
   return { matchedLists: first.matchedLists, screened: "first" };
 }
@@ -208,7 +239,7 @@ export async function profileRead(
     .executeTakeFirst();
   const subjects = subjectsOf(profile);
   const digest = profileDigest(subjects);
-  if (!row || row.profile_digest === digest) return undefined;
+  if (!row || row.profile_digest === digest || subjects.length === 0) return undefined;
   const loaded = await screener.current();
   if (loaded.lists.length === 0) return undefined;
   return screenSubjects(db, loaded, client, subjects, digest, now);
@@ -220,9 +251,13 @@ export async function rescreenClients(
   screener: Screener,
   batch: number,
   now: () => Date,
-): Promise<{ screened: number; alerts: number }> {
+): Promise<{
+  screened: number;
+  alerts: number;
+  failed: { projectId: number; userId: string; error: unknown }[];
+}> {
   const loaded = await screener.current();
-  if (loaded.lists.length === 0) return { screened: 0, alerts: 0 };
+  if (loaded.lists.length === 0) return { screened: 0, alerts: 0, failed: [] };
   const rows = await db
     .selectFrom("client_screenings")
     .select(["project_id", "user_id", "subjects", "profile_digest", "chain_id", "address", "address_id"])
@@ -231,22 +266,37 @@ export async function rescreenClients(
     .limit(batch)
     .execute();
   let alerts = 0;
+  const failed: { projectId: number; userId: string; error: unknown }[] = [];
   for (const r of rows) {
-    const done = await screenSubjects(
-      db,
-      loaded,
-      {
-        projectId: r.project_id,
-        userId: r.user_id,
-        chainId: r.chain_id,
-        address: r.address,
-        addressId: r.address_id,
-      },
-      r.subjects as Subject[],
-      r.profile_digest,
-      now(),
-    );
-    alerts += done.alerts;
+    // One client that fails (its row's persons unreadable, a statement timeout) does not hold the others back.
+    try {
+      const done = await screenSubjects(
+        db,
+        loaded,
+        {
+          projectId: r.project_id,
+          userId: r.user_id,
+          chainId: r.chain_id,
+          address: r.address,
+          addressId: r.address_id,
+        },
+        r.subjects as Subject[],
+        r.profile_digest,
+        now(),
+        r.profile_digest,
+      );
+      alerts += done.alerts;
+    } catch (error) {
+      failed.push({ projectId: r.project_id, userId: r.user_id, error });
+      // To the back of the queue, so that a client that keeps failing does not keep the others waiting.
+      await db
+        .updateTable("client_screenings")
+        .set({ screened_at: now() })
+        .where("project_id", "=", r.project_id)
+        .where("user_id", "=", r.user_id)
+        .execute()
+        .catch(() => {});
+    }
   }
-  return { screened: rows.length, alerts };
+  return { screened: rows.length - failed.length, alerts, failed };
 }

@@ -6,6 +6,8 @@ export {
   type ClientRef,
   type ClientScreening,
   clientListings,
+  clientMatches,
+  NOT_SCREENED,
   type ProfileRead,
   profileRead,
   rescreenClients,

@@ -26,10 +26,17 @@ export function startClientRescreening(o: {
   const loop = new PollingLoop(
     async () => {
       const run = await rescreenClients(o.db, o.screener, batch, o.now ?? (() => new Date()));
+      for (const f of run.failed) {
+        o.log?.warn(
+          { err: f.error, projectId: f.projectId, userId: f.userId },
+          `screening: user ${f.userId} could not be screened again: ${(f.error as Error).message}; tried again at the next run`,
+        );
+        o.onError?.(f.error);
+      }
       if (run.screened > 0) {
         o.onScreened?.(run.screened, run.alerts);
         o.log?.info(
-          { ...run },
+          { screened: run.screened, alerts: run.alerts },
           `screening: ${run.screened} monitored clients screened again against the current lists, ${run.alerts} alerts raised or extended`,
         );
       }

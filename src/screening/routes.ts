@@ -2,10 +2,13 @@
 // a verb, shape the answer. The project is the key's.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, DEFAULT_DEPTH } from "../analysis/index.ts";
+import { invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { screenWithWallets } from "./combined.ts";
+import { normaliseName } from "./match/normalise.ts";
+import type { PersonInput } from "./schemas.ts";
 import {
   CombinedBody,
   CombinedResponse,
@@ -16,6 +19,16 @@ import {
 import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { Screener } from "./screener.ts";
 import { thresholdsOf } from "./settings.ts";
+
+/** A name with nothing to compare ("." or "-") would come out `clear`: it is refused, naming the field. */
+function assertNamed(persons: { person: PersonInput; path: string }[]): void {
+  const empty = persons.filter((p) => normaliseName(p.person.name, p.person.type).length === 0);
+  if (empty.length > 0)
+    throw invalid(
+      MESSAGES.invalidBody,
+      empty.map((p) => ({ path: p.path, message: "has no letters or digits to compare with the lists" })),
+    );
+}
 
 /** Persons screened between two turns of the event loop in one request. */
 const YIELD_EVERY = 10;
@@ -47,6 +60,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
     },
     async (req) => {
       const projectId = principalOf(req).projectId;
+      assertNamed(req.body.persons.map((person, i) => ({ person, path: `/persons/${i}/name` })));
       const loaded = await ctx.screener.current();
       assertListsLoaded(loaded);
       const thresholds = await thresholdsOf(db, projectId);
@@ -78,6 +92,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
     },
     async (req) => {
       const projectId = principalOf(req).projectId;
+      assertNamed([{ person: req.body.person, path: "/person/name" }]);
       const loaded = await ctx.screener.current();
       assertListsLoaded(loaded);
       const thresholds = await thresholdsOf(db, projectId);

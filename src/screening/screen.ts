@@ -11,6 +11,8 @@ import type { LoadedLists } from "./screener.ts";
 import type { ListThresholds } from "./settings.ts";
 
 const MAX_CANDIDATES = 10;
+/** Candidates asked of the matcher, before the lists' thresholds and the cut to MAX_CANDIDATES. */
+const MATCHER_LIMIT = 100;
 
 export const NO_LISTS =
   "No list of persons has been imported, so nobody can be screened: run `vigia lists import KIND FILE` (KIND ofac-sdn, un, sat-69b, mx-lpb or ftm; docs/person-lists.md) or `vigia lists refresh KIND`";
@@ -67,16 +69,22 @@ export function screenPerson(
       ...(person.nationality ? { country: person.nationality.toUpperCase() } : {}),
       ...(person.identifiers ? { identifiers: person.identifiers } : {}),
     },
-    { floor, limit: MAX_CANDIDATES * 3 },
+    { floor, limit: MATCHER_LIMIT },
   );
-  const candidates: CandidateView[] = [];
+  const judged: CandidateView[] = [];
   for (const c of found.candidates) {
     if (cleared(c.entry)) continue;
     const t = thresholds[c.entry.list];
     if (c.score < t.review) continue;
-    candidates.push(viewOf(c, c.score >= t.match ? "match" : "review"));
-    if (candidates.length === MAX_CANDIDATES) break;
+    judged.push(viewOf(c, c.score >= t.match ? "match" : "review"));
   }
+  // Each list's best candidate stays whatever the others' scores: an LPB match must not be crowded out by ten PEP
+  // namesakes, since the verdict and the law rules read each list's.
+  const best = new Map<string, CandidateView>();
+  for (const c of judged) if (!best.has(c.list)) best.set(c.list, c);
+  const kept = new Set<CandidateView>(best.values());
+  for (const c of judged) if (kept.size < MAX_CANDIDATES) kept.add(c);
+  const candidates = judged.filter((c) => kept.has(c));
   const verdict: Verdict = candidates.some((c) => c.verdict === "match")
     ? "match"
     : candidates.length > 0

@@ -28,10 +28,10 @@ export class Screener {
 
   /** The lists as they stand now, and their matcher. */
   async current(): Promise<LoadedLists> {
-    const { key, lists } = await currentLists(this.#db);
+    const { key } = await currentLists(this.#db);
     if (this.#loaded?.key === key) return this.#loaded;
     if (this.#building?.key !== key) {
-      const promise = this.#build(key, lists);
+      const promise = this.#build(key);
       this.#building = { key, promise };
       promise.then(
         (loaded) => {
@@ -46,11 +46,25 @@ export class Screener {
     return this.#building.promise;
   }
 
-  async #build(key: string, lists: ListVersion[]): Promise<LoadedLists> {
+  async #build(asked: string): Promise<LoadedLists> {
     const started = performance.now();
     const entries: IndexedEntry[] = [];
-    for await (const { kind, version, entry } of currentEntries(this.#db))
-      entries.push({ ...entry, list: kind, listVersion: version });
+    // The versions and their entries from one snapshot: an import committing meanwhile (and deleting the entries
+    // of the version it replaces) cannot leave the index half of one list and labelled as another.
+    const { key, lists } = await this.#db
+      .transaction()
+      .setIsolationLevel("repeatable read")
+      .execute(async (trx) => {
+        const now = await currentLists(trx);
+        for await (const { kind, version, entry } of currentEntries(trx))
+          entries.push({ ...entry, list: kind, listVersion: version });
+        return now;
+      });
+    if (key !== asked)
+      this.#log?.info(
+        { asked, key },
+        "screening: the lists changed while their index was built; built as they are now",
+      );
     const matcher = new PersonMatcher(entries);
     this.#log?.info(
       { lists: lists.map((l) => `${l.kind} ${l.version}`), entries: entries.length },

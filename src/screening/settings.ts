@@ -80,6 +80,12 @@ export function screeningSettings(): SettingsPart {
         .values({ project_id: projectId, thresholds: JSON.stringify(own) })
         .onConflict((oc) => oc.column("project_id").doUpdateSet({ thresholds: JSON.stringify(own) }))
         .execute();
+      // The project's monitored clients are screened again at the new thresholds (rescreen-loop.ts).
+      await trx
+        .updateTable("client_screenings")
+        .set({ lists_key: "" })
+        .where("project_id", "=", projectId)
+        .execute();
       return { screening_thresholds: { from: before?.thresholds ?? {}, to: own } };
     },
   };

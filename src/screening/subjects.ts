@@ -5,6 +5,7 @@
 // Colombia's identification number).
 import { beneficialOwners, type Profile } from "../jurisdictions/index.ts";
 import type { Identifier } from "./entry.ts";
+import { normaliseName } from "./match/normalise.ts";
 import type { PersonInput } from "./schemas.ts";
 
 export type SubjectRole = "client" | "representative" | "fiduciary_delegate" | "beneficial_owner";
@@ -60,7 +61,12 @@ function person(
   };
 }
 
+/** The persons of a profile with a name that has something to compare (not "." or "-"). */
 export function subjectsOf(profile: Profile): Subject[] {
+  return allSubjects(profile).filter((s) => normaliseName(s.person.name, s.person.type).length > 0);
+}
+
+function allSubjects(profile: Profile): Subject[] {
   const subjects: Subject[] = [];
   const mx = profile.mexico;
   if (profile.tipoPersona && profile.denominacionRazon?.trim()) {

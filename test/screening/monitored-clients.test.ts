@@ -146,7 +146,7 @@ describe("monitored clients and the lists of persons", () => {
       path.join(FIXTURES, "ofac-csv/alt.csv"),
     ]);
     const run = await rescreenClients(svc.database.db, screener, 100, () => new Date());
-    expect(run).toEqual({ screened: 2, alerts: 1 });
+    expect(run).toEqual({ screened: 2, alerts: 1, failed: [] });
     // Screened from the persons kept of the profiles: the integrator was not asked again.
     expect(reads).toBe(2);
     const [alert, ...more] = await personAlerts();
@@ -176,6 +176,7 @@ describe("monitored clients and the lists of persons", () => {
     expect(await rescreenClients(svc.database.db, screener, 100, () => new Date())).toEqual({
       screened: 0,
       alerts: 0,
+      failed: [],
     });
   });
 
@@ -188,6 +189,7 @@ describe("monitored clients and the lists of persons", () => {
     expect(await rescreenClients(svc.database.db, screener, 100, () => new Date())).toEqual({
       screened: 0,
       alerts: 0,
+      failed: [],
     });
     expect(await personAlerts()).toHaveLength(1);
   });
@@ -231,5 +233,18 @@ describe("monitored clients and the lists of persons", () => {
       subject: "Gilberto José Rodríguez Orejuela",
     });
     expect(raised?.reason).toMatch(/the beneficial owner of user user-clean/);
+  });
+
+  it("new thresholds screen the project's clients again", async () => {
+    const patch = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: { screening_thresholds: { "ofac-sdn": { review: 0.75, match: 0.95 } } },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const run = await rescreenClients(svc.database.db, screener, 100, () => new Date());
+    expect(run.screened).toBe(2);
+    expect(run.failed).toEqual([]);
   });
 });

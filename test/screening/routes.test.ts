@@ -94,6 +94,7 @@ describe("with OFAC's SDN list", () => {
       [{ persons: Array.from({ length: 101 }, () => ({ name: "Ana" })) }, /persons/],
       [{ persons: [{ name: "Ana", birthdate: "31/01/1939" }] }, /birthdate/],
       [{ persons: [{ name: "" }] }, /name/],
+      [{ persons: [{ name: "Ana" }, { name: " . - " }] }, /persons\/1\/name.*no letters or digits/],
       [{ persons: [{ name: "Ana", nationality: "Mexico" }] }, /nationality/],
       [{ persons: [{ name: "Ana", identifiers: [{ kind: "ssn", value: "1" }] }] }, /identifiers/],
     ];

@@ -6,7 +6,7 @@
 // situation it went through) is one entry, its names, dates and programmes joined.
 import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../schema.ts";
 import { type ListEntry, ListEntrySchema, type ListInfo } from "../entry.ts";
 
@@ -48,6 +48,8 @@ export async function importPersonList(
   options: { now?: Date; progress?: (read: number) => void } = {},
 ): Promise<ListImportSummary> {
   const now = options.now ?? new Date();
+  // One import of a kind at a time: a second waits, then finds the first's version current (and may be `unchanged`).
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`person-list:${info.kind}`}))`.execute(trx);
   const current = await trx
     .selectFrom("person_lists")
     .select(["id", "version", "digest", "entries"])

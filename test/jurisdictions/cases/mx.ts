@@ -450,4 +450,15 @@ export const MX_LPB_CASES: LegalCase[] = [
     transfers: [receipt("2026-12-02 10:00", 1_000)],
     expect: { laws: [[]] },
   },
+  {
+    name: "a client whose profile cannot be read is not screened: MX-LPB is left unjudged, and the month's files wait and say why",
+    jurisdictions: ["MX"],
+    profile: { status: 503 },
+    lists: { "mx-lpb": [{ name: "Anacleto Valdivia Ugalde", birthdate: "1960-01-01" }] },
+    transfers: [receipt("2026-12-03 10:00", 1_000)],
+    expect: {
+      laws: [[]],
+      files: { MX: { "2026-12": { refused: /not screened against the lists of persons/ } } },
+    },
+  },
 ];

@@ -12,9 +12,9 @@
 // full of "José Luis Hernández García". So the lists are built near their real sizes (BENCH_SCREENING_SCALE scales
 // them, default 1: OFAC SDN 12,000 entries, UN 1,000, SAT 69-B 12,000, the UIF's LPB 2,000, an OpenSanctions PEP
 // source 150,000) from real names rather than from the names the matcher was tuned on: OFAC's and the UN's from
-// the real SDN entries of eval/persons/data/ofac-sdn-2021-04.jsonl, recombined (one entry's surnames with
+// the real SDN entries of eval/persons/lists/ofac-sdn-2021-04.jsonl, recombined (one entry's surnames with
 // another's given names, aliases, dates, programmes) up to the size; the Mexican and Latin American ones (PEPs,
-// LPB, SAT persons, the clients) drawn from eval/persons/data/common-names.json with a Zipf-like frequency
+// LPB, SAT persons, the clients) drawn from eval/persons/lists/common-names.json with a Zipf-like frequency
 // (1/rank^0.65 for surnames, 1/rank^0.8 for given names, so that "hernández" is about 4 % of surnames as in
 // Mexico) plus a long tail of made-up rarer surnames and given names (1/rank^0.5, continuing the common ones),
 // as a real population has; SAT 69-B is mostly companies ("COMERCIALIZADORA … S.A. DE C.V.", with RFCs). The
@@ -67,7 +67,7 @@ const TARGET_P95_MS = 50;
 const TARGET_PERSONS_PER_S = 1_000;
 const SEED = 20_240_601;
 
-const DATA = path.join(ROOT, "eval", "persons", "data");
+const DATA = path.join(ROOT, "eval", "persons", "lists");
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes: number | undefined) => (bytes === undefined ? "—" : int(bytes / 2 ** 20));
 
@@ -1107,7 +1107,7 @@ const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
 const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
 const DESCRIPTION: Record<ListKind, string> = {
   "ofac-sdn":
-    "the real entries of eval/persons/data/ofac-sdn-2021-04.jsonl (a cut of OFAC's SDN list, 2021-04), then recombinations of them (one entry's surnames with another's given names, 1-3 aliases for most, their dates, nationalities and programmes)",
+    "the real entries of eval/persons/lists/ofac-sdn-2021-04.jsonl (a cut of OFAC's SDN list, 2021-04), then recombinations of them (one entry's surnames with another's given names, 1-3 aliases for most, their dates, nationalities and programmes)",
   un: "the non-Latin American persons and entities of the same cut (60 %) and recombinations of them, in the UN's order (given names first, upper case), with UN reference numbers and list types",
   "sat-69b":
     'Mexican companies ("COMERCIALIZADORA … , S.A. DE C.V.", RFC of 12) and personas físicas ("PATERNO MATERNO NOMBRES", RFC of 13), mostly `Definitivo`',
@@ -1167,7 +1167,7 @@ export const screeningBenchmark: Benchmark = {
     const markdown = [
       "## screening: persons screened against every list of persons",
       "",
-      `Screening a client base against every list of persons at once (src/screening), through the real service (child process, bench/server.ts, log level warn) and POST /v1/screening/persons with the project's default thresholds (review 0.7, match 0.9). ${int(queries.length)} clients, seeded: ${int(queries.length - listed)} ordinary clients (Mexican names drawn from eval/persons/data/common-names.json, 1/rank^0.65 for surnames and 1/rank^0.8 for given names, 40 % of surnames and 15 % of given names from a long tail of 30,000 and 3,000 made-up ones, 1/rank^0.5; full birthdate, nationality MX, 40 % with an RFC, a CURP for 60 % of those) and ${int(listed)} listed persons (${int(LISTED_SHARE * 100)} %, mostly PEPs, then OFAC, LPB, SAT, UN), each under one variant in turn: ${VARIANTS.join(", ")}; 70 % with the listed birthdate when the list has one, 30 % with the listed RFC or CURP when it has one.`,
+      `Screening a client base against every list of persons at once (src/screening), through the real service (child process, bench/server.ts, log level warn) and POST /v1/screening/persons with the project's default thresholds (review 0.7, match 0.9). ${int(queries.length)} clients, seeded: ${int(queries.length - listed)} ordinary clients (Mexican names drawn from eval/persons/lists/common-names.json, 1/rank^0.65 for surnames and 1/rank^0.8 for given names, 40 % of surnames and 15 % of given names from a long tail of 30,000 and 3,000 made-up ones, 1/rank^0.5; full birthdate, nationality MX, 40 % with an RFC, a CURP for 60 % of those) and ${int(listed)} listed persons (${int(LISTED_SHARE * 100)} %, mostly PEPs, then OFAC, LPB, SAT, UN), each under one variant in turn: ${VARIANTS.join(", ")}; 70 % with the listed birthdate when the list has one, 30 % with the listed RFC or CURP when it has one.`,
       "",
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, Node ${m.node}, ${m.date}, load average at the start ${m.load}. Lists at scale ${SCALE} (BENCH_SCREENING_SCALE), ${int(TOTAL_ENTRIES)} entries in all, each imported with importPersonList in one transaction:`,
       "",

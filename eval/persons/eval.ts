@@ -17,7 +17,7 @@ import {
 import { normaliseName, VARIANT_GROUPS } from "../../src/screening/match/normalise.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "../../src/screening/match/thresholds.ts";
 
-const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data");
+const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "lists");
 export const LIST_FILE = path.join(DATA, "ofac-sdn-2021-04.jsonl");
 export const LIST_VERSION = "OFAC SDN 2021-04 (cut)";
 

@@ -56,11 +56,11 @@ export function markdown(report: EvalReport, m: ReturnType<typeof machine>, fail
   lines.push("");
   lines.push(
     `\`npm run eval -- persons\` (eval/persons/run.ts, seed ${report.options.seed}). The matcher (src/screening/match) indexes a cut`,
-    `of OFAC's SDN list of April 2021 (${report.entries.toLocaleString("en-US")} entries, ${report.names.toLocaleString("en-US")} names with aliases; eval/persons/data/SOURCES.md).`,
+    `of OFAC's SDN list of April 2021 (${report.entries.toLocaleString("en-US")} entries, ${report.names.toLocaleString("en-US")} names with aliases; eval/persons/lists/SOURCES.md).`,
     `Positives: ${report.options.persons} listed persons drawn at random, each queried as a client record would carry`,
     "the name (every variant that applies to it), half of the queries with the list's birthdate. A positive is found",
     "when the listed entry is a candidate at or above the threshold. Decoys: common Mexican names",
-    "(eval/persons/data/common-names.json, drawn by rank) with a random birthdate; the same names without one; a",
+    "(eval/persons/lists/common-names.json, drawn by rank) with a random birthdate; the same names without one; a",
     "listed person's paternal surname with common given names and maternal surname; and listed persons' exact names",
     "with a birthdate at least three years from every one the list gives (they must be ruled out). A decoy is a false",
     `candidate when any candidate reaches review. Thresholds (match/thresholds.ts): review ${t.review}, match ${t.match}.`,

@@ -1,5 +1,5 @@
 // `node bin/run-ts.js eval/persons/speed.ts [--names N] [--queries N]`: the matcher's search time on a synthetic
-// index of N names (500,000 unless said) drawn from common Mexican names (eval/persons/data/common-names.json, so
+// index of N names (500,000 unless said) drawn from common Mexican names (eval/persons/lists/common-names.json, so
 // that posting lists are as long as a large PEP index makes them: the worst case) plus the eval's OFAC cut, and
 // queries that are common names, listed names, and listed names with a typo. Prints build time, p50 and p95 per
 // query. No targets are asserted: timings depend on the machine.
@@ -15,7 +15,7 @@ const { values: flags } = parseArgs({
 });
 const common = JSON.parse(
   fs.readFileSync(
-    path.join(path.dirname(new URL(import.meta.url).pathname), "data", "common-names.json"),
+    path.join(path.dirname(new URL(import.meta.url).pathname), "lists", "common-names.json"),
     "utf8",
   ),
 ) as { surnames: string[]; given: string[] };

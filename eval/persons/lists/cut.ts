@@ -70,7 +70,10 @@ const MONTHS: Record<string, string> = {
 
 /** "31 Jan 1939", "Jan 1939", "1939", "circa 1939", "1946 to 1948", "01 Jan 1960 to 31 Dec 1962" → dates. */
 function datesOf(text: string): string[] {
-  const t = text.replace(/^circa\s+/i, "").replace(/\.$/, "").trim();
+  const t = text
+    .replace(/^circa\s+/i, "")
+    .replace(/\.$/, "")
+    .trim();
   const range = /^(?:\d{2} \w{3} )?(\d{4}) to (?:\d{2} \w{3} )?(\d{4})$/.exec(t);
   if (range) {
     const out: string[] = [];
@@ -91,12 +94,17 @@ const ID_KINDS: [RegExp, Identifier["kind"]][] = [
   [/^(?:alt\. )?C\.U\.R\.P\. (\S+)(?: \(([^)]+)\))?/, "curp"],
   [/^(?:alt\. )?Passport (\S+(?: \S+)?) \(([^)]+)\)/, "passport"],
   [/^(?:alt\. )?Passport (\S+)/, "passport"],
-  [/^(?:alt\. )?(?:Cedula No\.|National ID No\.|D\.N\.I\.|Identification Number|C\.U\.I\.T\.) (\S+)(?: \(([^)]+)\))?/, "national_id"],
+  [
+    /^(?:alt\. )?(?:Cedula No\.|National ID No\.|D\.N\.I\.|Identification Number|C\.U\.I\.T\.) (\S+)(?: \(([^)]+)\))?/,
+    "national_id",
+  ],
   [/^(?:alt\. )?NIT # (\S+)(?: \(([^)]+)\))?/, "tax_id"],
 ];
 
 function entryOf(row: string[], aliases: string[]): ListEntry | undefined {
-  const [uid, name, sdnType, programs, , , , , , , , remarks] = row.map((c) => (c.trim() === "-0-" ? "" : c.trim()));
+  const [uid, name, sdnType, programs, , , , , , , , remarks] = row.map((c) =>
+    c.trim() === "-0-" ? "" : c.trim(),
+  );
   if (!uid || !name || sdnType === "vessel" || sdnType === "aircraft") return undefined;
   const type = sdnType === "individual" ? "person" : "entity";
   const dates: string[] = [];
@@ -130,7 +138,10 @@ function entryOf(row: string[], aliases: string[]): ListEntry | undefined {
     dates: [...new Set(dates)],
     countries: [...found],
     identifiers,
-    programs: (programs ?? "").split("] [").map((p) => p.replace(/[[\]]/g, "").trim()).filter(Boolean),
+    programs: (programs ?? "")
+      .split("] [")
+      .map((p) => p.replace(/[[\]]/g, "").trim())
+      .filter(Boolean),
   };
   return entry;
 }
@@ -155,7 +166,9 @@ for (const row of csv(sdnFile)) {
   if (!entry) continue;
   const latam =
     entry.countries.some((c) => LATAM.has(c)) ||
-    entry.identifiers.some((i) => (i.country && LATAM.has(i.country)) || i.kind === "rfc" || i.kind === "curp") ||
+    entry.identifiers.some(
+      (i) => (i.country && LATAM.has(i.country)) || i.kind === "rfc" || i.kind === "curp",
+    ) ||
     entry.programs.some((p) => p === "SDNT" || p === "SDNTK");
   if (entry.type === "person" ? latam || otherIndividual++ % 3 === 0 : latam && latamEntity++ % 2 === 0)
     kept.push(entry);

@@ -87,14 +87,16 @@ function peakRssOf(pid: number | undefined): number | undefined {
 
 /**
  * Starts `node bin/run-ts.js FILE` and waits for the JSON line it prints once it listens (a line holding a
- * `url`; log lines, which are JSON too, carry a `level` and are passed through to stderr).
+ * `url`; log lines, which are JSON too, carry a `level` and are passed through to stderr). `root` runs the file of
+ * another checkout of the project (bench/quick-load.ts measures earlier commits); this one by default.
  */
 export async function startChild<T extends { url: string }>(
   file: string,
-  opts: { env: Record<string, string>; nodeArgs?: string[]; label: string },
+  opts: { env: Record<string, string>; nodeArgs?: string[]; label: string; root?: string },
 ): Promise<ChildServer<T>> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), RUN_TS, path.join(ROOT, file)], {
-    cwd: ROOT,
+  const root = opts.root ?? ROOT;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), RUN_TS, path.join(root, file)], {
+    cwd: root,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -345,4 +347,43 @@ export async function postgresAnswers(url: string): Promise<string | undefined> 
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Where a benchmark's store lives: an embedded data dir, or a schema of a PostgreSQL database. */
+export type StoreLocation = { dataDir: string } | { databaseUrl: string; schema: string };
+
+/**
+ * Writes the risk store (bench/risk-store.ts) of `transfers` transfers at `where`, in a child process
+ * (bench/generate-store.ts), this checkout's migrations first when `migrate`. Its progress goes to stderr.
+ */
+export async function generateStore(
+  where: StoreLocation,
+  o: { transfers: number; migrate: boolean },
+): Promise<{ transfers: number; addresses: number; labels: number }> {
+  const args =
+    "dataDir" in where
+      ? ["--data-dir", where.dataDir]
+      : ["--database-url", where.databaseUrl, "--schema", where.schema];
+  const child = spawn(
+    process.execPath,
+    [RUN_TS, path.join(ROOT, "bench", "generate-store.ts"), ...args, ...(o.migrate ? ["--migrate"] : [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_RISK_TRANSFERS: String(o.transfers), BENCH_RISK_USERS: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  running.add(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    err += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  running.delete(child);
+  if (code !== 0) throw new Error(`generating the store failed (exit ${code}):\n${err.slice(-2000)}`);
+  return JSON.parse(out.trim().split("\n").at(-1) as string);
 }

@@ -252,6 +252,7 @@ async function assemble(
   // every analysis of this process (docs/decisions/0025).
   const history = new ExplorerHistory(database.db, registry, {
     outbound,
+    coalescing,
     ...options.explorer,
     publicExplorers: config.publicExplorers,
   });
@@ -271,6 +272,7 @@ async function assemble(
       maxSilenceMs: config.coverageMaxSilenceSeconds * 1000,
       explorerFreshMs: options.explorer?.freshnessMs ?? DEFAULT_EXPLORER_OPTIONS.freshnessMs,
     },
+    coverageTtlMs: config.coverageTtlMs,
     observeDuration: metrics.observeAnalysis,
     countFirstScan: metrics.firstScan,
     // An analysis of a monitored address at the project's alert level raises an alert (src/alerts).

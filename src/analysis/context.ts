@@ -51,6 +51,8 @@ export interface AnalysisContext {
   observeDuration?: (kind: AnalysisKindObserved, seconds: number) => void;
   /** When the data a verdict rests on is current (the configuration's VIGIA_COVERAGE_*); its defaults when absent. */
   coverageLimits?: CoverageLimits;
+  /** How long a chain's holding read for coverage is reused, in ms (VIGIA_COVERAGE_TTL_MS); 0 reads it each time. */
+  coverageTtlMs?: number;
   /** Where the detail of a failure goes (clients get a fixed reason); none when absent. */
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
   /** Told what became of each first scan of a registered address (the service's metrics); nothing when absent. */

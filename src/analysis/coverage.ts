@@ -3,9 +3,18 @@
 // holds, with its coverage; a verdict that finds nothing (minimal or low) is an all-clear, and is given only on
 // data that is current. Otherwise the address fails with reason `no_data`: no score, no level, and the coverage
 // saying why, so that an integrator reading riskLevel never clears an address the service could not see.
-import { type Coverage, type CoverageLimits, coverageOf } from "../ledger/index.ts";
+import type { Kysely } from "kysely";
+import {
+  type ChainHolding,
+  type Coverage,
+  type CoverageLimits,
+  chainHolding,
+  coverageOf,
+} from "../ledger/index.ts";
 import { configDefault } from "../platform/config.ts";
+import { TtlCache } from "../platform/ttl-cache.ts";
 import type { RiskLevel } from "../risk/index.ts";
+import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import type { LayerReport } from "./graph/index.ts";
 
@@ -38,6 +47,23 @@ export function noDataReason(coverage: Coverage): string {
   return `No verdict: the service cannot see this address's current history on chain ${coverage.chainId}. ${coverage.note} Finding nothing here would not mean the address is clean.`;
 }
 
+// A chain's holding (its indexer's checkpoint and head, the first and last times of its data) changes with each
+// indexed block, and every verdict reads it: quick checks run hundreds of times a second, so each process reads it
+// once per chain and VIGIA_COVERAGE_TTL_MS (concurrent readers share the read). A verdict's coverage may then be
+// that much behind the indexer, which the currency limits (blocks of lag, seconds of silence) dwarf.
+const holdings = new WeakMap<Kysely<DB>, TtlCache<number, ChainHolding>>();
+
+function holdingOf(ctx: AnalysisContext, chainId: number): Promise<ChainHolding> {
+  const ttlMs = ctx.coverageTtlMs ?? configDefault("VIGIA_COVERAGE_TTL_MS");
+  if (ttlMs <= 0) return chainHolding(ctx.db, chainId);
+  let cache = holdings.get(ctx.db);
+  if (!cache) {
+    cache = new TtlCache((id) => chainHolding(ctx.db, id), ttlMs, 1_000);
+    holdings.set(ctx.db, cache);
+  }
+  return cache.get(chainId);
+}
+
 /** The coverage of each root after its expansion (`layers`: the expansion's reports, the first one the roots'). */
 export async function coverageOfRoots(
   ctx: AnalysisContext,
@@ -53,6 +79,8 @@ export async function coverageOfRoots(
   const failures = new Map<string, string>(history?.failed.map((f) => [f.address, f.error]) ?? []);
   for (const address of history?.skipped ?? []) failures.set(address, "not reached within the time budget");
   return coverageOf(ctx.db, chainId, roots, {
+    holding: await holdingOf(ctx, chainId),
+    fetches: new Map(history?.records.map((r) => [r.address, r])),
     now: new Date(),
     windowEnd: o.windowEnd,
     hasExplorer: ctx.expansion?.history?.hasExplorer(chainId) ?? false,

@@ -36,11 +36,11 @@ function cachesFor(ctx: AnalysisContext): Caches {
   return c;
 }
 
-/** The UTC days of the graph's transfers. */
+/** The UTC days of the graph's transfers (a busy address's 1,000 transfers fall on far fewer days). */
 function daysOf(graph: TxGraph): string[] {
-  const days = new Set<string>();
-  for (const e of graph.edges) days.add(new Date(e.at * 1000).toISOString().slice(0, 10));
-  return [...days];
+  const days = new Set<number>();
+  for (const e of graph.edges) days.add(Math.floor(e.at / 86_400));
+  return [...days].map((day) => new Date(day * 86_400_000).toISOString().slice(0, 10));
 }
 
 /** ctx.risk with the project's jurisdictions' thresholds for this graph's days. */
@@ -49,6 +49,8 @@ export async function riskConfigFor(
   projectId: number,
   graph: TxGraph,
 ): Promise<RiskConfig | undefined> {
+  // Nothing to convert for an address without transfers (the jurisdictions' thresholds apply to transfers only).
+  if (graph.edges.length === 0) return ctx.risk;
   const c = cachesFor(ctx);
   const jurisdictions = await c.jurisdictions.get(projectId);
   if (jurisdictions.length === 0) return ctx.risk;

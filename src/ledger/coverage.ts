@@ -6,7 +6,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
-import { readFetch } from "./explorer-fetches.ts";
+import { type FetchRecord, readFetch } from "./explorer-fetches.ts";
 
 export const COVERAGE_SOURCES = ["index", "explorer", "import", "none"] as const;
 export type CoverageSource = (typeof COVERAGE_SOURCES)[number];
@@ -63,9 +63,16 @@ export interface CoverageRequest {
   /** transfers the analysis read, by address */
   transfersRead: ReadonlyMap<string, number>;
   limits: CoverageLimits;
+  /**
+   * The chain's holding read a moment ago (a caller that answers many requests keeps it for a second: it changes
+   * with each indexed block only); read here when absent.
+   */
+  holding?: ChainHolding;
+  /** The explorer's fetch records the analysis was given, by address (read here for the others). */
+  fetches?: ReadonlyMap<string, FetchRecord>;
 }
 
-interface ChainHolding {
+export interface ChainHolding {
   checkpoint:
     | {
         block: bigint;
@@ -130,14 +137,14 @@ export async function coverageOf(
   addresses: readonly string[],
   req: CoverageRequest,
 ): Promise<Map<string, Coverage>> {
-  const holding = await chainHolding(db, chainId);
+  const holding = req.holding ?? (await chainHolding(db, chainId));
   const out = new Map<string, Coverage>();
   for (const address of addresses) {
     const read = req.transfersRead.get(address) ?? 0;
     if (holding.checkpoint) {
       out.set(address, indexCoverage(chainId, holding, holding.checkpoint, read, req));
     } else if (req.hasExplorer) {
-      const fetch = await readFetch(db, chainId, address);
+      const fetch = req.fetches?.get(address) ?? (await readFetch(db, chainId, address));
       out.set(address, explorerCoverage(chainId, fetch, read, req, req.explorerFailures?.get(address)));
     } else {
       out.set(address, importCoverage(chainId, holding, read, req));

@@ -1,8 +1,10 @@
 // What the explorer cache holds of an address: the record of its last finished fetch (what it covered, from which
-// explorer) and the transfers the ledger holds of it within a window, whatever wrote them.
+// explorer) and the transfers the ledger holds of it within a window, whatever wrote them. Every analysis of an
+// explorer chain reads the record of each frontier address: concurrent reads (quick checks) share a statement.
 // Raw SQL for explorer_fetches because its 0006 columns are not in the shared Kysely types.
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
+import type { ReadCoalescing } from "./layer-read.ts";
 
 const date = (value: Date | string | null) => (value === null ? null : new Date(value));
 
@@ -27,26 +29,49 @@ interface FetchRow {
   source: string | null;
 }
 
+/** The record of an address's last finished fetch, if any; with a ReadCoalescing, read with others of the moment. */
 export async function readFetch(
   db: Kysely<DB>,
   chainId: number,
   address: string,
+  coalescing?: ReadCoalescing,
 ): Promise<FetchRecord | undefined> {
-  const { rows } = await sql<FetchRow>`
-    SELECT fetched_at, transfer_count, covered_from, covered_to, truncated, source
-    FROM explorer_fetches WHERE chain_id = ${chainId} AND address = ${address}`.execute(db);
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    chainId,
-    address,
-    fetchedAt: new Date(row.fetched_at),
-    transferCount: Number(row.transfer_count),
-    coveredFrom: date(row.covered_from),
-    coveredTo: date(row.covered_to),
-    truncated: row.truncated,
-    source: row.source,
-  };
+  if (!coalescing) return (await readFetches(db, chainId, [address])).get(address);
+  return coalescing
+    .coalescerFor<FetchRecord | undefined>(
+      `explorer-fetch:${chainId}`,
+      (addresses) => readFetches(db, chainId, addresses),
+      () => undefined,
+    )
+    .get(address);
+}
+
+/** The records of the last finished fetches of several addresses of one chain, by address (one statement). */
+export async function readFetches(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<Map<string, FetchRecord>> {
+  const { rows } = await sql<FetchRow & { address: string }>`
+    SELECT address, fetched_at, transfer_count, covered_from, covered_to, truncated, source
+    FROM explorer_fetches WHERE chain_id = ${chainId} AND address = ANY(${[...addresses]}::text[])`.execute(
+    db,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.address,
+      {
+        chainId,
+        address: row.address,
+        fetchedAt: new Date(row.fetched_at),
+        transferCount: Number(row.transfer_count),
+        coveredFrom: date(row.covered_from),
+        coveredTo: date(row.covered_to),
+        truncated: row.truncated,
+        source: row.source,
+      },
+    ]),
+  );
 }
 
 /** Transfers of the address in the store within the window (both directions, any source). */

@@ -24,12 +24,14 @@ export {
 export { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "./chain-progress.ts";
 export { type HeldTotals, heldTotals } from "./chain-totals.ts";
 export {
+  type ChainHolding,
   type ChainLag,
   type Coverage,
   type CoverageLimits,
   type CoverageRequest,
   CoverageSchema,
   type CoverageSource,
+  chainHolding,
   chainLags,
   coverageOf,
 } from "./coverage.ts";

@@ -68,6 +68,8 @@ export interface Config {
   coverageMaxLagBlocks: number;
   /** Seconds an indexer may go without reading its node's head and its verdicts still rest on current data. */
   coverageMaxSilenceSeconds: number;
+  /** How long each process reuses a chain's holding for the coverage of verdicts, in ms (0: never). */
+  coverageTtlMs: number;
   /**
    * VIGIA_READY_MAX_LAG_BLOCKS: when set, /readyz also fails while a followed chain is more blocks than this behind
    * its node's head, silent past coverageMaxSilenceSeconds, or stopped because its node is not the chain the store
@@ -293,6 +295,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "300",
     meaning:
       "seconds an indexer may go without reading its node's head and still be current: beyond, a verdict that finds nothing is withheld (`no_data`)",
+  },
+  {
+    name: "VIGIA_COVERAGE_TTL_MS",
+    default: "1000",
+    meaning:
+      "how long each process reuses a chain's holding (its indexer's checkpoint and head, the first and last times of its data) for the coverage of verdicts, in ms: a verdict's coverage may be that much behind the indexer (0: read for every verdict)",
   },
   {
     name: "VIGIA_READY_MAX_LAG_BLOCKS",
@@ -587,6 +595,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestDeadlineMs: r.int("VIGIA_REQUEST_DEADLINE_MS", 30_000, 1),
     coverageMaxLagBlocks: r.int("VIGIA_COVERAGE_MAX_LAG_BLOCKS", 50),
     coverageMaxSilenceSeconds: r.int("VIGIA_COVERAGE_MAX_SILENCE_SECONDS", 300, 1),
+    coverageTtlMs: r.int("VIGIA_COVERAGE_TTL_MS", 1000, 0),
     readyMaxLagBlocks: r.text("VIGIA_READY_MAX_LAG_BLOCKS")
       ? r.int("VIGIA_READY_MAX_LAG_BLOCKS", 0, 0)
       : undefined,

@@ -52,7 +52,9 @@ beforeAll(async () => {
         explorer_rate_limit_per_second: 1000,
       }),
     ],
-    env: { VIGIA_COVERAGE_MAX_LAG_BLOCKS: String(MAX_LAG) },
+    // Each step below writes the indexer's checkpoint and expects the next verdict to see it: no reuse of the chain's
+    // holding (its reuse has its own test, coverage-reuse.test.ts).
+    env: { VIGIA_COVERAGE_MAX_LAG_BLOCKS: String(MAX_LAG), VIGIA_COVERAGE_TTL_MS: "0" },
     service: { workers: true, jobs: { pollingIntervalSeconds: 0.5, superviseIntervalSeconds: 1 } },
   });
   const db = svc.database.db;

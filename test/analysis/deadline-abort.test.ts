@@ -25,7 +25,7 @@ const subject = world.cases.find((c) => c.pattern === "sanctions_exposure")!.sub
 /** An explorer that never answers; it gives up only when its caller aborts. */
 const hangingExplorer: HistoryProvider = {
   hasExplorer: () => true,
-  ensureHistory: (_chainId, _address, _range, signal) =>
+  ensureCovered: (_chainId, _address, _range, signal) =>
     new Promise((_, reject) =>
       signal?.addEventListener("abort", () => reject(signal.reason), { once: true }),
     ),

@@ -440,7 +440,7 @@ describe("budgets", () => {
   it("a slow explorer is cut off at the deadline and the layer is read from the store", async () => {
     const slow: HistoryProvider = {
       hasExplorer: () => true,
-      ensureHistory: (_chain, _address, _window, signal) =>
+      ensureCovered: (_chain, _address, _window, signal) =>
         new Promise((resolve, reject) => {
           const timer = setTimeout(() => resolve({ truncated: false }), 5_000);
           signal?.addEventListener("abort", () => {
@@ -500,23 +500,41 @@ describe("explorer histories", () => {
     const calls: string[] = [];
     const provider: HistoryProvider = {
       hasExplorer: (chainId) => chainId === 1,
-      async ensureHistory(chainId, address, window) {
+      async ensureCovered(chainId, address, window) {
         calls.push(nameOf.get(address) ?? address);
         expect(window).toEqual({ from: undefined, to: undefined });
         if (address === addr("A")) {
-          // what a fetch from the explorer stores: a transfer the store did not have yet
+          // what a fetch from the explorer stores: a transfer the store did not have yet, and its record
           seq = 10_000;
           await insertTransfers(db, [transfer(chainId, addr("A"), addr("N"), "native", ETH, T0 + 4 * DAY)]);
+          return { truncated: false, record: fetchedA };
         }
         return { truncated: address === addr("B") };
       },
+    };
+    const fetchedA = {
+      chainId: 1,
+      address: addr("A"),
+      fetchedAt: new Date(T0 * 1000),
+      transferCount: 1,
+      coveredFrom: null,
+      coveredTo: null,
+      truncated: false,
+      source: "blockscout explorer.test",
     };
     try {
       const { graph, layers } = await expand(["R"], 2, { history: provider });
       expect(calls).toEqual(["R", "A", "B", "O"]);
       // A's history was in the store when layer 1 was read.
       expect(graph.nodes.get(addr("N"))?.depth).toBe(2);
-      expect(layers[1]?.history).toEqual({ ensured: 3, incomplete: [addr("B")], failed: [], skipped: [] });
+      // The records the provider gave are the layer's, for the verdicts' coverage.
+      expect(layers[1]?.history).toEqual({
+        ensured: 3,
+        incomplete: [addr("B")],
+        failed: [],
+        skipped: [],
+        records: [fetchedA],
+      });
     } finally {
       await db.deleteFrom("transfers").where("to_address", "=", addr("N")).execute();
     }
@@ -525,7 +543,7 @@ describe("explorer histories", () => {
   it("a failing explorer does not fail the expansion: the store is read as it is", async () => {
     const failing: HistoryProvider = {
       hasExplorer: () => true,
-      ensureHistory: async () => {
+      ensureCovered: async () => {
         throw new Error("explorer down");
       },
     };
@@ -545,7 +563,7 @@ describe("explorer histories", () => {
     let called = 0;
     const provider: HistoryProvider = {
       hasExplorer: () => false,
-      ensureHistory: async () => {
+      ensureCovered: async () => {
         called++;
         return { truncated: false };
       },

@@ -1,17 +1,21 @@
 // Address histories from a chain's explorer, fetched into the store before a layer reads it. The expansion only
 // knows this interface: src/chains/explorer's ExplorerHistory satisfies it, tests pass a fake, and without one
 // the expansion reads the store as it is.
+import type { FetchRecord } from "../../ledger/index.ts";
 
 export interface HistoryProvider {
   /** Whether the chain has an explorer to fetch histories from. */
   hasExplorer(chainId: number): boolean;
-  /** Makes sure the store holds the address's transfers in the window (fetching them when it does not). */
-  ensureHistory(
+  /**
+   * Makes sure the store holds the address's transfers in the window (fetching them when it does not), and gives
+   * the record of the fetch the store then holds (the verdict's coverage rests on it) when it has one.
+   */
+  ensureCovered(
     chainId: number,
     address: string,
     window: { from?: Date | undefined; to?: Date | undefined },
     signal?: AbortSignal,
-  ): Promise<{ truncated: boolean }>;
+  ): Promise<{ truncated: boolean; record?: FetchRecord }>;
 }
 
 export interface HistoryReport {
@@ -23,6 +27,8 @@ export interface HistoryReport {
   failed: { address: string; error: string }[];
   /** not attempted: the time budget ran out first */
   skipped: string[];
+  /** the fetch records the store holds of the addresses made sure of */
+  records: FetchRecord[];
 }
 
 export const emptyHistoryReport = (): HistoryReport => ({
@@ -30,10 +36,11 @@ export const emptyHistoryReport = (): HistoryReport => ({
   incomplete: [],
   failed: [],
   skipped: [],
+  records: [],
 });
 
 /**
- * Calls `ensureHistory` for every address, `concurrency` at a time, until `deadline` (epoch ms, per `now`):
+ * Calls `ensureCovered` for every address, `concurrency` at a time, until `deadline` (epoch ms, per `now`):
  * calls in flight then are aborted and the rest skipped. Never throws: failures are reported.
  */
 export async function ensureHistories(
@@ -56,6 +63,7 @@ export async function ensureHistories(
   const stop = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener("abort", stop, { once: true });
   const results: ("ok" | "incomplete" | "skipped" | { error: string })[] = new Array(addresses.length);
+  const records: (FetchRecord | undefined)[] = new Array(addresses.length);
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < addresses.length; i = next++) {
@@ -65,8 +73,9 @@ export async function ensureHistories(
         continue;
       }
       try {
-        const result = await provider.ensureHistory(chainId, address, range, controller.signal);
+        const result = await provider.ensureCovered(chainId, address, range, controller.signal);
         results[i] = result.truncated ? "incomplete" : "ok";
+        records[i] = result.record;
       } catch (error) {
         results[i] = controller.signal.aborted
           ? "skipped"
@@ -88,6 +97,8 @@ export async function ensureHistories(
     if (result === "incomplete") report.incomplete.push(address);
     else if (result === "skipped") report.skipped.push(address);
     else if (typeof result === "object") report.failed.push({ address, error: result.error });
+    const record = records[i];
+    if (record) report.records.push(record);
   });
   return { ...report, timedOut: report.skipped.length > 0 };
 }

@@ -27,9 +27,41 @@ function presentString(codec: AddressCodec, value: string): string {
 
 /**
  * The answer with its addresses written per chain; the same object when nothing in it concerns a chain of another
- * kind than EVM (nothing is copied then).
+ * kind than EVM. Every JSON answer passes here: most concern EVM chains only, and are then looked through without
+ * copying anything (a copy of each object cost more than the walk).
  */
 export function presentAddresses(
+  value: unknown,
+  codecOf: (chainId: number) => AddressCodec,
+  codec: AddressCodec | undefined,
+): unknown {
+  return concernsOtherKinds(value, codecOf, codec) ? present(value, codecOf, codec) : value;
+}
+
+const isPlainValue = (value: unknown) =>
+  value === null || typeof value !== "object" || value instanceof Date || Buffer.isBuffer(value);
+
+/** Whether some string or key of the value lies under a chain of another kind than EVM (nothing is allocated). */
+function concernsOtherKinds(
+  value: unknown,
+  codecOf: (chainId: number) => AddressCodec,
+  codec: AddressCodec | undefined,
+): boolean {
+  if (typeof value === "string") return codec !== undefined && codec.kind !== "evm";
+  if (Array.isArray(value)) {
+    for (const item of value) if (concernsOtherKinds(item, codecOf, codec)) return true;
+    return false;
+  }
+  if (isPlainValue(value)) return false;
+  const record = value as Record<string, unknown>;
+  const own = chainOf(record);
+  const here = own === undefined ? codec : codecOf(own);
+  if (here !== undefined && here.kind !== "evm") return true;
+  for (const key of Object.keys(record)) if (concernsOtherKinds(record[key], codecOf, here)) return true;
+  return false;
+}
+
+function present(
   value: unknown,
   codecOf: (chainId: number) => AddressCodec,
   codec: AddressCodec | undefined,
@@ -38,14 +70,13 @@ export function presentAddresses(
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((item) => {
-      const next = presentAddresses(item, codecOf, codec);
+      const next = present(item, codecOf, codec);
       if (next !== item) changed = true;
       return next;
     });
     return changed ? out : value;
   }
-  if (value === null || typeof value !== "object" || value instanceof Date || Buffer.isBuffer(value))
-    return value;
+  if (isPlainValue(value)) return value;
   const record = value as Record<string, unknown>;
   const own = chainOf(record);
   const here = own === undefined ? codec : codecOf(own);
@@ -54,7 +85,7 @@ export function presentAddresses(
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record)) {
     const name = rename && STORED.test(key) ? (here as AddressCodec).present(key) : key;
-    const next = presentAddresses(item, codecOf, here);
+    const next = present(item, codecOf, here);
     if (name !== key || next !== item) changed = true;
     out[name] = next;
   }

@@ -5,6 +5,7 @@
 // wallets the service is looking at: docs/decisions/0025-public-explorers-by-default.md says why the default is on.
 // Tron-kind chains read histories from TronGrid (trongrid.ts): an explorer_api_url of no stated kind is TronGrid's,
 // and without one, public explorers on, the public https://api.trongrid.io.
+import type { ReadCoalescing } from "../../ledger/index.ts";
 import type { OutboundClient } from "../../platform/outbound/index.ts";
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
@@ -105,6 +106,11 @@ export interface ExplorerOptions {
    * addresses only with VIGIA_ALLOW_PRIVATE_OUTBOUND). The service gives its own; without one, the default policy.
    */
   outbound?: OutboundClient;
+  /**
+   * Reads of the fetch records shared by the analyses of the moment (the service's): a quick check of an explorer
+   * chain reads its address's record, hundreds of times a second. Without one, a statement per read.
+   */
+  coalescing?: ReadCoalescing;
 }
 
 export const DEFAULT_OPTIONS: ExplorerOptions = {

@@ -1,9 +1,10 @@
-// ExplorerHistory.ensureHistory: the risk engine's entry point. Makes sure the store holds an address's transfers
+// ExplorerHistory.ensureCovered: the risk engine's entry point. Makes sure the store holds an address's transfers
 // in a date window, fetching them from the chain's explorer only when the store's record of earlier fetches
-// (explorer_fetches) does not already cover the window. Concurrent calls for one address in this process share
-// one fetch. The fetch record is written only after every page is stored.
+// (explorer_fetches) does not already cover the window, and gives the record the store then holds (the verdict's
+// coverage rests on it). Concurrent calls for one address in this process share one fetch. The fetch record is
+// written only after every page is stored. ensureHistory does the same and also counts the transfers held.
 import type { Kysely } from "kysely";
-import { countTransfers, readFetch } from "../../ledger/index.ts";
+import { countTransfers, type FetchRecord, readFetch } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { normalizeEvmAddress } from "../address/index.ts";
 import type { ChainConfig, ChainRegistry } from "../registry.ts";
@@ -27,6 +28,15 @@ export interface EnsureHistoryResult {
   transfers: number;
   /** The explorer had more than the caps allow: the window's oldest part may be missing. */
   truncated: boolean;
+}
+
+export interface EnsureCoveredResult {
+  /** The explorer was called (false: the store already covered the window). */
+  fetched: boolean;
+  /** The explorer had more than the caps allow: the window's oldest part may be missing. */
+  truncated: boolean;
+  /** The record of the address's last finished fetch, as the store holds it after the call. */
+  record: FetchRecord;
 }
 
 export type ChainLookup = Pick<ChainRegistry, "get"> | ((chainId: number) => ChainConfig | undefined);
@@ -62,12 +72,27 @@ export class ExplorerHistory {
     return chain && explorerSource(chain, this.#options.publicExplorers);
   }
 
+  /** ensureCovered, and the transfers of the address the store then holds within the window. */
   async ensureHistory(
     chainId: number,
     address: string,
     window: HistoryWindow = {},
     signal?: AbortSignal,
   ): Promise<EnsureHistoryResult> {
+    const { fetched, truncated, record } = await this.ensureCovered(chainId, address, window, signal);
+    return {
+      fetched,
+      transfers: await countTransfers(this.db, chainId, record.address, window),
+      truncated,
+    };
+  }
+
+  async ensureCovered(
+    chainId: number,
+    address: string,
+    window: HistoryWindow = {},
+    signal?: AbortSignal,
+  ): Promise<EnsureCoveredResult> {
     const chain = this.#lookup(chainId);
     if (!chain) throw new ExplorerError("not_configured", `chain ${chainId} is unknown or disabled`);
     const source = explorerSource(chain, this.#options.publicExplorers);
@@ -107,21 +132,16 @@ export class ExplorerHistory {
     source: ExplorerSource,
     window: HistoryWindow,
     signal: AbortSignal | undefined,
-  ): Promise<EnsureHistoryResult> {
+  ): Promise<EnsureCoveredResult> {
     const o = this.#options;
-    const stored = await readFetch(this.db, chainId, address);
+    const stored = await readFetch(this.db, chainId, address, o.coalescing);
     const plan = planFetch(stored, window, {
       now: o.now(),
       freshnessMs: o.freshnessMs,
       refreshOverlapMs: o.refreshOverlapMs,
     });
-    if (plan.hit) {
-      return {
-        fetched: false,
-        transfers: await countTransfers(this.db, chainId, address, window),
-        truncated: plan.truncated,
-      };
-    }
+    // A hit is always of a stored record (planFetch).
+    if (plan.hit) return { fetched: false, truncated: plan.truncated, record: stored as FetchRecord };
     const startedAt = new Date(o.now());
     const result = await fetchLists(
       this.#lists(source, address, signal),
@@ -132,21 +152,18 @@ export class ExplorerHistory {
       signal,
     );
     const coverage = coverageAfter(plan, result);
-    await writeFetch(this.db, {
+    const record: FetchRecord = {
       chainId,
       address,
       fetchedAt: startedAt,
       transferCount: result.delivered,
       ...coverage,
       source: `${source.kind} ${source.baseUrl.host}`,
-    });
+    };
+    await writeFetch(this.db, record);
     const complete =
       coverage.coveredFrom === null || (window.from !== undefined && window.from >= coverage.coveredFrom);
-    return {
-      fetched: true,
-      transfers: await countTransfers(this.db, chainId, address, window),
-      truncated: coverage.truncated && !complete,
-    };
+    return { fetched: true, truncated: coverage.truncated && !complete, record };
   }
 
   #lists(source: ExplorerSource, address: string, signal: AbortSignal | undefined): HistoryList[] {

@@ -2,42 +2,26 @@
 // the breakdown of the score out. Pure and deterministic: the same graph (in any node/edge order) and the same
 // configuration always give the same result, which records the scoring model's version and a fingerprint of
 // the configuration.
-import {
-  type DetectorOverrides,
-  type DetectorParams,
-  resolveDetectorParams,
-  runDetectors,
-} from "../detectors/registry.ts";
-import type { ReportingThreshold } from "../detectors/structuring.ts";
-import { computeExposure, DEFAULT_EXPOSURE_PARAMS, type Exposure, type ExposureParams } from "../exposure.ts";
+import { runDetectors } from "../detectors/registry.ts";
+import { computeExposure, type Exposure } from "../exposure.ts";
 import { type Finding, PATTERNS, type PatternName } from "../findings.ts";
 import { isExchange } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
 import type { TxGraph } from "../graph/types.ts";
+import {
+  fingerprintOf,
+  NO_OVERRIDES,
+  type ResolvedRiskConfig,
+  type RiskConfig,
+  resolvedFor,
+} from "./config.ts";
 import { exposureContribution, patternContributions, type ScoreContribution } from "./contributions.ts";
 import { markUnsolicited, unsolicitedFindings } from "./dust.ts";
-import { fingerprint } from "./fingerprint.ts";
 import { LEVEL_FLOORS, levelFor, type RiskLevel } from "./levels.ts";
-import { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./params.ts";
+import { SCORING_MODEL_VERSION } from "./params.ts";
 import { riskReason } from "./reason.ts";
 
-export interface RiskConfig {
-  /** the detectors to run; all seven by default */
-  patterns?: readonly PatternName[];
-  /** per-detector parameter overrides */
-  detectors?: DetectorOverrides;
-  /** the enabled jurisdictions' reporting thresholds, converted to USD by the caller (added to structuring's) */
-  extraThresholds?: readonly ReportingThreshold[];
-  exposure?: Partial<ExposureParams>;
-  scoring?: Partial<ScoringParams>;
-}
-
-export interface ResolvedRiskConfig {
-  patterns: PatternName[];
-  detectors: DetectorParams;
-  exposure: ExposureParams;
-  scoring: ScoringParams;
-}
+export { type ResolvedRiskConfig, type RiskConfig, resolveRiskConfig } from "./config.ts";
 
 export interface RiskAnalysis {
   root: string;
@@ -62,46 +46,6 @@ export interface RiskAnalysis {
   /** fingerprint of the resolved configuration */
   configFingerprint: string;
   graph: { nodes: number; edges: number; maxDepth: number; truncated: boolean };
-}
-
-export function resolveRiskConfig(config: RiskConfig = {}): ResolvedRiskConfig {
-  const detectors = resolveDetectorParams(config.detectors);
-  if (config.extraThresholds?.length) {
-    detectors.structuring = {
-      ...detectors.structuring,
-      extraThresholds: [...detectors.structuring.extraThresholds, ...config.extraThresholds],
-    };
-  }
-  return {
-    patterns: PATTERNS.filter((p) => (config.patterns ?? PATTERNS).includes(p)),
-    detectors,
-    exposure: { ...DEFAULT_EXPOSURE_PARAMS, ...config.exposure },
-    scoring: { ...DEFAULT_SCORING_PARAMS, ...config.scoring },
-  };
-}
-
-// A configuration is a value: the analyses resolve it, and fingerprint the result, once per configuration object
-// (a quick check or a 50-root scan would otherwise canonicalise and hash it for every address it scores).
-const NO_OVERRIDES: RiskConfig = Object.freeze({});
-const resolvedConfigs = new WeakMap<RiskConfig, ResolvedRiskConfig>();
-const fingerprints = new WeakMap<ResolvedRiskConfig, string>();
-
-function resolvedFor(config: RiskConfig): ResolvedRiskConfig {
-  let resolved = resolvedConfigs.get(config);
-  if (!resolved) {
-    resolved = resolveRiskConfig(config);
-    resolvedConfigs.set(config, resolved);
-  }
-  return resolved;
-}
-
-function fingerprintOf(resolved: ResolvedRiskConfig): string {
-  let print = fingerprints.get(resolved);
-  if (print === undefined) {
-    print = fingerprint(resolved);
-    fingerprints.set(resolved, print);
-  }
-  return print;
 }
 
 /** Analyses one address of a graph (usually its root). */

@@ -1,17 +1,27 @@
 // A short, stable fingerprint of a configuration (FNV-1a over a canonical JSON with sorted keys and bigints as
-// strings), recorded with every result so that two scores can be told to come from the same settings.
+// strings), recorded with every result so that two scores can be told to come from the same settings. The hash
+// runs over text in pieces as well as whole (fnv1a carries its state on), for configurations built from parts
+// (config.ts).
+
+export const FNV_OFFSET = 0x811c9dc5;
 
 export function fingerprint(value: unknown): string {
-  const text = canonical(value);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
+  return hex(fnv1a(canonical(value), FNV_OFFSET));
 }
 
-function canonical(value: unknown): string {
+/** FNV-1a over `text`, from the state `h` (FNV_OFFSET to start). */
+export function fnv1a(text: string, h: number): number {
+  let state = h;
+  for (let i = 0; i < text.length; i++) {
+    state ^= text.charCodeAt(i);
+    state = Math.imul(state, 0x01000193) >>> 0;
+  }
+  return state;
+}
+
+export const hex = (state: number) => state.toString(16).padStart(8, "0");
+
+export function canonical(value: unknown): string {
   if (typeof value === "bigint") return JSON.stringify(value.toString());
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {

@@ -36,7 +36,7 @@ const ctx: AnalysisContext = {
           budget: { maxMillis: 600_000 },
           history: {
             hasExplorer: () => true,
-            ensureHistory: () => {
+            ensureCovered: () => {
               say({ event: "hanging" });
               return new Promise(() => {});
             },

@@ -49,7 +49,7 @@ const ctx: AnalysisContext = {
     ...(hang ? { budget: { maxMillis: 600_000 } } : {}),
     history: {
       hasExplorer: () => true,
-      ensureHistory: async (chainId, address) => {
+      ensureCovered: async (chainId, address) => {
         if (hang && watched) {
           const row = await db
             .selectFrom("analyses")

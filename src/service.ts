@@ -9,6 +9,7 @@ import pino from "pino";
 import { alertOnVerdict, alertSettings, countOpenAlerts, registerAlertRoutes } from "./alerts/index.ts";
 import {
   type AnalysisContext,
+  quickAdmission,
   ReadCoalescing,
   registerAnalysisRoutes,
   registerLayeredRoutes,
@@ -256,6 +257,16 @@ async function assemble(
     ...options.explorer,
     publicExplorers: config.publicExplorers,
   });
+  const analysisLog = pino({ level: config.logLevel, name: "analysis" });
+  const admission = quickAdmission(
+    {
+      maxInFlight: config.quickMaxInFlight,
+      maxInFlightPerProject: config.quickMaxInFlightPerProject,
+      maxWaitMs: config.quickMaxWaitMs,
+    },
+    { refused: metrics.quickRefused, log: analysisLog },
+  );
+  metrics.followQuickAdmission(() => admission.stats());
   const analysis: AnalysisContext = {
     db: database.db,
     registry,
@@ -263,7 +274,7 @@ async function assemble(
     // PGlite decodes one JSON text of a layer faster than its rows (docs/decisions/0018).
     expansion: { history, coalescing, jsonRows: database.kind === "pglite" },
     projectJurisdictions: (projectId) => projectJurisdictions(database.db, projectId),
-    log: pino({ level: config.logLevel, name: "analysis" }),
+    log: analysisLog,
     maxActiveJobsPerProject: config.maxActiveJobsPerProject,
     maxActiveAnalysesPerProject: config.maxActiveAnalysesPerProject,
     requestDeadlineMs: config.requestDeadlineMs,
@@ -273,6 +284,7 @@ async function assemble(
       explorerFreshMs: options.explorer?.freshnessMs ?? DEFAULT_EXPLORER_OPTIONS.freshnessMs,
     },
     coverageTtlMs: config.coverageTtlMs,
+    quickAdmission: admission,
     observeDuration: metrics.observeAnalysis,
     countFirstScan: metrics.firstScan,
     // An analysis of a monitored address at the project's alert level raises an alert (src/alerts).

@@ -4,6 +4,7 @@
 import type { Kysely } from "kysely";
 import type { ChainRegistry } from "../chains/index.ts";
 import type { CoverageLimits } from "../ledger/index.ts";
+import type { Admission } from "../platform/admission.ts";
 import type { JobQueue } from "../platform/jobs/index.ts";
 import type { RiskConfig } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
@@ -45,6 +46,11 @@ export interface AnalysisContext {
    * beyond it, 429. Default 10.
    */
   maxActiveAnalysesPerProject?: number;
+  /**
+   * Quick checks in flight, by project, with a bounded wait (load shedding: docs/decisions/0035); unbounded when
+   * absent.
+   */
+  quickAdmission?: Admission;
   /** How long an analysis run inside a request (scans, standard investigations) may take, in ms. Default 30 s. */
   requestDeadlineMs?: number;
   /** Told how long each analysis took, by kind (the service's metrics); nothing when absent. */

@@ -25,6 +25,7 @@ export {
   sweepStalled,
 } from "./layered/index.ts";
 export { quickRisk } from "./quick.ts";
+export { quickAdmission } from "./quick-admission.ts";
 export type { StoredResult } from "./result.ts";
 export { pruneAnalyses, startAnalysisPruning } from "./retention.ts";
 export { registerAnalysisRoutes } from "./routes.ts";

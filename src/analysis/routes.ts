@@ -2,7 +2,8 @@
 // (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";
-import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { type Admission, Overloaded } from "../platform/admission.ts";
+import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
@@ -27,6 +28,25 @@ import { storedScans } from "./stored.ts";
 
 const MAX_STORED_ADDRESSES = 100;
 
+/** A quick check once it has a place (platform/admission.ts); past the wait, 503 with Retry-After. */
+async function admitted<T>(
+  admission: Admission,
+  projectId: number,
+  check: () => Promise<T>,
+  waitedMs: number,
+) {
+  try {
+    return await admission.run(projectId, check, waitedMs);
+  } catch (error) {
+    if (!(error instanceof Overloaded)) throw error;
+    throw new AppError(
+      "unavailable",
+      "The service is answering as many quick checks as it can: retry after the time Retry-After gives",
+      { retryAfter: error.retryAfterSeconds },
+    );
+  }
+}
+
 export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void {
   const tags = ["Risk analysis"];
 
@@ -42,13 +62,19 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
         response: { 200: Ok(QuickResponse) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const chainId = req.query.chainId ?? 1;
       if (!ctx.registry.get(chainId)) throw notFound("Chain");
       const parsed = ctx.registry.parseAddress(chainId, req.query.address);
       if ("error" in parsed)
         throw invalid(MESSAGES.invalidQuery, [{ path: "/address", message: parsed.error }]);
-      return ok(await quickRisk(ctx, principalOf(req).projectId, parsed.address, chainId));
+      const { projectId } = principalOf(req);
+      const check = () => quickRisk(ctx, projectId, parsed.address, chainId);
+      return ok(
+        await (ctx.quickAdmission
+          ? admitted(ctx.quickAdmission, projectId, check, reply.elapsedTime)
+          : check()),
+      );
     },
   );
 

@@ -1,13 +1,14 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
 // backlog, the chain followers' lag, webhook attempts, failed calls to integrators and integrators failing for an
-// hour, open and overdue alerts, analysis durations, registered addresses' first scans, report files that could not be written, overdue
-// filings and failed loop steps. Every metric here is listed, with what to watch, in docs/operations.md
+// hour, open and overdue alerts, analysis durations, quick checks running, waiting and refused, registered addresses'
+// first scans, report files that could not be written, overdue filings and failed loop steps. Every metric here is listed, with what to watch, in docs/operations.md
 // ("Metrics"); test/operations/metrics.test.ts checks the two agree.
 import type { AlertCount } from "../alerts/index.ts";
 import type { AnalysisKindObserved, FirstScanOutcome } from "../analysis/index.ts";
 import type { Indexers } from "../chains/indexer/index.ts";
 import { FAILURE_REASONS, type FailureReason, type IntegratorCall } from "../integrator/index.ts";
 import type { ChainLag } from "../ledger/index.ts";
+import type { AdmissionStats } from "../platform/admission.ts";
 import type { JobQueue, QueueStats } from "../platform/jobs/index.ts";
 import { Counter, Gauge, Histogram, METRIC_PREFIX, type Registry } from "../platform/metrics/index.ts";
 
@@ -40,6 +41,9 @@ export interface ServiceMetrics {
   firstScan(outcome: FirstScanOutcome): void;
   /** How to read every followed chain's lag from the database (any process serves it, follower or not). */
   followChainLags(read: () => Promise<ChainLag[]>): void;
+  /** The quick checks' admission (its places in use and its queue), and a check it refused. */
+  followQuickAdmission(stats: () => AdmissionStats): void;
+  quickRefused(): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
@@ -299,7 +303,29 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
   });
 
+  let quickAdmission: (() => AdmissionStats) | undefined;
+  new Gauge({
+    name: `${METRIC_PREFIX}quick_checks`,
+    help: "Quick checks in this process, by state: running (holding a place), waiting (for a place, at most VIGIA_QUICK_MAX_WAIT_MS)",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const stats = quickAdmission?.();
+      this.set({ state: "running" }, stats?.inFlight ?? 0);
+      this.set({ state: "waiting" }, stats?.waiting ?? 0);
+    },
+  });
+  const quickRefusals = new Counter({
+    name: `${METRIC_PREFIX}quick_checks_refused_total`,
+    help: "Quick checks refused with 503 and Retry-After because no place freed within VIGIA_QUICK_MAX_WAIT_MS (the process is past its capacity)",
+    registers: [registry],
+  });
+
   return {
+    followQuickAdmission: (stats) => {
+      quickAdmission = stats;
+    },
+    quickRefused: () => quickRefusals.inc(),
     firstScan: (outcome) => firstScans.inc({ outcome }),
     followChainLags: (read) => {
       chainLags = read;

@@ -44,6 +44,10 @@ export interface Config {
   maxActiveJobsPerProject: number;
   /** Layered analyses (investigations) a project may have queued or running at once. */
   maxActiveAnalysesPerProject: number;
+  /** Quick checks running at once in this process, of one project, and the longest one waits for a place (ms). */
+  quickMaxInFlight: number;
+  quickMaxInFlightPerProject: number;
+  quickMaxWaitMs: number;
   /** Addresses a project may monitor at once (409 beyond). */
   maxMonitoredAddressesPerProject: number;
   /** Investigations a project may have open (not closed) at once (409 beyond). */
@@ -278,6 +282,24 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_DELIVERIES_PER_PROJECT",
     default: "8",
     meaning: "webhook deliveries to one project's integrator at once, by all workers together",
+  },
+  {
+    name: "VIGIA_QUICK_MAX_IN_FLIGHT",
+    default: "64",
+    meaning:
+      "quick checks (`GET /risk/quick`) one API process runs at once; beyond, a check waits for a place (`VIGIA_QUICK_MAX_WAIT_MS`)",
+  },
+  {
+    name: "VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT",
+    default: "32",
+    meaning:
+      "quick checks of one project one API process runs at once, so that one project's burst leaves places to the others",
+  },
+  {
+    name: "VIGIA_QUICK_MAX_WAIT_MS",
+    default: "200",
+    meaning:
+      "longest a quick check waits for a place, from its request's arrival; beyond, 503 with `Retry-After: 1` (load shedding: the checks answered stay fast)",
   },
   {
     name: "VIGIA_REQUEST_DEADLINE_MS",
@@ -552,6 +574,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyRateLimitPerMinute: r.int("VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE", 600),
     maxActiveJobsPerProject: r.int("VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT", 20),
     maxActiveAnalysesPerProject: r.int("VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT", 10),
+    quickMaxInFlight: r.int("VIGIA_QUICK_MAX_IN_FLIGHT", 64, 1),
+    quickMaxInFlightPerProject: r.int("VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT", 32, 1),
+    quickMaxWaitMs: r.int("VIGIA_QUICK_MAX_WAIT_MS", 200, 0),
     maxMonitoredAddressesPerProject: r.int(
       "VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT",
       configDefault("VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT"),

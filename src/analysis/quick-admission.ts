@@ -1,0 +1,39 @@
+// The quick checks' admission (platform/admission.ts, docs/decisions/0035): at most VIGIA_QUICK_MAX_IN_FLIGHT checks
+// at once in the process and VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT of one project, each waiting at most
+// VIGIA_QUICK_MAX_WAIT_MS for a place. A refusal is a 503 with Retry-After for the integrator, a count on /metrics
+// (vigia_quick_checks_refused_total) and, at most once every LOG_EVERY_MS, a warning saying how many and why.
+import { Admission } from "../platform/admission.ts";
+
+const LOG_EVERY_MS = 10_000;
+
+export interface QuickAdmissionLimits {
+  maxInFlight: number;
+  maxInFlightPerProject: number;
+  maxWaitMs: number;
+}
+
+export function quickAdmission(
+  limits: QuickAdmissionLimits,
+  tell: { refused(): void; log: { warn(obj: object, msg: string): void } },
+  now: () => number = Date.now,
+): Admission {
+  const admission = new Admission({
+    maxInFlight: limits.maxInFlight,
+    maxInFlightPerTenant: limits.maxInFlightPerProject,
+    maxWaitMs: limits.maxWaitMs,
+  });
+  let unlogged = 0;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  admission.onRefused = () => {
+    tell.refused();
+    unlogged++;
+    if (now() - loggedAt < LOG_EVERY_MS) return;
+    tell.log.warn(
+      { refused: unlogged, ...limits },
+      `refused ${unlogged} quick check(s) with 503: no place freed within ${limits.maxWaitMs} ms (this process is past its capacity; add API processes or raise VIGIA_QUICK_MAX_IN_FLIGHT if its CPU is not saturated)`,
+    );
+    unlogged = 0;
+    loggedAt = now();
+  };
+  return admission;
+}

@@ -49,7 +49,7 @@ export function reportingThresholds(
     }
     const byDay = rates[rule.currency];
     if (!byDay || byDay.size === 0) continue;
-    const known = [...byDay.keys()].sort();
+    const known = ratesDays(byDay);
     const rateOn = (day: string) => byDay.get(nearestKnown(known, day)) as number;
     const usdByDay: Record<string, number> = {};
     for (const day of sortedDays) {
@@ -62,6 +62,19 @@ export function reportingThresholds(
     out.push({ name: rule.name, usd: round2(latestAmount / rateOn(latest)), usdByDay });
   }
   return out;
+}
+
+// The days of a currency's rates, sorted once per rates object: the caller keeps one for a minute (src/analysis's
+// cache) and asks for the thresholds of every quick check, which sorted a year of days each time.
+const sortedKnown = new WeakMap<FxRates, readonly string[]>();
+
+function ratesDays(rates: FxRates): readonly string[] {
+  let days = sortedKnown.get(rates);
+  if (!days) {
+    days = [...rates.keys()].sort();
+    sortedKnown.set(rates, days);
+  }
+  return days;
 }
 
 /** The latest known day on or before `day`, else the earliest known day. `known` is sorted and not empty. */

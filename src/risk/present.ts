@@ -3,6 +3,7 @@
 import type { Finding, PatternName, Severity } from "./findings.ts";
 import type { TxGraph } from "./graph/types.ts";
 import { analyseGraph, type RiskAnalysis, type RiskConfig } from "./scoring/analyse.ts";
+import { overridesOf } from "./scoring/config.ts";
 import type { RiskLevel } from "./scoring/levels.ts";
 
 export interface QuickRiskPattern {
@@ -97,13 +98,18 @@ export function findingKey(f: Finding): string {
  * and the patterns visible within one hop, traced no further than 1 hop whatever the graph holds.
  */
 export function quickCheck(graph: TxGraph, root: string, config: RiskConfig = NO_OVERRIDES): QuickRiskResult {
-  // One quick configuration per configuration object, so that analyseGraph resolves it once (analyse.ts).
-  let quick = quickConfigs.get(config);
+  // One quick configuration per set of overrides, whatever the thresholds a project's jurisdictions add to each
+  // check (their own for the days of its transfers), so that analyseGraph resolves the rest once (config.ts).
+  const base = overridesOf(config);
+  let quick = quickConfigs.get(base);
   if (!quick) {
-    quick = quickConfigOf(config);
-    quickConfigs.set(config, quick);
+    quick = quickConfigOf(base);
+    quickConfigs.set(base, quick);
   }
-  return toQuickRiskResult(analyseGraph(graph, root, quick));
+  const thresholds = config.extraThresholds;
+  return toQuickRiskResult(
+    analyseGraph(graph, root, thresholds?.length ? { ...quick, extraThresholds: thresholds } : quick),
+  );
 }
 
 const NO_OVERRIDES: RiskConfig = Object.freeze({});

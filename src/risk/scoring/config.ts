@@ -88,13 +88,18 @@ interface Rest {
   after: string;
 }
 
-/** The rest of each set of overrides, keyed by its parts (the objects the caller passes, or a stand-in for none). */
-const rests = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, Rest>>>>();
+/** The configuration without its thresholds, one object per set of parts (the objects the caller passes). */
+const overrides = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, RiskConfig>>>>();
 const NONE = Object.freeze({});
 
-function restOf(config: RiskConfig): Rest {
+/**
+ * The configuration's overrides without its thresholds: the same object for every configuration made of the same
+ * parts (patterns, detectors, exposure and scoring objects), whatever its thresholds, so that what is worked out
+ * from the overrides (here, and the quick check's configuration in present.ts) is worked out once.
+ */
+export function overridesOf(config: RiskConfig): RiskConfig {
   const parts = [config.patterns, config.detectors, config.exposure, config.scoring].map((p) => p ?? NONE);
-  let level: WeakMap<object, unknown> = rests as WeakMap<object, unknown>;
+  let level: WeakMap<object, unknown> = overrides as WeakMap<object, unknown>;
   for (const part of parts.slice(0, -1)) {
     let next = level.get(part) as WeakMap<object, unknown> | undefined;
     if (!next) {
@@ -104,10 +109,24 @@ function restOf(config: RiskConfig): Rest {
     level = next;
   }
   const last = parts.at(-1) as object;
-  let rest = level.get(last) as Rest | undefined;
+  let found = level.get(last) as RiskConfig | undefined;
+  if (!found) {
+    const { extraThresholds: _thresholds, ...rest } = config;
+    found = Object.freeze(rest);
+    level.set(last, found);
+  }
+  return found;
+}
+
+/** The rest of each set of overrides, by overridesOf's object. */
+const rests = new WeakMap<RiskConfig, Rest>();
+
+function restOf(config: RiskConfig): Rest {
+  const key = overridesOf(config);
+  let rest = rests.get(key);
   if (!rest) {
     const resolved = resolveRiskConfig({
-      ...config,
+      ...key,
       extraThresholds: [PLACEHOLDER as unknown as ReportingThreshold],
     });
     const text = canonical(resolved);
@@ -117,7 +136,7 @@ function restOf(config: RiskConfig): Rest {
       before: fnv1a(text.slice(0, at), FNV_OFFSET),
       after: text.slice(at + PLACEHOLDER_TEXT.length),
     };
-    level.set(last, rest);
+    rests.set(key, rest);
   }
   return rest;
 }

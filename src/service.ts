@@ -66,6 +66,7 @@ import { type Database, openDatabase } from "./platform/db/open.ts";
 import { buildHttpApp, type HttpApp, NotReadyError } from "./platform/http/app.ts";
 import { SharedRateCounter } from "./platform/http/shared-rate-store.ts";
 import { JobQueue, type JobQueueOptions } from "./platform/jobs/index.ts";
+import { LoopLag } from "./platform/loop-lag.ts";
 import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./platform/metrics/index.ts";
 import { OutboundClient, type OutboundOptions } from "./platform/outbound/index.ts";
 import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
@@ -258,13 +259,15 @@ async function assemble(
     publicExplorers: config.publicExplorers,
   });
   const analysisLog = pino({ level: config.logLevel, name: "analysis" });
+  // How late this thread runs: a request read after a stall has waited that long (on PGlite, statements run here).
+  const loopLag = new LoopLag().start();
   const admission = quickAdmission(
     {
       maxInFlight: config.quickMaxInFlight,
       maxInFlightPerProject: config.quickMaxInFlightPerProject,
       maxWaitMs: config.quickMaxWaitMs,
     },
-    { refused: metrics.quickRefused, log: analysisLog },
+    { refused: metrics.quickRefused, log: analysisLog, lag: () => loopLag.ms },
   );
   metrics.followQuickAdmission(() => admission.stats());
   const analysis: AnalysisContext = {
@@ -595,6 +598,7 @@ async function assemble(
         tour.abort();
         await demoInvestigation;
         stopSweep?.();
+        loopLag.stop();
         await pruning?.stop();
         await checker?.stop();
         await rescreening?.stop();

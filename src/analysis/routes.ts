@@ -28,6 +28,17 @@ import { storedScans } from "./stored.ts";
 
 const MAX_STORED_ADDRESSES = 100;
 
+/**
+ * The answer to a quick check refused for want of a place: one error for all of them (under overload thousands a
+ * second; each new one would capture a stack trace nobody reads). Counted and logged by the admission's listener
+ * (src/analysis/quick-admission.ts).
+ */
+const OVERLOADED = new AppError(
+  "unavailable",
+  "The service is answering as many quick checks as it can: retry after the time Retry-After gives",
+  { retryAfter: 1, reported: true },
+);
+
 /** A quick check once it has a place (platform/admission.ts); past the wait, 503 with Retry-After. */
 async function admitted<T>(
   admission: Admission,
@@ -39,11 +50,7 @@ async function admitted<T>(
     return await admission.run(projectId, check, waitedMs);
   } catch (error) {
     if (!(error instanceof Overloaded)) throw error;
-    throw new AppError(
-      "unavailable",
-      "The service is answering as many quick checks as it can: retry after the time Retry-After gives",
-      { retryAfter: error.retryAfterSeconds },
-    );
+    throw OVERLOADED;
   }
 }
 

@@ -78,7 +78,7 @@ describe("Admission", () => {
     expect(admission.stats()).toMatchObject({ inFlight: 1, waiting: 0, refused: 2 });
     holder.finish();
     await running;
-    // A place is free again: no wait, no refusal.
+    // A place is free again: a piece that finds one runs, however long its request had waited.
     expect(await admission.run(1, async () => "ran", 80)).toBe("ran");
   });
 
@@ -91,5 +91,57 @@ describe("Admission", () => {
     ).rejects.toThrow("boom");
     expect(await admission.run(1, async () => "next")).toBe("next");
     expect(admission.stats().inFlight).toBe(0);
+  });
+
+  it("counts the event loop's lag as time waited by a piece that must wait, not by one that finds a place", async () => {
+    let lag = 300;
+    const admission = new Admission({
+      maxInFlight: 1,
+      maxInFlightPerTenant: 1,
+      maxWaitMs: 200,
+      lag: () => lag,
+    });
+    expect(await admission.run(1, async () => "ran")).toBe("ran");
+    const holder = gate();
+    const running = admission.run(1, holder.work);
+    await expect(admission.run(2, async () => "ran")).rejects.toBeInstanceOf(Overloaded);
+    lag = 150;
+    await expect(admission.run(2, async () => "ran", 60)).rejects.toBeInstanceOf(Overloaded);
+    // A few ms late is a timer's jitter, not a stall: this one waits for the place.
+    lag = 3;
+    const waiting = admission.run(2, async () => "ran", 40);
+    holder.finish();
+    await running;
+    expect(await waiting).toBe("ran");
+    expect(admission.stats()).toMatchObject({ refused: 2, inFlight: 0 });
+  });
+
+  it("refuses at once a piece whose place would come past the bound, each place freeing once per mean duration", async () => {
+    let clock = 0;
+    const admission = new Admission({
+      maxInFlight: 2,
+      maxInFlightPerTenant: 2,
+      maxWaitMs: 100,
+      now: () => clock,
+    });
+    // Pieces take 80 ms: with two places, one frees every 40 ms.
+    for (let i = 0; i < 3; i++) {
+      await admission.run(1, async () => {
+        clock += 80;
+      });
+    }
+    const holders = [gate(), gate()];
+    const running = holders.map((h) => admission.run(1, h.work));
+    // The first and second to wait would get a place in about 40 and 80 ms (within the bound): they wait.
+    const waiting = [admission.run(1, async () => "ran"), admission.run(1, async () => "ran")];
+    await tick();
+    expect(admission.stats()).toMatchObject({ waiting: 2, refused: 0 });
+    // A third would wait about 120 ms: refused at once, without holding its client for the whole wait.
+    const started = performance.now();
+    await expect(admission.run(1, async () => "ran")).rejects.toBeInstanceOf(Overloaded);
+    expect(performance.now() - started).toBeLessThan(50);
+    for (const h of holders) h.finish();
+    await Promise.all(running);
+    expect(await Promise.all(waiting)).toEqual(["ran", "ran"]);
   });
 });

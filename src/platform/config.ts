@@ -297,9 +297,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   },
   {
     name: "VIGIA_QUICK_MAX_WAIT_MS",
-    default: "200",
+    default: "100",
     meaning:
-      "longest a quick check waits for a place, from its request's arrival; beyond, 503 with `Retry-After: 1` (load shedding: the checks answered stay fast)",
+      "longest a quick check waits for a place, from its request's arrival; beyond, or when at the rate checks finish it would wait longer, 503 with `Retry-After: 1` (load shedding: the checks answered stay fast)",
   },
   {
     name: "VIGIA_REQUEST_DEADLINE_MS",
@@ -576,7 +576,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxActiveAnalysesPerProject: r.int("VIGIA_MAX_ACTIVE_ANALYSES_PER_PROJECT", 10),
     quickMaxInFlight: r.int("VIGIA_QUICK_MAX_IN_FLIGHT", 64, 1),
     quickMaxInFlightPerProject: r.int("VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT", 32, 1),
-    quickMaxWaitMs: r.int("VIGIA_QUICK_MAX_WAIT_MS", 200, 0),
+    quickMaxWaitMs: r.int("VIGIA_QUICK_MAX_WAIT_MS", 100, 0),
     maxMonitoredAddressesPerProject: r.int(
       "VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT",
       configDefault("VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT"),

@@ -38,11 +38,22 @@ export class AppError extends Error {
   readonly retryable: boolean;
   /** Seconds, sent as Retry-After with 429 and 503. */
   readonly retryAfter: number | undefined;
+  /**
+   * Already counted and logged where it was raised (a refusal under load, which logging one by one would make
+   * dearer): the HTTP layer does not log it again.
+   */
+  readonly reported: boolean;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { details?: ErrorDetail[]; retryable?: boolean; retryAfter?: number; cause?: unknown } = {},
+    opts: {
+      details?: ErrorDetail[];
+      retryable?: boolean;
+      retryAfter?: number;
+      cause?: unknown;
+      reported?: boolean;
+    } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "AppError";
@@ -50,6 +61,7 @@ export class AppError extends Error {
     this.details = opts.details;
     this.retryable = opts.retryable ?? (code === "unavailable" || code === "rate_limited");
     this.retryAfter = opts.retryAfter;
+    this.reported = opts.reported ?? false;
   }
 
   get status(): number {

@@ -381,7 +381,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, "request failed");
+    if (appError.status >= 500 && !appError.reported) request.log.error({ err: error }, "request failed");
     if (appError.retryAfter !== undefined) reply.header("retry-after", String(appError.retryAfter));
     return reply.status(appError.status).send(appError.toBody());
   });

@@ -1,0 +1,22 @@
+// LoopLag: how late the event loop runs, 0 when it is idle and about the stall's length after one.
+import { expect, it } from "vitest";
+import { LoopLag } from "./loop-lag.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it("reads about nothing on an idle loop and the stall's length after one", async () => {
+  const lag = new LoopLag().start();
+  try {
+    await sleep(60);
+    expect(lag.ms).toBeLessThan(20);
+    const until = Date.now() + 120;
+    while (Date.now() < until) {} // the thread is busy: no timer runs
+    // The first timer to run after the stall is the sampler's (it was due first): it has read the stall.
+    await sleep(1);
+    expect(lag.ms).toBeGreaterThan(80);
+    await sleep(60);
+    expect(lag.ms).toBeLessThan(20);
+  } finally {
+    lag.stop();
+  }
+});

@@ -23,7 +23,9 @@
 // - 300 users labelled `illicit`, 100 `blocklisted`, and 20,000 labels (`other`) of addresses outside the data, as
 //   an imported tag pack would leave;
 // - 60% native (ETH, 18 decimals), 30% the stablecoin USDV (6 decimals, priced), 10% TKN (18 decimals, no price);
-//   amounts log-uniform over five orders of magnitude; times uniform over 2024; daily prices for ETH and USDV.
+//   amounts log-uniform over five orders of magnitude; times uniform over 2024; daily prices for ETH and USDV, and
+//   the working days' exchange rates of the peso, the Colombian peso and the quetzal (the jurisdictions' thresholds
+//   are converted with them).
 //
 // Addresses look like real ones (md5-based, so that busy and related addresses are not neighbours in the indexes);
 // `benchAddress(k)` gives the same address in TypeScript. The transfers are loaded with the table's indexes
@@ -220,6 +222,12 @@ export async function generateRiskStore(
       SELECT ${CHAIN_ID}, tk, d::date, CASE WHEN tk = 'native' THEN round((3000 + 800 * sin(extract(doy FROM d) / 20))::numeric, 2) ELSE 1 END
       FROM generate_series(to_timestamp(${YEAR_START}) AT TIME ZONE 'UTC', to_timestamp(${YEAR_START + YEAR_SECONDS}) AT TIME ZONE 'UTC', interval '1 day') d,
         unnest(ARRAY['native', '${TOKENS.usdv}']) tk;
+      INSERT INTO fx_rates (day, currency, per_usd)
+      SELECT d::date, c, round((CASE c WHEN 'MXN' THEN 17.2 WHEN 'COP' THEN 3950 ELSE 7.8 END
+          * (1 + 0.04 * sin(extract(doy FROM d) / 30)))::numeric, 4)
+      FROM generate_series(to_timestamp(${YEAR_START}) AT TIME ZONE 'UTC', to_timestamp(${YEAR_START + YEAR_SECONDS}) AT TIME ZONE 'UTC', interval '1 day') d,
+        unnest(ARRAY['MXN', 'COP', 'GTQ']) c
+      WHERE extract(isodow FROM d) < 6;
       INSERT INTO labels (address, chain_id, label, category, source, confidence)
       SELECT ${sqlAddress("k")}, 0, 'Exchange ' || k, 'exchange', 'bench', 90 FROM ${svc(SERVICES.exchanges)} k
       UNION ALL SELECT ${sqlAddress("k")}, ${CHAIN_ID}, 'Mixer pool ' || k, 'mixer', 'bench', 100 FROM ${svc(SERVICES.mixers)} k

@@ -9,6 +9,7 @@ import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark, tronIndexerBenchmark } from "./indexer.ts";
 import { layersBenchmark } from "./layers.ts";
 import { monitoringBenchmark } from "./monitoring.ts";
+import { quickCheckBenchmark } from "./quick-check.ts";
 import { rescreenBenchmark } from "./rescreen.ts";
 import { riskEndpointsBenchmark } from "./risk-endpoints.ts";
 import { screeningBenchmark } from "./screening.ts";
@@ -21,6 +22,7 @@ const BENCHMARKS: Benchmark[] = [
   tronIndexerBenchmark,
   importEtlBenchmark,
   expansionBenchmark,
+  quickCheckBenchmark,
   riskEndpointsBenchmark,
   layersBenchmark,
   viewerRenderBenchmark,

@@ -1,5 +1,6 @@
 // Pieces of SQL for statements that join the ledger with another room's table in one round trip (a monitored
-// transfer and the transfer it points at; a transfer and its token and price). The other room writes its own
+// transfer and the transfer it points at; a transfer and its token and price), or that a writer of the ledger's
+// tables conditions its write on (what the store already holds). The other room writes its own
 // statement and takes the ledger's part from here, so that how the ledger's tables are read stays in this room:
 // the aliases are fixed (`t` a transfer, `tk` its token row), and each piece says what it expects around it.
 import { type RawBuilder, sql } from "kysely";
@@ -49,4 +50,22 @@ export function strongestCategoryOf(
 /** The block the indexer has confirmed last on `chainId`, or null (a subquery, for a row written with it). */
 export function checkpointBlockOf(chainId: number): RawBuilder<string | null> {
   return sql`(SELECT block_number FROM indexer_checkpoints WHERE chain_id = ${chainId})`;
+}
+
+/**
+ * Whether the store holds the token of the row `n` (columns chain_id, address, symbol, name, decimals) with every
+ * field the row could fill already filled: a write of that row would change nothing.
+ */
+export function tokenHeldComplete(n: string): RawBuilder<boolean> {
+  const a = sql.raw(n);
+  return sql`EXISTS (SELECT 1 FROM tokens hk WHERE hk.chain_id = ${a}.chain_id AND hk.address = ${a}.address
+    AND (hk.symbol IS NOT NULL OR ${a}.symbol IS NULL)
+    AND (hk.name IS NOT NULL OR ${a}.name IS NULL)
+    AND (hk.decimals IS NOT NULL OR ${a}.decimals IS NULL))`;
+}
+
+/** Whether the store already marks `address` (a SQL expression) on `chainId` as a contract. */
+export function markedContract(chainId: number, address: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql`EXISTS (SELECT 1 FROM address_facts mc WHERE mc.chain_id = ${chainId} AND mc.address = ${address}
+    AND mc.is_contract)`;
 }

@@ -41,8 +41,10 @@ export {
   fxRateOn,
   JOIN_TOKEN_OF_TRANSFER,
   joinTransferOf,
+  markedContract,
   priceOfTransferOn,
   strongestCategoryOf,
+  tokenHeldComplete,
 } from "./fragments.ts";
 export { type LabelChange, labelChangesAfter, labelChangesById } from "./label-changes.ts";
 export {

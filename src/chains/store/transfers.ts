@@ -2,6 +2,7 @@
 // tokens and address facts. Every write is idempotent (a row already there is left alone), so replaying a batch
 // after a crash changes nothing.
 import { type Kysely, sql } from "kysely";
+import { markedContract, tokenHeldComplete } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 
 export interface TransferRow {
@@ -131,6 +132,9 @@ export async function insertBlocks(db: Kysely<DB>, rows: BlockRow[]): Promise<vo
 /** Token metadata is read once; a later non-null value fills a gap but never overwrites a known one. */
 export async function upsertTokens(db: Kysely<DB>, rows: TokenRow[]): Promise<void> {
   if (rows.length === 0) return;
+  // Only the tokens the store lacks, or holds with a field this row could fill: a conflicting row is locked until
+  // the writer's transaction ends, and every page of every history names the same few tokens, so that locking them
+  // all made concurrent explorer fetches on PostgreSQL wait for each other (seconds a check).
   await sql`
     INSERT INTO tokens (chain_id, address, symbol, name, decimals)
     SELECT * FROM unnest(
@@ -139,7 +143,8 @@ export async function upsertTokens(db: Kysely<DB>, rows: TokenRow[]): Promise<vo
       ${rows.map((r) => r.symbol)}::text[],
       ${rows.map((r) => r.name)}::text[],
       ${rows.map((r) => r.decimals)}::integer[]
-    )
+    ) AS n(chain_id, address, symbol, name, decimals)
+    WHERE NOT ${tokenHeldComplete("n")}
     ON CONFLICT (chain_id, address) DO UPDATE SET
       symbol = COALESCE(tokens.symbol, excluded.symbol),
       name = COALESCE(tokens.name, excluded.name),
@@ -149,8 +154,10 @@ export async function upsertTokens(db: Kysely<DB>, rows: TokenRow[]): Promise<vo
 export async function markContracts(db: Kysely<DB>, chainId: number, addresses: string[]): Promise<void> {
   if (addresses.length === 0) return;
   const unique = [...new Set(addresses)].sort();
+  // Not the ones already marked: a conflicting row stays locked until the writer's transaction ends (upsertTokens).
   await sql`
     INSERT INTO address_facts (chain_id, address, is_contract)
     SELECT ${chainId}, a, true FROM unnest(${unique}::text[]) AS a
+    WHERE NOT ${markedContract(chainId, sql`a`)}
     ON CONFLICT (chain_id, address) DO UPDATE SET is_contract = true`.execute(db);
 }

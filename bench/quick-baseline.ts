@@ -1,9 +1,9 @@
 // The quick-check benchmark's recorded figures (bench/quick-check.ts) and the comparison that keeps a slowdown from
 // landing unseen. The figures of the last run that passed are kept in its section of docs/benchmarks.md, in a
 // comment (`<!-- quick-check baseline {...} -->`) with the commit they were measured on; a run compares its own
-// with them: a p95 more than SLOWER (25 %) and more than P95_FLOOR_MS above the recorded one, or a throughput more
-// than 25 % below it, fails the benchmark. A run that fails keeps the recorded figures (the next run compares with
-// them again); one that passes records its own. BENCH_QUICK_ACCEPT=1 records a run's figures whatever they are,
+// with them: a p95 more than SLOWER (25 %) and more than P95_FLOOR_MS above the recorded one, a CPU time per check
+// more than 25 % above it, or a throughput more than 25 % below it, fails the benchmark. A run that fails keeps the
+// recorded figures (the next run compares with them again); one that passes records its own. BENCH_QUICK_ACCEPT=1 records a run's figures whatever they are,
 // for a slowdown that is meant (say why in the commit).
 import fs from "node:fs";
 
@@ -15,9 +15,12 @@ export const SLOWER = 1.25;
  */
 export const P95_FLOOR_MS = 2;
 
-/** One measured figure: a latency percentile (ms, lower is better) or a rate (per second, higher is better). */
+/**
+ * One measured figure: a latency percentile (ms), the service's CPU time per check (µs; lower is better for both) or
+ * a rate (per second, higher is better).
+ */
 export interface Figure {
-  kind: "p95" | "rate";
+  kind: "p95" | "cpu" | "rate";
   value: number;
 }
 
@@ -61,8 +64,9 @@ export function compare(before: Baseline, now: Baseline): Comparison[] {
   for (const [database, figures] of Object.entries(now.figures)) {
     for (const [name, figure] of Object.entries(figures)) {
       const old = before.figures[database]?.[name];
-      if (!old || old.kind !== figure.kind) continue;
-      const slowdown = figure.kind === "p95" ? figure.value / old.value : old.value / figure.value;
+      if (!old || old.kind !== figure.kind || !Number.isFinite(old.value) || !Number.isFinite(figure.value))
+        continue;
+      const slowdown = figure.kind === "rate" ? old.value / figure.value : figure.value / old.value;
       const regressed =
         figure.kind === "p95"
           ? slowdown > SLOWER && figure.value - old.value > P95_FLOOR_MS

@@ -19,9 +19,12 @@
 //
 // Targets, on each database: with explorers off, p95 ≤ 50 ms at 500/s with no error and no refusal; under overload,
 // the answered checks' p95 ≤ 350 ms (at most the 100 ms wait for a place, the check, and what the load generator
-// on the same two cores adds) and no connection error. And no
-// slowdown against the figures recorded in docs/benchmarks.md (bench/quick-baseline.ts: a p95 25 % and 2 ms longer,
-// or a throughput 25 % lower, fails, with the figures). BENCH_DATABASES picks the databases, BENCH_DATABASE_URL the
+// on the same two cores adds) and no connection error. And no slowdown against the figures recorded in
+// docs/benchmarks.md (bench/quick-baseline.ts): the service's CPU time per check in every open-loop run, the p95 of
+// the keep-alive runs (each run BENCH_QUICK_REPEATS times, default 3, and the run of median p95 kept) and the
+// throughput; a CPU time or p95 25 % higher (a p95 also 2 ms longer) or a throughput 25 % lower fails, with the
+// figures. CPU time is the steadiest figure on a shared machine and the one that moved when the check regressed;
+// the p95 of new-connection and explorer runs moved 2-3x between identical runs here and is shown, not gated. BENCH_DATABASES picks the databases, BENCH_DATABASE_URL the
 // PostgreSQL server. Everything is sent to 127.0.0.1; the store is removed at the end.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -58,6 +61,7 @@ import {
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const TRANSFERS = Number(process.env.BENCH_QUICK_TRANSFERS || 211_000);
 const SECONDS = Number(process.env.BENCH_QUICK_SECONDS || 15);
+const REPEATS = Number(process.env.BENCH_QUICK_REPEATS || 3);
 const SECTION = TRANSFERS === 211_000 ? "quick-check" : `quick-check-${TRANSFERS}`;
 const REPORT = path.join(ROOT, "docs", "benchmarks.md");
 const RATES = [200, 500] as const;
@@ -104,6 +108,13 @@ const ms = (n: number) =>
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
 type Service = ChildServer<{ url: string; key: string; projectId: number }>;
+
+/** The run of median p95 among repeats of one. */
+function medianRun(runs: Run[]): Run {
+  const sorted = [...runs].sort((a, b) => a.p95 - b.p95);
+  const run = sorted[Math.floor((sorted.length - 1) / 2)] as Run;
+  return runs.length > 1 ? { ...run, name: `${run.name} (median of ${runs.length})` } : run;
+}
 
 /** Runs `load` against the service, with the service's CPU time over it. */
 async function measured(
@@ -313,9 +324,15 @@ async function runOn(database: DatabaseName): Promise<Outcome> {
       for (const rate of RATES) {
         for (const keepAlive of [true, false]) {
           const name = `${rate}/s, ${keepAlive ? "keep-alive" : "new connections"}`;
-          const run = await measured(service, name, rate, open(rate, keepAlive));
+          // Keep-alive runs are repeated and the one of median p95 kept: a single run's p95 moved by 3x from one
+          // run to the next here (a stall of the shared machine in 15 s is enough).
+          const repeats: Run[] = [];
+          for (let i = 0; i < (keepAlive ? REPEATS : 1); i++)
+            repeats.push(await measured(service, name, rate, open(rate, keepAlive)));
+          const run = medianRun(repeats);
           outcome.runs.push(run);
-          outcome.figures[name] = { kind: "p95", value: run.p95 };
+          outcome.figures[`${name}, CPU`] = { kind: "cpu", value: run.cpuUs ?? Number.NaN };
+          if (keepAlive) outcome.figures[name] = { kind: "p95", value: run.p95 };
           if (run.result.errors) outcome.failures.push(`${name}: ${run.result.errors} errors`);
           if (rate === TARGET.rate && keepAlive) {
             if (!(run.p95 <= TARGET.p95Ms))
@@ -406,8 +423,9 @@ async function runOn(database: DatabaseName): Promise<Outcome> {
           }),
         );
         outcome.runs.push(run);
-        // Past what the path serves, the checks refused keep the answered ones' p95 near the bound: their rate tells.
-        outcome.figures[name] = { kind: "p95", value: run.p95 };
+        // Past what the path serves, the checks refused keep the answered ones' p95 near the bound: their rate and
+        // their CPU tell.
+        outcome.figures[`${name}, CPU`] = { kind: "cpu", value: run.cpuUs ?? Number.NaN };
         outcome.figures[`${name}, answered`] = {
           kind: "rate",
           value: run.result.okLatencies.length / SECONDS,
@@ -452,7 +470,8 @@ function markdown(outcomes: Outcome[], comparisons: Comparison[], recorded: Base
     "local Blockscout (every check fetches its address's history first). Open loop: each request sent when due and",
     `timed from then; latencies of the 2xx answers. ${SECONDS} s per run; overload: twice the throughput for ${OVERLOAD.seconds} s.`,
     `Targets: explorers off, p95 ≤ ${TARGET.p95Ms} ms at ${TARGET.rate}/s keep-alive with no error and no refusal; under overload the`,
-    `answered checks' p95 ≤ ${TARGET.overloadP95Ms} ms, no connection error; no figure 25 % slower than recorded (p95 also 2 ms longer).`,
+    `answered checks' p95 ≤ ${TARGET.overloadP95Ms} ms, no connection error; no figure 25 % worse than recorded (p95 also 2 ms longer):`,
+    `CPU/check of every open-loop run, p95 of the keep-alive runs (median of ${REPEATS} runs), throughput.`,
     `Measured on ${commitOf()}, load average at the start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
@@ -486,9 +505,11 @@ function markdown(outcomes: Outcome[], comparisons: Comparison[], recorded: Base
       "| --- | --- | ---: | ---: | ---: | --- |",
     );
     for (const c of comparisons) {
-      const show = (f: Figure) => (f.kind === "p95" ? ms(f.value) : `${int(f.value)}/s`);
+      const show = (f: Figure) =>
+        f.kind === "p95" ? ms(f.value) : f.kind === "cpu" ? `${int(f.value)} µs` : `${int(f.value)}/s`;
+      const label = c.now.kind === "p95" ? " (p95)" : c.now.kind === "cpu" ? " (CPU/check)" : "";
       lines.push(
-        `| ${LABEL[c.database as DatabaseName] ?? c.database} | ${c.name}${c.now.kind === "p95" ? " (p95)" : ""} | ${show(c.before)} | ${show(c.now)} | ${c.slowdown.toFixed(2)}x | ${c.regressed ? "**slower**" : ""} |`,
+        `| ${LABEL[c.database as DatabaseName] ?? c.database} | ${c.name}${label} | ${show(c.before)} | ${show(c.now)} | ${c.slowdown.toFixed(2)}x | ${c.regressed ? "**slower**" : ""} |`,
       );
     }
     lines.push("");

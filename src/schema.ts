@@ -1,6 +1,7 @@
 // The database as Kysely sees it: every feature's tables, joined in one interface.
 import type { AlertTables } from "./alerts/tables.ts";
 import type { AnalysisTables } from "./analysis/tables.ts";
+import type { AvisoTables } from "./avisos/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
 import type { IngestTables } from "./ingest/tables.ts";
 import type { IntegratorTables } from "./integrator/tables.ts";
@@ -30,4 +31,5 @@ export interface DB
     StorageTables,
     AlertTables,
     RescreenTables,
-    ScreeningTables {}
+    ScreeningTables,
+    AvisoTables {}

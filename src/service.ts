@@ -502,6 +502,7 @@ async function assemble(
     ? startClientRescreening({
         db: database.db,
         screener,
+        profileOf: (projectId, userId) => profiles.read(projectId, userId),
         log: screeningLog,
         onError: () => metrics.loopFailure("client_rescreen"),
         onScreened: (clients) => metrics.clientsScreened("rescreen", clients),

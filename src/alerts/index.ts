@@ -5,6 +5,8 @@
 
 export { alertOnVerdict, analysisEvidenceOf, type FindClient } from "./analysis-alerts.ts";
 export { type AlertCount, countOpenAlerts } from "./counts.ts";
+export type { AlertDeadline } from "./deadline.ts";
+export { dropDeadline } from "./drop-deadline.ts";
 export {
   type EvidenceFile,
   evidenceFile,

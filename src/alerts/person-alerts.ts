@@ -5,6 +5,7 @@
 // to the evidence and takes the higher level; one that finds it as before adds nothing (src/screening/clients.ts).
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
+import type { AlertDeadline } from "./deadline.ts";
 import { insertOrOpen } from "./open-alert.ts";
 import { appendHistory } from "./raise.ts";
 import type { AlertEvidence, PersonCandidateEvidence } from "./schemas.ts";
@@ -16,6 +17,8 @@ export interface PersonMatch {
   address: string;
   addressId: number | string | null;
   candidate: PersonCandidateEvidence;
+  /** the filing the candidate makes due (a listing's 24-hour aviso), set when the alert opens or rises to `match` */
+  deadline?: AlertDeadline | null;
   now: Date;
 }
 
@@ -41,6 +44,7 @@ export async function raisePersonAlert(
     reason,
     evidence,
     addressId: m.addressId,
+    deadline: m.deadline ?? null,
     now: m.now,
   });
   const change = { list: c.list, listVersion: c.listVersion, entryId: c.entryId, score: c.score };
@@ -63,6 +67,13 @@ export async function raisePersonAlert(
     .set({
       evidence: JSON.stringify({ ...alert.evidence, persons: [...persons, c] }),
       ...(rises ? { level: "match", reason } : {}),
+      ...(m.deadline
+        ? {
+            deadline: m.deadline.at,
+            deadline_filing: m.deadline.filing,
+            deadline_source: m.deadline.source,
+          }
+        : {}),
       updated_at: m.now,
     })
     .where("id", "=", alert.id)

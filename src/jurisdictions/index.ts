@@ -21,6 +21,8 @@ export {
   umaOn,
 } from "./mx/index.ts";
 export type {
+  AvisoBasis,
+  AvisoBasisVersion,
   Blocked,
   Client,
   ClientFile,
@@ -29,6 +31,7 @@ export type {
   FileKind,
   FilingDefinition,
   Jurisdiction,
+  KnownAviso,
   MonthBuild,
   MonthInput,
   OperationId,

@@ -113,6 +113,58 @@ export interface UrgentAvisos {
     profile: Profile;
     period: string;
   }): { ok: true; file: ClientFile } | { ok: false; blocked: Blocked };
+  /** the grounds of avisos due from knowledge alone, with their sources and dates */
+  bases: readonly AvisoBasis[];
+  /**
+   * the lists of persons a client found a `match` on owes an aviso from that moment (Mexico's LPB), with the ground
+   * of the aviso
+   */
+  listings: readonly { list: string; basis: string }[];
+  /** the stem of the file of an aviso due from knowledge */
+  knownStemOf(aviso: { userId: string; reference: string }): string;
+  /** the file of an aviso due from knowledge (no transfer made it due) */
+  buildKnown(input: {
+    settings: unknown;
+    aviso: KnownAviso;
+    profile: Profile;
+    period: string;
+  }): { ok: true; file: ClientFile } | { ok: false; blocked: Blocked };
+}
+
+/** One version of a ground for an aviso due from knowledge alone: its text and source on the days it is in force. */
+export interface AvisoBasisVersion {
+  /** first day in force (the jurisdiction's time zone), inclusive */
+  validFrom: string;
+  /** last day in force, inclusive; absent while in force */
+  validTo?: string;
+  description: string;
+  source: string;
+}
+
+/**
+ * A ground on which an aviso is due from what the provider learns, with no transfer to anchor it: a client found on
+ * a list of blocked persons, an attempted operation, the officer's suspicion. A closed catalog per jurisdiction.
+ */
+export interface AvisoBasis {
+  id: string;
+  name: string;
+  /** the alert code the aviso carries (Mexico's tipo_alerta) */
+  alertCode: number;
+  versions: readonly AvisoBasisVersion[];
+}
+
+/** An aviso due from knowledge, as the reports build its file. */
+export interface KnownAviso {
+  userId: string;
+  /** the aviso's reference (Mexico's referencia_aviso): stable, derived from the aviso's identity */
+  reference: string;
+  basis: AvisoBasis;
+  /** the facts, as the file's description of the alert says them */
+  narrative: string;
+  /** the account the aviso names (a monitored address), when one is known */
+  account?: string;
+  /** operations the aviso reports, when it is about some (the officer's, by their hashes) */
+  operations: ClientOperation[];
 }
 
 /** One filing a period owes a regulator. */

@@ -14,6 +14,7 @@ import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName } from "../projects/index.ts";
+import { queueClientScreening } from "../screening/index.ts";
 import { readBalances } from "./balances.ts";
 import {
   type AddressBody,
@@ -92,6 +93,20 @@ export function registerMonitoringRoutes(
     }));
   }
 
+  /** Queues the address's client for screening (src/screening); an every-chain address's alerts name chain 1. */
+  const queueClient = (a: MonitoredAddress) =>
+    queueClientScreening(
+      ctx.db,
+      {
+        projectId: a.projectId,
+        userId: a.foreignUserId,
+        chainId: a.chainId ?? 1,
+        address: a.address,
+        addressId: a.id,
+      },
+      new Date(),
+    );
+
   const idOf = (raw: string): number => {
     if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound("Address");
     return Number(raw);
@@ -144,6 +159,8 @@ export function registerMonitoringRoutes(
       });
       // Its first scan, in the background: GET .../scan-risk answers `pending`, then its result (src/analysis).
       await startFirstScans(ctx, { projectId: req.params.projectId, address, chainId: created.chainId });
+      // Its client, queued to be screened against the lists of persons by the workers, whether or not it operates.
+      await queueClient(created);
       const [body] = await answer(req.params.projectId, [created]);
       return reply.status(201).send(ok(body as AddressBody));
     },
@@ -240,6 +257,7 @@ export function registerMonitoringRoutes(
         actorName({ kind: "key", keyId: principalOf(req).keyId }),
       );
       if (!updated) throw notFound("Address");
+      if (foreignUserId !== undefined) await queueClient(updated);
       return ok((await answer(req.params.projectId, [updated]))[0] as AddressBody);
     },
   );

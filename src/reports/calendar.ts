@@ -8,6 +8,7 @@
 //  - pending: not generated yet, or some file could not be (`failures`);
 //  - overdue: not filed, and its deadline has passed. Overdue filings are a metric (vigia_filings_overdue) and an
 //    alert (deploy/prometheus/alerts.yml).
+import { avisosOfMonth } from "../avisos/index.ts";
 import {
   type FileKind,
   type FilingDefinition,
@@ -16,6 +17,7 @@ import {
   jurisdictionsOf,
 } from "../jurisdictions/index.ts";
 import { AppError, invalid } from "../platform/errors.ts";
+import { zonedDay } from "../platform/time-zone.ts";
 import { projectJurisdictions, projectsWithJurisdictions, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { periodOf, previousPeriod } from "./period.ts";
@@ -155,6 +157,45 @@ function monthlyFiling(
   };
 }
 
+/** The avisos of the month due from knowledge (a client found on a list): one filing each. */
+async function knownFilings(
+  ctx: ReportsContext,
+  projectId: number,
+  j: Jurisdiction,
+  period: string,
+  m: MonthState,
+  now: number,
+): Promise<FilingView[]> {
+  const urgent = j.urgent;
+  if (!urgent) return [];
+  // An aviso whose client turned out to be governed elsewhere is owed no file here.
+  const avisos = (await avisosOfMonth(ctx.db, projectId, j.code, period)).filter((a) => a.owed);
+  return avisos.map((a) => {
+    const stem = urgent.knownStemOf(a);
+    const files = m.files.filter((f) => f.kind === "urgent" && fileStem(f.path) === stem);
+    const failures = m.failures.filter((f) => f.kind === "urgent" && f.stem === stem);
+    const id = `${j.code}-URGENT:${stem}`;
+    const basis = urgent.bases.find((b) => b.id === a.basis);
+    const day = zonedDay(a.knownAt, j.timeZone);
+    const version = basis?.versions.find((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo));
+    const what = a.listing
+      ? `on the ${a.listing.list} list, entry ${a.listing.entryId}`
+      : (basis?.name ?? a.basis);
+    return {
+      countryCode: j.code,
+      period,
+      filing: id,
+      name: `24-hour aviso of user ${a.userId} (${a.basis}: ${what}; known ${a.knownAt.toISOString()})`,
+      deadline: a.deadline.toISOString(),
+      source: version?.source ?? "LFPIORPI Art. 18 fracción VI",
+      state: stateOf(files, failures.length, false, m.marks.has(id), a.deadline, now),
+      folio: m.marks.get(id) ?? null,
+      files: files.map((f) => ({ path: f.path, status: f.status, folio: f.folio })),
+      failures: failures.map((f) => ({ userId: f.user_id, reason: f.reason, field: f.field })),
+    };
+  });
+}
+
 async function urgentFilings(
   ctx: ReportsContext,
   projectId: number,
@@ -203,6 +244,7 @@ export async function filingCalendar(
     const m = await monthState(ctx, projectId, j.code, period);
     for (const def of j.calendar(period)) out.push(monthlyFiling(j, period, def, m, now));
     out.push(...(await urgentFilings(ctx, projectId, j, period, m, now)));
+    out.push(...(await knownFilings(ctx, projectId, j, period, m, now)));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // Urgent avisos (Mexico's 24 hours: LFPIORPI Art. 18-VI): when the checker records that a transfer met one of a
 // jurisdiction's urgent rules (src/jurisdictions' `urgent`), its file is written at once, not at month end, through
 // the same versioned writer as the monthly files (files.ts): `mx/<projectId>/<YYYY-MM>/<userId>.24h.<ref>.xml`.
-// Worker processes poll for such transfers. A client another jurisdiction governs gets no file (the generation says
+// Worker processes poll for such transfers, and for the avisos due from knowledge (known-avisos.ts). A client another jurisdiction governs gets no file (the generation says
 // so); one whose file cannot be written (no profile, say) is recorded as a failure, reported like every failure
 // (failures.ts), and tried again an hour later.
 import { sql } from "kysely";
@@ -12,6 +12,7 @@ import { projectCompliance, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
+import { dueKnownAvisos, writeKnownAviso } from "./known-avisos.ts";
 import { periodBounds, periodOf } from "./period.ts";
 import { clientSource, GOVERNED_ELSEWHERE } from "./profiles.ts";
 import { asChainWrites } from "./written-addresses.ts";
@@ -198,6 +199,10 @@ export class UrgentAvisoWriter {
       const list = await due(this.ctx, j, this.batch);
       for (const d of list) await writeUrgentAviso(this.ctx, j, d);
       handled += list.length;
+      // And the avisos due from knowledge (a client found on a list), with no transfer to anchor them.
+      const known = await dueKnownAvisos(this.ctx, j, this.batch);
+      for (const a of known) await writeKnownAviso(this.ctx, j, a);
+      handled += known.length;
     }
     return handled;
   }

@@ -1,16 +1,20 @@
-// Every monitored client, screened (docs/api.md, "Screening"): the transfer checker (src/monitoring) asks, for each
-// transfer it judges, which lists the client is a `match` on, so that a Mexican client on the UIF's Lista de
-// Personas Bloqueadas meets MX-LPB. A client never screened has its profile read and screened then (its first
-// reading); one screened against older versions of the lists is screened again from the persons kept of its
-// profile. Each screening is stored (client_screenings) and each candidate it finds that the last one did not raises
-// a `person_match` alert in the same transaction (src/alerts). With no list imported nothing is screened, and the
-// client is screened at its first transfer after an import.
+// Every monitored client, screened (docs/api.md, "Screening"): each is queued at its registration (queue.ts) and
+// screened from its profile by the workers as soon as a list is imported, operating or not; the transfer checker
+// asks, for each transfer it judges, which lists the client is a `match` on (so that a Mexican client on the UIF's
+// Lista de Personas Bloqueadas meets MX-LPB), screening a client not screened yet then. One screened against older
+// versions of the lists is screened again from the persons kept of its profile. Each screening is stored
+// (client_screenings) and each candidate it finds that the last one did not raises a `person_match` alert in the
+// same transaction (src/alerts); a listing that owes an aviso from the moment it is known records it there too
+// (listing-avisos.ts). With no list imported nothing is screened.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { type PersonCandidateEvidence, raisePersonAlert } from "../alerts/index.ts";
 import type { Profile } from "../jurisdictions/index.ts";
+import { projectJurisdictions } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { ListKind } from "./entry.ts";
+import { listingsDue, recordListingAviso } from "./listing-avisos.ts";
+import { claimDueClients, PENDING, releaseClaim } from "./queue.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
 import { screenPerson, worstVerdict } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
@@ -53,6 +57,7 @@ export async function clientMatches(db: Kysely<DB>, projectId: number): Promise<
     .selectFrom("client_screenings")
     .select(["user_id", "candidates"])
     .where("project_id", "=", projectId)
+    .where("verdict", "<>", PENDING)
     .execute();
   return new Map(rows.map((r) => [r.user_id, summary(r.candidates as StoredCandidate[], 0).matchedLists]));
 }
@@ -79,6 +84,11 @@ export async function screenSubjects(
   now: Date,
   /** screening again the persons kept: the digest they were kept under (another process may have replaced them) */
   kept?: string,
+  /**
+   * whether a listing that owes an aviso records one from now (listing-avisos.ts); not when the transfer checker
+   * screens the client for the transfer it judges, whose own rule (MX-LPB) makes that transfer's aviso
+   */
+  listingAvisos = true,
 ): Promise<ClientScreening> {
   const thresholds = await thresholdsOf(db, client.projectId);
   const candidates: StoredCandidate[] = subjects.flatMap((s) =>
@@ -110,6 +120,7 @@ export async function screenSubjects(
       verdict,
       candidates: JSON.stringify(candidates),
       screened_at: now,
+      claimed_until: null,
     };
     await trx
       .insertInto("client_screenings")
@@ -130,6 +141,7 @@ export async function screenSubjects(
       .where("project_id", "=", client.projectId)
       .where("user_id", "=", client.userId)
       .executeTakeFirstOrThrow();
+    const enabled = await projectJurisdictions(trx, client.projectId);
     let alerts = 0;
     for (const c of candidates) {
       const old = known.get(keyOf(c));
@@ -155,15 +167,28 @@ export async function screenSubjects(
         },
         screenedAt: now.toISOString(),
       };
-      await raisePersonAlert(trx, {
+      // A match on a list that owes an aviso from this moment (Mexico's LPB): the alert carries its deadline, and
+      // the aviso is recorded with it, whether or not the client operates again (listing-avisos.ts).
+      const due = listingAvisos && c.verdict === "match" ? listingsDue(enabled, c.list, now) : [];
+      const alert = await raisePersonAlert(trx, {
         projectId: client.projectId,
         userId: client.userId,
         chainId: subject.chain_id,
         address: subject.address,
         addressId: subject.address_id,
         candidate: evidence,
+        deadline: due[0]?.deadline ?? null,
         now,
       });
+      for (const d of due)
+        await recordListingAviso(trx, d, {
+          projectId: client.projectId,
+          userId: client.userId,
+          account: subject.address,
+          person: c,
+          alertId: alert.id,
+          now,
+        });
       alerts += 1;
     }
     return summary(candidates, alerts);
@@ -193,10 +218,12 @@ export async function clientListings(
   if (loaded.lists.length === 0) return { matchedLists: [] };
   const row = await db
     .selectFrom("client_screenings")
-    .select(["lists_key", "candidates", "subjects", "profile_digest"])
+    .select(["lists_key", "candidates", "subjects", "profile_digest", "verdict"])
     .where("project_id", "=", client.projectId)
     .where("user_id", "=", client.userId)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    // A client queued and not screened yet is screened from its profile, as one never seen.
+    .then((r) => (r?.verdict === PENDING ? undefined : r));
   if (row && row.lists_key === loaded.key)
     return { matchedLists: summary(row.candidates as StoredCandidate[], 0).matchedLists };
   if (row) {
@@ -209,6 +236,7 @@ export async function clientListings(
       row.profile_digest,
       now,
       row.profile_digest,
+      false,
     );
     return { matchedLists: again.matchedLists, screened: "rescreen" };
   }
@@ -216,7 +244,16 @@ export async function clientListings(
   if (!read.ok) return { unscreened: `the profile could not be read (${read.reason})` };
   const subjects = subjectsOf(read.profile);
   if (subjects.length === 0) return { unscreened: NOBODY };
-  const first = await screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now);
+  const first = await screenSubjects(
+    db,
+    loaded,
+    client,
+    subjects,
+    profileDigest(subjects),
+    now,
+    undefined,
+    false,
+  );
   return { matchedLists: first.matchedLists, screened: "first" };
 }
 
@@ -233,70 +270,90 @@ export async function profileRead(
 ): Promise<ClientScreening | undefined> {
   const row = await db
     .selectFrom("client_screenings")
-    .select(["profile_digest"])
+    .select(["profile_digest", "verdict"])
     .where("project_id", "=", client.projectId)
     .where("user_id", "=", client.userId)
     .executeTakeFirst();
   const subjects = subjectsOf(profile);
   const digest = profileDigest(subjects);
-  if (!row || row.profile_digest === digest || subjects.length === 0) return undefined;
+  // Never screened (or only queued): its first screening is the transfer checker's (clientListings).
+  if (!row || row.verdict === PENDING || row.profile_digest === digest || subjects.length === 0)
+    return undefined;
   const loaded = await screener.current();
   if (loaded.lists.length === 0) return undefined;
   return screenSubjects(db, loaded, client, subjects, digest, now);
 }
 
-/** One run of the re-screening of clients after a list changed: how many clients it screened again. */
+/** Reads a client's profile from the integrator (for a client queued at its registration). */
+export type ProfileOf = (projectId: number, userId: string) => ReturnType<ProfileRead>;
+
+/** How long a client whose screening failed waits before it is tried again. */
+const RETRY_MS = 10 * 60_000;
+
+/**
+ * One run of the screening of the queued clients (queue.ts): a batch of those never screened or screened against
+ * other lists, claimed so that no other worker screens them at once. A client queued at its registration is
+ * screened from its profile, read now (`profileOf`; without it, it stays queued); the others from the persons kept
+ * of their profiles. How many were claimed (the loop runs again at once while batches come full), screened and
+ * alerted on, and which failed (tried again after RETRY_MS).
+ */
 export async function rescreenClients(
   db: Kysely<DB>,
   screener: Screener,
   batch: number,
   now: () => Date,
+  profileOf?: ProfileOf,
 ): Promise<{
+  claimed: number;
   screened: number;
   alerts: number;
   failed: { projectId: number; userId: string; error: unknown }[];
 }> {
   const loaded = await screener.current();
-  if (loaded.lists.length === 0) return { screened: 0, alerts: 0, failed: [] };
-  const rows = await db
-    .selectFrom("client_screenings")
-    .select(["project_id", "user_id", "subjects", "profile_digest", "chain_id", "address", "address_id"])
-    .where("lists_key", "<>", loaded.key)
-    .orderBy("screened_at")
-    .limit(batch)
-    .execute();
+  if (loaded.lists.length === 0) return { claimed: 0, screened: 0, alerts: 0, failed: [] };
+  const rows = await claimDueClients(db, loaded.key, batch, now());
   let alerts = 0;
+  let screened = 0;
   const failed: { projectId: number; userId: string; error: unknown }[] = [];
   for (const r of rows) {
-    // One client that fails (its row's persons unreadable, a statement timeout) does not hold the others back.
+    const client: ClientRef = {
+      projectId: r.project_id,
+      userId: r.user_id,
+      chainId: r.chain_id,
+      address: r.address,
+      addressId: r.address_id,
+    };
+    // One client that fails (its profile unreadable, a statement timeout) does not hold the others back.
     try {
-      const done = await screenSubjects(
-        db,
-        loaded,
-        {
-          projectId: r.project_id,
-          userId: r.user_id,
-          chainId: r.chain_id,
-          address: r.address,
-          addressId: r.address_id,
-        },
-        r.subjects as Subject[],
-        r.profile_digest,
-        now(),
-        r.profile_digest,
-      );
+      let done: ClientScreening;
+      if (r.verdict === PENDING) {
+        if (!profileOf) {
+          await releaseClaim(db, r.project_id, r.user_id, now(), now());
+          continue;
+        }
+        const read = await profileOf(r.project_id, r.user_id);
+        if (!read.ok) throw new Error(`the profile could not be read (${read.reason})`);
+        const subjects = subjectsOf(read.profile);
+        if (subjects.length === 0) throw new Error(NOBODY);
+        done = await screenSubjects(db, loaded, client, subjects, profileDigest(subjects), now());
+      } else
+        done = await screenSubjects(
+          db,
+          loaded,
+          client,
+          r.subjects as Subject[],
+          r.profile_digest,
+          now(),
+          r.profile_digest,
+        );
       alerts += done.alerts;
+      screened += 1;
     } catch (error) {
       failed.push({ projectId: r.project_id, userId: r.user_id, error });
-      // To the back of the queue, so that a client that keeps failing does not keep the others waiting.
-      await db
-        .updateTable("client_screenings")
-        .set({ screened_at: now() })
-        .where("project_id", "=", r.project_id)
-        .where("user_id", "=", r.user_id)
-        .execute()
-        .catch(() => {});
+      // Held back a while, so that a client that keeps failing does not keep the others waiting.
+      const at = now();
+      await releaseClaim(db, r.project_id, r.user_id, at, new Date(at.getTime() + RETRY_MS)).catch(() => {});
     }
   }
-  return { screened: rows.length - failed.length, alerts, failed };
+  return { claimed: rows.length, screened, alerts, failed };
 }

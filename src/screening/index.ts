@@ -8,6 +8,7 @@ export {
   clientListings,
   clientMatches,
   NOT_SCREENED,
+  type ProfileOf,
   type ProfileRead,
   profileRead,
   rescreenClients,
@@ -16,6 +17,7 @@ export * from "./entry.ts";
 export { importPersonList, type ListImportSummary } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
+export { PENDING, queueClientScreening, queueProjectScreening } from "./queue.ts";
 export { DEFAULT_CLIENT_RESCREEN, startClientRescreening } from "./rescreen-loop.ts";
 export { registerScreeningRoutes, type ScreeningContext } from "./routes.ts";
 export type { PersonInput, PersonResult, Verdict } from "./schemas.ts";

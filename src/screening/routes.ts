@@ -5,9 +5,12 @@ import { type AnalysisContext, DEFAULT_DEPTH } from "../analysis/index.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
+import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorName, writeAudit } from "../projects/index.ts";
 import { screenWithWallets } from "./combined.ts";
 import { normaliseName } from "./match/normalise.ts";
+import { queueProjectScreening } from "./queue.ts";
 import type { PersonInput } from "./schemas.ts";
 import {
   CombinedBody,
@@ -132,6 +135,37 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
           importedAt,
         })),
       });
+    },
+  );
+
+  app.post(
+    "/projects/:projectId/screening/run",
+    {
+      config: { access: "admin" },
+      schema: {
+        tags,
+        summary: "Screen every monitored client of the project now",
+        description:
+          "Every client of the project's monitored addresses is screened again against the current lists by the " +
+          "workers, within seconds for thousands of clients: those never screened from their profiles (read from " +
+          "the integrator), the others from the persons kept of their profiles. Each new candidate raises a " +
+          "`person_match` alert; a Mexican client found on the UIF's Lista de Personas Bloqueadas owes a 24-hour " +
+          "aviso from that moment. 202 with how many clients were queued; 409 while no list is imported.",
+        params: ProjectParams,
+        response: { 202: Ok(Type.Object({ queued: Type.Integer() })) },
+      },
+    },
+    async (req, reply) => {
+      assertListsLoaded(await ctx.screener.current());
+      const queued = await queueProjectScreening(db, req.params.projectId);
+      await writeAudit(db, {
+        projectId: req.params.projectId,
+        actor: actorName({ kind: "key", keyId: principalOf(req).keyId }),
+        action: "screening.run",
+        target: `projects/${req.params.projectId}/screening`,
+        details: { queued },
+      });
+      return reply.status(202).send(ok({ queued }));
     },
   );
 }

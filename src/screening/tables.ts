@@ -39,6 +39,8 @@ export interface ClientScreeningsTable {
   address: string;
   address_id: ColumnType<string | null, string | number | null, string | number | null>;
   screened_at: Date;
+  /** until when a worker holds the row to screen it (queue.ts) */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ScreeningTables {

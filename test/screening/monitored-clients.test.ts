@@ -113,8 +113,16 @@ describe("monitored clients and the lists of persons", () => {
     await transfer(LISTED, 0);
     await transfer(CLEAN, 1);
     while ((await checker.runOnce()) > 0) {}
-    const rows = await svc.database.db.selectFrom("client_screenings").selectAll().execute();
-    expect(rows).toEqual([]);
+    // Each client was queued at its registration, and is still: nothing to screen against yet.
+    const rows = await svc.database.db
+      .selectFrom("client_screenings")
+      .select(["user_id", "verdict", "lists_key"])
+      .orderBy("user_id")
+      .execute();
+    expect(rows).toEqual([
+      { user_id: "user-clean", verdict: "pending", lists_key: "" },
+      { user_id: "user-listed", verdict: "pending", lists_key: "" },
+    ]);
     expect(reads).toBe(0);
     expect(await personAlerts()).toEqual([]);
   });
@@ -146,7 +154,7 @@ describe("monitored clients and the lists of persons", () => {
       path.join(FIXTURES, "ofac-csv/alt.csv"),
     ]);
     const run = await rescreenClients(svc.database.db, screener, 100, () => new Date());
-    expect(run).toEqual({ screened: 2, alerts: 1, failed: [] });
+    expect(run).toEqual({ claimed: 2, screened: 2, alerts: 1, failed: [] });
     // Screened from the persons kept of the profiles: the integrator was not asked again.
     expect(reads).toBe(2);
     const [alert, ...more] = await personAlerts();
@@ -174,6 +182,7 @@ describe("monitored clients and the lists of persons", () => {
     );
     // Nothing left to screen again.
     expect(await rescreenClients(svc.database.db, screener, 100, () => new Date())).toEqual({
+      claimed: 0,
       screened: 0,
       alerts: 0,
       failed: [],
@@ -187,6 +196,7 @@ describe("monitored clients and the lists of persons", () => {
     ]);
     expect(again.status).toBe("unchanged");
     expect(await rescreenClients(svc.database.db, screener, 100, () => new Date())).toEqual({
+      claimed: 0,
       screened: 0,
       alerts: 0,
       failed: [],

@@ -24,7 +24,11 @@ export interface AviAviso {
   prioridad: 1 | 2;
   alert: { code: number; description?: string };
   /** the operation that made the aviso due: its identity gives the aviso's reference */
-  anchor: ClientOperation;
+  anchor?: ClientOperation;
+  /** the aviso's reference when no operation made it due (an aviso from knowledge: known-avisos.ts) */
+  reference?: string;
+  /** the account the aviso names when it has no anchor (the client's monitored address) */
+  account?: string;
   /** the operations the aviso reports (the anchor, and for an accumulation the ones that added up) */
   operations: ClientOperation[];
 }
@@ -125,6 +129,8 @@ function operationGap(op: ClientOperation): string | undefined {
 function detalle(operations: ClientOperation[]): XmlTree {
   const sent = operations.filter((o) => o.direction === "out").map(operation);
   const received = operations.filter((o) => o.direction === "in").map(operation);
+  // An aviso from knowledge alone (a listed client) reports no operation: detalle_operaciones stays empty.
+  if (sent.length + received.length === 0) return {};
   return {
     operaciones_transferencia: {
       ...(sent.length > 0 ? { transferencias_enviadas: { envio: sent } } : {}),
@@ -146,8 +152,10 @@ export function aviFile(input: AviFile): AviResult {
     }
   }
   const mx = input.profile.mexico ?? {};
-  const anyOperation = input.avisos[0]?.anchor;
-  const account = alphanumeric(mx.cuentaRelacionada ?? anyOperation?.address ?? input.userId).slice(0, 100);
+  const first = input.avisos[0];
+  const account = alphanumeric(
+    mx.cuentaRelacionada ?? first?.anchor?.address ?? first?.account ?? input.userId,
+  ).slice(0, 100);
   const clabe =
     mx.clabeInterbancaria && /^\d{18}$/.test(mx.clabeInterbancaria) ? mx.clabeInterbancaria : undefined;
   const personaAviso: XmlTree = {
@@ -162,7 +170,9 @@ export function aviFile(input: AviFile): AviResult {
   };
   const entries: FileEntry[] = [];
   const avisos = input.avisos.map((aviso) => {
-    const reference = avisoReference(aviso.prioridad, aviso.anchor);
+    const reference = aviso.anchor
+      ? avisoReference(aviso.prioridad, aviso.anchor)
+      : (aviso.reference as string);
     const body: XmlTree = {
       alerta: {
         tipo_alerta: aviso.alert.code,

@@ -6,8 +6,9 @@ import type { Blocked, OperationId, UrgentAvisos } from "../port.ts";
 import type { Profile } from "../profile.ts";
 import { userStem } from "../user-ids.ts";
 import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./avi.ts";
+import { buildKnownAviso, knownStem, MX_AVISO_BASES, MX_BASES } from "./known-avisos.ts";
 import { checkAgainstXsd, MX_XML } from "./monthly.ts";
-import { MX_24H_INDICIOS, MX_24H_LISTA, MX_LPB, MX_URGENT_RULES } from "./rules.ts";
+import { MX_24H_INDICIOS, MX_24H_LISTA, MX_LPB, MX_LPB_LIST, MX_URGENT_RULES } from "./rules.ts";
 import { mxSettings } from "./settings.ts";
 
 /**
@@ -38,6 +39,10 @@ export const MX_URGENT: UrgentAvisos = {
   rules: MX_URGENT_RULES,
   dueWithinMs: 24 * 3600_000,
   stemOf: urgentStem,
+  bases: MX_AVISO_BASES,
+  listings: [{ list: MX_LPB_LIST, basis: MX_BASES.listedPerson }],
+  knownStemOf: knownStem,
+  buildKnown: buildKnownAviso,
   build({ settings, operation, profile, period }) {
     const entity = mxSettings(settings);
     if (!entity)

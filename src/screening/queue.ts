@@ -1,0 +1,96 @@
+// The queue of clients to screen (migrations/0033_client_screening_queue.sql): every monitored client has a row of
+// client_screenings from its registration on, `pending` until it is first screened, so that a client who never
+// operates is screened all the same: as soon as a list is imported, again whenever one changes, and when an officer
+// asks (POST /projects/{id}/screening/run). Workers claim a batch at a time; a claim lapses after CLAIM_MS.
+import { type Kysely, sql } from "kysely";
+import type { DB } from "../schema.ts";
+import type { ClientRef } from "./clients.ts";
+
+/** The verdict of a client queued and not screened yet. */
+export const PENDING = "pending";
+
+/** How long a worker's claim on a batch holds it from the others. */
+export const CLAIM_MS = 60_000;
+
+/** Queues a newly registered client (nothing when it has a row already: it is screened, or queued). */
+export async function queueClientScreening(db: Kysely<DB>, client: ClientRef, now: Date): Promise<void> {
+  await db
+    .insertInto("client_screenings")
+    .values({
+      project_id: client.projectId,
+      user_id: client.userId,
+      subjects: "[]",
+      profile_digest: "",
+      lists_key: "",
+      verdict: PENDING,
+      candidates: "[]",
+      chain_id: client.chainId,
+      address: client.address,
+      address_id: client.addressId === null ? null : String(client.addressId),
+      screened_at: now,
+    })
+    .onConflict((oc) => oc.columns(["project_id", "user_id"]).doNothing())
+    .execute();
+}
+
+/** Makes every client of a project due for screening now; how many. */
+export async function queueProjectScreening(db: Kysely<DB>, projectId: number): Promise<number> {
+  const done = await db
+    .updateTable("client_screenings")
+    .set({ lists_key: "", claimed_until: null })
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows);
+}
+
+export interface ClaimedClient {
+  project_id: number;
+  user_id: string;
+  subjects: unknown;
+  profile_digest: string;
+  verdict: string;
+  chain_id: number;
+  address: string;
+  address_id: string | null;
+}
+
+/**
+ * Claims up to `batch` clients screened against other lists than `listsKey` (or never), oldest screening first,
+ * that no other worker holds: rows another transaction has locked are skipped, not waited for.
+ */
+export async function claimDueClients(
+  db: Kysely<DB>,
+  listsKey: string,
+  batch: number,
+  now: Date,
+): Promise<ClaimedClient[]> {
+  const until = new Date(now.getTime() + CLAIM_MS);
+  const { rows } = await sql<ClaimedClient>`
+    UPDATE client_screenings c SET claimed_until = ${until}
+    FROM (SELECT project_id, user_id FROM client_screenings
+      WHERE lists_key <> ${listsKey} AND (claimed_until IS NULL OR claimed_until < ${now})
+      ORDER BY screened_at LIMIT ${batch} FOR UPDATE SKIP LOCKED) due
+    WHERE c.project_id = due.project_id AND c.user_id = due.user_id
+    RETURNING c.project_id, c.user_id, c.subjects, c.profile_digest, c.verdict, c.chain_id, c.address,
+      c.address_id::text AS address_id`.execute(db);
+  return rows;
+}
+
+/**
+ * Gives a claimed client back, to the end of the queue, held from the workers until `retryAt` (its screening
+ * failed: tried again later).
+ */
+export async function releaseClaim(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: string,
+  now: Date,
+  retryAt: Date,
+): Promise<void> {
+  await db
+    .updateTable("client_screenings")
+    .set({ screened_at: now, claimed_until: retryAt })
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .execute();
+}

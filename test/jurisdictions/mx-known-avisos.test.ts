@@ -1,0 +1,308 @@
+// Mexico's 24-hour avisos that no transfer triggers (LFPIORPI Art. 18 fracción VI párrafo segundo; RCG Arts. 26 Bis 2
+// and 27 párrafo segundo as reformed by Acuerdo 115/2026, in force 30-11-2026): a client found on the UIF's Lista de
+// Personas Bloqueadas owes an aviso within 24 hours of the moment the provider learns of it, whether or not it has
+// operated since. The legal cases in a reviewer's order: the UN list imported, a client's transfer checked (clear),
+// a dormant client registered and never operating, a Colombian client; then an LPB naming all three. The real
+// transfer checker, the real screening workers (profiles from an integrator on 127.0.0.1), the real writer of
+// urgent avisos, the filing calendar through the API; each AVI checked against the official XSD. PGlite, or
+// PostgreSQL with DATABASE_URL.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { XMLParser } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importPersonListFiles } from "../../src/ingest/index.ts";
+import { ProfileReader } from "../../src/integrator/index.ts";
+import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
+import { TransferChecker } from "../../src/monitoring/index.ts";
+import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { UrgentAvisoWriter } from "../../src/reports/index.ts";
+import { clientListings, importPersonList, rescreenClients, Screener } from "../../src/screening/index.ts";
+import { MonitoredChain } from "../support/monitored-chain.ts";
+import { auth, startTestService, type TestService } from "../support/service.ts";
+import { colombian, mexican } from "./cases/profiles.ts";
+
+const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/person-lists");
+const CHAIN = 31337;
+const OPERATED = "0x00000000000000000000000000000000000d0001";
+const DORMANT = "0x00000000000000000000000000000000000d0002";
+const COLOMBIAN = "0x00000000000000000000000000000000000d0003";
+const OTHER = "0x00000000000000000000000000000000000e0001";
+const DAY_MS = 24 * 3600_000;
+
+const PROFILES: Record<string, object> = {
+  "u-operated": mexican({
+    givenName: "Ramiro",
+    paternalSurname: "Quintanilla",
+    maternalSurname: "Sepúlveda",
+  }),
+  "u-dormant": mexican({ givenName: "Rosendo", paternalSurname: "Villaseñor", maternalSurname: "Treviño" }),
+  "u-colombian": colombian({
+    givenName: "Wilfrido",
+    paternalSurname: "Arboleda",
+    maternalSurname: "Quiceno",
+  }),
+};
+
+/** The LPB as the UIF would deliver it, naming the three clients (invented persons). */
+const LPB = [
+  { entryId: "LPB-T-0001", name: "QUINTANILLA SEPULVEDA RAMIRO", birthdate: "1990-01-02" },
+  { entryId: "LPB-T-0002", name: "VILLASENOR TREVINO ROSENDO", birthdate: "1990-01-02" },
+  { entryId: "LPB-T-0003", name: "ARBOLEDA QUICENO WILFRIDO" },
+];
+
+/** 10:00 on 3 December 2026 in Mexico City: when the LPB is imported and screened. */
+const KNOWN = new Date("2026-12-03T16:00:00Z");
+
+let svc: TestService;
+let integrator: http.Server;
+let reads = 0;
+let screener: Screener;
+let profiles: ProfileReader;
+let chain: MonitoredChain;
+
+const db = () => svc.database.db;
+const screen = (now: Date) =>
+  rescreenClients(
+    db(),
+    screener,
+    100,
+    () => now,
+    (p, u) => profiles.read(p, u),
+  );
+const writeAvisos = async () => {
+  const writer = new UrgentAvisoWriter({ ...svc.reports, profiles });
+  while ((await writer.runOnce()) > 0) {}
+};
+
+beforeAll(async () => {
+  svc = await startTestService();
+  integrator = http.createServer((req, res) => {
+    const user = /\/users\/([^/?]+)/.exec(req.url ?? "")?.[1];
+    const profile = user ? PROFILES[decodeURIComponent(user)] : undefined;
+    if (req.method === "GET") reads += 1;
+    if (!profile) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(profile));
+  });
+  await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
+  const patch = await svc.app!.inject({
+    method: "PATCH",
+    url: `/v1/projects/${svc.project.id}`,
+    headers: auth(svc.project.keys.admin),
+    payload: {
+      integration_url: `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`,
+      jurisdictions: ["MX", "CO"],
+      jurisdiction_settings: {
+        MX: { clave_sujeto_obligado: "VIG150101AB1", dominio_plataforma: "VIGIA-EXAMPLE-MX" },
+      },
+    },
+  });
+  expect(patch.statusCode, patch.body).toBe(200);
+  profiles = new ProfileReader(
+    { ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) },
+    { ttlMs: 0, failureBackoffMs: 0 },
+  );
+  screener = new Screener(db());
+  chain = new MonitoredChain(db(), CHAIN);
+});
+afterAll(async () => {
+  integrator?.closeAllConnections();
+  await new Promise((resolve) => integrator?.close(resolve));
+  await svc?.close();
+});
+
+const register = async (address: string, user: string) => {
+  const res = await svc.app!.inject({
+    method: "POST",
+    url: `/v1/projects/${svc.project.id}/addresses`,
+    headers: auth(svc.project.keys.developer),
+    payload: { address, chainId: CHAIN, foreign_user_id: user },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+};
+
+const alertsOf = async () => {
+  const res = await svc.app!.inject({
+    url: `/v1/projects/${svc.project.id}/alerts?cause=person_match`,
+    headers: auth(svc.project.keys.viewer),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as {
+    id: string;
+    level: string;
+    causeKey: string;
+    subject: { userId: string };
+    deadline: { at: string; filing: string; source: string } | null;
+  }[];
+};
+
+const urgentFiles = () =>
+  db()
+    .selectFrom("reports")
+    .select(["user_id", "path", "storage_key", "tx_hash", "period"])
+    .where("project_id", "=", svc.project.id)
+    .where("kind", "=", "urgent")
+    .orderBy("user_id")
+    .execute();
+
+describe("Mexico: the 24-hour aviso of a client found on the LPB, from the moment it is known", () => {
+  it("a client who operated, one registered and dormant and a Colombian are queued at registration and screened against the UN list: clear", async () => {
+    await register(OPERATED, "u-operated");
+    await register(DORMANT, "u-dormant");
+    await register(COLOMBIAN, "u-colombian");
+    await importPersonListFiles(db(), "un", [path.join(FIXTURES, "un_consolidated.xml")]);
+    // The operating client's transfer is checked, and the client screened for it.
+    await chain.block(new Date("2026-12-02T17:00:00Z"), [{ from: OTHER, to: OPERATED, value: 10n ** 15n }]);
+    const checker = new TransferChecker({
+      db: db(),
+      registry: svc.registry,
+      profiles,
+      clientListings: (client, read) =>
+        clientListings(db(), screener, client, read, new Date("2026-12-02T17:00:05Z")),
+    });
+    while ((await checker.runOnce()) > 0) {}
+    // The workers screen the others, dormant or not, from their profiles.
+    const run = await screen(new Date("2026-12-02T17:01:00Z"));
+    expect(run).toMatchObject({ claimed: 2, screened: 2, alerts: 0, failed: [] });
+    const rows = await db()
+      .selectFrom("client_screenings")
+      .select(["user_id", "verdict"])
+      .where("project_id", "=", svc.project.id)
+      .orderBy("user_id")
+      .execute();
+    expect(rows).toEqual([
+      { user_id: "u-colombian", verdict: "clear" },
+      { user_id: "u-dormant", verdict: "clear" },
+      { user_id: "u-operated", verdict: "clear" },
+    ]);
+    expect(reads).toBe(3);
+  });
+
+  it("an LPB naming the three, screened at 10:00 Mexico City: alerts due 24 hours later (MX-URGENT, LFPIORPI 18-VI and RCG 26 Bis 2/27), one aviso each recorded", async () => {
+    await db()
+      .transaction()
+      .execute((trx) =>
+        importPersonList(
+          trx,
+          { kind: "mx-lpb", version: "LPB-2026-12-03", listDate: "2026-12-03", source: "test" },
+          (async function* () {
+            for (const p of LPB)
+              yield {
+                entryId: p.entryId,
+                type: "person" as const,
+                names: [p.name],
+                dates: p.birthdate ? [p.birthdate] : [],
+                countries: [],
+                identifiers: [],
+                programs: ["LPB"],
+              };
+          })(),
+        ),
+      );
+    const run = await screen(KNOWN);
+    expect(run).toMatchObject({ claimed: 3, screened: 3, alerts: 3, failed: [] });
+    // Screened from the persons kept: no profile read again.
+    expect(reads).toBe(3);
+    const alerts = await alertsOf();
+    expect(alerts.map((a) => [a.subject.userId, a.level, a.causeKey]).sort()).toEqual([
+      ["u-colombian", "match", "mx-lpb:LPB-T-0003"],
+      ["u-dormant", "match", "mx-lpb:LPB-T-0002"],
+      ["u-operated", "match", "mx-lpb:LPB-T-0001"],
+    ]);
+    for (const a of alerts) {
+      expect(a.deadline?.at).toBe(new Date(KNOWN.getTime() + DAY_MS).toISOString());
+      expect(a.deadline?.filing).toBe("MX-URGENT");
+      expect(a.deadline?.source).toMatch(
+        /Art\. 18 fracción VI párrafo segundo.*Acuerdo 115\/2026.*Arts\. 26 Bis 2, 27 párrafo segundo/,
+      );
+    }
+    const avisos = await db()
+      .selectFrom("avisos")
+      .select(["user_id", "basis", "origin", "period", "known_at", "deadline"])
+      .where("project_id", "=", svc.project.id)
+      .orderBy("user_id")
+      .execute();
+    expect(avisos.map((a) => [a.user_id, a.basis, a.origin, a.period])).toEqual([
+      ["u-colombian", "listed-person", "screening", "2026-12"],
+      ["u-dormant", "listed-person", "screening", "2026-12"],
+      ["u-operated", "listed-person", "screening", "2026-12"],
+    ]);
+    expect(new Date(avisos[0]?.deadline as Date).getTime() - KNOWN.getTime()).toBe(DAY_MS);
+  });
+
+  it("the files: a prioridad-2 AVI with alert 4107 for each Mexican client, no operation, valid against the XSD; the Colombian owes none here and its alert loses the deadline", async () => {
+    await writeAvisos();
+    const files = await urgentFiles();
+    expect(files.map((f) => [f.user_id, f.tx_hash, f.period])).toEqual([
+      ["u-dormant", null, "2026-12"],
+      ["u-operated", null, "2026-12"],
+    ]);
+    const parser = new XMLParser({ parseTagValue: false });
+    for (const f of files) {
+      expect(f.path).toMatch(
+        new RegExp(`^mx/${svc.project.id}/2026-12/${f.user_id}\\.24h\\.[0-9A-F]{14}\\.xml$`),
+      );
+      const xml = (await svc.reports.store.get(f.storage_key))?.toString("utf8") ?? "";
+      expect(await validateAvi(xml), `${f.user_id}: the AVI against its XSD`).toEqual({ valid: true });
+      const aviso = parser.parse(xml).archivo.informe.aviso;
+      expect(aviso.prioridad).toBe("2");
+      expect(aviso.alerta.tipo_alerta).toBe("4107");
+      expect(aviso.alerta.descripcion_alerta).toMatch(
+        /^EL CLIENTE U-(OPERATED|DORMANT), .* COINCIDE CON LA ENTRADA LPB-T-000[12] .* DE LA LISTA MX-LPB VERSION LPB-2026-12-03, PUNTUACION [0-9.]+\. CONOCIDO POR LA REVISION DE LISTAS EL 2026-12-03\.$/,
+      );
+      expect(aviso.alerta.descripcion_alerta).not.toMatch(/ILICIT/);
+      expect(aviso.operaciones_persona.detalle_operaciones).toBe("");
+      // The client's monitored address is the account the aviso names.
+      expect(aviso.operaciones_persona.persona_aviso.datos_cuenta_plataforma.cuenta_relacionada).toBe(
+        (f.user_id === "u-dormant" ? DORMANT : OPERATED).toUpperCase(),
+      );
+    }
+    const colombian = (await alertsOf()).find((a) => a.subject.userId === "u-colombian");
+    expect(colombian?.deadline).toBeNull();
+  });
+
+  it("the filing calendar owes the two avisos by 10:00 on 4 December, Mexico City, and nothing for the Colombian", async () => {
+    const res = await svc.app!.inject({
+      url: `/v1/reports/calendar?projectId=${svc.project.id}&countryCode=MX&period=2026-12`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const urgent = (
+      res.json().data as { filing: string; deadline: string; state: string; name: string }[]
+    ).filter((f) => f.filing.startsWith("MX-URGENT:"));
+    expect(urgent.map((f) => f.name.match(/user (u-\w+)/)?.[1]).sort()).toEqual(["u-dormant", "u-operated"]);
+    for (const f of urgent) {
+      expect(f.deadline).toBe("2026-12-04T16:00:00.000Z");
+      expect(f.state).toBe("generated");
+      expect(f.name).toMatch(/listed-person: on the mx-lpb list, entry LPB-T-000[12]/);
+    }
+  });
+
+  it("screening again (the same LPB, an officer's run) records no second aviso and writes no second file", async () => {
+    const run = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/screening/run`,
+      headers: auth(svc.project.keys.admin),
+    });
+    expect(run.statusCode, run.body).toBe(202);
+    expect(run.json().data).toEqual({ queued: 3 });
+    expect(await screen(new Date(KNOWN.getTime() + 3600_000))).toMatchObject({ screened: 3, alerts: 0 });
+    await writeAvisos();
+    expect(await urgentFiles()).toHaveLength(2);
+    const count = await db()
+      .selectFrom("avisos")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("project_id", "=", svc.project.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(3);
+  });
+
+  it("a developer key may not run the screening: 403", async () => {
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/screening/run`,
+      headers: auth(svc.project.keys.developer),
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});

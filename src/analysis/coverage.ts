@@ -61,7 +61,13 @@ function holdingOf(ctx: AnalysisContext, chainId: number): Promise<ChainHolding>
     cache = new TtlCache((id) => chainHolding(ctx.db, id), ttlMs, 1_000);
     holdings.set(ctx.db, cache);
   }
-  return cache.get(chainId);
+  return cache.get(chainId).then((held) => {
+    // A chain that held nothing when read may hold its first data now (an import, the indexer's first batch): an
+    // empty holding is not kept, so that no verdict is withheld for the second after a chain's data arrive.
+    if (held.checkpoint || held.lastAt !== null) return held;
+    cache.delete(chainId);
+    return chainHolding(ctx.db, chainId);
+  });
 }
 
 /** The coverage of each root after its expansion (`layers`: the expansion's reports, the first one the roots'). */

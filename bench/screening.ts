@@ -810,6 +810,7 @@ interface ImportFigure {
 interface Tally {
   clear: number;
   review: number;
+  pep: number;
   match: number;
   listed: number;
   /** seeded listed persons with a review or match verdict */
@@ -908,6 +909,7 @@ function tallyOf(queries: Query[], verdicts: (PersonResult | undefined)[]): Tall
   const t: Tally = {
     clear: 0,
     review: 0,
+    pep: 0,
     match: 0,
     listed: 0,
     flagged: 0,
@@ -1162,7 +1164,7 @@ export const screeningBenchmark: Benchmark = {
       const variants = Object.entries(t.byVariant)
         .map(([v, [found, total]]) => `${v} ${found}/${total}`)
         .join(", ");
-      return `| ${r.database} | ${int(t.clear)} / ${int(t.review)} / ${int(t.match)} | ${pct(t.flagged, t.listed)} | ${pct(t.found, t.listed)} (${variants}) | ${int(t.falseFlagged)} (${pct(t.falseFlagged, t.ordinary)}), of which match ${int(t.falseMatch)} | ${r.disagreements} |`;
+      return `| ${r.database} | ${int(t.clear)} / ${int(t.review)} / ${int(t.pep)} / ${int(t.match)} | ${pct(t.flagged, t.listed)} | ${pct(t.found, t.listed)} (${variants}) | ${int(t.falseFlagged)} (${pct(t.falseFlagged, t.ordinary)}), of which match ${int(t.falseMatch)} | ${r.disagreements} |`;
     });
     const markdown = [
       "## screening: persons screened against every list of persons",
@@ -1184,7 +1186,7 @@ export const screeningBenchmark: Benchmark = {
       "",
       `Sanity (not targets), from the single requests: verdicts; the listed persons flagged (review or match) and those whose own entry is among the candidates, by variant; ordinary clients flagged (sharing a name, or most of one, with someone listed: mostly PEPs whose entry gives no birthdate to rule them out); persons whose verdict differed between single and batched requests.`,
       "",
-      "| Database | clear / review / match | Listed flagged | Listed found (own entry a candidate) | Ordinary clients flagged | Verdicts differing |",
+      "| Database | clear / review / pep / match | Listed flagged | Listed found (own entry a candidate) | Ordinary clients flagged | Verdicts differing |",
       "| --- | ---: | ---: | --- | ---: | ---: |",
       ...sanityRows,
       "",

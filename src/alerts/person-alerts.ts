@@ -22,6 +22,9 @@ export interface PersonMatch {
   now: Date;
 }
 
+/** A candidate's verdicts from the weakest: a later screening that finds it stronger raises the alert's level. */
+const RANK = ["review", "pep", "match"];
+
 /** Raises or extends the alert of one candidate; its id, and whether it was new. */
 export async function raisePersonAlert(
   trx: Kysely<DB>,
@@ -31,7 +34,13 @@ export async function raisePersonAlert(
   const who =
     c.role === "client" ? `user ${m.userId}` : `the ${c.role.replace("_", " ")} of user ${m.userId}`;
   const on = c.entry.programs.length > 0 ? ` (${c.entry.programs.slice(0, 3).join(", ")})` : "";
-  const reason = `${c.subject}, ${who}, is a ${c.verdict === "match" ? "match" : "candidate to review"} for ${c.matchedName} on the ${c.list} list, version ${c.listVersion}${on}: entry ${c.entryId}, score ${c.score}, agreeing on ${c.matchedFields.join(", ")}.${c.notes.length > 0 ? ` ${c.notes.join("; ")}.` : ""}`;
+  const what =
+    c.verdict === "match"
+      ? "a match"
+      : c.verdict === "pep"
+        ? "a politically exposed person (enhanced due diligence; operating needs a directivo's approval)"
+        : "a candidate to review";
+  const reason = `${c.subject}, ${who}, is ${what} for ${c.matchedName} on the ${c.list} list, version ${c.listVersion}${on}: entry ${c.entryId}, score ${c.score}, agreeing on ${c.matchedFields.join(", ")}.${c.notes.length > 0 ? ` ${c.notes.join("; ")}.` : ""}`;
   const evidence: AlertEvidence = { transfers: [], laws: [], wallets: [m.address], persons: [c] };
   const alert = await insertOrOpen(trx, {
     projectId: m.projectId,
@@ -61,12 +70,12 @@ export async function raisePersonAlert(
       p.verdict === c.verdict,
   );
   if (known) return { id: alert.id, created: false };
-  const rises = alert.level === "review" && c.verdict === "match";
+  const rises = RANK.indexOf(c.verdict) > RANK.indexOf(alert.level);
   await trx
     .updateTable("alerts")
     .set({
       evidence: JSON.stringify({ ...alert.evidence, persons: [...persons, c] }),
-      ...(rises ? { level: "match", reason } : {}),
+      ...(rises ? { level: c.verdict, reason } : {}),
       ...(m.deadline
         ? {
             deadline: m.deadline.at,
@@ -82,7 +91,7 @@ export async function raisePersonAlert(
     trx,
     alert.id,
     "system",
-    { event: "evidence_added", ...change, ...(rises ? { level: { from: "review", to: "match" } } : {}) },
+    { event: "evidence_added", ...change, ...(rises ? { level: { from: alert.level, to: c.verdict } } : {}) },
     m.now,
   );
   return { id: alert.id, created: false };

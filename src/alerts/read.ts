@@ -39,6 +39,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
     resolution: row.resolution as AlertView["resolution"],
     reference: row.reference,
     assignee: row.assignee,
+    approval: row.approval ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

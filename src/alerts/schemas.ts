@@ -109,6 +109,14 @@ export type AlertEvidence = Static<typeof EvidenceSchema>;
 export type AnalysisEvidence = Static<typeof Analysis>;
 export type LabelUsed = Static<typeof LabelUsed>;
 
+const ApprovalSchema = Type.Object({
+  by: Type.String({ description: "the directivo (or equivalent) who approved operating with the person" }),
+  at: Type.String({ format: "date-time" }),
+  recordedBy: Type.String({ description: "`key:<id>`: the key that recorded it" }),
+  note: Type.Optional(Type.String()),
+});
+export type Approval = Static<typeof ApprovalSchema>;
+
 export const AlertSchema = Type.Object({
   id: Type.String(),
   subject: Type.Object({
@@ -124,7 +132,7 @@ export const AlertSchema = Type.Object({
   causeKey: Type.String(),
   level: Type.String({
     description:
-      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` alerts, the candidate's verdict (`review` or `match`)",
+      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` alerts, the candidate's verdict (`review`, `pep`: a politically exposed person whose operations need a directivo's `approval`, or `match`)",
   }),
   reason: Type.String(),
   evidence: EvidenceSchema,
@@ -149,6 +157,10 @@ export const AlertSchema = Type.Object({
   resolution: Type.Union([...RESOLUTIONS.map((r) => Type.Literal(r)), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),
   assignee: Type.Union([Type.String(), Type.Null()]),
+  approval: Type.Union([ApprovalSchema, Type.Null()], {
+    description:
+      "`person_match` alerts of level `pep`: the directivo's approval to operate with the politically exposed person (RCG Art. 23 Ter 5), recorded with PATCH `approval`",
+  }),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
 });
@@ -187,6 +199,19 @@ export const AlertPatch = Type.Object(
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     assignee: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
     note: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+    approval: Type.Optional(
+      Type.Object(
+        {
+          by: Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description:
+              "the directivo (or equivalent) who approved operating with the politically exposed person",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { minProperties: 1, additionalProperties: false },
 );

@@ -1,6 +1,6 @@
-// Row types of the alerts room's tables (migrations/0028_alerts.sql).
+// Row types of the alerts room's tables (migrations/0028_alerts.sql, 0034_pep_approval.sql).
 import type { ColumnType, Generated } from "kysely";
-import type { AlertEvidence } from "./schemas.ts";
+import type { AlertEvidence, Approval } from "./schemas.ts";
 
 type Json<T> = ColumnType<T, string, string>;
 
@@ -24,6 +24,8 @@ export interface AlertsTable {
   resolution: string | null;
   reference: string | null;
   assignee: string | null;
+  /** a PEP's operations approved by a directivo: who, when, and the key that recorded it */
+  approval: ColumnType<Approval | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,6 +1,7 @@
 // Triage (docs/api.md, "Alerts"): PATCH moves an alert between `open`, `in_review`, `escalated` and `closed`
 // (TRANSITIONS), sets its assignee (a label of one of the project's keys that is not revoked), records a
-// resolution when it closes (`reported` with the filing's folio or reference), and keeps a note; every change is
+// resolution when it closes (`reported` with the filing's folio or reference), records a directivo's approval of a
+// politically exposed person (`pep` alerts: RCG Art. 23 Ter 5), and keeps a note; every change is
 // appended to the alert's history with who and when, in the same transaction as the change.
 import type { Kysely } from "kysely";
 import { activeKeyLabels } from "../keys/index.ts";
@@ -46,6 +47,16 @@ export async function patchAlert(
         'a resolution and its reference are given when the alert is closed (with `"status": "closed"`)',
       );
     }
+    if (patch.approval !== undefined && !(row.cause === "person_match" && row.level === "pep"))
+      throw invalid(
+        "/approval",
+        "only a `person_match` alert of level `pep` (a politically exposed person) takes a directivo's approval",
+      );
+    if (patch.approval !== undefined && row.approval)
+      throw new AppError(
+        "conflict",
+        `This alert's approval was recorded already (by ${row.approval.by}, ${new Date(row.approval.at).toISOString()})`,
+      );
     if (typeof patch.assignee === "string") {
       const labels = await activeKeyLabels(trx, projectId);
       if (!labels.includes(patch.assignee))
@@ -71,6 +82,16 @@ export async function patchAlert(
     if (patch.assignee !== undefined && patch.assignee !== row.assignee) {
       set.assignee = patch.assignee;
       change.assignee = { from: row.assignee, to: patch.assignee };
+    }
+    if (patch.approval !== undefined) {
+      const approval = {
+        by: patch.approval.by,
+        at: now.toISOString(),
+        recordedBy: actor,
+        ...(patch.note !== undefined ? { note: patch.note } : {}),
+      };
+      set.approval = JSON.stringify(approval);
+      change.approval = approval;
     }
     if (patch.note !== undefined) change.note = patch.note;
     if (Object.keys(change).length === 0) return;

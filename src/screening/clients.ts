@@ -14,9 +14,10 @@ import { projectJurisdictions } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { ListKind } from "./entry.ts";
 import { listingsDue, recordListingAviso } from "./listing-avisos.ts";
+import { VERDICTS, worstVerdict } from "./outcomes.ts";
 import { claimDueClients, PENDING, releaseClaim } from "./queue.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
-import { screenPerson, worstVerdict } from "./screen.ts";
+import { screenPerson } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
 import { thresholdsOf } from "./settings.ts";
 import { type Subject, subjectsOf } from "./subjects.ts";
@@ -145,8 +146,9 @@ export async function screenSubjects(
     let alerts = 0;
     for (const c of candidates) {
       const old = known.get(keyOf(c));
-      // A candidate seen before at the same verdict is not news; a new one, or a review become a match, is.
-      if (old && !(old.verdict === "review" && c.verdict === "match")) continue;
+      // A candidate seen before at the same verdict is not news; a new one, or one become stronger (a review become
+      // a pep or a match), is.
+      if (old && VERDICTS.indexOf(c.verdict) <= VERDICTS.indexOf(old.verdict)) continue;
       const evidence: PersonCandidateEvidence = {
         subject: c.subject,
         role: c.role,

@@ -2,12 +2,12 @@
 // .../scan-risk scans them (src/analysis); the person is screened against the lists. A wallet's level reads as a
 // screening verdict: critical is a `match`, high and medium are for `review`, minimal and low are `clear`; a wallet
 // that could not be analysed (an unknown chain, a failing source, no current data) is for `review`, never `clear`,
-// since nothing was seen of it. The verdict is the worst of the person's and the wallets', and `reasons` says which
-// made it.
+// since nothing was seen of it. The verdict is the strongest of the person's and the wallets' (outcomes.ts: a
+// sanctions `match`, then `review`, then `pep`), and `reasons` says which made it.
 import type { Static } from "@sinclair/typebox";
 import { type AnalysisContext, scanRisk } from "../analysis/index.ts";
+import { worstVerdict } from "./outcomes.ts";
 import type { CombinedResponse, PersonInput, PersonResult, Verdict } from "./schemas.ts";
-import { worstVerdict } from "./screen.ts";
 
 type WalletResult = Awaited<ReturnType<typeof scanRisk>>["results"][number];
 

@@ -17,6 +17,7 @@ export * from "./entry.ts";
 export { importPersonList, type ListImportSummary } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
+export { type OutcomeClass, VERDICTS } from "./outcomes.ts";
 export { PENDING, queueClientScreening, queueProjectScreening } from "./queue.ts";
 export { DEFAULT_CLIENT_RESCREEN, startClientRescreening } from "./rescreen-loop.ts";
 export { registerScreeningRoutes, type ScreeningContext } from "./routes.ts";

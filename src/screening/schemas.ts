@@ -2,6 +2,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { MaxDepthSchema, ScanBody, ScanResponse } from "../analysis/index.ts";
 import { IdentifierSchema, LIST_KINDS } from "./entry.ts";
+import { OUTCOME_CLASSES, VERDICTS } from "./outcomes.ts";
 
 const Day = Type.String({
   pattern: "^\\d{4}(-\\d{2}(-\\d{2})?)?$",
@@ -55,18 +56,32 @@ export const ListVersionSchema = Type.Object({
   importedAt: Type.String({ format: "date-time" }),
 });
 
-export const VERDICTS = ["clear", "review", "match"] as const;
-export type Verdict = (typeof VERDICTS)[number];
-const VerdictSchema = Type.Union(VERDICTS.map((v) => Type.Literal(v)));
+export type { Verdict } from "./outcomes.ts";
+
+const VerdictSchema = Type.Union(
+  VERDICTS.map((v) => Type.Literal(v)),
+  {
+    description:
+      "`match`: a candidate on a sanctions or blocked-persons list (OFAC, UN, the UIF's LPB) reached its list's match threshold: do not operate; `review`: a candidate for the officer to check (any list's review threshold, and every SAT 69-B candidate); `pep`: a politically exposed person, to be watched with enhanced due diligence and a directivo's approval, never refused for that alone; `clear`",
+  },
+);
 
 export const CandidateSchema = Type.Object({
   list: Kind,
   listVersion: Type.String(),
   entryId: Type.String(),
   score: Type.Number({ minimum: 0, maximum: 1 }),
-  verdict: Type.Union([Type.Literal("review"), Type.Literal("match")], {
-    description: "what this candidate's score is at its list's thresholds",
+  verdict: Type.Union([Type.Literal("review"), Type.Literal("pep"), Type.Literal("match")], {
+    description:
+      "what this candidate's score is at its list's thresholds, read by its class: `match` only on a sanctions list, `pep` for a PEP at the match threshold, `review` otherwise",
   }),
+  class: Type.Union(
+    OUTCOME_CLASSES.map((c) => Type.Literal(c)),
+    {
+      description:
+        "what the list's entries are: `sanctions` (OFAC, UN, the UIF's LPB, OpenSanctions entries that are not only PEPs), `pep` (an OpenSanctions PEP or a relative or close associate), `tax` (the SAT's Art. 69-B list)",
+    },
+  ),
   matchedName: Type.String({ description: "the entry's name that matched, as the list writes it" }),
   matchedFields: Type.Array(Type.String(), {
     description: "`name` or `alias`, and `date`, `country`, `identifier` where they agree",

@@ -1,12 +1,13 @@
 // Screening persons against the lists (POST /screening/persons, and every monitored client): each person's
-// candidates from the matcher, each judged at its own list's thresholds, and the person's verdict: `match` when a
-// candidate reaches its list's match threshold, `review` when one reaches its review threshold, `clear` otherwise.
+// candidates from the matcher, each judged at its own list's thresholds and read by its list's outcome class
+// (outcomes.ts: a sanctions `match`, a `pep`, a tax `review`), and the person's verdict, the strongest of them.
 // With no list imported there is nothing to screen against, and the screening says so (409) rather than answer
 // `clear` for persons it never compared with anything.
 import { AppError } from "../platform/errors.ts";
 import type { ListEntry } from "./entry.ts";
 import type { Candidate } from "./match/matcher.ts";
-import type { CandidateView, PersonInput, PersonResult, Verdict } from "./schemas.ts";
+import { type CandidateVerdict, candidateVerdict, classOf, worstVerdict } from "./outcomes.ts";
+import type { CandidateView, PersonInput, PersonResult } from "./schemas.ts";
 import type { LoadedLists } from "./screener.ts";
 import type { ListThresholds } from "./settings.ts";
 
@@ -30,17 +31,23 @@ function cleared(entry: ListEntry & { list: string }): boolean {
   );
 }
 
-function viewOf(c: Candidate, verdict: "review" | "match"): CandidateView {
+function viewOf(c: Candidate, reachedMatch: boolean): CandidateView {
   const e = c.entry;
+  const outcome = classOf(e);
+  const verdict: CandidateVerdict = candidateVerdict(outcome, reachedMatch);
+  // A tax list's entry is a situation to review, named: presunto, definitivo (SAT 69-B).
+  const situation =
+    outcome === "tax" && e.programs.length > 0 ? [`SAT 69-B situation: ${e.programs.join(", ")}`] : [];
   return {
     list: e.list,
     listVersion: e.listVersion,
     entryId: e.entryId,
     score: c.score,
     verdict,
+    class: outcome,
     matchedName: c.matchedName,
     matchedFields: [...c.matchedFields],
-    notes: [...c.notes],
+    notes: [...c.notes, ...situation],
     entry: {
       type: e.type,
       names: e.names,
@@ -76,7 +83,7 @@ export function screenPerson(
     if (cleared(c.entry)) continue;
     const t = thresholds[c.entry.list];
     if (c.score < t.review) continue;
-    judged.push(viewOf(c, c.score >= t.match ? "match" : "review"));
+    judged.push(viewOf(c, c.score >= t.match));
   }
   // Each list's best candidate stays whatever the others' scores: an LPB match must not be crowded out by ten PEP
   // namesakes, since the verdict and the law rules read each list's.
@@ -85,11 +92,7 @@ export function screenPerson(
   const kept = new Set<CandidateView>(best.values());
   for (const c of judged) if (kept.size < MAX_CANDIDATES) kept.add(c);
   const candidates = judged.filter((c) => kept.has(c));
-  const verdict: Verdict = candidates.some((c) => c.verdict === "match")
-    ? "match"
-    : candidates.length > 0
-      ? "review"
-      : "clear";
+  const verdict = worstVerdict(candidates.map((c) => c.verdict));
   return {
     name: person.name,
     verdict,
@@ -113,9 +116,4 @@ export function screenPerson(
 /** Fails when no list is imported: a `clear` against nothing would be a verdict the service never reached. */
 export function assertListsLoaded(loaded: LoadedLists): void {
   if (loaded.lists.length === 0) throw new AppError("conflict", NO_LISTS);
-}
-
-/** The worst of several verdicts. */
-export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
-  return verdicts.includes("match") ? "match" : verdicts.includes("review") ? "review" : "clear";
 }

@@ -20,7 +20,7 @@ import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
-import { isRole, type Role } from "./platform/http/auth.ts";
+import { isRole, ROLES, type Role } from "./platform/http/auth.ts";
 import { projectExists, registerAuditCommand } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
 import { startService } from "./service.ts";
@@ -212,9 +212,7 @@ export function buildProgram(): Command {
     .requiredOption("--project <id>", "project id", positiveInt)
     .requiredOption("--label <label>", "label of the key")
     .addOption(
-      new Option("--role <role>", "role of the key")
-        .choices(["admin", "developer", "viewer"])
-        .default("developer"),
+      new Option("--role <role>", "role of the key").choices([...ROLES].reverse()).default("developer"),
     )
     .action((opts: { project: number; label: string; role: string }) =>
       withDatabase(async ({ keys: ctx }) => {

@@ -63,7 +63,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
   app.patch(
     "/projects/:projectId/alerts/:alertId",
     {
-      config: { access: "developer" },
+      config: { access: "officer" },
       schema: {
         tags,
         summary: "Triage an alert: its state, resolution, assignee, a note",

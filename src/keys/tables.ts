@@ -5,7 +5,7 @@ export interface ApiKeysTable {
   id: Generated<number>;
   project_id: number;
   label: string;
-  role: "admin" | "developer" | "viewer";
+  role: "admin" | "officer" | "developer" | "viewer";
   key_hmac: string;
   key_enc: string;
   created_at: Generated<Date>;

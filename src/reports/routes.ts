@@ -300,7 +300,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
   app.post(
     "/reports/calendar/filed",
     {
-      config: { access: "admin" },
+      config: { access: "officer" },
       schema: {
         tags,
         summary: "Record a filing made with the regulator",
@@ -349,7 +349,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
   app.post(
     "/reports/generate",
     {
-      config: { access: "admin", heavy: true },
+      config: { access: "officer", heavy: true },
       schema: {
         tags,
         summary: "Generate a month's reports now",
@@ -408,7 +408,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
   app.post(
     "/reports/:reportId/filed",
     {
-      config: { access: "admin" },
+      config: { access: "officer" },
       schema: {
         tags,
         summary: "Mark a report filed with the regulator",

@@ -141,7 +141,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
   app.post(
     "/projects/:projectId/screening/run",
     {
-      config: { access: "admin" },
+      config: { access: "officer" },
       schema: {
         tags,
         summary: "Screen every monitored client of the project now",

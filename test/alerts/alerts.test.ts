@@ -3,7 +3,7 @@
 // occurrence joins the open alert's evidence; Mexico's 24-hour aviso carries its deadline and becomes overdue; every
 // transition the desk may make, and those it may not (409 naming the allowed ones); resolutions, references,
 // assignees and notes, each kept in the history with who and when; /metrics counts open and overdue alerts; viewers
-// read, developers triage. Transfers are
+// read, officers triage (a developer may not: 403 naming the role). Transfers are
 // written as the indexer writes them and checked by the real checker, with the user's profile read from a real
 // integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
 
@@ -161,7 +161,7 @@ async function one(id: string): Promise<Alert> {
   expect(res.statusCode).toBe(200);
   return res.json().data;
 }
-const triage = (id: string, body: unknown, key = svc.project.keys.developer) =>
+const triage = (id: string, body: unknown, key = svc.project.keys.officer) =>
   api("PATCH", `${base()}/${id}`, key, body);
 const byRule = async (rule: string, status = "") =>
   (await list(`?cause=law&limit=100${status}`)).filter((a) => a.causeKey === rule);
@@ -433,9 +433,14 @@ describe("triage", () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it("viewers read, developers triage; another project sees none of them", async () => {
+  it("viewers read, officers triage; another project sees none of them", async () => {
     const id = (await list())[0]!.id;
     expect((await triage(id, { note: "x" }, svc.project.keys.viewer)).statusCode).toBe(403);
+    const developer = await triage(id, { note: "x" }, svc.project.keys.developer);
+    expect(developer.statusCode).toBe(403);
+    expect(developer.json().message).toBe(
+      "Forbidden: this action needs a key of role officer or above; this key's role is developer",
+    );
     const other = await api("GET", `/v1/projects/${svc.other.id}/alerts`, svc.other.keys.admin);
     expect(other.statusCode).toBe(200);
     expect(other.json().data).toEqual([]);

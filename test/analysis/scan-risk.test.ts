@@ -56,10 +56,14 @@ describe("POST scan-risk validation", () => {
     expect(res.json()).toMatchObject({ success: false, error: "invalid_request", message: "Invalid body" });
   });
 
-  it("a viewer key: 403 Forbidden; no key: 401", async () => {
+  it("a viewer key: 403 naming the role it needs; no key: 401", async () => {
     const res = await scan({ addresses: one }, svc.project.keys.viewer);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ success: false, message: "Forbidden" });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: "forbidden",
+      message: "Forbidden: this action needs a key of role developer or above; this key's role is viewer",
+    });
     const anonymous = await svc.app!.inject({ method: "POST", url: scanUrl(), payload: { addresses: one } });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().message).toBe("The api key is invalid");

@@ -183,7 +183,12 @@ describe("roles", () => {
       for (const role of ROLES.filter((r) => roleRank(r) < roleRank(op.role!))) {
         checked++;
         const res = await send(op, validUrl(op, scope()), auth(svc.project.keys[role]));
-        if (res.statusCode !== 403 || !isJson(res.body, FORBIDDEN)) fail(`role ${role}`, res);
+        // The 403 says which role the action needs and which the key has.
+        const needs = {
+          ...FORBIDDEN,
+          message: `Forbidden: this action needs a key of role ${op.role}${op.role === "admin" ? "" : " or above"}; this key's role is ${role}`,
+        };
+        if (res.statusCode !== 403 || !isJson(res.body, needs)) fail(`role ${role}`, res);
       }
     });
     expect(checked).toBeGreaterThan(0);

@@ -137,7 +137,7 @@ describe("verdicts by the kind of list", () => {
       svc.app!.inject({
         method: "PATCH",
         url: `/v1/projects/${svc.project.id}/alerts/${alert.id}`,
-        headers: auth(svc.project.keys.developer),
+        headers: auth(svc.project.keys.officer),
         payload: body,
       });
     const approved = await approve({

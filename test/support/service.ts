@@ -40,7 +40,7 @@ export const LOCAL_CHAINS = [
 ];
 
 export interface TestService extends Service {
-  project: { id: number; keys: { admin: string; developer: string; viewer: string } };
+  project: { id: number; keys: { admin: string; officer: string; developer: string; viewer: string } };
   /** Another project, for scoping tests. */
   other: { id: number; keys: { admin: string } };
   /** The PostgreSQL schema the service runs in (undefined on PGlite): a second service may share it. */
@@ -78,9 +78,13 @@ export async function startTestService(
   const main = await createProject(service.keys, { name: "Test project" }, actor);
   const developer = await createKey(service.keys, main.projectId, { label: "dev", role: "developer" }, actor);
   const viewer = await createKey(service.keys, main.projectId, { label: "viewer", role: "viewer" }, actor);
+  const officer = await createKey(service.keys, main.projectId, { label: "officer", role: "officer" }, actor);
   const other = await createProject(service.keys, { name: "Other project" }, actor);
   return Object.assign(service, {
-    project: { id: main.projectId, keys: { admin: main.key, developer: developer.key, viewer: viewer.key } },
+    project: {
+      id: main.projectId,
+      keys: { admin: main.key, officer: officer.key, developer: developer.key, viewer: viewer.key },
+    },
     other: { id: other.projectId, keys: { admin: other.key } },
     schema: db.schema,
     async stop() {

@@ -27,7 +27,7 @@ let browser: HeadlessBrowser;
 const api = async (method: "GET" | "POST", apiPath: string, body?: object) => {
   const res = await fetch(`${url}${apiPath}`, {
     method,
-    headers: { ...auth(svc.project.keys.developer), ...(body ? { "content-type": "application/json" } : {}) },
+    headers: { ...auth(svc.project.keys.officer), ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return { status: res.status, headers: res.headers, body: await res.text() };
@@ -127,7 +127,7 @@ describe.runIf(runnable)("the officer's desk in headless Chromium", () => {
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
     expect(await page.textContent("#key-form h2")).toBe("Abrir las alertas del proyecto");
-    await page.fill("#key-input", svc.project.keys.developer);
+    await page.fill("#key-input", svc.project.keys.officer);
     await page.click("#key-form button[type=submit]");
     await page.waitForSelector('#inbox[data-status="ready"]');
     expect(await page.getAttribute("#inbox", "data-count")).toBe("3");

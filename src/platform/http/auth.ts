@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
 import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import type { FailureLimiter } from "./failure-limiter.ts";
 
-export const ROLES = ["viewer", "developer", "admin"] as const;
+export const ROLES = ["viewer", "developer", "officer", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 export const roleRank = (role: Role) => ROLES.indexOf(role);
 export const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
@@ -117,11 +117,17 @@ export function authHook(
       const detail = keyHeaderProblem(request);
       throw new AppError("unauthorized", MESSAGES.invalidKey, detail ? { details: [detail] } : {});
     }
-    if (roleRank(principal.role) < roleRank(access)) throw new AppError("forbidden", MESSAGES.forbidden);
+    // Another project's resource first, and saying nothing more: the role a route needs is told only of the key's
+    // own project.
     const projectId = requestedProjectId(request);
     if (projectId !== undefined && projectId !== String(principal.projectId)) {
       throw new AppError("forbidden", MESSAGES.forbidden);
     }
+    if (roleRank(principal.role) < roleRank(access))
+      throw new AppError(
+        "forbidden",
+        `Forbidden: this action needs a key of role ${access}${access === "admin" ? "" : " or above"}; this key's role is ${principal.role}`,
+      );
     request.principal = principal;
   };
 }

@@ -9,7 +9,7 @@ const EN = {
   forgetKey: "Forget API key",
   signIn: "Open the project's alerts",
   keyHint:
-    "The API key is kept only in this browser tab and is sent only to this service. A viewer key reads; triage needs a developer key.",
+    "The API key is kept only in this browser tab and is sent only to this service. A viewer key reads; triage needs an officer key.",
   projectId: "Project id",
   apiKey: "API key",
   open: "Open",
@@ -73,7 +73,7 @@ const ES: Record<Key, string> = {
   forgetKey: "Olvidar la clave de API",
   signIn: "Abrir las alertas del proyecto",
   keyHint:
-    "La clave de API se guarda solo en esta pestaña del navegador y solo se envía a este servicio. Una clave de lectura basta para ver; para gestionar hace falta una clave de desarrollador.",
+    "La clave de API se guarda solo en esta pestaña del navegador y solo se envía a este servicio. Una clave de lectura basta para ver; para gestionar hace falta una clave de oficial de cumplimiento.",
   projectId: "Id del proyecto",
   apiKey: "Clave de API",
   open: "Abrir",

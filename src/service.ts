@@ -74,6 +74,7 @@ import { type ProjectsContext, projectJurisdictions, registerProjectRoutes } fro
 import {
   overdueFilings,
   type ReportsContext,
+  registerAvisoRoutes,
   registerFileRoutes,
   registerReportJobs,
   registerReportRoutes,
@@ -427,6 +428,7 @@ async function assemble(
             maxPendingNotifications: config.maxPendingNotificationsPerProject,
           });
           registerReportRoutes(v1, reports);
+          registerAvisoRoutes(v1, reports);
           registerFileRoutes(v1, reports);
           registerNarrativeRoutes(
             v1,

@@ -135,3 +135,38 @@ export async function markAviso(
     .where("id", "=", id)
     .execute();
 }
+
+/** A project's avisos, newest first. */
+export async function avisosOfProject(
+  db: Kysely<DB>,
+  projectId: number,
+  page: { limit: number; offset: number },
+): Promise<Aviso[]> {
+  const rows = await db
+    .selectFrom("avisos")
+    .select([...COLUMNS])
+    .where("project_id", "=", projectId)
+    .orderBy("known_at", "desc")
+    .orderBy("id", "desc")
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map(avisoOf);
+}
+
+/** The aviso of a project and jurisdiction with this reference (its file's), if any. */
+export async function avisoByReference(
+  db: Kysely<DB>,
+  projectId: number,
+  countryCode: string,
+  reference: string,
+): Promise<Aviso | undefined> {
+  const row = await db
+    .selectFrom("avisos")
+    .select([...COLUMNS])
+    .where("project_id", "=", projectId)
+    .where("country_code", "=", countryCode)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+  return row ? avisoOf(row) : undefined;
+}

@@ -123,6 +123,15 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       },
       "POST /v1/reports/generate": { body: { ...project, countryCode: "MX", period: PERIOD } },
       "POST /v1/reports/{reportId}/filed": { body: { folio: "2024-1234" } },
+      "POST /v1/projects/{projectId}/avisos": {
+        body: {
+          userId: USER,
+          basis: "behaviour",
+          narrative:
+            "La clienta recibio tres depositos apenas inferiores al umbral de aviso en una semana y los retiro el mismo dia.",
+          alertIds: ["1"],
+        },
+      },
       "GET /v1/projects/{projectId}/alerts": {
         params: { status: "open", level: "illegal", cause: "law", assignee: "officer" },
       },

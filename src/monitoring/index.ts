@@ -14,6 +14,12 @@ export {
   transfersMeeting,
 } from "./operations.ts";
 export { registerMonitoringRoutes } from "./routes.ts";
-export { findMonitored, type MonitoredAddress, monitoredAmong, monitoredChains } from "./store.ts";
+export {
+  findMonitored,
+  listAddresses,
+  type MonitoredAddress,
+  monitoredAmong,
+  monitoredChains,
+} from "./store.ts";
 export { registerWalletRoutes } from "./wallet-routes.ts";
 export { monitoringWatcher, watcherForChains } from "./watch.ts";

@@ -27,6 +27,8 @@ export interface OperationQuery {
   userId?: string;
   /** only this transfer */
   transfer?: { addressId: number; chainId: number; txHash: string; logIndex: number };
+  /** only the transfers of these transactions */
+  txHashes?: readonly string[];
   /** `checked`: only transfers the checker judged (the reports); `recorded`: also those waiting (its history) */
   status: "checked" | "recorded";
   books: readonly BookClock[];
@@ -106,6 +108,7 @@ export async function readClientOperations(
               AND mt.tx_hash = ${q.transfer.txHash} AND mt.log_index = ${q.transfer.logIndex}`
           : sql``
       }
+      ${q.txHashes ? sql`AND mt.tx_hash = ANY(${[...q.txHashes]}::text[])` : sql``}
     ORDER BY ma.foreign_user_id, t.block_time, mt.tx_hash, mt.log_index, mt.address_id`.execute(db);
   return rows.map((r) => {
     const out = r.from_address === r.address;

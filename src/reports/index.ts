@@ -6,6 +6,8 @@
 // - generate.ts: the verb (on demand and on schedule); files.ts: writing with versions; schedule.ts: the cron jobs
 // - urgent.ts: urgent avisos; failures.ts: what happens when a file cannot be written; calendar.ts: the filings
 // - routes.ts: the API; file-routes.ts: the signed download
+
+export { registerAvisoRoutes } from "./aviso-routes.ts";
 export { filingCalendar, overdueFilings } from "./calendar.ts";
 export type { ReportsContext } from "./context.ts";
 export { registerFileRoutes } from "./file-routes.ts";

@@ -7,11 +7,13 @@
 import { dropDeadline } from "../alerts/index.ts";
 import { type Aviso, markAviso, unsettledAvisos } from "../avisos/index.ts";
 import { type ClientFile, governingJurisdiction, type Jurisdiction } from "../jurisdictions/index.ts";
+import { readClientOperations } from "../monitoring/index.ts";
 import { projectCompliance, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";
 import { GOVERNED_ELSEWHERE } from "./profiles.ts";
+import { asChainWrites } from "./written-addresses.ts";
 
 const RETRY_AFTER_MS = 3600_000;
 
@@ -59,6 +61,20 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
       );
       if (governing !== j.code) governedBy = governing;
       else {
+        // The client's transactions the officer named, as the file reports operations.
+        const operations =
+          a.txHashes.length === 0
+            ? []
+            : asChainWrites(
+                ctx.registry,
+                await readClientOperations(ctx.db, ctx.registry, {
+                  projectId: a.projectId,
+                  userId: a.userId,
+                  txHashes: a.txHashes,
+                  status: "checked",
+                  books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+                }),
+              );
         const built = urgent.buildKnown({
           settings: compliance.settings[j.code],
           aviso: {
@@ -67,7 +83,7 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
             basis,
             narrative: a.narrative,
             ...(a.account ? { account: a.account } : {}),
-            operations: [],
+            operations,
           },
           profile: read.profile,
           period: a.period,

@@ -1,6 +1,9 @@
 // Reading the report rows for the API: the month's list with its filters, one report by its path (always within
 // the asking project: another project's report is "not found"), marking a report filed, and the generations.
+
 import { sql } from "kysely";
+import { closeReported } from "../alerts/index.ts";
+import { avisoByReference } from "../avisos/index.ts";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { AppError, notFound } from "../platform/errors.ts";
 import { isUnder } from "../platform/storage/index.ts";
@@ -215,7 +218,27 @@ export async function markFiled(
       details: { sha256: report.sha256, ...(folio !== undefined ? { folio } : {}) },
     });
   });
+  await closeAvisoAlerts(ctx, projectId, path, folio ?? report.folio ?? undefined, actor);
   return findReport(ctx, projectId, path);
+}
+
+/**
+ * The alerts an aviso from knowledge answers, closed as `reported` once its file is filed (the folio, or the file's
+ * path when none was given, as their reference).
+ */
+async function closeAvisoAlerts(
+  ctx: ReportsContext,
+  projectId: number,
+  path: string,
+  folio: string | undefined,
+  actor: string,
+): Promise<void> {
+  const reference = /\.24h\.([0-9A-F]{14})(\.v\d+)?\.xml$/.exec(path)?.[1];
+  const country = path.split("/")[0]?.toUpperCase();
+  if (!reference || !country) return;
+  const aviso = await avisoByReference(ctx.db, projectId, country, reference);
+  if (aviso)
+    await closeReported(ctx.db, projectId, aviso.alertIds, folio ?? path, actor, new Date(ctx.now()));
 }
 
 export interface GenerationView {

@@ -151,6 +151,14 @@ describe("Mexico: the 24-hour aviso of a client found on the LPB, from the momen
     await register(DORMANT, "u-dormant");
     await register(COLOMBIAN, "u-colombian");
     await importPersonListFiles(db(), "un", [path.join(FIXTURES, "un_consolidated.xml")]);
+    // The market of the operating client's day: ETH at USD 2,000 and MXN 20 a dollar.
+    for (const day of ["2026-12-01", "2026-12-02", "2026-12-03"]) {
+      await db()
+        .insertInto("prices")
+        .values({ chain_id: CHAIN, token: "native", day, price_usd: "2000" })
+        .execute();
+      await db().insertInto("fx_rates").values({ day, currency: "MXN", per_usd: "20" }).execute();
+    }
     // The operating client's transfer is checked, and the client screened for it.
     await chain.block(new Date("2026-12-02T17:00:00Z"), [{ from: OTHER, to: OPERATED, value: 10n ** 15n }]);
     const checker = new TransferChecker({
@@ -304,5 +312,139 @@ describe("Mexico: the 24-hour aviso of a client found on the LPB, from the momen
       headers: auth(svc.project.keys.developer),
     });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("Mexico: the officer's own 24-hour aviso (POST /projects/{id}/avisos)", () => {
+  const raise = (body: Record<string, unknown>, key = svc.project.keys.officer) =>
+    svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/avisos`,
+      headers: auth(key),
+      payload: body,
+    });
+  const NARRATIVE =
+    "El cliente recibio tres depositos de montos apenas inferiores al umbral en una misma semana y los retiro el mismo dia.";
+  let hash: string;
+  let alertId: string;
+
+  beforeAll(async () => {
+    const transfer = await db()
+      .selectFrom("monitored_transfers")
+      .select("tx_hash")
+      .where("project_id", "=", svc.project.id)
+      .executeTakeFirstOrThrow();
+    hash = transfer.tx_hash;
+    alertId = ((await alertsOf()).find((a) => a.subject.userId === "u-dormant") as { id: string }).id;
+  });
+
+  it("each ground of the catalog in force today is taken: due 24 hours from now, with its source", async () => {
+    const before = Date.now();
+    for (const basis of ["behaviour", "adverse-information", "listed-person", "attempt"]) {
+      const res = await raise({
+        userId: basis === "behaviour" ? "u-operated" : "u-dormant",
+        basis,
+        narrative: `${NARRATIVE} (${basis})`,
+        ...(basis === "behaviour" ? { txHashes: [hash] } : {}),
+        ...(basis === "adverse-information" ? { alertIds: [alertId] } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const aviso = res.json().data;
+      expect(aviso).toMatchObject({ basis, origin: "officer", countryCode: "MX", state: "pending" });
+      expect(Date.parse(aviso.deadline) - Date.parse(aviso.knownAt)).toBe(DAY_MS);
+      expect(Date.parse(aviso.knownAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(aviso.source).toMatch(/Art\. 18 fracción VI párrafo segundo/);
+      if (basis === "attempt") expect(aviso.source).toMatch(/Reglamento de la LFPIORPI .* Art\. 7 Bis/);
+    }
+  });
+
+  it("refused with the reason: a ground not in the catalog, another project's alert, a transaction not the client's, a client without an address", async () => {
+    const basis = await raise({ userId: "u-dormant", basis: "hunch", narrative: NARRATIVE });
+    expect(basis.statusCode).toBe(400);
+    for (const ground of ["listed-person", "attempt", "behaviour", "adverse-information"])
+      expect(basis.json().details[0].message).toContain(`${ground} (`);
+    const alert = await raise({
+      userId: "u-dormant",
+      basis: "behaviour",
+      narrative: NARRATIVE,
+      alertIds: ["999999"],
+    });
+    expect(alert.json().details[0]).toEqual({
+      path: "/alertIds",
+      message: "not alerts of this project: 999999",
+    });
+    const tx = await raise({
+      userId: "u-dormant",
+      basis: "behaviour",
+      narrative: NARRATIVE,
+      txHashes: [hash],
+    });
+    expect(tx.json().details[0].message).toMatch(/not checked transactions of user u-dormant/);
+    const user = await raise({ userId: "u-nobody", basis: "behaviour", narrative: NARRATIVE });
+    expect(user.json().details[0].message).toMatch(/no monitored address in this project/);
+    const developer = await raise(
+      { userId: "u-dormant", basis: "behaviour", narrative: NARRATIVE },
+      svc.project.keys.developer,
+    );
+    expect(developer.statusCode).toBe(403);
+    expect(developer.json().message).toMatch(
+      /needs a key of role officer or above; this key's role is developer/,
+    );
+  });
+
+  it("the files: XSD-valid, the narrative as the alert's description, the transaction named as the aviso's operation", async () => {
+    await writeAvisos();
+    const avisos = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/avisos`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(avisos.statusCode, avisos.body).toBe(200);
+    const officer = (
+      avisos.json().data as { origin: string; state: string; basis: string; reference: string }[]
+    ).filter((a) => a.origin === "officer");
+    expect(officer.map((a) => a.state)).toEqual(["written", "written", "written", "written"]);
+    const behaviour = officer.find((a) => a.basis === "behaviour") as { reference: string };
+    const file = (await urgentFiles()).find((f) => f.path.includes(behaviour.reference));
+    const xml = (await svc.reports.store.get(file?.storage_key as string))?.toString("utf8") ?? "";
+    expect(await validateAvi(xml)).toEqual({ valid: true });
+    const aviso = new XMLParser({ parseTagValue: false }).parse(xml).archivo.informe.aviso;
+    expect(aviso.alerta.tipo_alerta).toBe("4114");
+    expect(aviso.alerta.descripcion_alerta).toMatch(
+      /^EL CLIENTE RECIBIO TRES DEPOSITOS DE MONTOS APENAS INFERIORES/,
+    );
+    const received =
+      aviso.operaciones_persona.detalle_operaciones.operaciones_transferencia.transferencias_recibidas;
+    expect(received.recepcion.hash_operacion).toBe(hash.toUpperCase());
+  });
+
+  it("marking an aviso's file filed with its folio closes the alerts it answers as reported", async () => {
+    const list = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/avisos`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    const adverse = (list.json().data as { basis: string; origin: string; reference: string }[]).find(
+      (a) => a.origin === "officer" && a.basis === "adverse-information",
+    ) as { reference: string };
+    const file = (await urgentFiles()).find((f) => f.path.includes(adverse.reference)) as { path: string };
+    const filed = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/reports/${encodeURIComponent(file.path)}/filed`,
+      headers: auth(svc.project.keys.officer),
+      payload: { folio: "2026-4471" },
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const alert = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts/${alertId}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(alert.json().data).toMatchObject({
+      status: "closed",
+      resolution: "reported",
+      reference: "2026-4471",
+    });
+    expect(alert.json().data.history.at(-1).change).toMatchObject({
+      event: "filing_filed",
+      reference: "2026-4471",
+    });
   });
 });

@@ -14,10 +14,11 @@ import { projectJurisdictions } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { ListKind } from "./entry.ts";
 import { listingsDue, recordListingAviso } from "./listing-avisos.ts";
+import { visibleTo } from "./lists/read.ts";
 import { VERDICTS, worstVerdict } from "./outcomes.ts";
 import { claimDueClients, PENDING, releaseClaim } from "./queue.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
-import { screenPerson } from "./screen.ts";
+import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
 import { thresholdsOf } from "./settings.ts";
 import { type Subject, subjectsOf } from "./subjects.ts";
@@ -91,9 +92,11 @@ export async function screenSubjects(
    */
   listingAvisos = true,
 ): Promise<ClientScreening> {
+  // A project that reads no list (only other projects' own LPBs are imported) has nothing to be screened against.
+  assertListsLoaded(loaded, client.projectId);
   const thresholds = await thresholdsOf(db, client.projectId);
   const candidates: StoredCandidate[] = subjects.flatMap((s) =>
-    screenPerson(loaded, thresholds, s.person).candidates.map((c) => ({
+    screenPerson(loaded, thresholds, s.person, client.projectId).candidates.map((c) => ({
       ...c,
       subject: s.person.name,
       role: s.role,
@@ -216,8 +219,9 @@ export async function clientListings(
   now: Date,
 ): Promise<{ matchedLists: ListKind[]; screened?: "first" | "rescreen" } | { unscreened: string }> {
   const loaded = await screener.current();
-  // No list imported: nothing to be a match on (GET /screening/lists and the start-up log say so).
-  if (loaded.lists.length === 0) return { matchedLists: [] };
+  // No list imported that the project reads: nothing to be a match on (GET /screening/lists and the start-up log
+  // say so).
+  if (!loaded.lists.some(visibleTo(client.projectId))) return { matchedLists: [] };
   const row = await db
     .selectFrom("client_screenings")
     .select(["lists_key", "candidates", "subjects", "profile_digest", "verdict"])
@@ -282,7 +286,7 @@ export async function profileRead(
   if (!row || row.verdict === PENDING || row.profile_digest === digest || subjects.length === 0)
     return undefined;
   const loaded = await screener.current();
-  if (loaded.lists.length === 0) return undefined;
+  if (!loaded.lists.some(visibleTo(client.projectId))) return undefined;
   return screenSubjects(db, loaded, client, subjects, digest, now);
 }
 

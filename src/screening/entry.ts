@@ -51,4 +51,9 @@ export interface ListInfo {
   listDate: string | undefined;
   /** where it came from: the official URL, or the file read */
   source: string;
+  /** the project whose own list it is (the UIF's LPB, delivered to each provider); absent for a service-wide list */
+  projectId?: number;
 }
+
+/** The kinds of list each project holds its own of: the UIF delivers the LPB to each obligated subject. */
+export const PROJECT_LIST_KINDS: readonly ListKind[] = ["mx-lpb"];

@@ -9,6 +9,7 @@ import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName, writeAudit } from "../projects/index.ts";
 import { screenWithWallets } from "./combined.ts";
+import { visibleTo } from "./lists/read.ts";
 import { normaliseName } from "./match/normalise.ts";
 import { queueProjectScreening } from "./queue.ts";
 import type { PersonInput } from "./schemas.ts";
@@ -65,11 +66,11 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       const projectId = principalOf(req).projectId;
       assertNamed(req.body.persons.map((person, i) => ({ person, path: `/persons/${i}/name` })));
       const loaded = await ctx.screener.current();
-      assertListsLoaded(loaded);
+      assertListsLoaded(loaded, projectId);
       const thresholds = await thresholdsOf(db, projectId);
       const results = [];
       for (const [i, person] of req.body.persons.entries()) {
-        results.push(screenPerson(loaded, thresholds, person));
+        results.push(screenPerson(loaded, thresholds, person, projectId));
         // A hundred persons against a PEP-sized list is CPU for a while: other requests are served in between.
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       }
@@ -97,7 +98,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       const projectId = principalOf(req).projectId;
       assertNamed([{ person: req.body.person, path: "/person/name" }]);
       const loaded = await ctx.screener.current();
-      assertListsLoaded(loaded);
+      assertListsLoaded(loaded, projectId);
       const thresholds = await thresholdsOf(db, projectId);
       return ok(
         await screenWithWallets(
@@ -108,7 +109,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
             addresses: req.body.addresses,
             maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
           },
-          async (person) => screenPerson(loaded, thresholds, person),
+          async (person) => screenPerson(loaded, thresholds, person, projectId),
         ),
       );
     },
@@ -124,16 +125,18 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
         response: { 200: Ok(Type.Object({ lists: Type.Array(ListVersionSchema) })) },
       },
     },
-    async () => {
+    async (req) => {
       const { lists } = await ctx.screener.current();
       return ok({
-        lists: lists.map(({ kind, version, listDate, entries, importedAt }) => ({
-          kind,
-          version,
-          listDate,
-          entries,
-          importedAt,
-        })),
+        lists: lists
+          .filter(visibleTo(principalOf(req).projectId))
+          .map(({ kind, version, listDate, entries, importedAt }) => ({
+            kind,
+            version,
+            listDate,
+            entries,
+            importedAt,
+          })),
       });
     },
   );
@@ -156,7 +159,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       },
     },
     async (req, reply) => {
-      assertListsLoaded(await ctx.screener.current());
+      assertListsLoaded(await ctx.screener.current(), req.params.projectId);
       const queued = await queueProjectScreening(db, req.params.projectId);
       await writeAudit(db, {
         projectId: req.params.projectId,

@@ -5,6 +5,7 @@
 // `clear` for persons it never compared with anything.
 import { AppError } from "../platform/errors.ts";
 import type { ListEntry } from "./entry.ts";
+import { visibleTo } from "./lists/read.ts";
 import type { Candidate } from "./match/matcher.ts";
 import { type CandidateVerdict, candidateVerdict, classOf, worstVerdict } from "./outcomes.ts";
 import type { CandidateView, PersonInput, PersonResult } from "./schemas.ts";
@@ -64,8 +65,11 @@ export function screenPerson(
   loaded: LoadedLists,
   thresholds: ListThresholds,
   person: PersonInput,
+  /** the project screening: it reads the service-wide lists and its own (the UIF's LPB), no other project's */
+  projectId: number,
 ): PersonResult {
-  const floor = Math.min(...loaded.lists.map((l) => thresholds[l.kind].review));
+  const lists = loaded.lists.filter(visibleTo(projectId));
+  const floor = Math.min(...lists.map((l) => thresholds[l.kind].review));
   const type = person.type ?? "person";
   const date = type === "entity" ? (person.incorporationDate ?? person.birthdate) : person.birthdate;
   const found = loaded.matcher.search(
@@ -81,6 +85,7 @@ export function screenPerson(
   const judged: CandidateView[] = [];
   for (const c of found.candidates) {
     if (cleared(c.entry)) continue;
+    if (c.entry.listProject != null && c.entry.listProject !== projectId) continue;
     const t = thresholds[c.entry.list];
     if (c.score < t.review) continue;
     judged.push(viewOf(c, c.score >= t.match));
@@ -97,13 +102,16 @@ export function screenPerson(
     name: person.name,
     verdict,
     candidates,
-    ruledOut: found.ruledOut.slice(0, MAX_CANDIDATES).map((r) => ({
-      list: r.entry.list,
-      entryId: r.entry.entryId,
-      matchedName: r.matchedName,
-      reason: r.reason,
-    })),
-    lists: loaded.lists.map(({ kind, version, listDate, entries, importedAt }) => ({
+    ruledOut: found.ruledOut
+      .filter((r) => r.entry.listProject == null || r.entry.listProject === projectId)
+      .slice(0, MAX_CANDIDATES)
+      .map((r) => ({
+        list: r.entry.list,
+        entryId: r.entry.entryId,
+        matchedName: r.matchedName,
+        reason: r.reason,
+      })),
+    lists: lists.map(({ kind, version, listDate, entries, importedAt }) => ({
       kind,
       version,
       listDate,
@@ -113,7 +121,11 @@ export function screenPerson(
   };
 }
 
-/** Fails when no list is imported: a `clear` against nothing would be a verdict the service never reached. */
-export function assertListsLoaded(loaded: LoadedLists): void {
-  if (loaded.lists.length === 0) throw new AppError("conflict", NO_LISTS);
+/**
+ * Fails when no list is imported that the project reads: a `clear` against nothing would be a verdict the service
+ * never reached.
+ */
+export function assertListsLoaded(loaded: LoadedLists, projectId?: number): void {
+  const lists = projectId === undefined ? loaded.lists : loaded.lists.filter(visibleTo(projectId));
+  if (lists.length === 0) throw new AppError("conflict", NO_LISTS);
 }

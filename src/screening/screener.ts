@@ -56,8 +56,8 @@ export class Screener {
       .setIsolationLevel("repeatable read")
       .execute(async (trx) => {
         const now = await currentLists(trx);
-        for await (const { kind, version, entry } of currentEntries(trx))
-          entries.push({ ...entry, list: kind, listVersion: version });
+        for await (const { kind, version, projectId, entry } of currentEntries(trx))
+          entries.push({ ...entry, list: kind, listVersion: version, listProject: projectId });
         return now;
       });
     if (key !== asked)

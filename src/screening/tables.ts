@@ -14,6 +14,8 @@ export interface PersonListsTable {
   entries: number;
   imported_at: Date;
   current: ColumnType<boolean, boolean | undefined, boolean>;
+  /** the project whose own list it is (the UIF's LPB); null for a service-wide list */
+  project_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface PersonListEntriesTable {

@@ -192,7 +192,13 @@ describe("Mexico: the 24-hour aviso of a client found on the LPB, from the momen
       .execute((trx) =>
         importPersonList(
           trx,
-          { kind: "mx-lpb", version: "LPB-2026-12-03", listDate: "2026-12-03", source: "test" },
+          {
+            kind: "mx-lpb",
+            version: "LPB-2026-12-03",
+            listDate: "2026-12-03",
+            source: "test",
+            projectId: svc.project.id,
+          },
           (async function* () {
             for (const p of LPB)
               yield {

@@ -76,10 +76,21 @@ describe("vigia lists", () => {
     const lpb = await vigia(["lists", "refresh", "mx-lpb"]);
     expect(lpb.code).not.toBe(0);
     expect(lpb.stderr).toMatch(
-      /not public: import the copy the UIF gave you with `vigia lists import mx-lpb FILE`/,
+      /not public: import the copy the UIF gave you with `vigia lists import mx-lpb FILE --project N`/,
     );
     const ftm = await vigia(["lists", "refresh", "ftm"]);
     expect(ftm.stderr).toMatch(/give its FollowTheMoney export with --url/);
+  });
+
+  it("the UIF's LPB is one project's own: without --project it is refused, saying so", async () => {
+    const res = await vigia([
+      "lists",
+      "import",
+      "mx-lpb",
+      path.join(ROOT, "test/fixtures/person-lists/mx_lpb_invented.csv"),
+    ]);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/it is one project's own: name it with --project N/);
   });
 
   it("an unknown KIND lists the kinds", async () => {

@@ -15,9 +15,17 @@ const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/person-lists");
 const at = (...p: string[]) => path.join(FIXTURES, ...p);
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-lists-"));
+/** The project whose own LPB is imported (the UIF delivers it to each provider). */
+let project: number;
 
 beforeAll(async () => {
   database = await openTestDatabase();
+  const row = await database.db
+    .insertInto("projects")
+    .values({ name: "LPB holder", webhook_secret_enc: "unused" } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  project = row.id;
 });
 afterAll(async () => {
   await database?.drop();
@@ -69,9 +77,9 @@ describe("each list from its fixture", () => {
 
 describe("all or nothing, and idempotent", () => {
   it("a malformed row fails the whole import: nothing of it is seen, and the run says where", async () => {
-    await expect(importPersonListFiles(database.db, "mx-lpb", [at("mx_lpb_invented.csv")])).rejects.toThrow(
-      /mx_lpb_invented\.csv:\d+: .*\(and 2 more rejected rows\)/,
-    );
+    await expect(
+      importPersonListFiles(database.db, "mx-lpb", [at("mx_lpb_invented.csv")], { projectId: project }),
+    ).rejects.toThrow(/mx_lpb_invented\.csv:\d+: .*\(and 2 more rejected rows\)/);
     expect((await lists()).filter((l) => l.kind === "mx-lpb")).toEqual([]);
     const run = await database.db
       .selectFrom("import_runs")
@@ -84,6 +92,7 @@ describe("all or nothing, and idempotent", () => {
   it("--skip-invalid leaves the bad rows out and says how many", async () => {
     const summary = await importPersonListFiles(database.db, "mx-lpb", [at("mx_lpb_invented.csv")], {
       skipInvalid: true,
+      projectId: project,
     });
     expect(summary).toMatchObject({ status: "imported", rejected: 3, version: "LPB-PRUEBA-2026-07" });
     expect(summary.rejected_rows).toHaveLength(3);

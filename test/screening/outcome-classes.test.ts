@@ -39,7 +39,13 @@ beforeAll(async () => {
     await svc.database.db.transaction().execute((trx) =>
       importPersonList(
         trx,
-        { kind, version: `${kind}-test`, listDate: "2026-12-01", source: "test" },
+        {
+          kind,
+          version: `${kind}-test`,
+          listDate: "2026-12-01",
+          source: "test",
+          ...(kind === "mx-lpb" ? { projectId: svc.project.id } : {}),
+        },
         (async function* () {
           yield* entries;
         })(),
@@ -156,5 +162,36 @@ describe("verdicts by the kind of list", () => {
     const again = await approve({ approval: { by: "Someone else" } });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/recorded already \(by Directora de Cumplimiento/);
+  });
+
+  it("a project's LPB is its own: another project's screening neither reads it nor lists it", async () => {
+    const other = await svc.app!.inject({
+      method: "POST",
+      url: "/v1/screening/persons",
+      headers: auth(svc.other.keys.admin),
+      payload: { persons: [{ name: "Anacleto Valdivia Ugalde", birthdate: "1960-01-01" }] },
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json().data.results[0]).toMatchObject({ verdict: "clear", candidates: [] });
+    expect(
+      other
+        .json()
+        .data.results[0].lists.map((l: { kind: string }) => l.kind)
+        .sort(),
+    ).toEqual(["ftm", "sat-69b"]);
+    const lists = await svc.app!.inject({ url: "/v1/screening/lists", headers: auth(svc.other.keys.admin) });
+    expect(
+      lists
+        .json()
+        .data.lists.map((l: { kind: string }) => l.kind)
+        .sort(),
+    ).toEqual(["ftm", "sat-69b"]);
+    const own = await svc.app!.inject({ url: "/v1/screening/lists", headers: auth(svc.project.keys.viewer) });
+    expect(
+      own
+        .json()
+        .data.lists.map((l: { kind: string }) => l.kind)
+        .sort(),
+    ).toEqual(["ftm", "mx-lpb", "sat-69b"]);
   });
 });

@@ -28,11 +28,19 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
     .argument("<kind>", LIST_KINDS.join(" | "))
     .argument("<files...>", "the list's file (ofac-sdn: sdn.csv and optionally alt.csv)")
     .option("--skip-invalid", "leave out malformed rows instead of failing the import")
-    .action((kind: string, files: string[], opts: { skipInvalid?: boolean }) =>
+    .option(
+      "--project <id>",
+      "mx-lpb: the project whose own list it is (the UIF delivers the LPB to each provider; no other project reads it)",
+    )
+    .action((kind: string, files: string[], opts: { skipInvalid?: boolean; project?: string }) =>
       withDatabase(async ({ database }) => {
         const k = kindOf(kind);
+        const projectId = opts.project === undefined ? undefined : Number(opts.project);
+        if (projectId !== undefined && !(Number.isInteger(projectId) && projectId > 0))
+          throw new InputError(`--project must be a project id (a positive integer), not "${opts.project}"`);
         printSummary(
           await importPersonListFiles(database.db, k, files, {
+            ...(projectId !== undefined ? { projectId } : {}),
             skipInvalid: opts.skipInvalid,
             progress: terminalProgress(`lists import ${k}`),
           }),

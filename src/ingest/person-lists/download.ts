@@ -23,7 +23,7 @@ export const NO_URL: Record<ListKind, string> = {
   un: "",
   "sat-69b": "",
   "mx-lpb":
-    "the UIF's Lista de Personas Bloqueadas is not public: import the copy the UIF gave you with `vigia lists import mx-lpb FILE` (its CSV layout: docs/person-lists.md)",
+    "the UIF's Lista de Personas Bloqueadas is not public: import the copy the UIF gave you with `vigia lists import mx-lpb FILE --project N` (its CSV layout: docs/person-lists.md)",
   ftm: "an OpenSanctions dataset is yours to choose under its licence (CC BY-NC 4.0 for non-commercial use; a commercial licence otherwise): give its FollowTheMoney export with --url, e.g. https://data.opensanctions.org/datasets/latest/peps/entities.ftm.json",
 };
 

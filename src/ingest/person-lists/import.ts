@@ -11,6 +11,7 @@ import {
   type ListEntry,
   type ListImportSummary,
   type ListKind,
+  PROJECT_LIST_KINDS,
 } from "../../screening/index.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
@@ -32,10 +33,26 @@ export async function importPersonListFiles(
   db: Kysely<DB>,
   kind: ListKind,
   files: string[],
-  options: { skipInvalid?: boolean; progress?: Progress; source?: string; now?: Date } = {},
+  options: {
+    skipInvalid?: boolean;
+    progress?: Progress;
+    source?: string;
+    now?: Date;
+    /** the project whose own list it is (mx-lpb: the UIF delivers the LPB to each provider) */
+    projectId?: number;
+  } = {},
 ): Promise<PersonListImport> {
   const first = files[0];
   if (first === undefined) throw new InputError(`vigia lists import ${kind}: name the list's file`);
+  const owned = PROJECT_LIST_KINDS.includes(kind);
+  if (owned && options.projectId === undefined)
+    throw new InputError(
+      `vigia lists import ${kind}: the UIF delivers its list to each provider, so it is one project's own: name it with --project N (no other project's screening reads it)`,
+    );
+  if (!owned && options.projectId !== undefined)
+    throw new InputError(
+      `vigia lists import ${kind}: the ${kind} list is service-wide; it takes no --project`,
+    );
   for (const file of files) await assertReadableFile(file);
   const problems = new RowProblems(first, options.skipInvalid);
   const progress = options.progress ?? NO_PROGRESS;
@@ -51,7 +68,9 @@ export async function importPersonListFiles(
         }
         problems.throwIfFailed();
       }
-      const summary = await importPersonList(trx, reader.info, entries(), {
+      const info =
+        options.projectId === undefined ? reader.info : { ...reader.info, projectId: options.projectId };
+      const summary = await importPersonList(trx, info, entries(), {
         ...(options.now ? { now: options.now } : {}),
         progress: (read) => progress.tick(read),
       });

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../../schema.ts";
-import { type ListEntry, ListEntrySchema, type ListInfo } from "../entry.ts";
+import { type ListEntry, ListEntrySchema, type ListInfo, PROJECT_LIST_KINDS } from "../entry.ts";
 
 const BATCH = 500;
 
@@ -49,11 +49,22 @@ export async function importPersonList(
 ): Promise<ListImportSummary> {
   const now = options.now ?? new Date();
   // One import of a kind at a time: a second waits, then finds the first's version current (and may be `unchanged`).
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`person-list:${info.kind}`}))`.execute(trx);
+  const owned = PROJECT_LIST_KINDS.includes(info.kind);
+  if (owned !== (info.projectId !== undefined))
+    throw new Error(
+      owned
+        ? `the ${info.kind} list is each project's own (the UIF delivers it to each provider): name the project (--project N)`
+        : `the ${info.kind} list is service-wide: it takes no project`,
+    );
+  const projectId = info.projectId ?? null;
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`person-list:${info.kind}:${projectId ?? ""}`}))`.execute(
+    trx,
+  );
   const current = await trx
     .selectFrom("person_lists")
     .select(["id", "version", "digest", "entries"])
     .where("kind", "=", info.kind)
+    .where((eb) => (projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", projectId)))
     .where("current", "=", true)
     .forUpdate()
     .executeTakeFirst();
@@ -68,6 +79,7 @@ export async function importPersonList(
       entries: 0,
       imported_at: now,
       current: false,
+      project_id: projectId,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

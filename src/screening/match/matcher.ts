@@ -10,6 +10,8 @@ import { coverage, isJoinedParticle, TOKEN_MATCH_MIN, tokenSimilarity } from "./
 export interface IndexedEntry extends ListEntry {
   list: ListKind;
   listVersion: string;
+  /** the project whose own list it is on (the UIF's LPB); absent or null on a service-wide list */
+  listProject?: number | null;
 }
 
 export interface PersonQuery {

@@ -21,6 +21,7 @@ import {
   importPersonList,
   type ListEntry,
   type ListKind,
+  PROJECT_LIST_KINDS,
   Screener,
 } from "../../../src/screening/index.ts";
 import { MonitoredChain } from "../../support/monitored-chain.ts";
@@ -180,6 +181,8 @@ export class CaseRunner {
     const other = (i: number) =>
       `0x${(0xc0000000 + this.file * 0x100000 + this.#n * 0x100 + i).toString(16).padStart(40, "0")}`;
     this.integrator.profiles.set(user, c.profile);
+    // The case's project: its own LPB is imported for it (the UIF delivers the list to each provider).
+    const project = await createProject(this.svc.keys, { name: c.name }, { kind: "cli" });
     for (const [kind, persons] of Object.entries(c.lists ?? {}) as [
       ListKind,
       { name: string; birthdate?: string }[],
@@ -199,7 +202,13 @@ export class CaseRunner {
       await db.transaction().execute((trx) =>
         importPersonList(
           trx,
-          { kind, version: undefined, listDate: undefined, source: "case" },
+          {
+            kind,
+            version: undefined,
+            listDate: undefined,
+            source: "case",
+            ...(PROJECT_LIST_KINDS.includes(kind) ? { projectId: project.projectId } : {}),
+          },
           (async function* () {
             yield* entries;
           })(),
@@ -239,8 +248,7 @@ export class CaseRunner {
       )
       .execute();
 
-    // The project and the client's addresses.
-    const project = await createProject(this.svc.keys, { name: c.name }, { kind: "cli" });
+    // The client's addresses.
     const key = project.key;
     const patch = await this.svc.app!.inject({
       method: "PATCH",

@@ -118,6 +118,8 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       "DELETE /v1/projects/{projectId}/addresses/{id}": { params: { id: "1" } },
       "POST /v1/projects/{projectId}/notifications/{id}/redeliver": { params: { id: "1" } },
       "POST /v1/projects/{projectId}/integration/test": { body: { foreign_user_id: USER } },
+      // The span form (the month's form is `period`); the docs page sends only the parameters filled in.
+      "GET /v1/reports/calendar": { params: { from: "2024-02-01", to: "2024-02-29" } },
       "POST /v1/reports/calendar/filed": {
         body: { ...project, countryCode: "CO", period: PERIOD, filing: "CO-ROS-ABSENCE", folio: "SIREL-77" },
       },

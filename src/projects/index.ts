@@ -10,6 +10,7 @@ export {
   getProject,
   insertProject,
   projectCompliance,
+  projectCreatedAt,
   projectExists,
   projectJurisdictions,
   projectsWithJurisdictions,

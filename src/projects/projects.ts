@@ -118,6 +118,16 @@ export async function projectsWithJurisdictions(
     .map((r) => ({ id: r.id, jurisdictions: r.jurisdictions, createdAt: new Date(r.created_at) }));
 }
 
+/** When a project was created (undefined for an unknown project): no filing is owed for the months before it. */
+export async function projectCreatedAt(db: Kysely<DB>, projectId: number): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom("projects")
+    .select("created_at")
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  return row ? new Date(row.created_at) : undefined;
+}
+
 export async function projectExists(db: Kysely<DB>, projectId: number): Promise<boolean> {
   return (
     (await db.selectFrom("projects").select("id").where("id", "=", projectId).executeTakeFirst()) !==

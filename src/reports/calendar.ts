@@ -18,7 +18,12 @@ import {
 } from "../jurisdictions/index.ts";
 import { AppError, invalid } from "../platform/errors.ts";
 import { zonedDay } from "../platform/time-zone.ts";
-import { projectJurisdictions, projectsWithJurisdictions, writeAudit } from "../projects/index.ts";
+import {
+  projectCreatedAt,
+  projectJurisdictions,
+  projectsWithJurisdictions,
+  writeAudit,
+} from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { periodOf, previousPeriod } from "./period.ts";
 import { owedUrgent } from "./urgent.ts";
@@ -238,9 +243,12 @@ export async function filingCalendar(
 ): Promise<FilingView[]> {
   const enabled = await projectJurisdictions(ctx.db, projectId);
   const wanted = countryCode ? enabled.filter((c) => c === countryCode) : enabled;
+  const createdAt = await projectCreatedAt(ctx.db, projectId);
   const now = ctx.now();
   const out: FilingView[] = [];
   for (const j of jurisdictionsOf(wanted)) {
+    // Nothing is owed for a month before the project existed (as vigia_filings_overdue counts).
+    if (createdAt && period < periodOf(createdAt, j.timeZone)) continue;
     const m = await monthState(ctx, projectId, j.code, period);
     for (const def of j.calendar(period)) out.push(monthlyFiling(j, period, def, m, now));
     out.push(...(await urgentFilings(ctx, projectId, j, period, m, now)));
@@ -323,4 +331,47 @@ export async function overdueFilings(ctx: ReportsContext, months = 3): Promise<M
     }
   }
   return counts;
+}
+
+/** How many months before a span a filing due in it can belong to (Mexico's monthly AVI: the month before). */
+const SPAN_LOOKBACK_MONTHS = 2;
+/** The longest span one request reads: a quarter of weeks to come, or a year looking back. */
+export const MAX_SPAN_DAYS = 400;
+
+/**
+ * The filings whose deadline falls in [from, to] (instants), across months: the coming weeks' work, soonest first.
+ * Each period from a little before `from` to `to` is read in each of the project's jurisdictions.
+ */
+export async function filingsDueBetween(
+  ctx: ReportsContext,
+  projectId: number,
+  from: Date,
+  to: Date,
+  countryCode?: string,
+): Promise<FilingView[]> {
+  const periods = new Set<string>();
+  const enabled = await projectJurisdictions(ctx.db, projectId);
+  for (const j of jurisdictionsOf(countryCode ? enabled.filter((c) => c === countryCode) : enabled)) {
+    let period = periodOf(to, j.timeZone);
+    const first = periodOf(from, j.timeZone);
+    for (let back = 0; back < SPAN_LOOKBACK_MONTHS; back++) periods.add(previousPeriodN(first, back + 1));
+    for (;;) {
+      periods.add(period);
+      if (period <= first) break;
+      period = previousPeriod(period);
+    }
+  }
+  const out: FilingView[] = [];
+  for (const period of [...periods].sort())
+    for (const f of await filingCalendar(ctx, projectId, period, countryCode)) {
+      const at = Date.parse(f.deadline);
+      if (at >= from.getTime() && at <= to.getTime()) out.push(f);
+    }
+  return out.sort((a, b) => a.deadline.localeCompare(b.deadline) || a.filing.localeCompare(b.filing));
+}
+
+function previousPeriodN(period: string, n: number): string {
+  let p = period;
+  for (let i = 0; i < n; i++) p = previousPeriod(p);
+  return p;
 }

@@ -12,7 +12,7 @@ import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName } from "../projects/index.ts";
-import { filingCalendar, markFilingFiled } from "./calendar.ts";
+import { filingCalendar, filingsDueBetween, MAX_SPAN_DAYS, markFilingFiled } from "./calendar.ts";
 import type { ReportsContext } from "./context.ts";
 import { assertClosed, generateReports } from "./generate.ts";
 import { PERIOD_PATTERN } from "./period.ts";
@@ -24,6 +24,10 @@ export const SIGNED_URL_TTL_MS = SIGNED_URL_LIFETIME_MS;
 
 const Country = Type.Union(JURISDICTION_CODES.map((c) => Type.Literal(c)));
 const Period = Type.String({ pattern: PERIOD_PATTERN, description: "YYYY-MM" });
+const Day = Type.String({
+  pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$",
+  description: "YYYY-MM-DD",
+});
 const ProjectId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 /** A storage path as platform/storage accepts it: up to 8 plain segments of up to 128 characters, no `..`. */
 export const STORAGE_PATH_PATTERN =
@@ -282,19 +286,52 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
       config: { access: "viewer" },
       schema: {
         tags,
-        summary: "The filings a period owes",
+        summary: "The filings a period owes, or those due in a span",
         description:
           "Every filing due for the month (`period` YYYY-MM) in each of the project's jurisdictions (or `countryCode`): " +
-          "monthly reports and each 24-hour aviso, with its deadline and state (pending, generated, filed, overdue).",
+          "monthly reports and each 24-hour aviso, with its deadline and state (pending, generated, filed, overdue). " +
+          "Or, with `from` and `to` (YYYY-MM-DD, UTC days, inclusive; at most 400 days) instead of `period`, every " +
+          "filing whose deadline falls in that span, across months, soonest first: the coming weeks' work. Nothing " +
+          "is owed for a month before the project existed.",
         querystring: Type.Object(
-          { projectId: ProjectId, period: Period, countryCode: Type.Optional(Country) },
+          {
+            projectId: ProjectId,
+            period: Type.Optional(Period),
+            from: Type.Optional(Day),
+            to: Type.Optional(Day),
+            countryCode: Type.Optional(Country),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Ok(Type.Array(FilingSchema)) },
       },
     },
-    async (req) =>
-      ok(await filingCalendar(ctx, req.query.projectId, req.query.period, req.query.countryCode)),
+    async (req) => {
+      const q = req.query;
+      if (q.period !== undefined) {
+        if (q.from !== undefined || q.to !== undefined)
+          throw invalid(MESSAGES.invalidQuery, [
+            { path: "/period", message: "give `period`, or `from` and `to`, not both" },
+          ]);
+        return ok(await filingCalendar(ctx, q.projectId, q.period, q.countryCode));
+      }
+      if (q.from === undefined || q.to === undefined)
+        throw invalid(MESSAGES.invalidQuery, [
+          {
+            path: q.from === undefined ? "/from" : "/to",
+            message:
+              "give `period` (YYYY-MM), or `from` and `to` (YYYY-MM-DD) for the filings due in that span",
+          },
+        ]);
+      const from = new Date(`${q.from}T00:00:00.000Z`);
+      const to = new Date(`${q.to}T23:59:59.999Z`);
+      const days = (to.getTime() - from.getTime()) / 86_400_000;
+      if (!(days > 0) || days > MAX_SPAN_DAYS)
+        throw invalid(MESSAGES.invalidQuery, [
+          { path: "/to", message: `must be on or after \`from\`, at most ${MAX_SPAN_DAYS} days later` },
+        ]);
+      return ok(await filingsDueBetween(ctx, q.projectId, from, to, q.countryCode));
+    },
   );
 
   app.post(

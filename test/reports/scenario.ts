@@ -198,6 +198,13 @@ export const CO_ENTITY = { codigo_sirel: "PSAV-0042" };
 /** Configures the project, registers the addresses, indexes and checks the transfers. */
 export async function buildScenario(svc: TestService, integratorUrl: string): Promise<void> {
   const db = svc.database.db;
+  // The project has served its clients since 2024: the months of the scenario are its own (nothing is owed for a
+  // month before a project existed).
+  await db
+    .updateTable("projects")
+    .set({ created_at: new Date("2024-01-01T00:00:00Z") } as never)
+    .where("id", "=", svc.project.id)
+    .execute();
   const days = new Set(TRANSFERS.map((t) => t.at.slice(0, 10)));
   await db
     .insertInto("prices")

@@ -3,7 +3,7 @@
 // reform, Colombia's start, El Salvador's two laws, Guatemala's two decrees, the travel rules; and the law texts'
 // dates themselves (a rule's versions never overlap or leave a gap after the first).
 import { describe, expect, it } from "vitest";
-import { type ClientOperation, evaluate, type RuleBook } from "../regulation/index.ts";
+import { type ClientOperation, evaluate, type RuleBook, versionOn } from "../regulation/index.ts";
 import { GUATEMALA } from "./gt/index.ts";
 import { COLOMBIA, INTERNATIONAL, JURISDICTIONS, MEXICO, umaOn } from "./index.ts";
 import { EL_SALVADOR } from "./sv/index.ts";
@@ -89,6 +89,17 @@ describe("Mexico: the aviso by amount", () => {
     expect(law("2025-07-17")?.source).not.toContain("115/2026");
     expect(law("2026-11-29")?.source).not.toContain("115/2026");
     expect(law("2026-11-30")?.source).toContain("Acuerdo 115/2026");
+  });
+
+  it("fracción XVI applies from 10 September 2019, eighteen months after the decree's entry into force (10-03-2018): no rule on the 9th", () => {
+    const from2019 = MEXICO.rules.filter((r) => (r.versions[0]?.validFrom ?? "").startsWith("2019"));
+    expect(from2019.length).toBeGreaterThan(3);
+    for (const rule of from2019) {
+      expect(versionOn(rule, "2019-09-09"), rule.id).toBeUndefined();
+      expect(versionOn(rule, "2019-09-10")?.source, rule.id).toMatch(
+        /aplicable desde 10-09-2019|DOF 24-07-2014/,
+      );
+    }
   });
 });
 

@@ -5,7 +5,8 @@
 //  - Reglamento de la LFPIORPI, última reforma DOF 27-03-2026 (in force 28-03-2026);
 //  - Reglas de Carácter General (RCG), DOF 23-08-2013 as reformed DOF 24-07-2014 and 30-11-2020, and as reformed by
 //    Acuerdo 115/2026 (DOF 07-08-2026, vespertina), in force 30-11-2026.
-// Fraction XVI itself was added by the decree of DOF 09-03-2018 and applied from 09-09-2019; its 645 UMA aviso
+// Fraction XVI itself was added by the decree of DOF 09-03-2018 (in force 10-03-2018) and applied from 10-09-2019,
+// eighteen months later; its 645 UMA aviso
 // threshold before the 2025 reform is known from secondary sources only, so those versions say `verified: false`.
 import type { LawRule } from "../../regulation/index.ts";
 
@@ -14,8 +15,11 @@ export const MX_TIME_ZONE = "America/Mexico_City";
 
 /** Days the texts changed, in Mexico City. */
 export const MX_DATES = {
-  /** LFPIORPI Art. 17 XVI (added DOF 09-03-2018) applies, 18 months after the decree */
-  fractionXvi: "2019-09-09",
+  /**
+   * LFPIORPI Art. 17 XVI (added by the Ley Fintech decree, DOF 09-03-2018, in force the day after, 10-03-2018)
+   * applies eighteen months after the decree's entry into force: 10-09-2019
+   */
+  fractionXvi: "2019-09-10",
   /** the reform of DOF 16-07-2025 is in force: 210 UMA, the 24-hour aviso at any amount, the travel-rule paragraph */
   reform2025: "2025-07-17",
   /** the Reglamento's Art. 7 as reformed DOF 27-03-2026: "alcance o supere", "por tipo de acto u operación" */
@@ -29,7 +33,7 @@ const dayBefore = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 const LEY = "LFPIORPI (texto vigente, última reforma DOF 16-07-2025)";
-const LEY_2018 = "LFPIORPI (fracción XVI adicionada DOF 09-03-2018, aplicable desde 09-09-2019)";
+const LEY_2018 = "LFPIORPI (fracción XVI adicionada DOF 09-03-2018, aplicable desde 10-09-2019)";
 const REGLAMENTO_2026 = "Reglamento de la LFPIORPI Art. 7 (reforma DOF 27-03-2026, en vigor 28-03-2026)";
 const RCG_2014 = "RCG de la LFPIORPI (DOF 23-08-2013, reforma DOF 24-07-2014)";
 const RCG_2026 =

@@ -73,4 +73,13 @@ describe("the 24-hour aviso's alert", () => {
   it("a listed counterparty alone: 4122", async () => {
     expect(await aviso(["MX-24H-LISTA"])).toMatch(/<tipo_alerta>4122<\/tipo_alerta>/);
   });
+
+  it("a counterparty labelled illicit or a mixer: 4114, the label said as a fact, not a finding of illicit origin", async () => {
+    const xml = await aviso(["MX-24H-INDICIOS"]);
+    expect(xml).toMatch(/<tipo_alerta>4114<\/tipo_alerta>/);
+    expect(xml).toMatch(
+      /ESTA SENALADA EN FUENTES DE ETIQUETAS COMO ACTIVIDAD ILICITA, LISTA DE BLOQUEO O MEZCLADOR/,
+    );
+    expect(xml).not.toMatch(/TIENE INDICIOS|ORIGEN ILICITO/);
+  });
 });

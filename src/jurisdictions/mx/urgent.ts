@@ -13,7 +13,8 @@ import { mxSettings } from "./settings.ts";
 
 /**
  * The aviso's alert, with the rule: a client on the UIF's Lista de Personas Bloqueadas (4107) first, since it is
- * the client the aviso is about; else a listed counterparty (4122) or indicia of illicit origin (4114).
+ * the client the aviso is about; else a listed counterparty (4122) or a counterparty labelled illicit, blocklisted or
+ * a mixer (4114), said as the fact it is, not as a finding of illicit origin.
  */
 function alertOf(laws: readonly string[], counterparty: string): AviAviso["alert"] {
   if (laws.includes(MX_LPB))
@@ -28,7 +29,9 @@ function alertOf(laws: readonly string[], counterparty: string): AviAviso["alert
       }
     : {
         code: ALERT_CODES.illicitIndicia,
-        description: `LA CONTRAPARTE ${counterparty} TIENE INDICIOS DE ORIGEN ILICITO (REGLA ${MX_24H_INDICIOS})`,
+        // The facts, not a finding: the label the counterparty carries is what the officer reports; whether the
+        // resources are illicit is the authority's to say.
+        description: `LA CONTRAPARTE ${counterparty} ESTA SENALADA EN FUENTES DE ETIQUETAS COMO ACTIVIDAD ILICITA, LISTA DE BLOQUEO O MEZCLADOR (REGLA ${MX_24H_INDICIOS})`,
       };
 }
 

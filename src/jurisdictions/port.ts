@@ -184,6 +184,11 @@ export interface FilingDefinition {
 }
 
 export interface Jurisdiction extends RuleBook {
+  /**
+   * the files' alphabet has no lower case (Mexico's AVI: `[A-Z0-9]`): addresses whose case matters (Tron's
+   * base58check) are written in a case-free form (Tron's hex, `41…`)
+   */
+  upperCaseFiles?: boolean;
   /** ISO 3166-1 code of the country, which is also the jurisdiction's code */
   countryCode: string;
   /** the country's name in its language */

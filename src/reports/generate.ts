@@ -69,6 +69,7 @@ export async function generateReports(
       status: "recorded",
       books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
     }),
+    j,
   );
   // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
   // A rule on the client's lists left unjudged (the client was not screened then) is judged by its last screening.

@@ -74,6 +74,7 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
                   status: "checked",
                   books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
                 }),
+                j,
               );
         const built = urgent.buildKnown({
           settings: compliance.settings[j.code],

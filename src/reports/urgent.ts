@@ -99,6 +99,7 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
       status: "checked",
       books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
     }),
+    j,
   );
   if (!op) {
     ctx.log?.error(

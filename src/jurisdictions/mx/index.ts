@@ -34,6 +34,7 @@ export const MEXICO: Jurisdiction = {
   regulator: "UIF (Unidad de Inteligencia Financiera), through the SAT's SPPLD portal",
   timeZone: MX_TIME_ZONE,
   currency: "MXN",
+  upperCaseFiles: true,
   rules: MX_RULES,
   umaOn,
   accumulations: { [MX_SIX_MONTHS]: sixMonthAccumulation },

@@ -285,6 +285,24 @@ describe("names, identifiers and beneficial owners", () => {
     );
   });
 
+  it("refuses the SAT's generic RFCs (general public, foreigners) with or without a birthdate: they identify no one", () => {
+    const refused = (profile: Profile) => {
+      const file = aviFile({ period: "2026-09", entity: ENTITY, userId: "u", profile, avisos: [aviso()] });
+      return file.ok ? "accepted" : `${file.field}: ${file.reason}`;
+    };
+    for (const rfc of ["XAXX010101000", "XEXX010101000", "xaxx010101000"])
+      for (const birthdate of [undefined, "2001-01-01", "1980-02-29"]) {
+        const profile = {
+          ...fisica,
+          birthdate,
+          mexico: { ...fisica.mexico, rfc, curp: undefined },
+        } as Profile;
+        expect(refused(profile), `${rfc} ${birthdate}`).toMatch(
+          /^mexico\.rfc: `mexico\.rfc` is X[AE]XX010101000, the SAT's generic RFC .* identifies no one/,
+        );
+      }
+  });
+
   it("writes the beneficial owners the profile gives (a person and a company), and the file validates", async () => {
     const moral = PROFILES.moral as Profile;
     const xml = build({

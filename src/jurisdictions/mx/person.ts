@@ -90,6 +90,9 @@ function optionalDate(day: string | undefined): XmlTree {
   return day ? { fecha_nacimiento: compactDate(day) } : {};
 }
 
+/** The SAT's generic RFCs: XAXX010101000 for the general public, XEXX010101000 for foreigners. */
+const GENERIC_RFCS = ["XAXX010101000", "XEXX010101000"];
+
 function rfcOf(
   value: string | undefined,
   pattern: RegExp,
@@ -99,6 +102,13 @@ function rfcOf(
 ): XmlTree {
   if (!value) return {};
   const rfc = value.toUpperCase().trim();
+  // The SAT's generic RFCs (the general public, foreigners) name no one: written as a client's, the aviso would not
+  // identify the person, whatever its birthdate says.
+  if (GENERIC_RFCS.includes(rfc))
+    refuse(
+      `\`${at}\` is ${rfc}, the SAT's generic RFC (${rfc.startsWith("XE") ? "foreigners" : "the general public"}), which identifies no one: give the person's own RFC, or leave it out and give the CURP or the birthdate`,
+      at,
+    );
   if (!pattern.test(rfc)) refuse(`\`${at}\` is not the RFC of a ${kind}`);
   if (date) sameDate(rfc, at, date.day, date.field, rfc.length - 9);
   return { rfc };

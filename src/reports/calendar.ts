@@ -162,6 +162,31 @@ function monthlyFiling(
   };
 }
 
+/** One 24-hour aviso as a filing of the month: its file's slot (the stem), its deadline and state. */
+function urgentFiling(
+  j: Jurisdiction,
+  period: string,
+  m: MonthState,
+  now: number,
+  a: { stem: string; name: string; deadline: Date; source: string },
+): FilingView {
+  const files = m.files.filter((f) => f.kind === "urgent" && fileStem(f.path) === a.stem);
+  const failures = m.failures.filter((f) => f.kind === "urgent" && f.stem === a.stem);
+  const id = `${j.code}-URGENT:${a.stem}`;
+  return {
+    countryCode: j.code,
+    period,
+    filing: id,
+    name: a.name,
+    deadline: a.deadline.toISOString(),
+    source: a.source,
+    state: stateOf(files, failures.length, false, m.marks.has(id), a.deadline, now),
+    folio: m.marks.get(id) ?? null,
+    files: files.map((f) => ({ path: f.path, status: f.status, folio: f.folio })),
+    failures: failures.map((f) => ({ userId: f.user_id, reason: f.reason, field: f.field })),
+  };
+}
+
 /** The avisos of the month due from knowledge (a client found on a list): one filing each. */
 async function knownFilings(
   ctx: ReportsContext,
@@ -176,28 +201,18 @@ async function knownFilings(
   // An aviso whose client turned out to be governed elsewhere is owed no file here.
   const avisos = (await avisosOfMonth(ctx.db, projectId, j.code, period)).filter((a) => a.owed);
   return avisos.map((a) => {
-    const stem = urgent.knownStemOf(a);
-    const files = m.files.filter((f) => f.kind === "urgent" && fileStem(f.path) === stem);
-    const failures = m.failures.filter((f) => f.kind === "urgent" && f.stem === stem);
-    const id = `${j.code}-URGENT:${stem}`;
     const basis = urgent.bases.find((b) => b.id === a.basis);
     const day = zonedDay(a.knownAt, j.timeZone);
     const version = basis?.versions.find((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo));
     const what = a.listing
       ? `on the ${a.listing.list} list, entry ${a.listing.entryId}`
       : (basis?.name ?? a.basis);
-    return {
-      countryCode: j.code,
-      period,
-      filing: id,
+    return urgentFiling(j, period, m, now, {
+      stem: urgent.knownStemOf(a),
       name: `24-hour aviso of user ${a.userId} (${a.basis}: ${what}; known ${a.knownAt.toISOString()})`,
-      deadline: a.deadline.toISOString(),
+      deadline: a.deadline,
       source: version?.source ?? "LFPIORPI Art. 18 fracción VI",
-      state: stateOf(files, failures.length, false, m.marks.has(id), a.deadline, now),
-      folio: m.marks.get(id) ?? null,
-      files: files.map((f) => ({ path: f.path, status: f.status, folio: f.folio })),
-      failures: failures.map((f) => ({ userId: f.user_id, reason: f.reason, field: f.field })),
-    };
+    });
   });
 }
 
@@ -212,26 +227,15 @@ async function urgentFilings(
   const urgent = j.urgent;
   if (!urgent) return [];
   const transfers = await owedUrgent(ctx, projectId, j, period);
-  return transfers.map((t) => {
-    const deadline = new Date(t.evaluatedAt.getTime() + urgent.dueWithinMs);
+  return transfers.map((t) =>
     // One filing per aviso, named by its file's stem (two transfers of one transaction are two avisos).
-    const stem = urgent.stemOf(t);
-    const files = m.files.filter((f) => f.kind === "urgent" && fileStem(f.path) === stem);
-    const failures = m.failures.filter((f) => f.kind === "urgent" && f.stem === stem);
-    const id = `${j.code}-URGENT:${stem}`;
-    return {
-      countryCode: j.code,
-      period,
-      filing: id,
+    urgentFiling(j, period, m, now, {
+      stem: urgent.stemOf(t),
       name: `24-hour aviso of transaction ${t.txHash} (user ${t.userId}; ${t.laws.filter((l) => urgent.rules.includes(l)).join(", ")})`,
-      deadline: deadline.toISOString(),
+      deadline: new Date(t.evaluatedAt.getTime() + urgent.dueWithinMs),
       source: "LFPIORPI Art. 18 fracción VI",
-      state: stateOf(files, failures.length, false, m.marks.has(id), deadline, now),
-      folio: m.marks.get(id) ?? null,
-      files: files.map((f) => ({ path: f.path, status: f.status, folio: f.folio })),
-      failures: failures.map((f) => ({ userId: f.user_id, reason: f.reason, field: f.field })),
-    };
-  });
+    }),
+  );
 }
 
 /** The filings a project owes for a period, for its enabled jurisdictions (or one of them). */

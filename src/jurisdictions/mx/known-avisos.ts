@@ -4,14 +4,12 @@
 // catalog, each dated with the text in force and where it was read (docs/regulation.md, "Mexico"); the file is an
 // AVI aviso of prioridad 2 naming the client, its alert code and the facts, with the operations it is about when the
 // officer names some (none otherwise: the schema's detalle_operaciones holds no required element).
-import type { AvisoBasis, Blocked, KnownAviso, UrgentAvisos } from "../port.ts";
+import type { AvisoBasis, KnownAviso, UrgentAvisos } from "../port.ts";
 import type { Profile } from "../profile.ts";
 import { userStem } from "../user-ids.ts";
-import { type AviAviso, aviFile } from "./avi.ts";
 import { ALERT_CODES } from "./catalogs.ts";
-import { checkAgainstXsd, MX_XML } from "./monthly.ts";
 import { MX_DATES } from "./rules.ts";
-import { mxSettings } from "./settings.ts";
+import { urgentAviFile } from "./urgent-file.ts";
 
 const D = MX_DATES;
 const dayBefore = (day: string) =>
@@ -122,54 +120,19 @@ export function buildKnownAviso(input: {
   profile: Profile;
   period: string;
 }): ReturnType<UrgentAvisos["buildKnown"]> {
-  const entity = mxSettings(input.settings);
-  if (!entity)
-    return {
-      ok: false,
-      blocked: {
-        code: "no_reporting_entity",
-        reason: "the project has no Mexican reporting entity (`jurisdiction_settings.MX`)",
-        field: "jurisdiction_settings.MX",
-      },
-    };
   const a = input.aviso;
-  const aviso: AviAviso = {
-    prioridad: 2,
-    alert: { code: a.basis.alertCode, description: a.narrative },
-    reference: a.reference,
-    ...(a.account ? { account: a.account } : {}),
-    operations: a.operations,
-  };
-  const render = () =>
-    aviFile({ period: input.period, entity, userId: a.userId, profile: input.profile, avisos: [aviso] });
-  const probe = render();
-  if (!probe.ok) {
-    const blocked: Blocked = {
-      code: probe.field ? "profile_incomplete" : "no_value",
-      reason: probe.reason,
-      ...(probe.field ? { field: probe.field } : {}),
-    };
-    return { ok: false, blocked };
-  }
-  return {
-    ok: true,
-    file: {
-      kind: "urgent",
-      userId: a.userId,
-      stem: knownStem(a),
-      extension: "xml",
-      mediaType: MX_XML,
-      profile: input.profile,
-      validate: checkAgainstXsd,
-      render: (filed) => {
-        const built = render();
-        if (!built.ok) return built;
-        // A filed aviso that has not changed is not written again; a changed one is a new version.
-        const entry = built.entries[0];
-        if (filed && entry && filed.get(entry.reference)?.digest === entry.digest)
-          return { ok: true, content: undefined };
-        return { ok: true, content: Buffer.from(built.xml), entries: built.entries };
-      },
+  return urgentAviFile({
+    settings: input.settings,
+    aviso: {
+      prioridad: 2,
+      alert: { code: a.basis.alertCode, description: a.narrative },
+      reference: a.reference,
+      ...(a.account ? { account: a.account } : {}),
+      operations: a.operations,
     },
-  };
+    userId: a.userId,
+    stem: knownStem(a),
+    profile: input.profile,
+    period: input.period,
+  });
 }

@@ -2,14 +2,12 @@
 // client on the UIF's Lista de Personas Bloqueadas (MX-LPB), with a listed counterparty (MX-24H-LISTA) or with
 // indicia of illicit origin (MX-24H-INDICIOS), built as soon as the checker
 // finds it: `<user's stem>.24h.<reference>.xml` in the month of the operation (Mexico City; the stem: user-ids.ts).
-import type { Blocked, OperationId, UrgentAvisos } from "../port.ts";
-import type { Profile } from "../profile.ts";
+import type { OperationId, UrgentAvisos } from "../port.ts";
 import { userStem } from "../user-ids.ts";
-import { ALERT_CODES, type AviAviso, aviFile, avisoReference } from "./avi.ts";
+import { ALERT_CODES, type AviAviso, avisoReference } from "./avi.ts";
 import { buildKnownAviso, knownStem, MX_AVISO_BASES, MX_BASES } from "./known-avisos.ts";
-import { checkAgainstXsd, MX_XML } from "./monthly.ts";
 import { MX_24H_INDICIOS, MX_24H_LISTA, MX_LPB, MX_LPB_LIST, MX_URGENT_RULES } from "./rules.ts";
-import { mxSettings } from "./settings.ts";
+import { urgentAviFile } from "./urgent-file.ts";
 
 /**
  * The aviso's alert, with the rule: a client on the UIF's Lista de Personas Bloqueadas (4107) first, since it is
@@ -47,53 +45,18 @@ export const MX_URGENT: UrgentAvisos = {
   knownStemOf: knownStem,
   buildKnown: buildKnownAviso,
   build({ settings, operation, profile, period }) {
-    const entity = mxSettings(settings);
-    if (!entity)
-      return {
-        ok: false,
-        blocked: {
-          code: "no_reporting_entity",
-          reason: "the project has no Mexican reporting entity (`jurisdiction_settings.MX`)",
-          field: "jurisdiction_settings.MX",
-        },
-      };
-    const aviso: AviAviso = {
-      prioridad: 2,
-      alert: alertOf(operation.laws ?? [], operation.counterparty),
-      anchor: operation,
-      operations: [operation],
-    };
-    const render = (p: Profile) =>
-      aviFile({ period, entity, userId: operation.userId, profile: p, avisos: [aviso] });
-    const probe = render(profile);
-    if (!probe.ok) {
-      const blocked: Blocked = {
-        code: probe.field ? "profile_incomplete" : "no_value",
-        reason: probe.reason,
-        ...(probe.field ? { field: probe.field } : {}),
-      };
-      return { ok: false, blocked };
-    }
-    return {
-      ok: true,
-      file: {
-        kind: "urgent",
-        userId: operation.userId,
-        stem: urgentStem(operation),
-        extension: "xml",
-        mediaType: MX_XML,
-        profile,
-        validate: checkAgainstXsd,
-        render: (filed) => {
-          const built = render(profile);
-          if (!built.ok) return built;
-          // A filed 24-hour aviso that has not changed is not written again; a changed one is a new version.
-          const entry = built.entries[0];
-          if (filed && entry && filed.get(entry.reference)?.digest === entry.digest)
-            return { ok: true, content: undefined };
-          return { ok: true, content: Buffer.from(built.xml), entries: built.entries };
-        },
+    return urgentAviFile({
+      settings,
+      aviso: {
+        prioridad: 2,
+        alert: alertOf(operation.laws ?? [], operation.counterparty),
+        anchor: operation,
+        operations: [operation],
       },
-    };
+      userId: operation.userId,
+      stem: urgentStem(operation),
+      profile,
+      period,
+    });
   },
 };

@@ -3,6 +3,7 @@
 // calendar, its settings and what it needs of a client's profile; the international rules (international/) as a
 // rule book of their own; which jurisdiction governs a client (governing.ts); the client profile (profile.ts).
 // docs/regulation.md is the compliance officer's reading of the same data.
+export { basisVersionOn } from "./aviso-basis.ts";
 export { deadlineAfter } from "./calendar.ts";
 export { COLOMBIA, type CoRecord, type CoSettings, coReportable } from "./co/index.ts";
 export { TEXT_MEDIA_TYPE } from "./delimited.ts";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { missingAlerts } from "../alerts/index.ts";
 import { type Aviso, avisosOfProject, recordAviso } from "../avisos/index.ts";
-import { type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
+import { basisVersionOn, type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
 import { listAddresses, readClientOperations } from "../monitoring/index.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
@@ -82,7 +82,7 @@ const AvisoSchema = Type.Object({
 function view(j: Jurisdiction | undefined, a: Aviso) {
   const basis = j?.urgent?.bases.find((b) => b.id === a.basis);
   const day = j ? zonedDay(a.knownAt, j.timeZone) : "";
-  const version = basis?.versions.find((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo));
+  const version = basisVersionOn(basis, day);
   return {
     id: a.id,
     countryCode: a.countryCode,
@@ -144,9 +144,7 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
             : `one of ${withAvisos.map((c) => c.code).join(", ")}`,
         );
       const day = zonedDay(now, j.timeZone);
-      const inForce = j.urgent.bases.filter((b) =>
-        b.versions.some((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo)),
-      );
+      const inForce = j.urgent.bases.filter((b) => basisVersionOn(b, day) !== undefined);
       const basis = inForce.find((b) => b.id === body.basis);
       if (!basis)
         throw bad(

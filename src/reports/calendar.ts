@@ -10,6 +10,7 @@
 //    alert (deploy/prometheus/alerts.yml).
 import { avisosOfMonth } from "../avisos/index.ts";
 import {
+  basisVersionOn,
   type FileKind,
   type FilingDefinition,
   type Jurisdiction,
@@ -203,7 +204,7 @@ async function knownFilings(
   return avisos.map((a) => {
     const basis = urgent.bases.find((b) => b.id === a.basis);
     const day = zonedDay(a.knownAt, j.timeZone);
-    const version = basis?.versions.find((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo));
+    const version = basisVersionOn(basis, day);
     const what = a.listing
       ? `on the ${a.listing.list} list, entry ${a.listing.entryId}`
       : (basis?.name ?? a.basis);

@@ -7,7 +7,12 @@
 import type { Kysely } from "kysely";
 import type { AlertDeadline } from "../alerts/index.ts";
 import { recordAviso } from "../avisos/index.ts";
-import { type AvisoBasisVersion, type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
+import {
+  type AvisoBasisVersion,
+  basisVersionOn,
+  type Jurisdiction,
+  jurisdictionsOf,
+} from "../jurisdictions/index.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import type { DB } from "../schema.ts";
 import type { SubjectRole } from "./subjects.ts";
@@ -47,7 +52,7 @@ export function listingsDue(enabled: readonly string[], list: string, now: Date)
     const basis = listing && urgent?.bases.find((b) => b.id === listing.basis);
     if (!urgent || !basis) continue;
     const day = zonedDay(now, j.timeZone);
-    const version = basis.versions.find((v) => v.validFrom <= day && (!v.validTo || day <= v.validTo));
+    const version = basisVersionOn(basis, day);
     if (!version) continue;
     out.push({
       jurisdiction: j,

@@ -44,6 +44,7 @@ import {
   type ListKind,
   type PersonInput,
   type PersonResult,
+  PROJECT_LIST_KINDS,
   Screener,
 } from "../src/screening/index.ts";
 import {
@@ -969,12 +970,22 @@ async function runOn(database: "pglite" | "postgres", lists: Population[], queri
     let buildHeapMb: number;
     try {
       await migrate(store);
+      // The project the service answers for: the UIF's LPB is each project's own (src/screening), imported for it.
+      const project = await store.db
+        .insertInto("projects")
+        .values({
+          name: "Bench project",
+          webhook_secret_enc: "unused: the benchmark sends no webhook",
+        } as never)
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      env.BENCH_PROJECT_ID = String(project.id);
       for (const list of lists) {
         const started = performance.now();
         const summary = await store.db.transaction().execute((trx) =>
           importPersonList(
             trx,
-            list.info,
+            PROJECT_LIST_KINDS.includes(list.info.kind) ? { ...list.info, projectId: project.id } : list.info,
             (async function* () {
               yield* list.entries;
             })(),

@@ -22,7 +22,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   const row = await database.db
     .insertInto("projects")
-    .values({ name: "LPB holder", webhook_secret_enc: "unused" } as never)
+    .values({ name: "LPB holder" })
     .returning("id")
     .executeTakeFirstOrThrow();
   project = row.id;

@@ -973,10 +973,7 @@ async function runOn(database: "pglite" | "postgres", lists: Population[], queri
       // The project the service answers for: the UIF's LPB is each project's own (src/screening), imported for it.
       const project = await store.db
         .insertInto("projects")
-        .values({
-          name: "Bench project",
-          webhook_secret_enc: "unused: the benchmark sends no webhook",
-        } as never)
+        .values({ name: "Bench project" })
         .returning("id")
         .executeTakeFirstOrThrow();
       env.BENCH_PROJECT_ID = String(project.id);

@@ -244,9 +244,20 @@ describe("docs/quickstart.md", () => {
     expect(report).toMatch(/"success":true/);
     expect(report).toMatch(/<\?xml[\s\S]*<\/archivo>/);
 
-    const calendar = json(await step("calendar")).data as { filing: string; state: string }[];
-    expect(calendar.map((f) => f.filing)).toEqual(["MX-AVI-MONTHLY", "CO-TRANSACTIONS", "CO-ROS-ABSENCE"]);
-    expect(["generated", "overdue"]).toContain(calendar[0]?.state);
+    // The coming weeks: this month's filings (the project's first month), pending, soonest first; none of last month,
+    // before the project existed.
+    const calendar = json(await step("calendar")).data as {
+      filing: string;
+      period: string;
+      state: string;
+      deadline: string;
+    }[];
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    const mine = calendar.filter((f) => f.period === thisMonth);
+    expect(mine.map((f) => f.filing).sort()).toEqual(["CO-ROS-ABSENCE", "CO-TRANSACTIONS", "MX-AVI-MONTHLY"]);
+    for (const f of mine) expect(f.state).toBe("pending");
+    expect(calendar.every((f) => f.period >= thisMonth)).toBe(true);
+    expect(calendar.map((f) => f.deadline)).toEqual([...calendar.map((f) => f.deadline)].sort());
 
     const walletReport = await step("wallet-report");
     expect(walletReport).toMatch(/^# /m);

@@ -290,7 +290,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
         description:
           "Every filing due for the month (`period` YYYY-MM) in each of the project's jurisdictions (or `countryCode`): " +
           "monthly reports and each 24-hour aviso, with its deadline and state (pending, generated, filed, overdue). " +
-          "Or, with `from` and `to` (YYYY-MM-DD, UTC days, inclusive; at most 400 days) instead of `period`, every " +
+          "Or, with `from` and `to` (YYYY-MM-DD, UTC days, inclusive; at most 400 days) and no `period`, every " +
           "filing whose deadline falls in that span, across months, soonest first: the coming weeks' work. Nothing " +
           "is owed for a month before the project existed.",
         querystring: Type.Object(
@@ -308,13 +308,9 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
     },
     async (req) => {
       const q = req.query;
-      if (q.period !== undefined) {
-        if (q.from !== undefined || q.to !== undefined)
-          throw invalid(MESSAGES.invalidQuery, [
-            { path: "/period", message: "give `period`, or `from` and `to`, not both" },
-          ]);
-        return ok(await filingCalendar(ctx, q.projectId, q.period, q.countryCode));
-      }
+      // A month asked for is answered, whatever else the query holds (the docs page's "Try it out" fills in every
+      // parameter): `from` and `to` are read only without `period`.
+      if (q.period !== undefined) return ok(await filingCalendar(ctx, q.projectId, q.period, q.countryCode));
       if (q.from === undefined || q.to === undefined)
         throw invalid(MESSAGES.invalidQuery, [
           {

@@ -79,10 +79,14 @@ describe("the calendar of a project created on 29 November 2026", () => {
     expect(due).toEqual(sorted);
   });
 
-  it("refuses a period with a span, neither, or a span backwards or past 400 days, saying what to give", async () => {
+  it("answers the month when `period` is given with a span; refuses neither, or a span backwards or past 400 days, saying what to give", async () => {
     const both = await calendar("period=2026-11&from=2026-12-01&to=2026-12-31");
-    expect(both.statusCode).toBe(400);
-    expect(both.json().details[0].message).toMatch(/not both/);
+    expect(both.statusCode).toBe(200);
+    expect(both.json().data.map((f: { period: string }) => f.period)).toEqual([
+      "2026-11",
+      "2026-11",
+      "2026-11",
+    ]);
     const neither = await calendar("countryCode=MX");
     expect(neither.json().details[0].message).toMatch(/give `period` \(YYYY-MM\), or `from` and `to`/);
     const backwards = await calendar("from=2026-12-31&to=2026-12-01");

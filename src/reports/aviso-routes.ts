@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { missingAlerts } from "../alerts/index.ts";
-import { type Aviso, avisosOfProject, recordAviso } from "../avisos/index.ts";
+import { type Aviso, avisoByReference, avisosOfProject, recordAviso } from "../avisos/index.ts";
 import { basisVersionOn, type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
 import { listAddresses, readClientOperations } from "../monitoring/index.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
@@ -208,9 +208,8 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         });
         return r;
       });
-      const [created] = (await avisosOfProject(ctx.db, projectId, { limit: 50, offset: 0 })).filter(
-        (a) => a.id === recorded.id,
-      );
+      // Read back by its reference (unique in the project and jurisdiction), not by scanning the newest page.
+      const created = await avisoByReference(ctx.db, projectId, j.code, recorded.reference);
       return reply.status(201).send(ok(view(j, created as Aviso)));
     },
   );

@@ -4,6 +4,7 @@
 // kept in the alert's history; counted on /metrics (docs/api.md, "Alerts").
 
 export { alertOnVerdict, analysisEvidenceOf, type FindClient } from "./analysis-alerts.ts";
+export { type AttemptMatch, raiseAttemptAlert } from "./attempt-alerts.ts";
 export { type AlertCount, countOpenAlerts } from "./counts.ts";
 export type { AlertDeadline } from "./deadline.ts";
 export { dropDeadline } from "./drop-deadline.ts";
@@ -21,6 +22,6 @@ export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise
 export { closeReported, missingAlerts } from "./reported.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
-export type { PersonCandidateEvidence } from "./schemas.ts";
+export type { AttemptEvidence, PersonCandidateEvidence } from "./schemas.ts";
 export { type AlertLevel, alertLevelOf, alertSettings } from "./settings.ts";
 export type { AlertTables } from "./tables.ts";

@@ -94,6 +94,15 @@ const PersonCandidate = Type.Object({
   screenedAt: Type.String({ format: "date-time" }),
 });
 
+/** An operation a person tried to carry out (or an onboarding), as the integrator described it when screening them. */
+const Attempt = Type.Object({
+  kind: Type.String({ description: "`attempt` (not carried out) or `onboarding`" }),
+  amount: Type.Optional(Type.String()),
+  asset: Type.Optional(Type.String()),
+  at: Type.String({ format: "date-time", description: "when the person tried it" }),
+  screenedAt: Type.String({ format: "date-time", description: "when the provider learned of it" }),
+});
+
 export const EvidenceSchema = Type.Object({
   transfers: Type.Array(Transfer),
   laws: Type.Array(Law),
@@ -103,7 +112,10 @@ export const EvidenceSchema = Type.Object({
   labels: Type.Optional(Type.Array(LabelUsed)),
   /** `person_match` alerts: the list entries the client's profile was matched to, each time it was screened */
   persons: Type.Optional(Type.Array(PersonCandidate)),
+  /** `attempt` alerts: the operations the person tried, each time they tried one */
+  attempts: Type.Optional(Type.Array(Attempt)),
 });
+export type AttemptEvidence = Static<typeof Attempt>;
 export type PersonCandidateEvidence = Static<typeof PersonCandidate>;
 export type AlertEvidence = Static<typeof EvidenceSchema>;
 export type AnalysisEvidence = Static<typeof Analysis>;
@@ -127,12 +139,12 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
-      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address",
+      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address; `attempt`: a person on a list of persons tried an operation that was not carried out, or to become a client (`causeKey`: the list and the entry's id; the subject is the wallet they named or the client's monitored address, otherwise chain 0 and an empty address)",
   }),
   causeKey: Type.String(),
   level: Type.String({
     description:
-      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` alerts, the candidate's verdict (`review`, `pep`: a politically exposed person whose operations need a directivo's `approval`, or `match`)",
+      "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` and `attempt` alerts, the candidate's verdict (`review`, `pep`: a politically exposed person whose operations need a directivo's `approval`, or `match`)",
   }),
   reason: Type.String(),
   evidence: EvidenceSchema,

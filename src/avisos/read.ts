@@ -21,6 +21,8 @@ export interface Aviso {
   listing: AvisoListing | null;
   alertIds: string[];
   txHashes: string[];
+  /** who tried to operate, as given, for an attempt by someone the integrator may not know */
+  prospect: Record<string, unknown> | null;
   createdBy: string;
   /** when its file was written (or found owed by no file of this jurisdiction) */
   settledAt: Date | null;
@@ -44,6 +46,7 @@ const COLUMNS = [
   "listing",
   "alert_ids",
   "tx_hashes",
+  "prospect",
   "created_by",
   "settled_at",
   "owed",
@@ -68,6 +71,7 @@ function avisoOf(r: Row): Aviso {
     listing: r.listing,
     alertIds: r.alert_ids,
     txHashes: r.tx_hashes,
+    prospect: r.prospect,
     createdBy: r.created_by,
     settledAt: r.settled_at ? new Date(r.settled_at) : null,
     owed: r.owed,

@@ -25,6 +25,8 @@ export interface NewAviso {
   listing?: AvisoListing | null;
   alertIds?: readonly string[];
   txHashes?: readonly string[];
+  /** who tried to operate, as given (an integrator's profile form), when the integrator may know nothing of them */
+  prospect?: Record<string, unknown> | null;
   createdBy: string;
 }
 
@@ -49,11 +51,12 @@ export async function recordAviso(
   const deadline = new Date(a.knownAt.getTime() + a.dueWithinMs);
   const { rows } = await sql<{ id: string }>`
     INSERT INTO avisos (project_id, country_code, user_id, basis, origin, cause_key, reference, period, known_at,
-      deadline, narrative, account, listing, alert_ids, tx_hashes, created_by, created_at)
+      deadline, narrative, account, listing, alert_ids, tx_hashes, prospect, created_by, created_at)
     VALUES (${a.projectId}, ${a.countryCode}, ${a.userId}, ${a.basis}, ${a.origin}, ${a.causeKey}, ${reference},
       ${a.period}, ${a.knownAt}, ${deadline}, ${a.narrative}, ${a.account ?? null},
       ${JSON.stringify(a.listing ?? null)}::jsonb, ${JSON.stringify(a.alertIds ?? [])}::jsonb,
-      ${JSON.stringify(a.txHashes ?? [])}::jsonb, ${a.createdBy}, ${a.knownAt})
+      ${JSON.stringify(a.txHashes ?? [])}::jsonb, ${a.prospect ? JSON.stringify(a.prospect) : null}::jsonb,
+      ${a.createdBy}, ${a.knownAt})
     ON CONFLICT (project_id, country_code, user_id, basis, cause_key) DO NOTHING
     RETURNING id::text AS id`.execute(db);
   if (rows[0]) return { id: rows[0].id, created: true, deadline, reference };

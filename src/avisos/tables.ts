@@ -1,4 +1,4 @@
-// Row types of the avisos due from knowledge (migrations/0032_known_avisos.sql).
+// Row types of the avisos due from knowledge (migrations/0032_known_avisos.sql, 0037_aviso_prospect.sql).
 import type { ColumnType, Generated } from "kysely";
 
 type Json<T> = ColumnType<T, string, string>;
@@ -30,6 +30,8 @@ export interface AvisosTable {
   listing: Json<AvisoListing | null>;
   alert_ids: Json<string[]>;
   tx_hashes: Json<string[]>;
+  /** a prospect's data as given (an integrator's profile form), for a person who only tried to operate */
+  prospect: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_by: string;
   created_at: Timestamp;
   settled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -117,9 +117,9 @@ export interface UrgentAvisos {
   bases: readonly AvisoBasis[];
   /**
    * the lists of persons a client found a `match` on owes an aviso from that moment (Mexico's LPB), with the ground
-   * of the aviso
+   * of the aviso, and the ground of the aviso owed when a person on it tried to operate and did not
    */
-  listings: readonly { list: string; basis: string }[];
+  listings: readonly { list: string; basis: string; attemptBasis: string }[];
   /** the stem of the file of an aviso due from knowledge */
   knownStemOf(aviso: { userId: string; reference: string }): string;
   /** the file of an aviso due from knowledge (no transfer made it due) */

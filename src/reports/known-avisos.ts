@@ -1,12 +1,18 @@
 // The files of avisos due from knowledge (src/avisos: a client found on the UIF's Lista de Personas Bloqueadas,
 // whether or not it has operated since): written as soon as they are recorded, by the same loop as the transfers'
 // urgent avisos (urgent.ts) and through the same versioned writer (files.ts), in the month the provider learned of
-// them: `mx/<projectId>/<YYYY-MM>/<userId>.24h.<reference>.xml`. The client's profile is read from the integrator;
+// them: `mx/<projectId>/<YYYY-MM>/<userId>.24h.<reference>.xml`. The client's profile is read from the integrator
+// (a prospect's data as given when it has none);
 // a client another jurisdiction governs gets no file (settled, as the generation says); one whose file cannot be
 // written is a failure, reported like every failure (failures.ts), and tried again an hour later.
 import { dropDeadline } from "../alerts/index.ts";
 import { type Aviso, markAviso, unsettledAvisos } from "../avisos/index.ts";
-import { type ClientFile, governingJurisdiction, type Jurisdiction } from "../jurisdictions/index.ts";
+import {
+  type ClientFile,
+  governingJurisdiction,
+  type Jurisdiction,
+  type Profile,
+} from "../jurisdictions/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { projectCompliance, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
@@ -47,7 +53,13 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
       },
     ];
   else {
-    const read = await ctx.profiles.read(a.projectId, a.userId);
+    // A person who only tried to operate may be unknown to the integrator: the data given when they were screened
+    // stand in for the profile (Reglamento Art. 7 Bis: the data that identify who tried to operate).
+    const fromIntegrator = await ctx.profiles.read(a.projectId, a.userId);
+    const read =
+      !fromIntegrator.ok && a.prospect
+        ? { ok: true as const, profile: a.prospect as Profile }
+        : fromIntegrator;
     if (!read.ok)
       refused = [
         { kind: "urgent", userId: a.userId, stem, code: "profile_unreadable", reason: read.reason, blocks },

@@ -8,10 +8,11 @@
 // (listing-avisos.ts). With no list imported nothing is screened.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { type PersonCandidateEvidence, raisePersonAlert } from "../alerts/index.ts";
+import { raisePersonAlert } from "../alerts/index.ts";
 import type { Profile } from "../jurisdictions/index.ts";
 import { projectJurisdictions } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
+import { candidateEvidence } from "./candidate-evidence.ts";
 import type { ListKind } from "./entry.ts";
 import { listingsDue, recordListingAviso } from "./listing-avisos.ts";
 import { visibleTo } from "./lists/read.ts";
@@ -152,26 +153,7 @@ export async function screenSubjects(
       // A candidate seen before at the same verdict is not news; a new one, or one become stronger (a review become
       // a pep or a match), is.
       if (old && VERDICTS.indexOf(c.verdict) <= VERDICTS.indexOf(old.verdict)) continue;
-      const evidence: PersonCandidateEvidence = {
-        subject: c.subject,
-        role: c.role,
-        list: c.list,
-        listVersion: c.listVersion,
-        entryId: c.entryId,
-        matchedName: c.matchedName,
-        score: c.score,
-        verdict: c.verdict,
-        matchedFields: c.matchedFields,
-        notes: c.notes,
-        entry: {
-          type: c.entry.type,
-          names: c.entry.names,
-          dates: c.entry.dates,
-          countries: c.entry.countries,
-          programs: c.entry.programs,
-        },
-        screenedAt: now.toISOString(),
-      };
+      const evidence = candidateEvidence(c, c.subject, c.role, now);
       // A match on a list that owes an aviso from this moment (Mexico's LPB): the alert carries its deadline, and
       // the aviso is recorded with it, whether or not the client operates again (listing-avisos.ts).
       const due = listingAvisos && c.verdict === "match" ? listingsDue(enabled, c.list, now) : [];

@@ -43,13 +43,22 @@ const ROLES: Record<SubjectRole, string> = {
   fiduciary_delegate: "EL DELEGADO FIDUCIARIO DEL CLIENTE",
 };
 
-/** The avisos a `match` on `list` makes due now in the project's enabled jurisdictions. */
-export function listingsDue(enabled: readonly string[], list: string, now: Date): DueListing[] {
+/**
+ * The avisos a `match` on `list` makes due now in the project's enabled jurisdictions: a client's (`listed`), or
+ * those of a person who tried to operate and did not (`attempt`).
+ */
+export function listingsDue(
+  enabled: readonly string[],
+  list: string,
+  now: Date,
+  ground: "listed" | "attempt" = "listed",
+): DueListing[] {
   const out: DueListing[] = [];
   for (const j of jurisdictionsOf(enabled)) {
     const urgent = j.urgent;
     const listing = urgent?.listings.find((l) => l.list === list);
-    const basis = listing && urgent?.bases.find((b) => b.id === listing.basis);
+    const id = ground === "attempt" ? listing?.attemptBasis : listing?.basis;
+    const basis = id && urgent?.bases.find((b) => b.id === id);
     if (!urgent || !basis) continue;
     const day = zonedDay(now, j.timeZone);
     const version = basisVersionOn(basis, day);

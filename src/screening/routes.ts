@@ -8,11 +8,12 @@ import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName, writeAudit } from "../projects/index.ts";
+import { recordOperation } from "./attempts.ts";
 import { screenWithWallets } from "./combined.ts";
 import { visibleTo } from "./lists/read.ts";
 import { normaliseName } from "./match/normalise.ts";
 import { queueProjectScreening } from "./queue.ts";
-import type { PersonInput } from "./schemas.ts";
+import type { PersonInput, PersonResult } from "./schemas.ts";
 import {
   CombinedBody,
   CombinedResponse,
@@ -56,8 +57,11 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
         description:
           "Each person's name is matched against every imported list (OFAC SDN, UN, SAT 69-B, the UIF's Lista de " +
           "Personas Bloqueadas, OpenSanctions sources), a birthdate, nationality or identifier confirming or ruling " +
-          "out a namesake. Results in the order asked, each with its verdict (`clear`, `review`, `match` at the " +
-          "project's `screening_thresholds`), its candidates and the lists' versions. 409 while no list is imported.",
+          "out a namesake. Results in the order asked, each with its verdict (`clear`, `review`, `pep`, `match` at the " +
+          "project's `screening_thresholds`), its candidates and the lists' versions. With an `operation` (an " +
+          "`attempt` not carried out, or an `onboarding`), each `match` raises an `attempt` alert and, on the UIF's " +
+          "Lista de Personas Bloqueadas in a Mexican project, a 24-hour aviso (Reglamento Art. 7 Bis; LFPIORPI " +
+          "Art. 18-VI): `results[].operation` says which. 409 while no list is imported.",
         body: PersonsBody,
         response: { 200: Ok(PersonsResponse) },
       },
@@ -67,12 +71,32 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       assertNamed(req.body.persons.map((person, i) => ({ person, path: `/persons/${i}/name` })));
       const loaded = await ctx.screener.current();
       assertListsLoaded(loaded, projectId);
+      const operation = req.body.operation;
+      if (operation?.userId !== undefined && req.body.persons.length > 1)
+        throw invalid(MESSAGES.invalidBody, [
+          {
+            path: "/operation/userId",
+            message:
+              "names one client, and 2 or more persons were sent: send the client alone with its userId, or the persons without one",
+          },
+        ]);
       const thresholds = await thresholdsOf(db, projectId);
-      const results = [];
+      const results: PersonResult[] = [];
       for (const [i, person] of req.body.persons.entries()) {
         results.push(screenPerson(loaded, thresholds, person, projectId));
         // A hundred persons against a PEP-sized list is CPU for a while: other requests are served in between.
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (operation) {
+        const now = new Date();
+        for (const [i, result] of results.entries())
+          result.operation = await recordOperation(db, {
+            projectId,
+            operation,
+            person: req.body.persons[i] as PersonInput,
+            result,
+            now,
+          });
       }
       return ok({ results });
     },
@@ -89,7 +113,8 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
           "The person is screened as by POST /screening/persons and the addresses (0 to 50) are scanned as by POST " +
           ".../addresses/scan-risk (stored results of the same depth reused). A wallet at `critical` is a `match`, " +
           "at `high` or `medium` for `review`, and one that could not be analysed is for `review`, never `clear`. " +
-          "The verdict is the worst of all; `reasons` names what made it.",
+          "The verdict is the worst of all; `reasons` names what made it. An `operation` is recorded as by POST " +
+          "/screening/persons, the alert's subject being the first wallet.",
         body: CombinedBody,
         response: { 200: Ok(CombinedResponse) },
       },
@@ -100,18 +125,34 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       const loaded = await ctx.screener.current();
       assertListsLoaded(loaded, projectId);
       const thresholds = await thresholdsOf(db, projectId);
-      return ok(
-        await screenWithWallets(
-          ctx.analysis,
-          projectId,
-          {
-            person: req.body.person,
-            addresses: req.body.addresses,
-            maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
-          },
-          async (person) => screenPerson(loaded, thresholds, person, projectId),
-        ),
+      const combined = await screenWithWallets(
+        ctx.analysis,
+        projectId,
+        {
+          person: req.body.person,
+          addresses: req.body.addresses,
+          maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
+        },
+        async (person) => screenPerson(loaded, thresholds, person, projectId),
       );
+      const operation = req.body.operation;
+      if (operation) {
+        // The attempt's alert is about the first wallet the person named, in the form the chain stores it.
+        const first = req.body.addresses[0];
+        const chainId = first ? Number(first.chainId) : Number.NaN;
+        const parsed = first ? ctx.analysis.registry.parseAddress(chainId, first.address) : undefined;
+        combined.person.operation = await recordOperation(db, {
+          projectId,
+          operation,
+          person: req.body.person,
+          result: combined.person,
+          ...(parsed && "address" in parsed
+            ? { wallet: { chainId, address: parsed.address, addressId: null } }
+            : {}),
+          now: new Date(),
+        });
+      }
+      return ok(combined);
     },
   );
 

@@ -41,8 +41,58 @@ export const PersonSchema = Type.Object(
 );
 export type PersonInput = Static<typeof PersonSchema>;
 
+export const OperationSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal("attempt"), Type.Literal("onboarding")], {
+      description:
+        "`attempt`: the person tried an operation that was not carried out (refused, abandoned); `onboarding`: the person is applying to become a client",
+    }),
+    userId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          "the integrator's id of the person, when it has one: its profile (GET {integration_url}/users/{id}) is preferred to the data given here for the aviso's file; without it the person is `prospect-` and 12 hex characters of their data",
+      }),
+    ),
+    amount: Type.Optional(
+      Type.String({ pattern: "^\\d{1,30}(\\.\\d{1,18})?$", description: "the amount tried, as a decimal" }),
+    ),
+    asset: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 20, description: "what was tried: ETH, USDT, MXN…" }),
+    ),
+    at: Type.Optional(
+      Type.String({ format: "date-time", description: "when the person tried it (default: now)" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OperationInput = Static<typeof OperationSchema>;
+
+export const OperationOutcomeSchema = Type.Object(
+  {
+    userId: Type.String({ description: "who tried it: the `userId` given, or the prospect's id" }),
+    alertIds: Type.Array(Type.String(), { description: "the `attempt` alerts raised or extended" }),
+    avisos: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        countryCode: Type.String(),
+        basis: Type.String(),
+        reference: Type.String(),
+        deadline: Type.String({ format: "date-time" }),
+      }),
+      { description: "the avisos now due (GET /projects/{projectId}/avisos follows them to their files)" },
+    ),
+  },
+  { description: "with an `operation`: what the screening recorded (nothing for a person who is `clear`)" },
+);
+export type OperationOutcome = Static<typeof OperationOutcomeSchema>;
+
 export const PersonsBody = Type.Object(
-  { persons: Type.Array(PersonSchema, { minItems: 1, maxItems: 100 }) },
+  {
+    persons: Type.Array(PersonSchema, { minItems: 1, maxItems: 100 }),
+    operation: Type.Optional(OperationSchema),
+  },
   { additionalProperties: false },
 );
 
@@ -113,6 +163,7 @@ export const PersonResultSchema = Type.Object({
     { description: "namesakes a birthdate or an identifier showed to be someone else" },
   ),
   lists: Type.Array(ListVersionSchema, { description: "the lists screened against, each at its version" }),
+  operation: Type.Optional(OperationOutcomeSchema),
 });
 export type PersonResult = Static<typeof PersonResultSchema>;
 
@@ -126,6 +177,7 @@ export const CombinedBody = Type.Object(
       description: "the person's wallets, each on its chain (as POST .../addresses/scan-risk takes them)",
     }),
     maxDepth: MaxDepthSchema,
+    operation: Type.Optional(OperationSchema),
   },
   { additionalProperties: false },
 );

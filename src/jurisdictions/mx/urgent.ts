@@ -41,7 +41,7 @@ export const MX_URGENT: UrgentAvisos = {
   dueWithinMs: 24 * 3600_000,
   stemOf: urgentStem,
   bases: MX_AVISO_BASES,
-  listings: [{ list: MX_LPB_LIST, basis: MX_BASES.listedPerson }],
+  listings: [{ list: MX_LPB_LIST, basis: MX_BASES.listedPerson, attemptBasis: MX_BASES.attempt }],
   knownStemOf: knownStem,
   buildKnown: buildKnownAviso,
   build({ settings, operation, profile, period }) {

@@ -72,6 +72,7 @@ import { OutboundClient, type OutboundOptions } from "./platform/outbound/index.
 import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
 import { type ProjectsContext, projectJurisdictions, registerProjectRoutes } from "./projects/index.ts";
 import {
+  fileAlertFilings,
   overdueFilings,
   type ReportsContext,
   registerAvisoRoutes,
@@ -410,6 +411,8 @@ async function assemble(
             db: database.db,
             now: options.clock ?? Date.now,
             codecOf: (id) => registry.codec(id),
+            fileReported: (projectId, alert, reference, actor) =>
+              fileAlertFilings(reports, projectId, alert, reference, actor),
           });
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);

@@ -19,7 +19,12 @@ export { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
 export { labelsUsed } from "./labels-used.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
-export { closeReported, missingAlerts } from "./reported.ts";
+export {
+  alertsAwaitingTransfers,
+  closeReported,
+  missingAlerts,
+  noteFilingsMarked,
+} from "./reported.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
 export type { AttemptEvidence, PersonCandidateEvidence } from "./schemas.ts";

@@ -1,7 +1,8 @@
-// Alerts and the filings they led to: the alerts an aviso names must be the project's, and when the aviso's file is
+// Alerts and the filings they led to: the alerts an aviso names must be the project's; when the aviso's file is
 // marked filed with the regulator, its alerts still open are closed as `reported`, with the folio (or the file) as
-// their reference and the change in their history.
-import type { Kysely } from "kysely";
+// their reference and the change in their history; a transfer's 24-hour aviso closes the alerts of that transfer
+// that wait on it; and an alert closed as `reported` by the officer records the files it marked filed.
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import { appendHistory } from "./raise.ts";
 
@@ -62,4 +63,38 @@ export async function closeReported(
     }
     return open.length;
   });
+}
+
+/** The project's open alerts that wait on `filing` (a transfer's 24-hour aviso) for one of the transfers `txHashes`. */
+export async function alertsAwaitingTransfers(
+  db: Kysely<DB>,
+  projectId: number,
+  filing: string,
+  txHashes: readonly string[],
+): Promise<string[]> {
+  if (txHashes.length === 0) return [];
+  const rows = await db
+    .selectFrom("alerts")
+    .select("id")
+    .where("project_id", "=", projectId)
+    .where("deadline_filing", "=", filing)
+    .where("status", "<>", "closed")
+    .where((eb) =>
+      eb.or(
+        txHashes.map((h) => sql<boolean>`evidence->'transfers' @> ${JSON.stringify([{ txHash: h }])}::jsonb`),
+      ),
+    )
+    .execute();
+  return rows.map((r) => String(r.id));
+}
+
+/** Records on the alert's history the files its `reported` closing marked filed (or why none was). */
+export async function noteFilingsMarked(
+  db: Kysely<DB>,
+  alertId: string,
+  marked: { paths: string[]; skipped: string[] },
+  actor: string,
+  at: Date,
+): Promise<void> {
+  await appendHistory(db, alertId, actor, { event: "filings_marked_filed", ...marked }, at);
 }

@@ -12,6 +12,7 @@ import type { DB } from "../schema.ts";
 import { PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
 import { exportEvidence } from "./evidence-pack.ts";
 import { getAlert, listAlerts } from "./read.ts";
+import { noteFilingsMarked } from "./reported.ts";
 import {
   AlertParams,
   AlertPatch,
@@ -27,6 +28,16 @@ export interface AlertsContext {
   now: () => number;
   /** How each chain writes addresses, for the evidence files (the registry's codec). */
   codecOf: (chainId: number) => AddressCodec;
+  /**
+   * Marks filed the filings an alert closed as `reported` waited on (src/reports): the paths marked, and those not
+   * marked with why. Absent where no reports are kept.
+   */
+  fileReported?: (
+    projectId: number,
+    alert: { id: string; filing: string | null; txHashes: readonly string[] },
+    reference: string,
+    actor: string,
+  ) => Promise<{ paths: string[]; skipped: string[] }>;
 }
 
 export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
@@ -74,17 +85,35 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         response: { 200: Ok(AlertWithHistorySchema) },
       },
     },
-    async (req) =>
-      ok(
-        await patchAlert(
-          ctx.db,
+    async (req) => {
+      const body = req.body as AlertPatchBody;
+      const actor = `key:${principalOf(req).keyId}`;
+      const alert = await patchAlert(
+        ctx.db,
+        req.params.projectId,
+        req.params.alertId,
+        body,
+        actor,
+        new Date(ctx.now()),
+      );
+      // Closed as reported just now (a closed alert takes no second resolution): its filings are filed too.
+      if (body.status === "closed" && body.resolution === "reported" && body.reference && ctx.fileReported) {
+        const marked = await ctx.fileReported(
           req.params.projectId,
-          req.params.alertId,
-          req.body as AlertPatchBody,
-          `key:${principalOf(req).keyId}`,
-          new Date(ctx.now()),
-        ),
-      ),
+          {
+            id: alert.id,
+            filing: alert.deadline?.filing ?? null,
+            txHashes: alert.evidence.transfers.map((t) => t.txHash),
+          },
+          body.reference,
+          actor,
+        );
+        if (marked.paths.length + marked.skipped.length === 0) return ok(alert);
+        await noteFilingsMarked(ctx.db, alert.id, marked, actor, new Date(ctx.now()));
+        return ok(await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now())));
+      }
+      return ok(alert);
+    },
   );
 
   app.get(

@@ -6,6 +6,7 @@
 export {
   type Aviso,
   avisoByReference,
+  avisosOfAlert,
   avisosOfMonth,
   avisosOfProject,
   markAviso,

@@ -1,7 +1,7 @@
 // Reading the avisos due from knowledge: those whose file is still to be written (for the reports' writer), a
 // month's (for the filing calendar), a project's (GET /projects/{id}/avisos); and recording that a file was written
 // or could not be.
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import type { AvisoListing, AvisosTable } from "./tables.ts";
 
@@ -173,4 +173,15 @@ export async function avisoByReference(
     .where("reference", "=", reference)
     .executeTakeFirst();
   return row ? avisoOf(row) : undefined;
+}
+
+/** The avisos of the project that answer the alert `alertId` (those naming it among their alerts). */
+export async function avisosOfAlert(db: Kysely<DB>, projectId: number, alertId: string): Promise<Aviso[]> {
+  const rows = await db
+    .selectFrom("avisos")
+    .select([...COLUMNS])
+    .where("project_id", "=", projectId)
+    .where(sql<boolean>`alert_ids @> ${JSON.stringify([alertId])}::jsonb`)
+    .execute();
+  return rows.map(avisoOf);
 }

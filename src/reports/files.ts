@@ -82,7 +82,7 @@ const slotOf = (kind: ReportKind, stem: string) => `${kind}:${stem}`;
 export const folderOf = (s: Month) => `${s.countryCode.toLowerCase()}/${s.projectId}/${s.period}`;
 
 /** The stem of a file's slot: the stem of its name without the version (`u-1.v2.xml` is `u-1`). */
-const stemOf = (row: Pick<Row, "path">) => {
+export const stemOf = (row: Pick<Row, "path">) => {
   const name = row.path.slice(row.path.lastIndexOf("/") + 1);
   return name.slice(0, name.lastIndexOf(".")).replace(/\.v\d+$/, "");
 };

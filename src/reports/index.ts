@@ -7,6 +7,7 @@
 // - urgent.ts: urgent avisos; failures.ts: what happens when a file cannot be written; calendar.ts: the filings
 // - routes.ts: the API; file-routes.ts: the signed download
 
+export { fileAlertFilings, type ReportedAlert } from "./alert-filings.ts";
 export { registerAvisoRoutes } from "./aviso-routes.ts";
 export { filingCalendar, overdueFilings } from "./calendar.ts";
 export type { ReportsContext } from "./context.ts";

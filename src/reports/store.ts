@@ -2,7 +2,7 @@
 // the asking project: another project's report is "not found"), marking a report filed, and the generations.
 
 import { sql } from "kysely";
-import { closeReported } from "../alerts/index.ts";
+import { alertsAwaitingTransfers, closeReported } from "../alerts/index.ts";
 import { avisoByReference } from "../avisos/index.ts";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { AppError, notFound } from "../platform/errors.ts";
@@ -223,8 +223,8 @@ export async function markFiled(
 }
 
 /**
- * The alerts an aviso from knowledge answers, closed as `reported` once its file is filed (the folio, or the file's
- * path when none was given, as their reference).
+ * The alerts a filed 24-hour aviso answers, closed as `reported`: those an aviso from knowledge names, and those of
+ * the transfer a transfer's aviso reports that wait on it.
  */
 async function closeAvisoAlerts(
   ctx: ReportsContext,
@@ -233,12 +233,23 @@ async function closeAvisoAlerts(
   folio: string | undefined,
   actor: string,
 ): Promise<void> {
-  const reference = /\.24h\.([0-9A-F]{14})(\.v\d+)?\.xml$/.exec(path)?.[1];
   const country = path.split("/")[0]?.toUpperCase();
-  if (!reference || !country) return;
-  const aviso = await avisoByReference(ctx.db, projectId, country, reference);
-  if (aviso)
-    await closeReported(ctx.db, projectId, aviso.alertIds, folio ?? path, actor, new Date(ctx.now()));
+  if (!country) return;
+  const reference = folio ?? path;
+  const at = new Date(ctx.now());
+  const known = /\.24h\.([0-9A-F]{14})(\.v\d+)?\.xml$/.exec(path)?.[1];
+  const aviso = known ? await avisoByReference(ctx.db, projectId, country, known) : undefined;
+  if (aviso) await closeReported(ctx.db, projectId, aviso.alertIds, reference, actor, at);
+  const row = await ctx.db
+    .selectFrom("reports")
+    .select(["kind", "tx_hash"])
+    .where("project_id", "=", projectId)
+    .where("path", "=", path)
+    .executeTakeFirst();
+  if (row?.kind === "urgent" && row.tx_hash) {
+    const waiting = await alertsAwaitingTransfers(ctx.db, projectId, `${country}-URGENT`, [row.tx_hash]);
+    await closeReported(ctx.db, projectId, waiting, reference, actor, at);
+  }
 }
 
 export interface GenerationView {

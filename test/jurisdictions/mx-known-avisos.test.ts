@@ -454,3 +454,152 @@ describe("Mexico: the officer's own 24-hour aviso (POST /projects/{id}/avisos)",
     });
   });
 });
+
+describe("Mexico: alerts and filings agree (an alert closed as reported files its aviso, and the other way round)", () => {
+  const SANCTIONED = "0x00000000000000000000000000000000000e5a01";
+  const patch = (id: string, body: object) =>
+    svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}/alerts/${id}`,
+      headers: auth(svc.project.keys.officer),
+      payload: body,
+    });
+  const reportOf = (pathPart: { reference?: string; txHash?: string }) => {
+    let q = db()
+      .selectFrom("reports")
+      .select(["path", "status", "folio"])
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent");
+    if (pathPart.reference) q = q.where("path", "like", `%.24h.${pathPart.reference}%`);
+    if (pathPart.txHash) q = q.where("tx_hash", "=", pathPart.txHash);
+    return q.executeTakeFirstOrThrow();
+  };
+
+  it("the listed client's alert closed as reported with a folio marks its aviso's file filed with that folio", async () => {
+    const alert = (await alertsOf()).find((a) => a.subject.userId === "u-operated") as { id: string };
+    const aviso = await db()
+      .selectFrom("avisos")
+      .select("reference")
+      .where("project_id", "=", svc.project.id)
+      .where("user_id", "=", "u-operated")
+      .where("origin", "=", "screening")
+      .executeTakeFirstOrThrow();
+    expect(await reportOf({ reference: aviso.reference })).toMatchObject({ status: "draft", folio: null });
+    const res = await patch(alert.id, { status: "closed", resolution: "reported", reference: "2026-5001" });
+    expect(res.statusCode, res.body).toBe(200);
+    const filed = await reportOf({ reference: aviso.reference });
+    expect(filed).toMatchObject({ status: "filed", folio: "2026-5001" });
+    expect(res.json().data.history.at(-1).change).toEqual({
+      event: "filings_marked_filed",
+      paths: [filed.path],
+      skipped: [],
+    });
+    const calendar = await svc.app!.inject({
+      url: `/v1/reports/calendar?projectId=${svc.project.id}&countryCode=MX&period=2026-12`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    const entry = (calendar.json().data as { filing: string; state: string }[]).find((f) =>
+      f.filing.includes(aviso.reference),
+    );
+    expect(entry?.state).toBe("filed");
+  });
+
+  it("a transfer's 24-hour aviso: closing one of its alerts as reported files the aviso, and filing it closes the transfer's other alerts", async () => {
+    await db()
+      .insertInto("labels")
+      .values({
+        address: SANCTIONED,
+        chain_id: 0,
+        label: "OFAC SDN test",
+        category: "sanctioned",
+        source: "test",
+      })
+      .execute();
+    const [tx] = await chain.block(new Date("2026-12-03T18:00:00Z"), [
+      { from: SANCTIONED, to: OPERATED, value: 10n ** 15n },
+    ]);
+    const checker = new TransferChecker({
+      db: db(),
+      registry: svc.registry,
+      profiles,
+      clientListings: (client, read) =>
+        clientListings(db(), screener, client, read, new Date("2026-12-03T18:00:05Z")),
+    });
+    while ((await checker.runOnce()) > 0) {}
+    await writeAvisos();
+    const law = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts?cause=law&limit=100`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    const waiting = (
+      law.json().data as {
+        id: string;
+        causeKey: string;
+        deadline: { filing: string } | null;
+        status: string;
+      }[]
+    ).filter((a) => a.deadline?.filing === "MX-URGENT");
+    // The sanctioned counterparty and the listed client: two rules, one aviso of the transfer.
+    expect(waiting.length).toBeGreaterThanOrEqual(2);
+    expect(await reportOf({ txHash: tx as string })).toMatchObject({ status: "draft" });
+    const [first, ...others] = waiting as [(typeof waiting)[number], ...typeof waiting];
+    const res = await patch(first.id, { status: "closed", resolution: "reported", reference: "2026-5002" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await reportOf({ txHash: tx as string })).toMatchObject({ status: "filed", folio: "2026-5002" });
+    for (const other of others) {
+      const read = await svc.app!.inject({
+        url: `/v1/projects/${svc.project.id}/alerts/${other.id}`,
+        headers: auth(svc.project.keys.viewer),
+      });
+      expect(read.json().data).toMatchObject({
+        status: "closed",
+        resolution: "reported",
+        reference: "2026-5002",
+      });
+    }
+  });
+
+  it("a reference that is not a folio files the aviso without one; an alert with no filing files nothing", async () => {
+    const [tx] = await chain.block(new Date("2026-12-03T19:00:00Z"), [
+      { from: SANCTIONED, to: OPERATED, value: 2n * 10n ** 15n },
+    ]);
+    const checker = new TransferChecker({
+      db: db(),
+      registry: svc.registry,
+      profiles,
+      clientListings: (client, read) =>
+        clientListings(db(), screener, client, read, new Date("2026-12-03T19:00:05Z")),
+    });
+    while ((await checker.runOnce()) > 0) {}
+    await writeAvisos();
+    const law = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts?cause=law&status=open&limit=100`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    const open = (law.json().data as { id: string; deadline: { filing: string } | null }[]).find(
+      (a) => a.deadline?.filing === "MX-URGENT",
+    ) as { id: string };
+    const res = await patch(open.id, {
+      status: "closed",
+      resolution: "reported",
+      reference: "acuse UIF del 4 de diciembre",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const file = await reportOf({ txHash: tx as string });
+    expect(file).toMatchObject({ status: "filed", folio: null });
+    expect(res.json().data.history.at(-1).change).toEqual({
+      event: "filings_marked_filed",
+      paths: [file.path],
+      skipped: [],
+    });
+    // The Colombian's alert waits on no Mexican filing: closing it records nothing more.
+    const colombian = (await alertsOf()).find((a) => a.subject.userId === "u-colombian") as { id: string };
+    const closed = await patch(colombian.id, {
+      status: "closed",
+      resolution: "reported",
+      reference: "SIREL-1",
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().data.history.at(-1).change).toMatchObject({ resolution: "reported" });
+  });
+});

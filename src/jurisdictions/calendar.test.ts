@@ -16,4 +16,11 @@ describe("filing deadlines", () => {
       ["CO-ROS-ABSENCE", "2026-05-21T04:59:59.999Z", null],
     ]);
   });
+  it("Colombia's 20 days are marked unverified (secondary sources), Mexico's day 17 is not", () => {
+    expect(COLOMBIA.calendar("2026-04").map((f) => [f.verified, /not verified/.test(f.source)])).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    expect(MEXICO.calendar("2026-04").every((f) => f.verified !== false)).toBe(true);
+  });
 });

@@ -176,6 +176,8 @@ export interface FilingDefinition {
   deadline: Date;
   /** the legal source of the deadline */
   source: string;
+  /** false when the deadline was read in secondary sources, not in the law's own text (`source` says which) */
+  verified?: boolean;
   /**
    * the file kinds of the month that make it (its state follows theirs); null for a filing Vigía writes no file
    * for (its state follows what an officer records with POST /reports/calendar/filed)

@@ -39,6 +39,8 @@ export interface FilingView {
   name: string;
   deadline: string;
   source: string;
+  /** false when the deadline was read in secondary sources, not the law's own text */
+  verified: boolean;
   state: FilingState;
   /** the folio of the filing, where one was recorded */
   folio: string | null;
@@ -150,6 +152,7 @@ function monthlyFiling(
     name: def.name,
     deadline: def.deadline.toISOString(),
     source: def.source,
+    verified: def.verified ?? true,
     state: kinds
       ? stateOf(files, failures.length, m.generated, marked, def.deadline, now)
       : marked
@@ -181,6 +184,7 @@ function urgentFiling(
     name: a.name,
     deadline: a.deadline.toISOString(),
     source: a.source,
+    verified: true,
     state: stateOf(files, failures.length, false, m.marks.has(id), a.deadline, now),
     folio: m.marks.get(id) ?? null,
     files: files.map((f) => ({ path: f.path, status: f.status, folio: f.folio })),

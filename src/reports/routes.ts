@@ -96,6 +96,10 @@ const FilingSchema = Type.Object({
   name: Type.String(),
   deadline: Type.String({ format: "date-time" }),
   source: Type.String(),
+  verified: Type.Boolean({
+    description:
+      "false when the deadline was read in secondary sources, not in the law's own text (Colombia's 20 days): `source` says so",
+  }),
   state: Type.Union(["pending", "generated", "filed", "overdue"].map((s) => Type.Literal(s))),
   folio: Type.Union([Type.String(), Type.Null()]),
   files: Type.Array(

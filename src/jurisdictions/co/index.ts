@@ -14,6 +14,14 @@ export { type CoSettings, CoSettingsSchema } from "./settings.ts";
 
 const name = (period: string) => `the UIAF transactions report of ${period}`;
 
+/**
+ * Where the 20-day deadline was read: the resolution's operative articles were not found, and secondary sources
+ * (actualicese.com on the absence report: "dentro de los veinte (20) primeros días calendario del mes siguiente")
+ * give it for both reports. Not verified against the text: docs/regulation.md, "Colombia", says what to check.
+ */
+const CO_DEADLINE_SOURCE =
+  "Resolución UIAF 314 de 2021 (Diario Oficial 51.898, 24-12-2021): within the first 20 calendar days of the next month, as secondary sources quote it; not verified against the resolution's articles";
+
 export const COLOMBIA: Jurisdiction = {
   code: "CO",
   countryCode: "CO",
@@ -58,14 +66,16 @@ export const COLOMBIA: Jurisdiction = {
         id: "CO-TRANSACTIONS",
         name: "Monthly report of individual and multiple virtual-asset transactions",
         deadline,
-        source: "Resolución UIAF 314 de 2021 (deadline as secondary sources give it)",
+        source: CO_DEADLINE_SOURCE,
+        verified: false,
         fileKinds: ["monthly"],
       },
       {
         id: "CO-ROS-ABSENCE",
         name: "Report of absence of suspicious operations (when no ROS was sent in the month)",
         deadline,
-        source: "Resolución UIAF 314 de 2021 (deadline as secondary sources give it)",
+        source: CO_DEADLINE_SOURCE,
+        verified: false,
         fileKinds: null,
       },
     ];

@@ -32,7 +32,8 @@ const SYSTEM = "system";
 /** Raises or extends the alerts the transfer's law hits call for; the ids of the alerts touched. */
 export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAlerts): Promise<string[]> {
   const listed = input.laws.some((l) => l.risk === "warn") ? await warnRulesOf(trx, input.projectId) : [];
-  const alerting = input.laws.filter((l) => l.risk === "illegal" || listed.includes(l.id));
+  // A rule whose text asks for an alert (`alerts`) raises one whatever the project lists.
+  const alerting = input.laws.filter((l) => l.risk === "illegal" || l.alerts || listed.includes(l.id));
   const touched: string[] = [];
   if (alerting.length === 0) return touched;
   const counterparty = input.transfer.counterparty;

@@ -20,6 +20,8 @@ function check(c: RuleCheck): string {
       return `counterparty is a virtual-asset service provider${c.minimum ? `, ${compare(c.compare)} ${amount(c.minimum)}` : ", any amount"}`;
     case "client-listed":
       return `client (or its representative or a beneficial owner) is a match on ${c.lists.join(", ")}${c.onlyWith ? `, with ${c.onlyWith.join(" or ")}` : ", any amount"}`;
+    case "high-risk-residence":
+      return `client resides in a country on ${c.lists.join(" or ")}, any amount (an alert)`;
   }
 }
 

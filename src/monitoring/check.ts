@@ -40,6 +40,7 @@ import {
   type RuleBook,
   sameOperation,
   usdIn,
+  versionOn,
 } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { claimUsers, renewLeases, type UserClaim } from "./claim.ts";
@@ -280,10 +281,17 @@ export class TransferChecker {
     };
     // A movement between the client's own addresses is judged by no rule: its client is not screened for it.
     const clientLists = current.internal ? undefined : await this.#clientLists(t, client, readProfile);
+    // Where the client lives, only for a book with a rule on it (Mexico's high-risk jurisdictions): the profile is
+    // then read, as for the governing jurisdiction.
+    const clientResidence =
+      current.internal || !books.some((b) => judgesResidence(b, current.valuations[b.code]?.day))
+        ? undefined
+        : residenceOf(await readProfile());
     const counterparty = {
       category: t.counterpartyCategory,
       vasp: await isVasp(db, t),
       ...(clientLists === undefined ? {} : { clientLists }),
+      ...(clientResidence === undefined ? {} : { clientResidence }),
     };
     // 2. Every book's verdict.
     // A movement between two of the client's own addresses is no operation with anyone: it meets no rule. Each
@@ -522,4 +530,15 @@ function errorOf(t: PendingTransfer, reason: string, codec: AddressCodec): NewMe
       data: `User ${t.foreignUserId} (address ${codec.present(t.address)}, address id ${t.addressId}), transaction ${t.txHash} on chain ${t.chainId}: ${reason}`,
     },
   };
+}
+
+/** Whether a rule book has a rule on the client's country of residence in force on the operation's day there. */
+const judgesResidence = (book: RuleBook, day: string | undefined) =>
+  day !== undefined && book.rules.some((r) => versionOn(r, day)?.check.kind === "high-risk-residence");
+
+/** The client's country of residence from its profile (upper case; null when it gives none), or why it is unknown. */
+function residenceOf(read: ProfileResult): { country: string | null } | string {
+  if (!read.ok) return `the client's profile could not be read: ${read.reason}`;
+  const country = read.profile.address?.country;
+  return { country: country && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null };
 }

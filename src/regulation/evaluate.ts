@@ -74,6 +74,11 @@ export interface RuleBook {
   rules: readonly LawRule[];
   /** Mexico's UMA in MXN on a day, for rules in UMA; undefined where no value is known */
   umaOn?: (day: string) => number | undefined;
+  /** a dated list of high-risk jurisdictions (the FATF's) in force on a day, for rules on the client's residence */
+  highRiskOn?: (
+    list: string,
+    day: string,
+  ) => { countries: readonly string[]; source: string; stale: boolean } | undefined;
   accumulations?: Readonly<Record<string, Accumulation>>;
 }
 
@@ -87,6 +92,8 @@ export interface InflictedLaw {
   /** always a code of ISO 3166's form: the country's, or XB for the international rules (decision 0027) */
   countryCode: string;
   verified: boolean;
+  /** the text asks for an alert on each operation that meets it, whatever the project's `warn` rules */
+  alerts?: boolean;
 }
 
 export interface Evaluation {
@@ -115,6 +122,8 @@ export function evaluate(
 
   const laws: InflictedLaw[] = [];
   const unjudged: Evaluation["unjudged"] = [];
+  /** what a hit found, said after its description (the country and the list a residence is on) */
+  const details = new Map<string, string>();
   const judgeAmount = (amount: RuleAmount, compare: Comparison): boolean | string => {
     const t = threshold(amount, day);
     if (typeof t === "string") return t;
@@ -152,6 +161,25 @@ export function evaluate(
         if (!lists.some((list) => check.lists.includes(list))) return false;
         return withRules(check.onlyWith, hits);
       }
+      case "high-risk-residence": {
+        const residence = counterparty.clientResidence;
+        // No profile reading wired: nothing is known of where the client lives, and no one is taken to.
+        if (residence === undefined) return false;
+        if (typeof residence !== "object") return residence;
+        if (residence.country === null) return "the client's profile gives no country of residence";
+        for (const list of check.lists) {
+          const found = book.highRiskOn?.(list, day);
+          if (!found) return `no ${list} list is known for ${day}`;
+          if (found.countries.includes(residence.country)) {
+            details.set(
+              rule.id,
+              `The client resides in ${residence.country}, on the ${list} list in force on ${day} (${found.source})${found.stale ? "; that list is the newest Vigía holds and may have been replaced since" : ""}.`,
+            );
+            return true;
+          }
+        }
+        return false;
+      }
       case "single":
         return judgeAmount(check.minimum, check.compare);
       case "accumulated": {
@@ -179,12 +207,15 @@ export function evaluate(
     laws.push({
       id: rule.id,
       name: rule.name,
-      description: version.description,
+      description: details.has(rule.id)
+        ? `${version.description} ${details.get(rule.id)}`
+        : version.description,
       source: version.source,
       risk: rule.risk,
       country: book.country,
       countryCode: book.countryCode ?? book.code,
       verified: version.verified,
+      ...(version.alerts ? { alerts: true } : {}),
     });
   }
   return { laws, unjudged };

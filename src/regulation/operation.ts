@@ -63,6 +63,11 @@ export interface Counterparty {
    * read): rules on the client's lists are then not judged. Absent: no screening is wired, and no client is listed.
    */
   clientLists?: readonly string[] | string;
+  /**
+   * where the client resides, from its profile (`address.country`, upper case; null when it gives none), for rules on
+   * high-risk jurisdictions; a string says why the profile could not be read. Absent: nobody asked.
+   */
+  clientResidence?: { country: string | null } | string;
 }
 
 /** Whole tokens of a raw amount as a number (whole and fractional parts apart, keeping an 18-decimal amount's precision). */

@@ -32,7 +32,12 @@ export type RuleCheck =
    * persons (src/screening: mx-lpb, un, ...), whatever the amount; with `onlyWith`, only when the same transfer
    * also infringes one of those rules
    */
-  | { kind: "client-listed"; lists: readonly string[]; onlyWith?: readonly string[] };
+  | { kind: "client-listed"; lists: readonly string[]; onlyWith?: readonly string[] }
+  /**
+   * the client resides in a country on one of these dated lists of high-risk jurisdictions on the operation's day
+   * (the rule book's `highRiskOn`: the FATF's lists), whatever the amount
+   */
+  | { kind: "high-risk-residence"; lists: readonly string[] };
 
 export interface RuleVersion {
   /** first and last day (YYYY-MM-DD, in the jurisdiction's time zone) the text was in force, inclusive */
@@ -44,6 +49,11 @@ export interface RuleVersion {
   source: string;
   /** false where the figures could not be checked against the text in force (the description says why) */
   verified: boolean;
+  /**
+   * the text itself asks for an alert on each operation that meets it (Mexico's RCG Art. 41 V): a `warn` rule that
+   * raises one whatever the project's `alert_warn_rules`
+   */
+  alerts?: boolean;
   check: RuleCheck;
 }
 

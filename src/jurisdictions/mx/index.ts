@@ -2,6 +2,7 @@
 // through the SAT's SPPLD portal in the AVI XML (avi.xsd). docs/regulation.md ("Mexico") and docs/reports/mx.md.
 import { versionOn } from "../../regulation/index.ts";
 import { deadlineAfter } from "../calendar.ts";
+import { fatfListOn } from "../international/fatf-lists.ts";
 import type { Blocked, Jurisdiction } from "../port.ts";
 import { sixMonthAccumulation } from "./accumulation.ts";
 import { mxLookbackStart, mxMonthly } from "./monthly.ts";
@@ -37,6 +38,7 @@ export const MEXICO: Jurisdiction = {
   upperCaseFiles: true,
   rules: MX_RULES,
   umaOn,
+  highRiskOn: fatfListOn,
   accumulations: { [MX_SIX_MONTHS]: sixMonthAccumulation },
   settings: MxSettingsSchema,
   thresholds: [{ name: "MX LFPIORPI Art. 17 XVI aviso", currency: "MXN", amountOn: mxSingleThresholdMxn }],

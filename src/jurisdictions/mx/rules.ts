@@ -9,6 +9,7 @@
 // eighteen months later; its 645 UMA aviso
 // threshold before the 2025 reform is known from secondary sources only, so those versions say `verified: false`.
 import type { LawRule } from "../../regulation/index.ts";
+import { FATF_CALL_FOR_ACTION, FATF_INCREASED_MONITORING } from "../international/fatf-lists.ts";
 
 /** The time zone Mexico's law counts days, months and deadlines in. */
 export const MX_TIME_ZONE = "America/Mexico_City";
@@ -26,6 +27,8 @@ export const MX_DATES = {
   reglamento2026: "2026-03-28",
   /** the RCG as reformed by Acuerdo 115/2026 */
   rcg2026: "2026-11-30",
+  /** RCG Art. 41 (the automated alerts) as reformed by Acuerdo 115/2026 applies (its Transitorio noveno) */
+  rcg2026Alerts: "2027-06-01",
 } as const;
 
 const D = MX_DATES;
@@ -50,6 +53,7 @@ export const MX_TRAVEL = "MX-TRAVEL";
 export const MX_LPB = "MX-LPB";
 /** The list of persons (src/screening) whose `match` is the UIF's Lista de Personas Bloqueadas. */
 export const MX_LPB_LIST = "mx-lpb";
+export const MX_HIGH_RISK = "MX-JURISDICCION-RIESGO";
 
 /** The rules whose infringement is an aviso of the monthly report (by amount, or accumulated). */
 export const MX_MONTHLY_RULES = [MX_AVISO, MX_ACUMULACION] as const;
@@ -239,6 +243,22 @@ export const MX_RULES: readonly LawRule[] = [
     "The counterparty is labelled illicit, blocklisted or a mixer",
   ),
   MX_LPB_RULE,
+  {
+    id: MX_HIGH_RISK,
+    name: "RCG: alerta por jurisdicción de alto riesgo",
+    risk: "warn",
+    versions: [
+      {
+        validFrom: D.rcg2026Alerts,
+        description:
+          "The client resides in a jurisdiction that international bodies find to lack, or to apply deficiently, measures against money laundering (the FATF's call for action and increased monitoring): the automated mechanisms raise an alert on the operation for the compliance officer, whatever the amount. Jurisdictions with preferential tax regimes are in the same article, but Mexican law gives no list of them (LISR Art. 176 defines them by a test, and the UIF's list of RCG Art. 23 Bis 4 is not published): Vigía does not judge them. Not verified: the FATF's lists as secondary sources restate them, and the article as a transcription of the DOF gives it.",
+        source: `${RCG_2026} Art. 41 fracción V (alertas de actos u operaciones que involucren países o jurisdicciones sin medidas o con medidas deficientes) y Transitorio noveno; Art. 23 Bis 4`,
+        verified: false,
+        alerts: true,
+        check: { kind: "high-risk-residence", lists: [FATF_CALL_FOR_ACTION, FATF_INCREASED_MONITORING] },
+      },
+    ],
+  },
   {
     id: MX_TRAVEL,
     name: "LFPIORPI: información del originante y del receptor",

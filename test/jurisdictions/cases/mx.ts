@@ -372,6 +372,39 @@ export const MX_CASES: LegalCase[] = [
       },
     },
   },
+  // RCG Art. 41 fracción V (Acuerdo 115/2026; applies from 1 June 2027, its Transitorio noveno): an alert on each
+  // operation of a client residing in a jurisdiction on the FATF's lists. June 2026's increased monitoring names
+  // Venezuela and no longer Algeria; the call for action names North Korea. 2027 has no UMA in these cases: the
+  // amount rules are left unjudged, and only the residence is judged.
+  {
+    name: "a client residing in Venezuela (FATF increased monitoring): no alert on 31 May 2027 at 23:50, one from 00:10 on 1 June",
+    jurisdictions: ["MX"],
+    profile: mexican({ address: { country: "VE", city: "Caracas" } }),
+    transfers: [receipt("2027-05-31 23:50", 1_000), receipt("2027-06-01 00:10", 1_000)],
+    // A warn rule whose text asks for an alert raises one without the project listing it.
+    expect: { laws: [[], ["MX-JURISDICCION-RIESGO"]], alerts: ["MX-JURISDICCION-RIESGO"] },
+  },
+  {
+    name: "a client residing in North Korea (FATF call for action) sending MXN 10: the alert, whatever the amount",
+    jurisdictions: ["MX"],
+    profile: mexican({ address: { country: "KP" } }),
+    transfers: [send("2027-06-15 12:00", 10)],
+    expect: { laws: [["MX-JURISDICCION-RIESGO"]] },
+  },
+  {
+    name: "a Venezuelan national residing in Mexico is judged by residence: no alert",
+    jurisdictions: ["MX"],
+    profile: mexican({ nationality: "VE" }),
+    transfers: [receipt("2027-06-15 12:00", 1_000)],
+    expect: { laws: [[]] },
+  },
+  {
+    name: "a client residing in Algeria in June 2027: no alert (off the list since 19 June 2026)",
+    jurisdictions: ["MX"],
+    profile: mexican({ address: { country: "DZ", city: "Argel" } }),
+    transfers: [receipt("2027-06-15 12:00", 1_000)],
+    expect: { laws: [[]] },
+  },
 ];
 
 // A client on the UIF's Lista de Personas Bloqueadas (MX-LPB): the list is imported (src/screening), the client is

@@ -105,6 +105,8 @@ export interface LegalCase {
     files?: Record<string, Record<string, FilesExpected>>;
     /** the 24-hour avisos written (Mexico): the transfers, by index */
     urgent?: number[];
+    /** the law alerts raised, by rule id (sorted), with the project's default alert settings */
+    alerts?: string[];
     /** the messages the integrator receives, in order: their type and a pattern of their text */
     messages?: { type: "notification" | "error"; matches?: RegExp }[];
     /** a pattern the month's file must contain (MX: beyond its avisos; CO: beyond its records) */
@@ -352,6 +354,15 @@ export class CaseRunner {
       c.transfers.map((t, i) => lawsOf.get(`${hashes.get(i)}:${address(t.address ?? 0)}`)),
       `${c.name}: laws`,
     ).toEqual(c.expect.laws);
+    if (c.expect.alerts) {
+      const alerts = await db
+        .selectFrom("alerts")
+        .select("cause_key")
+        .where("project_id", "=", project.projectId)
+        .where("cause", "=", "law")
+        .execute();
+      expect(alerts.map((a) => a.cause_key).sort(), `${c.name}: alerts`).toEqual(c.expect.alerts);
+    }
     if (c.profileLater) this.integrator.profiles.set(user, c.profileLater);
     if (c.pricesLater)
       await db

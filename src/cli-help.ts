@@ -47,6 +47,11 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: "import daily exchange rates (CSV date,currency,per_usd)",
     example: "vigia import fx examples/fx.csv",
   },
+  "import uma": {
+    summary: "import a year's UMA (Mexico) as INEGI published it in the DOF",
+    example:
+      "vigia import uma --year 2026 --daily 117.31 --monthly 3566.22 --annual 42794.64 --dof 2026-01-09",
+  },
   "sanctions update": {
     summary: "replace the sanctioned addresses with OFAC's SDN list (downloaded, or a local SDN.XML)",
     example: "vigia sanctions update examples/sdn-sample.xml   # without a file: downloads OFAC's list",

@@ -11,6 +11,7 @@ import {
   registerRateCommands,
   registerSanctionsCommand,
   registerTagsCommand,
+  registerUmaCommand,
 } from "./ingest/index.ts";
 import { registerWebhooksCommand, type SigningScheme, setSigningScheme } from "./integrator/index.ts";
 import { createKey, createProject } from "./keys/index.ts";
@@ -231,6 +232,7 @@ export function buildProgram(): Command {
   registerImportEtlCommand(program, withDatabase);
   registerTagsCommand(program, withDatabase);
   registerRateCommands(program, withDatabase);
+  registerUmaCommand(program, withDatabase);
   registerSanctionsCommand(program, withDatabase);
   registerListsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());

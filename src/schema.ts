@@ -6,6 +6,7 @@ import type { ChainsTables } from "./chains/tables.ts";
 import type { IngestTables } from "./ingest/tables.ts";
 import type { IntegratorTables } from "./integrator/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
+import type { JurisdictionTables } from "./jurisdictions/tables.ts";
 import type { KeysTables } from "./keys/tables.ts";
 import type { LedgerTables } from "./ledger/tables.ts";
 import type { MonitoringTables } from "./monitoring/tables.ts";
@@ -32,4 +33,5 @@ export interface DB
     AlertTables,
     RescreenTables,
     ScreeningTables,
-    AvisoTables {}
+    AvisoTables,
+    JurisdictionTables {}

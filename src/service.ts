@@ -46,6 +46,7 @@ import {
   registerIntegratorRoutes,
 } from "./integrator/index.ts";
 import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
+import { importedUma, useImportedUma } from "./jurisdictions/index.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import { chainLags } from "./ledger/index.ts";
 import {
@@ -302,6 +303,16 @@ async function assemble(
   };
   await registerRiskJobs(analysis);
   await registerLayerJobs(analysis);
+  // Mexico's UMA of the years imported after this release (`vigia import uma`), read now and every minute: a year
+  // imported while the service runs is judged by every process within a minute.
+  const umaLog = pino({ level: config.logLevel, name: "uma" });
+  const readUma = () =>
+    importedUma(database.db).then(useImportedUma, (error: Error) =>
+      umaLog.error({ err: error.message }, "the imported UMA values could not be read: kept as they were"),
+    );
+  await readUma();
+  const umaRefresh = setInterval(readUma, 60_000);
+  umaRefresh.unref();
   // The lists of persons and their matcher, rebuilt when an import changes a list (src/screening).
   const screeningLog = pino({ level: config.logLevel, name: "screening" });
   const screener = new Screener(database.db, screeningLog);
@@ -602,6 +613,7 @@ async function assemble(
           }
         }
         tour.abort();
+        clearInterval(umaRefresh);
         await demoInvestigation;
         stopSweep?.();
         loopLag.stop();

@@ -1,6 +1,6 @@
 // Getting data into the store from files and feeds: ethereum-etl exports (etl/), address labels (labels/), prices
-// and exchange rates (prices/), the OFAC sanctions list (sanctions/), each as a `vigia import` subcommand, and the
-// lists of persons clients are screened against (person-lists/, `vigia lists`).
+// and exchange rates (prices/), the OFAC sanctions list (sanctions/), Mexico's UMA of a new year (uma/), each as a
+// `vigia import` subcommand, and the lists of persons clients are screened against (person-lists/, `vigia lists`).
 export type { WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
@@ -9,3 +9,4 @@ export { registerListsCommand } from "./person-lists/cli.ts";
 export { importPersonListFiles, type PersonListImport } from "./person-lists/import.ts";
 export { registerRateCommands } from "./prices/cli.ts";
 export { registerSanctionsCommand } from "./sanctions/cli.ts";
+export { registerUmaCommand } from "./uma/cli.ts";

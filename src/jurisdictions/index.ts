@@ -1,7 +1,8 @@
 // Jurisdictions: one folder per country (mx/, co/, sv/, gt/), each implementing the Jurisdiction port (port.ts):
 // its dated law rules with their sources, its accumulation, its monthly files and urgent avisos, its filing
 // calendar, its settings and what it needs of a client's profile; the international rules (international/) as a
-// rule book of their own; which jurisdiction governs a client (governing.ts); the client profile (profile.ts).
+// rule book of their own; which jurisdiction governs a client (governing.ts); the client profile (profile.ts); law
+// figures published after a release and imported into the store (Mexico's UMA of a new year, mx/uma-store.ts).
 // docs/regulation.md is the compliance officer's reading of the same data.
 export { basisVersionOn } from "./aviso-basis.ts";
 export { deadlineAfter } from "./calendar.ts";
@@ -14,12 +15,16 @@ export {
   governingJurisdiction,
 } from "./governing.ts";
 export {
+  importedUma,
+  importUma,
   MEXICO,
   MX_TIME_ZONE,
   type MxReportingEntity,
   type MxSettings,
   mxSingleThresholdMxn,
+  type UmaImport,
   umaOn,
+  useImportedUma,
 } from "./mx/index.ts";
 export type {
   AvisoBasis,

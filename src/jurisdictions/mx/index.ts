@@ -15,7 +15,8 @@ import { MX_URGENT } from "./urgent.ts";
 export { MISSING_SURNAME } from "./person.ts";
 export { MX_DATES, MX_TIME_ZONE } from "./rules.ts";
 export { type MxReportingEntity, type MxSettings, MxSettingsSchema } from "./settings.ts";
-export { UMA_VALUES, umaOn } from "./uma.ts";
+export { UMA_VALUES, type UmaYear, umaOn, umaYearOn, useImportedUma } from "./uma.ts";
+export { importedUma, importUma, type UmaImport } from "./uma-store.ts";
 
 /** The single-operation aviso threshold in MXN on a day (Mexico City), or undefined without a UMA for it. */
 export function mxSingleThresholdMxn(day: string): number | undefined {

@@ -405,6 +405,29 @@ export const MX_CASES: LegalCase[] = [
     transfers: [receipt("2027-06-15 12:00", 1_000)],
     expect: { laws: [[]] },
   },
+  // A year's UMA imported after the release (`vigia import uma`): the figures below are invented for the test (the
+  // 2027 UMA is published in January 2027), MXN 121.50 a day, so 210 UMA = 25,515.00 from 1 February 2027.
+  {
+    name: "the UMA of 2027 imported: MXN 25,000 passes 210 UMA of 2026 on 31 January 2027, not of 2027 on 1 February; MXN 25,600 does",
+    jurisdictions: ["MX"],
+    profile: mexican(),
+    uma: [
+      {
+        year: 2027,
+        daily: 121.5,
+        monthly: 3693.6,
+        annual: 44323.2,
+        dofDate: "2027-01-08",
+        source: "test figure",
+      },
+    ],
+    transfers: [
+      receipt("2027-01-31 23:50", 25_000),
+      receipt("2027-02-01 00:10", 25_000),
+      receipt("2027-02-01 00:20", 25_600),
+    ],
+    expect: { laws: [["MX-AVISO"], [], ["MX-AVISO"]] },
+  },
 ];
 
 // A client on the UIF's Lista de Personas Bloqueadas (MX-LPB): the list is imported (src/screening), the client is

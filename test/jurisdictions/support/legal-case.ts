@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProfileReader } from "../../../src/integrator/index.ts";
+import { importedUma, importUma, type UmaImport, useImportedUma } from "../../../src/jurisdictions/index.ts";
 import { validateAvi } from "../../../src/jurisdictions/mx/validate.ts";
 import { createProject } from "../../../src/keys/index.ts";
 import { TransferChecker } from "../../../src/monitoring/index.ts";
@@ -91,6 +92,11 @@ export interface LegalCase {
    * client is screened against them at its first checked transfer
    */
   lists?: Partial<Record<ListKind, { name: string; birthdate?: string }[]>>;
+  /**
+   * years of Mexico's UMA imported (`vigia import uma`) before the case runs, and read as a running service reads
+   * them; they stay for the later cases of the file
+   */
+  uma?: UmaImport[];
   /** the ETH price in USD by UTC day (default 1,000 every day; null: no price that day) */
   prices?: Record<string, number | null>;
   /** prices imported after the transfers were checked, before the files are built */
@@ -332,6 +338,10 @@ export class CaseRunner {
           deposits.map((address) => ({ chain_id: CHAIN, address, attributed: true, exchange: "Binance" })),
         )
         .execute();
+    if (c.uma) {
+      for (const u of c.uma) await importUma(db, u, new Date());
+      useImportedUma(await importedUma(db));
+    }
     this.#screener ??= new Screener(db);
     const screener = this.#screener;
     const checker = new TransferChecker({

@@ -1,7 +1,7 @@
 // Which enabled jurisdiction governs a client: the address's own, the profile's country (residence by default, or
 // nationality), the project's map of countries, its `otherwise`, and a single jurisdiction's default.
 import { describe, expect, it } from "vitest";
-import { governingJurisdiction } from "./governing.ts";
+import { filingJurisdictions, governingJurisdiction } from "./governing.ts";
 
 const client = (residence?: string, nationality?: string) => ({
   ...(residence ? { address: { country: residence } } : {}),
@@ -32,5 +32,34 @@ describe("the governing jurisdiction", () => {
   it("is the address's own when it was registered with one, if enabled", () => {
     expect(governingJurisdiction(both, null, client("MX"), "CO")).toBe("CO");
     expect(governingJurisdiction(both, null, client("MX"), "GT")).toBeNull();
+  });
+});
+
+describe("filing by nationality too (alsoByNationality, LFPIORPI Art. 17 XVI as reformed in 2025)", () => {
+  const mexicanInBogota = { nationality: "MX", address: { country: "CO" } };
+  const also = { alsoByNationality: ["MX"] };
+  it("a Mexican living in Colombia is filed in Colombia by residence and in Mexico by nationality", () => {
+    expect(filingJurisdictions(["MX", "CO"], also, mexicanInBogota, null)).toEqual(["CO", "MX"]);
+  });
+  it("not without the setting, not for another nationality, not when Mexico is not enabled, not twice", () => {
+    expect(filingJurisdictions(["MX", "CO"], null, mexicanInBogota, null)).toEqual(["CO"]);
+    expect(
+      filingJurisdictions(["MX", "CO"], also, { nationality: "AR", address: { country: "CO" } }, null),
+    ).toEqual(["CO"]);
+    expect(filingJurisdictions(["CO"], also, mexicanInBogota, null)).toEqual(["CO"]);
+    expect(
+      filingJurisdictions(["MX", "CO"], also, { nationality: "MX", address: { country: "MX" } }, null),
+    ).toEqual(["MX"]);
+  });
+  it("an address registered under a jurisdiction is that one's alone; a client no one governs is filed nowhere", () => {
+    expect(filingJurisdictions(["MX", "CO"], also, mexicanInBogota, "CO")).toEqual(["CO"]);
+    expect(
+      filingJurisdictions(
+        ["MX", "CO"],
+        { ...also, otherwise: null },
+        { nationality: "MX", address: { country: "AR" } },
+        null,
+      ),
+    ).toEqual([]);
   });
 });

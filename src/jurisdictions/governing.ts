@@ -7,7 +7,9 @@
 //     same code, when the project enables it;
 //  3. the project's `otherwise` jurisdiction; without one, the project's only jurisdiction when it enables exactly
 //     one (a Mexican provider files for every client it serves, wherever the client lives), else none.
-// A client governed by none of the enabled jurisdictions is reported nowhere, and each generation says so.
+// A client governed by none of the enabled jurisdictions is reported nowhere, and each generation says so. With
+// `alsoByNationality`, a client one jurisdiction governs is also filed in each listed jurisdiction whose country is
+// the client's nationality (Mexico's law reaches its nationals' operations abroad): `filingJurisdictions`.
 import { type Static, Type } from "@sinclair/typebox";
 import type { Profile } from "./profile.ts";
 
@@ -23,6 +25,14 @@ export const ClientJurisdictionSchema = Type.Object(
     countries: Type.Optional(
       Type.Record(Type.String({ pattern: "^[A-Z]{2}$" }), Code, {
         description: 'clients of these countries go to this jurisdiction, e.g. {"US": "MX"}',
+      }),
+    ),
+    alsoByNationality: Type.Optional(
+      Type.Array(Code, {
+        maxItems: 10,
+        uniqueItems: true,
+        description:
+          'jurisdictions that also file, by nationality, a client another governs by residence: ["MX"] files a Mexican national living in Colombia in Mexico too (LFPIORPI Art. 17 XVI as reformed in 2025); each must be enabled',
       }),
     ),
     otherwise: Type.Optional(
@@ -60,4 +70,25 @@ export function governingJurisdiction(
   if (settings?.otherwise !== undefined)
     return settings.otherwise !== null && enabled.includes(settings.otherwise) ? settings.otherwise : null;
   return enabled.length === 1 ? (enabled[0] as string) : null;
+}
+
+/**
+ * Every enabled jurisdiction that files the client: the governing one, and those of `alsoByNationality` whose country
+ * is the client's nationality (an address registered under a jurisdiction is that one's alone). Empty when none
+ * governs.
+ */
+export function filingJurisdictions(
+  enabled: readonly string[],
+  settings: ClientJurisdiction | null | undefined,
+  profile: Profile | undefined,
+  addressJurisdiction: string | null,
+): string[] {
+  const governing = governingJurisdiction(enabled, settings, profile, addressJurisdiction);
+  if (governing === null) return [];
+  if (addressJurisdiction !== null) return [governing];
+  const nationality = profile?.nationality?.toUpperCase();
+  const also = (settings?.alsoByNationality ?? []).filter(
+    (code) => code !== governing && code === nationality && enabled.includes(code),
+  );
+  return [governing, ...also];
 }

@@ -12,6 +12,7 @@ export {
   type ClientJurisdiction,
   ClientJurisdictionSchema,
   clientCountry,
+  filingJurisdictions,
   governingJurisdiction,
 } from "./governing.ts";
 export {

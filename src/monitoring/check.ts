@@ -23,6 +23,7 @@ import { type AddressCodec, presentAddresses } from "../chains/address/index.ts"
 import type { ChainRegistry } from "../chains/index.ts";
 import { enqueue, type NewMessage, type ProfileReader, type ProfileResult } from "../integrator/index.ts";
 import {
+  filingJurisdictions,
   governingJurisdiction,
   type Jurisdiction,
   jurisdiction,
@@ -333,8 +334,19 @@ export class TransferChecker {
       : current.addressJurisdiction !== null
         ? governingJurisdiction(compliance.jurisdictions, null, undefined, current.addressJurisdiction)
         : undefined;
+    // Those filing the client by nationality too (`alsoByNationality`) keep their laws beside the governing one's.
+    const filing = profile?.ok
+      ? filingJurisdictions(
+          compliance.jurisdictions,
+          compliance.clientJurisdiction,
+          profile.profile,
+          current.addressJurisdiction,
+        )
+      : governing
+        ? [governing]
+        : [];
     const kept = verdicts.filter(
-      (v) => v.book.countryCode === null || governing === undefined || v.book.code === governing,
+      (v) => v.book.countryCode === null || governing === undefined || filing.includes(v.book.code),
     );
     const laws = kept.flatMap((v) => v.laws);
 

@@ -3,7 +3,7 @@
 // change writes its audit row in the same transaction.
 import type { Kysely } from "kysely";
 import type { ClientJurisdiction, MxReportingEntity } from "../jurisdictions/index.ts";
-import { notFound } from "../platform/errors.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 import { type Actor, actorName } from "./actor.ts";
 import { writeAudit } from "./audit.ts";
@@ -154,6 +154,18 @@ export async function updateProject(
         set.jurisdictions = JSON.stringify(next);
       }
     }
+    // A jurisdiction that files clients by nationality must be one the project enables, or nothing would be filed.
+    const enabled = patch.jurisdictions ?? before.jurisdictions;
+    const clientJurisdiction =
+      patch.client_jurisdiction !== undefined ? patch.client_jurisdiction : before.client_jurisdiction;
+    const notEnabled = (clientJurisdiction?.alsoByNationality ?? []).filter((c) => !enabled.includes(c));
+    if (notEnabled.length > 0)
+      throw invalid(MESSAGES.invalidBody, [
+        {
+          path: "/client_jurisdiction/alsoByNationality",
+          message: `names ${notEnabled.join(", ")}, which the project does not enable (its jurisdictions: ${enabled.join(", ") || "none"}): enable it in \`jurisdictions\` or leave it out`,
+        },
+      ]);
     const settings = nextSettings(before.jurisdiction_settings as JurisdictionSettings, patch);
     if (JSON.stringify(settings) !== JSON.stringify(before.jurisdiction_settings)) {
       changes.jurisdiction_settings = settings;

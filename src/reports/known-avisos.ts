@@ -9,6 +9,7 @@ import { dropDeadline } from "../alerts/index.ts";
 import { type Aviso, markAviso, unsettledAvisos } from "../avisos/index.ts";
 import {
   type ClientFile,
+  filingJurisdictions,
   governingJurisdiction,
   type Jurisdiction,
   type Profile,
@@ -71,7 +72,13 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
         read.profile,
         null,
       );
-      if (governing !== j.code) governedBy = governing;
+      const filing = filingJurisdictions(
+        compliance.jurisdictions,
+        compliance.clientJurisdiction,
+        read.profile,
+        null,
+      );
+      if (!filing.includes(j.code)) governedBy = governing;
       else {
         // The client's transactions the officer named, as the file reports operations.
         const operations =

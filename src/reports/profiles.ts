@@ -4,7 +4,7 @@
 // when it was registered with one, else the profile's country (src/jurisdictions/governing.ts).
 
 import type { ProfileResult } from "../integrator/index.ts";
-import { type Client, governingJurisdiction } from "../jurisdictions/index.ts";
+import { type Client, filingJurisdictions, governingJurisdiction } from "../jurisdictions/index.ts";
 import type { Compliance } from "../projects/index.ts";
 import { byTime, type ClientOperation } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
@@ -47,7 +47,14 @@ export async function clientSource(
       profile.profile,
       null,
     );
-    const mine = [...here, ...(governing === code ? others : [])].sort(byTime);
+    // A client another jurisdiction governs is this one's too when it files the client by nationality.
+    const filing = filingJurisdictions(
+      compliance.jurisdictions,
+      compliance.clientJurisdiction,
+      profile.profile,
+      null,
+    );
+    const mine = [...here, ...(filing.includes(code) ? others : [])].sort(byTime);
     if (mine.length === 0)
       return {
         kind: "elsewhere",

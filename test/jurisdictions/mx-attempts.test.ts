@@ -273,3 +273,28 @@ describe("Mexico: an attempt by a person on the LPB (Reglamento Art. 7 Bis)", ()
     expect(alert.json().data.subject).toMatchObject({ chainId: 31337, address: WALLET });
   });
 });
+
+describe("client_jurisdiction.alsoByNationality", () => {
+  it("names only jurisdictions the project enables: a 400 says which and how to fix it", async () => {
+    const res = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: { client_jurisdiction: { alsoByNationality: ["CO"] } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0]).toEqual({
+      path: "/client_jurisdiction/alsoByNationality",
+      message:
+        "names CO, which the project does not enable (its jurisdictions: MX): enable it in `jurisdictions` or leave it out",
+    });
+    const ok = await svc.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${svc.project.id}`,
+      headers: auth(svc.project.keys.admin),
+      payload: { jurisdictions: ["MX", "CO"], client_jurisdiction: { alsoByNationality: ["MX"] } },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.client_jurisdiction).toEqual({ alsoByNationality: ["MX"] });
+  });
+});

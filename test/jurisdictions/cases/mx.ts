@@ -224,6 +224,38 @@ export const MX_CASES: LegalCase[] = [
     },
   },
   {
+    // LFPIORPI Art. 17 XVI as reformed in 2025 reaches Mexican nationals abroad: the project says so with
+    // `alsoByNationality`, and a Mexican living in Bogotá is filed in both countries.
+    name: "a Mexican national residing in Colombia, with alsoByNationality [MX]: Colombia's record and Mexico's aviso",
+    jurisdictions: ["MX", "CO"],
+    clientJurisdiction: { alsoByNationality: ["MX"] },
+    profile: {
+      ...colombian(),
+      ...mexican({ address: { country: "CO", city: "Bogotá" } }),
+      colombia: colombian().colombia,
+    },
+    // MXN 30,000 at MXN 20 a dollar is USD 1,500: over 210 UMA and over USD 150.
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [["MX-AVISO", "CO-TX-150"]],
+      files: { MX: { "2026-06": { avisos: [[0]] } }, CO: { "2026-06": { records: [[0, "I"]] } } },
+    },
+  },
+  {
+    name: "the same client without alsoByNationality is Colombia's alone (Mexico files its informe en ceros)",
+    jurisdictions: ["MX", "CO"],
+    profile: {
+      ...colombian(),
+      ...mexican({ address: { country: "CO", city: "Bogotá" } }),
+      colombia: colombian().colombia,
+    },
+    transfers: [receipt("2026-06-10 12:00", 30_000)],
+    expect: {
+      laws: [["CO-TX-150"]],
+      files: { MX: { "2026-06": { zero: true } }, CO: { "2026-06": { records: [[0, "I"]] } } },
+    },
+  },
+  {
     name: "an address registered under Colombia is Colombia's, whatever the profile says",
     jurisdictions: ["MX", "CO"],
     addressJurisdiction: "CO",

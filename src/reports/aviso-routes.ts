@@ -61,7 +61,9 @@ const AvisoSchema = Type.Object({
   userId: Type.String(),
   basis: Type.String(),
   source: Type.String({ description: "the legal source of the ground on the day it was known" }),
-  origin: Type.String({ description: "`officer`, or `screening` (a client found on a list)" }),
+  origin: Type.String({
+    description: "`officer`, `screening` (a client found on a list) or `attempt` (an operation told on a screening)",
+  }),
   reference: Type.String(),
   period: Type.String(),
   knownAt: Type.String({ format: "date-time" }),

@@ -17,7 +17,13 @@ import type { ListKind } from "./entry.ts";
 import { listingsDue, recordListingAviso } from "./listing-avisos.ts";
 import { visibleTo } from "./lists/read.ts";
 import { VERDICTS, worstVerdict } from "./outcomes.ts";
-import { claimDueClients, PENDING, releaseClaim } from "./queue.ts";
+import {
+  type ClaimedClient,
+  claimDueClients,
+  markScreenedUnchanged,
+  PENDING,
+  releaseClaim,
+} from "./queue.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
 import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
@@ -77,6 +83,32 @@ function summary(candidates: StoredCandidate[], alerts: number): ClientScreening
   };
 }
 
+/** The candidates of a profile's persons against the lists as loaded, each with who it is of. */
+function candidatesOf(
+  loaded: LoadedLists,
+  thresholds: Awaited<ReturnType<typeof thresholdsOf>>,
+  subjects: Subject[],
+  projectId: number,
+): StoredCandidate[] {
+  return subjects.flatMap((s) =>
+    screenPerson(loaded, thresholds, s.person, projectId).candidates.map((c) => ({
+      ...c,
+      subject: s.person.name,
+      role: s.role,
+    })),
+  );
+}
+
+/** Whether two screenings found the same candidates, at the same verdicts, scores and list versions. */
+function sameCandidates(a: readonly StoredCandidate[], b: readonly StoredCandidate[]): boolean {
+  const form = (cs: readonly StoredCandidate[]) =>
+    cs
+      .map((c) => `${keyOf(c)}|${c.verdict}|${c.score}|${c.listVersion}|${c.role}`)
+      .sort()
+      .join("\n");
+  return a.length === b.length && form(a) === form(b);
+}
+
 /** Screens the persons of a profile against the lists as loaded, stores it, and raises the alerts it calls for. */
 export async function screenSubjects(
   db: Kysely<DB>,
@@ -96,13 +128,7 @@ export async function screenSubjects(
   // A project that reads no list (only other projects' own LPBs are imported) has nothing to be screened against.
   assertListsLoaded(loaded, client.projectId);
   const thresholds = await thresholdsOf(db, client.projectId);
-  const candidates: StoredCandidate[] = subjects.flatMap((s) =>
-    screenPerson(loaded, thresholds, s.person, client.projectId).candidates.map((c) => ({
-      ...c,
-      subject: s.person.name,
-      role: s.role,
-    })),
-  );
+  const candidates = candidatesOf(loaded, thresholds, subjects, client.projectId);
   const verdict = worstVerdict(candidates.map((c) => c.verdict));
   return db.transaction().execute(async (trx) => {
     const before = await trx
@@ -303,7 +329,27 @@ export async function rescreenClients(
   let alerts = 0;
   let screened = 0;
   const failed: { projectId: number; userId: string; error: unknown }[] = [];
+  // Most clients screened again find what they found before (a list changed elsewhere): those are recorded together,
+  // in one statement; a client whose candidates changed gets its own transaction with its alerts.
+  const unchanged: ClaimedClient[] = [];
+  const thresholds = new Map<number, Awaited<ReturnType<typeof thresholdsOf>>>();
   for (const r of rows) {
+    if (r.verdict === PENDING) continue;
+    try {
+      assertListsLoaded(loaded, r.project_id);
+      let t = thresholds.get(r.project_id);
+      if (!t) thresholds.set(r.project_id, (t = await thresholdsOf(db, r.project_id)));
+      const found = candidatesOf(loaded, t, r.subjects as Subject[], r.project_id);
+      if (sameCandidates(found, r.candidates as StoredCandidate[])) unchanged.push(r);
+    } catch {
+      // Screened on its own below, where a failure is recorded.
+    }
+  }
+  await markScreenedUnchanged(db, loaded.key, unchanged, now());
+  screened += unchanged.length;
+  const recorded = new Set(unchanged);
+  for (const r of rows) {
+    if (recorded.has(r)) continue;
     const client: ClientRef = {
       projectId: r.project_id,
       userId: r.user_id,

@@ -49,6 +49,8 @@ export interface ClaimedClient {
   subjects: unknown;
   profile_digest: string;
   verdict: string;
+  /** the candidates of its last screening */
+  candidates: unknown;
   chain_id: number;
   address: string;
   address_id: string | null;
@@ -71,7 +73,7 @@ export async function claimDueClients(
       WHERE lists_key <> ${listsKey} AND (claimed_until IS NULL OR claimed_until < ${now})
       ORDER BY screened_at LIMIT ${batch} FOR UPDATE SKIP LOCKED) due
     WHERE c.project_id = due.project_id AND c.user_id = due.user_id
-    RETURNING c.project_id, c.user_id, c.subjects, c.profile_digest, c.verdict, c.chain_id, c.address,
+    RETURNING c.project_id, c.user_id, c.subjects, c.profile_digest, c.verdict, c.candidates, c.chain_id, c.address,
       c.address_id::text AS address_id`.execute(db);
   return rows;
 }
@@ -93,4 +95,27 @@ export async function releaseClaim(
     .where("project_id", "=", projectId)
     .where("user_id", "=", userId)
     .execute();
+}
+
+/**
+ * Records claimed clients screened against the lists `listsKey` with the same outcome as before, in one statement: no
+ * candidate changed, so nothing but the lists they were screened against and when. A client whose persons were
+ * replaced since the claim (another digest) is left to its next screening.
+ */
+export async function markScreenedUnchanged(
+  db: Kysely<DB>,
+  listsKey: string,
+  clients: readonly { project_id: number; user_id: string; profile_digest: string }[],
+  now: Date,
+): Promise<void> {
+  if (clients.length === 0) return;
+  const rows = sql.join(
+    clients.map((c) => sql`(${c.project_id}::int, ${c.user_id}::text, ${c.profile_digest}::text)`),
+  );
+  await sql`
+    UPDATE client_screenings c SET lists_key = ${listsKey}, screened_at = ${now}, claimed_until = NULL
+    FROM (VALUES ${rows}) AS v(project_id, user_id, profile_digest)
+    WHERE c.project_id = v.project_id AND c.user_id = v.user_id AND c.profile_digest = v.profile_digest`.execute(
+    db,
+  );
 }

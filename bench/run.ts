@@ -50,7 +50,9 @@ if (unknown.length) {
   );
   process.exit(2);
 }
-const wanted = new Set(names.flatMap((n) => [n, ...(INCLUDES[n] ?? [])]));
+// BENCH_SKIP leaves out benchmarks a name would include (re-measuring one part after a change to it alone).
+const skipped = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
+const wanted = new Set(names.flatMap((n) => [n, ...(INCLUDES[n] ?? [])]).filter((n) => !skipped.has(n)));
 const selected = names.length ? BENCHMARKS.filter((b) => wanted.has(b.name)) : BENCHMARKS;
 
 const m = machine();

@@ -68,15 +68,14 @@ function clients(lists: Population[]): { clients: Client[]; lpb: Population } {
     name: q.person.name,
     birthdate: q.person.birthdate ?? "1980-01-01",
   }));
-  listed.forEach((l, i) =>
+  for (const [i, l] of listed.entries())
     out.push({
       userId: `u-lpb-${i}`,
       name: [...l.name.given, ...l.name.surnames].join(" "),
       birthdate: l.date as string,
       given: l.name.given.join(" "),
       surnames: l.name.surnames,
-    }),
-  );
+    });
   return { clients: out, lpb };
 }
 

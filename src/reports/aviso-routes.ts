@@ -62,7 +62,8 @@ const AvisoSchema = Type.Object({
   basis: Type.String(),
   source: Type.String({ description: "the legal source of the ground on the day it was known" }),
   origin: Type.String({
-    description: "`officer`, `screening` (a client found on a list) or `attempt` (an operation told on a screening)",
+    description:
+      "`officer`, `screening` (a client found on a list) or `attempt` (an operation told on a screening)",
   }),
   reference: Type.String(),
   period: Type.String(),

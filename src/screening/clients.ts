@@ -338,7 +338,10 @@ export async function rescreenClients(
     try {
       assertListsLoaded(loaded, r.project_id);
       let t = thresholds.get(r.project_id);
-      if (!t) thresholds.set(r.project_id, (t = await thresholdsOf(db, r.project_id)));
+      if (!t) {
+        t = await thresholdsOf(db, r.project_id);
+        thresholds.set(r.project_id, t);
+      }
       const found = candidatesOf(loaded, t, r.subjects as Subject[], r.project_id);
       if (sameCandidates(found, r.candidates as StoredCandidate[])) unchanged.push(r);
     } catch {

@@ -212,7 +212,7 @@ describe("sanctions update", () => {
       `${v1.slice(0, v1.indexOf("</sdnEntry>"))}${"<x>y</x>".repeat(600_000)}`,
     );
     await expect(updateSanctions(database.db, runaway)).rejects.toThrow(
-      "runs past 4194304 characters without closing",
+      "runs past 4 MiB (4194304 bytes) without closing",
     );
     expect(await sanctioned()).toEqual(before);
     await expect(updateSanctions(database.db, path.join(dir, "missing.xml"))).rejects.toThrow("no such file");

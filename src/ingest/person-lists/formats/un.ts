@@ -44,12 +44,16 @@ export const readUn: ReadList = async (files, options) => {
   };
   readRoot(/<CONSOLIDATED_LIST[^>]*>/.exec(sample)?.[0] ?? "");
   async function* items(): AsyncGenerator<ReadItem> {
-    for await (const { line, name, xml } of xmlElements(
-      file,
-      "CONSOLIDATED_LIST",
-      ["INDIVIDUAL", "ENTITY"],
-      readRoot,
-    ))
+    for await (const { line, name, xml } of xmlElements(file, {
+      root: "CONSOLIDATED_LIST",
+      names: ["INDIVIDUAL", "ENTITY"],
+      onPrelude: (prelude) => {
+        const tag = /<CONSOLIDATED_LIST(?:\s[^>]*)?>/.exec(prelude)?.[0];
+        if (!tag)
+          throw new InputError(`${file}: not the expected list (no <CONSOLIDATED_LIST> root element)`);
+        readRoot(tag);
+      },
+    }))
       yield { line, ...record(name, xml) };
   }
   return { info, items: items() };

@@ -11,7 +11,7 @@ import { actorName, writeAudit } from "../projects/index.ts";
 import { recordOperation } from "./attempts.ts";
 import { screenWithWallets } from "./combined.ts";
 import { visibleTo } from "./lists/read.ts";
-import { normaliseName } from "./match/normalise.ts";
+import { comparedTokens } from "./match/normalise.ts";
 import { queueProjectScreening } from "./queue.ts";
 import type { PersonInput, PersonResult } from "./schemas.ts";
 import {
@@ -25,13 +25,20 @@ import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { Screener } from "./screener.ts";
 import { thresholdsOf } from "./settings.ts";
 
-/** A name with nothing to compare ("." or "-") would come out `clear`: it is refused, naming the field. */
+/**
+ * A name with nothing to compare ("." or "-", or only particles, titles and legal forms: "de la", "S.A. de C.V.")
+ * would come out `clear` against every list: it is refused, naming the field.
+ */
 function assertNamed(persons: { person: PersonInput; path: string }[]): void {
-  const empty = persons.filter((p) => normaliseName(p.person.name, p.person.type).length === 0);
+  const empty = persons.filter((p) => comparedTokens(p.person.name, p.person.type).length === 0);
   if (empty.length > 0)
     throw invalid(
       MESSAGES.invalidBody,
-      empty.map((p) => ({ path: p.path, message: "has no letters or digits to compare with the lists" })),
+      empty.map((p) => ({
+        path: p.path,
+        message:
+          'has nothing to compare with the lists: send the person\'s or company\'s own name, not only particles, titles or a legal form ("de la", "Lic.", "S.A. de C.V.")',
+      })),
     );
 }
 

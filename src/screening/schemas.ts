@@ -149,8 +149,34 @@ export const CandidateSchema = Type.Object({
 });
 export type CandidateView = Static<typeof CandidateSchema>;
 
+export const NameAsReadSchema = Type.Object(
+  {
+    compared: Type.String({ description: "the name as a reader sees it: what was compared with the lists" }),
+    hidden: Type.Array(
+      Type.Object({
+        kind: Type.Union(
+          [Type.Literal("invisible"), Type.Literal("compatibility"), Type.Literal("look-alike")],
+          {
+            description:
+              "`invisible`: renders as nothing (zero-width space, soft hyphen, word joiner, U+FEFF, a variation selector); `compatibility`: a compatibility form of a letter (fullwidth, mathematical, a ligature); `look-alike`: a letter of another script confusable with a Latin one (Unicode TS #39)",
+          },
+        ),
+        character: Type.String({ description: 'the code point as stored, "U+200B"' }),
+        at: Type.Integer({ minimum: 0, description: "its position in `name`, in code points" }),
+        readsAs: Type.String({ description: 'what it was compared as ("" for an invisible one)' }),
+      }),
+    ),
+    mixedScripts: Type.Boolean({ description: "the name's letters come from more than one script" }),
+  },
+  {
+    description:
+      "present when the name as stored differs from what a reader sees: the characters that hid it, and the form compared. `name` keeps the string as sent, for the evidence",
+  },
+);
+
 export const PersonResultSchema = Type.Object({
-  name: Type.String(),
+  name: Type.String({ description: "the name as sent" }),
+  nameAsRead: Type.Optional(NameAsReadSchema),
   verdict: VerdictSchema,
   candidates: Type.Array(CandidateSchema, { description: "best first, at most 10" }),
   ruledOut: Type.Array(

@@ -4,6 +4,7 @@
 // With no list imported there is nothing to screen against, and the screening says so (409) rather than answer
 // `clear` for persons it never compared with anything.
 import { AppError } from "../platform/errors.ts";
+import { visibleName } from "../platform/visible-text.ts";
 import type { ListEntry } from "./entry.ts";
 import { visibleTo } from "./lists/read.ts";
 import type { Candidate } from "./match/matcher.ts";
@@ -98,8 +99,12 @@ export function screenPerson(
   for (const c of judged) if (kept.size < MAX_CANDIDATES) kept.add(c);
   const candidates = judged.filter((c) => kept.has(c));
   const verdict = worstVerdict(candidates.map((c) => c.verdict));
+  const read = visibleName(person.name);
   return {
     name: person.name,
+    ...(read.hidden.length > 0 || read.mixedScripts
+      ? { nameAsRead: { compared: read.visible, hidden: read.hidden, mixedScripts: read.mixedScripts } }
+      : {}),
     verdict,
     candidates,
     ruledOut: found.ruledOut

@@ -5,7 +5,7 @@
 // Colombia's identification number).
 import { beneficialOwners, type Profile } from "../jurisdictions/index.ts";
 import type { Identifier } from "./entry.ts";
-import { normaliseName } from "./match/normalise.ts";
+import { comparedTokens } from "./match/normalise.ts";
 import type { PersonInput } from "./schemas.ts";
 
 export type SubjectRole = "client" | "representative" | "fiduciary_delegate" | "beneficial_owner";
@@ -61,9 +61,9 @@ function person(
   };
 }
 
-/** The persons of a profile with a name that has something to compare (not "." or "-"). */
+/** The persons of a profile with a name that has something to compare (not "." or "-", nor only "de la"). */
 export function subjectsOf(profile: Profile): Subject[] {
-  return allSubjects(profile).filter((s) => normaliseName(s.person.name, s.person.type).length > 0);
+  return allSubjects(profile).filter((s) => comparedTokens(s.person.name, s.person.type).length > 0);
 }
 
 function allSubjects(profile: Profile): Subject[] {

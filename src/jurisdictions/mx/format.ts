@@ -2,11 +2,16 @@
 // `YYYYMMDD` and times `YYYYMMDDhhmmss` in Mexico City, amounts with two decimals, quantities with two to ten, and
 // transaction hashes as upper-case alphanumerics. Each helper returns the value as the XSD wants it.
 import { zonedParts } from "../../platform/time-zone.ts";
+import { visibleForm } from "../../platform/visible-text.ts";
 import { MX_TIME_ZONE } from "./rules.ts";
 
-/** Upper case, accents removed (Ñ kept), runs of spaces collapsed, then only the characters `allowed` keeps. */
+/**
+ * Upper case, accents removed (Ñ kept), runs of spaces collapsed, then only the characters `allowed` keeps. The
+ * text is read as shown first (platform/visible-text.ts): a fullwidth or Cyrillic look-alike letter is filed as the
+ * Latin letter it shows, not dropped by the filter.
+ */
 export function upperText(value: string, allowed: RegExp): string {
-  const upper = value.toUpperCase().replaceAll("Ñ", "\u0000");
+  const upper = visibleForm(value).toUpperCase().replaceAll("Ñ", "\u0000");
   const plain = upper.normalize("NFD").replace(/\p{M}/gu, "").replaceAll("\u0000", "Ñ");
   return [...plain]
     .filter((c) => allowed.test(c))

@@ -1,6 +1,6 @@
 // normaliseName: accents, order, particles, legal forms, transliterations.
 import { describe, expect, it } from "vitest";
-import { looksLikeEntity, normaliseName } from "./normalise.ts";
+import { comparedTokens, looksLikeEntity, normaliseName } from "./normalise.ts";
 
 describe("normaliseName", () => {
   it("lower-cases, strips accents and punctuation, and puts OFAC's 'LAST, First' back in order", () => {
@@ -36,5 +36,22 @@ describe("normaliseName", () => {
     expect(normaliseName("Abdulrahman")).toEqual(["abd", "rahman"]);
     expect(normaliseName("Abd al-Rahman")).toEqual(["abd", "rahman"]);
     expect(normaliseName("Isamel")).toEqual(["ismail"]);
+  });
+  it("reads names as shown: invisible characters, fullwidth letters and look-alikes of other scripts", () => {
+    const listed = normaliseName("GUZMÁN LOERA, Joaquín");
+    for (const disguised of [
+      "Joaquín Guz\u200Bmán Loera",
+      "Joaquín Guz\u00ADmán Lo\u2060era\uFEFF",
+      "ＪＯＡＱＵＩＮ ＧＵＺＭＡＮ ＬＯＥＲＡ",
+      "Jo\u0430quín Guzm\u0430n L\u043Eera",
+      "GUZM\u0391N LOERA, Joaquín", // Greek Alpha
+    ])
+      expect(normaliseName(disguised), disguised).toEqual(listed);
+  });
+  it("has nothing to compare in a name of particles, titles or legal forms only", () => {
+    for (const n of ["de la", "Lic. de los", "S.A. de C.V."]) expect(comparedTokens(n)).toEqual([]);
+    expect(comparedTokens("de la O")).toEqual(["o"]);
+    // The lists keep such entries findable by their own tokens.
+    expect(normaliseName("de la")).toEqual(["de", "la"]);
   });
 });

@@ -1,7 +1,11 @@
 // Names as the matcher compares them: lower case, accents stripped, punctuation gone, "LAST, First" put back in the
 // order people write it, particles and honorifics dropped, entities' legal forms dropped, and the frequent
 // transliteration variants of Arabic names folded into one spelling. Two writings of one name should give the same
-// tokens here, so that the fuzzy measure (match/similarity.ts) is left only the typos.
+// tokens here, so that the fuzzy measure (match/similarity.ts) is left only the typos. Before any of it, the name is
+// brought to what a reader sees (platform/visible-text.ts): invisible characters, fullwidth forms and look-alike letters of
+// other scripts cannot make a listed name a stranger.
+
+import { visibleForm } from "../../platform/visible-text.ts";
 
 /**
  * Particles of Spanish, Portuguese, Italian, Dutch, German and Arabic names. They carry no identity (a list writes
@@ -307,7 +311,9 @@ export function looksLikeEntity(raw: string): boolean {
 
 /** The raw tokens: camelCase split, dotted abbreviations joined, accents and punctuation gone. */
 function tokensOf(raw: string, person: boolean): string[] {
-  let text = raw;
+  // Invisible characters, compatibility forms and look-alike letters first (platform/visible-text.ts): "Guz\u200Bmán" is
+  // one word, and "ＧＵＺＭＡＮ" or a Cyrillic "а" must reach the camelCase split below as the Latin letters shown.
+  let text = visibleForm(raw);
   for (const [re, full] of DOTTED_ABBREVIATIONS) text = text.replace(re, full);
   // "delaTorre", "MariaJose": a capital inside a word starts a new one (before lower-casing loses it).
   text = text.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2");
@@ -331,6 +337,19 @@ function tokensOf(raw: string, person: boolean): string[] {
  * unambiguous legal form (S.A., LTDA., GMBH, ...) is read as an entity's, any other as a person's.
  */
 export function normaliseName(raw: string, type?: "person" | "entity"): string[] {
+  const out = comparedTokens(raw, type);
+  // A name made only of particles or legal forms ("DE LA O", "S.A.") keeps its tokens rather than none: a list's
+  // entry stays findable. A name screened with nothing to compare is refused before it gets here.
+  if (out.length > 0) return out;
+  const entity = type === "entity" || (type === undefined && looksLikeEntity(raw));
+  return tokensOf(raw, !entity);
+}
+
+/**
+ * The tokens that identify: normaliseName's without its fallback, so empty for a name made only of particles,
+ * titles or legal forms ("de la", "S.A. de C.V."), which has nothing a list could be compared with.
+ */
+export function comparedTokens(raw: string, type?: "person" | "entity"): string[] {
   const entity = type === "entity" || (type === undefined && looksLikeEntity(raw));
   const out: string[] = [];
   const tokens = tokensOf(raw, !entity);
@@ -356,6 +375,5 @@ export function normaliseName(raw: string, type?: "person" | "entity"): string[]
     }
     out.push(token);
   });
-  // A name made only of particles or legal forms ("DE LA O", "S.A.") keeps its tokens rather than none.
-  return out.length > 0 ? out : tokensOf(raw, !entity);
+  return out;
 }

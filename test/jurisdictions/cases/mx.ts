@@ -530,6 +530,35 @@ export const MX_LPB_CASES: LegalCase[] = [
     transfers: [receipt("2026-12-02 10:00", 1_000)],
     expect: { laws: [["MX-LPB"]], urgent: [0] },
   },
+  // Names that read the same on every screen and differ in what is stored: each must still be found.
+  {
+    name: "a client on the LPB with a zero-width space inside the surname is found as shown: MX-LPB and its 24-hour aviso",
+    jurisdictions: ["MX"],
+    profile: mexican({ givenName: "Fortino", paternalSurname: "Bara\u200Bhona", maternalSurname: "Luévano" }),
+    lists: { "mx-lpb": [{ name: "BARAHONA LUEVANO FORTINO", birthdate: "1990-01-02" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [["MX-LPB"]], urgent: [0] },
+  },
+  {
+    name: "a client on the LPB written with Cyrillic look-alikes, a soft hyphen and a fullwidth letter is found: MX-LPB and its aviso",
+    jurisdictions: ["MX"],
+    profile: mexican({
+      givenName: "Cipri\u0430no",
+      paternalSurname: "\u0415cha\u00ADv\u0430rr\u0456a",
+      maternalSurname: "Ｍontemayor",
+    }),
+    lists: { "mx-lpb": [{ name: "Cipriano Echavarría Montemayor", birthdate: "1990-01-02" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [["MX-LPB"]], urgent: [0] },
+  },
+  {
+    name: "an LPB entry imported with a word joiner inside the surname still names the client: MX-LPB",
+    jurisdictions: ["MX"],
+    ...onLpb("Severiano", "Tapia", "Ochoa"),
+    lists: { "mx-lpb": [{ name: "TA\u2060PIA OCHOA SEVERIANO", birthdate: "1990-01-02" }] },
+    transfers: [receipt("2026-12-02 10:00", 1_000)],
+    expect: { laws: [["MX-LPB"]], urgent: [0] },
+  },
   {
     name: "a Colombian client on the LPB of a project in Mexico and Colombia is governed by Colombia: no MX-LPB",
     jurisdictions: ["MX", "CO"],

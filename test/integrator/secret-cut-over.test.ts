@@ -1,8 +1,9 @@
 // Moving an integrator from the original service without failing a call (docs/api.md, "Projects and keys" and
 // "Calls to the integrator"; decision 0027), against a receiver on 127.0.0.1 that knows one `hmac-canonical`
 // secret at a time and verifies as the original's template does (401 for a signature it can't verify):
-//   - PATCH /projects/{id} takes the secret the integrator already verifies with: checked for shape, length and
-//     entropy (a clear 400 naming the field otherwise), sealed at rest, never in the audit, signing at once;
+//   - PATCH /projects/{id} takes the secret the integrator already verifies with: checked for shape, length,
+//     entropy, common passwords' digests and keyboard walks (a clear 400 naming the field and how to make a good
+//     one otherwise), sealed at rest, never in the audit, signing at once;
 //   - a rotation of the canonical scheme signs with the old secret while the receiver knows only it, and once the
 //     receiver knows only the new one, the first call it refuses is sent again at once with the new secret, which
 //     ends the rotation: no delivery and no profile read fails at any point, whether a webhook or a profile read is
@@ -164,6 +165,23 @@ describe("PATCH /projects/{id} with the integrator's existing secret", () => {
         /printable ASCII/,
       ],
       [{ signing_scheme: "hmac-canonical", webhook_secret: random.repeat(2) }, /repeats a unit of 32/],
+      // Random-looking to the entropy estimate, but among the first guesses: the MD5 of "password", keyboard walks.
+      [
+        { signing_scheme: "hmac-canonical", webhook_secret: "5f4dcc3b5aa765d61d8327deb882cf99" },
+        /MD5 digest of a common password.*openssl rand -hex 32/,
+      ],
+      [
+        { signing_scheme: "hmac-canonical", webhook_secret: "qwertyuiopasdfghjklzxcvbnm123456" },
+        /keyboard walk.*openssl rand -hex 32/,
+      ],
+      [
+        { signing_scheme: "hmac-canonical", webhook_secret: "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik," },
+        /keyboard walk/,
+      ],
+      [
+        { webhook_secret: `whsec_${crypto.createHash("sha256").update("password").digest("base64")}` },
+        /SHA256 digest of a common password.*openssl rand -base64 32/,
+      ],
     ];
     const before = await project();
     for (const [payload, message] of cases) {

@@ -14,7 +14,7 @@ export {
   rescreenClients,
 } from "./clients.ts";
 export * from "./entry.ts";
-export { importPersonList, type ListImportSummary } from "./lists/import.ts";
+export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
 export { type OutcomeClass, VERDICTS } from "./outcomes.ts";

@@ -2,7 +2,8 @@
 // list's committed fixture imported with its version and date; all or nothing (a malformed row fails the import
 // and nothing of it is seen, unless --skip-invalid); the same content imported again changes nothing; a new version
 // replaces the old one's entries while its row stays; an entry id read twice is one entry; an empty or truncated
-// file never empties a list. PGlite, or PostgreSQL with DATABASE_URL.
+// file never empties a list; a list dated earlier than the current one is refused unless forced. PGlite, or
+// PostgreSQL with DATABASE_URL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -141,5 +142,99 @@ describe("all or nothing, and idempotent", () => {
     await expect(importPersonListFiles(database.db, "sat-69b", [at("un_consolidated.xml")])).rejects.toThrow(
       /69-B|header|RFC/i,
     );
+  });
+});
+
+describe("a list is never rolled back unless forced", () => {
+  const un = fs.readFileSync(at("un_consolidated.xml"), "utf8");
+  /** The UN fixture as the publisher would have dated it `generated`, with one name changed (another content). */
+  const unDated = (generated: string, name = "RI") => {
+    const file = path.join(tmp, `un-${generated.slice(0, 10)}-${name}.xml`);
+    fs.writeFileSync(
+      file,
+      un
+        .replace(/dateGenerated="[^"]*"/, `dateGenerated="${generated}"`)
+        .replace("<FIRST_NAME> RI </FIRST_NAME>", `<FIRST_NAME> ${name} </FIRST_NAME>`),
+    );
+    return file;
+  };
+  const current = async (kind: ListKind) => (await lists()).find((l) => l.kind === kind && l.current);
+
+  it("an older UN list after a newer one is refused, says how to force it, and changes nothing", async () => {
+    const newer = await importPersonListFiles(database.db, "un", [unDated("2026-01-05T10:00:00Z", "RII")]);
+    expect(newer).toMatchObject({ status: "imported", list_date: "2026-01-05" });
+    const before = await lists();
+    // The reviewer's import: the 2020 list over the 2026 one.
+    const old = at("un_consolidated.xml");
+    await expect(importPersonListFiles(database.db, "un", [old])).rejects.toThrow(
+      `${old}: this un list is dated 2020-03-20, older than the current version 2026-01-05T10:00:00Z (dated 2026-01-05); importing it would roll the list back, so nothing was changed. To import it anyway, run the command again with --force`,
+    );
+    expect(await lists()).toEqual(before);
+    const run = await database.db
+      .selectFrom("import_runs")
+      .select(["status", "error"])
+      .where("kind", "=", "person-list:un")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(run.status).toBe("failed");
+  });
+
+  it("forced, the older list is imported and the summary says what it went back from", async () => {
+    const forced = await importPersonListFiles(database.db, "un", [at("un_consolidated.xml")], {
+      force: true,
+    });
+    expect(forced).toMatchObject({
+      status: "imported",
+      list_date: "2020-03-20",
+      rolled_back_from: "2026-01-05",
+    });
+    expect((await current("un"))?.list_date).toBe("2020-03-20");
+    // A newer one is imported again without force, and says nothing of a rollback.
+    const again = await importPersonListFiles(database.db, "un", [unDated("2026-01-05T10:00:00Z", "RII")]);
+    expect(again.status).toBe("imported");
+    expect(again.rolled_back_from).toBeUndefined();
+  });
+
+  it("the same date: the same content changes nothing, other content (the day's correction) is imported", async () => {
+    const same = await importPersonListFiles(database.db, "un", [unDated("2026-01-05T10:00:00Z", "RII")]);
+    expect(same.status).toBe("unchanged");
+    const corrected = await importPersonListFiles(database.db, "un", [
+      unDated("2026-01-05T18:00:00Z", "RIII"),
+    ]);
+    expect(corrected).toMatchObject({ status: "imported", list_date: "2026-01-05" });
+    expect(corrected.rolled_back_from).toBeUndefined();
+  });
+
+  it("the SAT's list by its 'Información actualizada al' date; the same entries republished later take that date", async () => {
+    const sat = fs.readFileSync(at("sat_69b_listado_completo.csv"));
+    const newer = path.join(tmp, "69b-2026.csv");
+    fs.writeFileSync(
+      newer,
+      Buffer.from(sat.toString("latin1").replace("30 de noviembre de 2022", "31 de enero de 2026"), "latin1"),
+    );
+    // No entry changed, so nothing is written but the later date: an older list is then compared with it.
+    expect(await importPersonListFiles(database.db, "sat-69b", [newer])).toMatchObject({
+      status: "unchanged",
+      version: "2026-01-31",
+      list_date: "2026-01-31",
+    });
+    expect(await current("sat-69b")).toMatchObject({ version: "2026-01-31", list_date: "2026-01-31" });
+    const before = await lists();
+    await expect(
+      importPersonListFiles(database.db, "sat-69b", [at("sat_69b_listado_completo.csv")]),
+    ).rejects.toThrow(/dated 2022-11-30, older than .* \(dated 2026-01-31\).*--force/);
+    expect(await lists()).toEqual(before);
+  });
+
+  it("FollowTheMoney, whose date is known only once the whole file is read, is refused at its end", async () => {
+    const ftm = fs.readFileSync(at("opensanctions_zala.ftm.jsonl"), "utf8");
+    const older = path.join(tmp, "older.ftm.jsonl");
+    fs.writeFileSync(older, ftm.replace(/"(last_change|last_seen)": "\d{4}-/g, '"$1": "2019-'));
+    const before = await lists();
+    expect((await current("ftm"))?.list_date).toMatch(/^202[0-9]-/);
+    await expect(importPersonListFiles(database.db, "ftm", [older])).rejects.toThrow(
+      /this ftm list is dated 2019-.*older than the current version .*--force/,
+    );
+    expect(await lists()).toEqual(before);
   });
 });

@@ -13,6 +13,15 @@ import { InputError } from "../labels/row-problems.ts";
 import { downloadList, NO_URL, OFFICIAL_URLS } from "./download.ts";
 import { importPersonListFiles } from "./import.ts";
 
+const FORCE_HELP =
+  "import the list even when its own date is older than the current version's (a deliberate rollback; refused otherwise)";
+
+interface ImportOptions {
+  skipInvalid?: boolean;
+  project?: string;
+  force?: boolean;
+}
+
 function kindOf(raw: string): ListKind {
   if ((LIST_KINDS as readonly string[]).includes(raw)) return raw as ListKind;
   throw new InputError(`unknown list KIND "${raw}": one of ${LIST_KINDS.join(", ")}`);
@@ -28,11 +37,12 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
     .argument("<kind>", LIST_KINDS.join(" | "))
     .argument("<files...>", "the list's file (ofac-sdn: sdn.csv and optionally alt.csv)")
     .option("--skip-invalid", "leave out malformed rows instead of failing the import")
+    .option("--force", FORCE_HELP)
     .option(
       "--project <id>",
       "mx-lpb: the project whose own list it is (the UIF delivers the LPB to each provider; no other project reads it)",
     )
-    .action((kind: string, files: string[], opts: { skipInvalid?: boolean; project?: string }) =>
+    .action((kind: string, files: string[], opts: ImportOptions) =>
       withDatabase(async ({ database }) => {
         const k = kindOf(kind);
         const projectId = opts.project === undefined ? undefined : Number(opts.project);
@@ -42,6 +52,7 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
           await importPersonListFiles(database.db, k, files, {
             ...(projectId !== undefined ? { projectId } : {}),
             skipInvalid: opts.skipInvalid,
+            force: opts.force,
             progress: terminalProgress(`lists import ${k}`),
           }),
         );
@@ -55,7 +66,8 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
     .argument("<kind>", LIST_KINDS.join(" | "))
     .option("--url <url>", "download from this URL instead of the official one")
     .option("--skip-invalid", "leave out malformed rows instead of failing the import")
-    .action((kind: string, opts: { url?: string; skipInvalid?: boolean }) =>
+    .option("--force", FORCE_HELP)
+    .action((kind: string, opts: { url?: string; skipInvalid?: boolean; force?: boolean }) =>
       withDatabase(async ({ database }) => {
         const k = kindOf(kind);
         const url = opts.url ?? OFFICIAL_URLS[k];
@@ -67,6 +79,7 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
           printSummary(
             await importPersonListFiles(database.db, k, [file], {
               skipInvalid: opts.skipInvalid,
+              force: opts.force,
               progress: terminalProgress(`lists refresh ${k}`),
               source: url,
             }),

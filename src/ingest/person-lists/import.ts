@@ -2,7 +2,9 @@
 // version by the screening room (src/screening), in one recorded run around one transaction: all or nothing, and an
 // import of the same content changes nothing. A malformed row fails the import, naming the file and line, unless
 // --skip-invalid leaves it out; rows of a kind Vigía keeps nothing for (a vessel, a FollowTheMoney address) are
-// counted as skipped. A file that holds no entry at all is refused rather than allowed to empty the list.
+// counted as skipped. A file that holds no entry at all is refused rather than allowed to empty the list, and one
+// its publisher dated earlier than the current version is refused unless forced (--force): importing it would roll
+// the list back (an old download replayed, or a mistake), and screening would miss everyone listed since.
 
 import type { Kysely } from "kysely";
 import type { DB } from "../../schema.ts";
@@ -11,6 +13,7 @@ import {
   type ListEntry,
   type ListImportSummary,
   type ListKind,
+  OlderListError,
   PROJECT_LIST_KINDS,
 } from "../../screening/index.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
@@ -40,6 +43,8 @@ export async function importPersonListFiles(
     now?: Date;
     /** the project whose own list it is (mx-lpb: the UIF delivers the LPB to each provider) */
     projectId?: number;
+    /** import even a list dated earlier than the current version (--force) */
+    force?: boolean;
   } = {},
 ): Promise<PersonListImport> {
   const first = files[0];
@@ -73,6 +78,12 @@ export async function importPersonListFiles(
       const summary = await importPersonList(trx, info, entries(), {
         ...(options.now ? { now: options.now } : {}),
         progress: (read) => progress.tick(read),
+        force: options.force === true,
+      }).catch((error: unknown) => {
+        if (!(error instanceof OlderListError)) throw error;
+        throw new InputError(
+          `${first}: this ${kind} list is dated ${error.listDate}, older than the current version ${error.current.version} (dated ${error.current.listDate}); importing it would roll the list back, so nothing was changed. To import it anyway, run the command again with --force`,
+        );
       });
       if (summary.entries === 0)
         throw new InputError(

@@ -1,9 +1,15 @@
 // Writing one version of a list of persons (migrations/0031_person_lists.sql), in the caller's transaction (the
 // import's: src/ingest/person-lists), so that a list is replaced whole or not at all. The entries are written as
 // they are read, under a new version row; once the last is in, the digest of what was read decides: the same as the
-// current version's, and the new row goes again (the import changed nothing); otherwise the new version becomes
-// current and the old one's entries are removed. An entry id read twice (the SAT lists a taxpayer once per
-// situation it went through) is one entry, its names, dates and programmes joined.
+// current version's, and the new row goes again (no entry changed; a later date is taken by the current version);
+// otherwise the new version becomes current and the old one's entries are removed. An entry id read twice (the SAT
+// lists a taxpayer once per situation it went through) is one entry, its names, dates and programmes joined.
+//
+// A list is never rolled back unless forced: one whose publisher's date (ListInfo.listDate) is older than the current
+// version's is refused with OlderListError, before any entry is written when the date is known from the file's head,
+// or once the last entry is read when it is not (FollowTheMoney's latest change). The same date is not a rollback
+// (the same content changes nothing; other content is the publisher's correction of that day's list), and a list
+// without a date, or replacing one without, cannot be compared and is imported.
 import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { type Kysely, sql } from "kysely";
@@ -11,6 +17,19 @@ import type { DB } from "../../schema.ts";
 import { type ListEntry, ListEntrySchema, type ListInfo, PROJECT_LIST_KINDS } from "../entry.ts";
 
 const BATCH = 500;
+
+/** A list dated earlier than the current version of its kind: importing it would roll the list back. */
+export class OlderListError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly listDate: string,
+    readonly current: { version: string; listDate: string },
+  ) {
+    super(
+      `the ${kind} list read is dated ${listDate}, older than the current version ${current.version} (dated ${current.listDate}): refused, a list is not rolled back unless forced`,
+    );
+  }
+}
 
 export interface ListImportSummary {
   kind: string;
@@ -23,6 +42,8 @@ export interface ListImportSummary {
   joined: number;
   /** the version it replaced, if any */
   replaced: { version: string; entries: number } | null;
+  /** set when a list older than the current one was imported by force: the current version's date it went back from */
+  rolled_back_from?: string;
 }
 
 function union<T>(a: readonly T[], b: readonly T[]): T[] {
@@ -45,7 +66,12 @@ export async function importPersonList(
   trx: Kysely<DB>,
   info: ListInfo,
   entries: AsyncIterable<ListEntry>,
-  options: { now?: Date; progress?: (read: number) => void } = {},
+  options: {
+    now?: Date;
+    progress?: (read: number) => void;
+    /** import even a list dated earlier than the current version (a deliberate rollback) */
+    force?: boolean;
+  } = {},
 ): Promise<ListImportSummary> {
   const now = options.now ?? new Date();
   // One import of a kind at a time: a second waits, then finds the first's version current (and may be `unchanged`).
@@ -62,12 +88,24 @@ export async function importPersonList(
   );
   const current = await trx
     .selectFrom("person_lists")
-    .select(["id", "version", "digest", "entries"])
+    .select(["id", "version", "digest", "entries", "list_date"])
     .where("kind", "=", info.kind)
     .where((eb) => (projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", projectId)))
     .where("current", "=", true)
     .forUpdate()
     .executeTakeFirst();
+  // Compared as YYYY-MM-DD text. Checked now when the file's head gave the date, and again at the end for a date
+  // known only once every entry is read.
+  const older = () =>
+    current?.list_date != null && info.listDate !== undefined && info.listDate < current.list_date;
+  const refuseOlder = () => {
+    if (older() && !options.force && current?.list_date)
+      throw new OlderListError(info.kind, info.listDate as string, {
+        version: current.version,
+        listDate: current.list_date,
+      });
+  };
+  refuseOlder();
   const row = await trx
     .insertInto("person_lists")
     .values({
@@ -143,15 +181,29 @@ export async function importPersonList(
   }
   await flush();
   options.progress?.(read);
+  refuseOlder();
   const digest = hash.digest("hex");
   const count = read - joined;
   if (current && current.digest === digest) {
     await trx.deleteFrom("person_lists").where("id", "=", listId).execute();
+    // The same entries republished under a later date: no entry changes, but the current version takes the later
+    // date (and version), so that a list dated between the two is still seen as the rollback it is.
+    const later =
+      info.listDate !== undefined && (current.list_date === null || info.listDate > current.list_date);
+    let version = current.version;
+    if (later) {
+      version = info.version ?? current.version;
+      await trx
+        .updateTable("person_lists")
+        .set({ version, list_date: info.listDate ?? null })
+        .where("id", "=", current.id)
+        .execute();
+    }
     return {
       kind: info.kind,
       status: "unchanged",
-      version: current.version,
-      list_date: info.listDate ?? null,
+      version,
+      list_date: later ? (info.listDate ?? null) : current.list_date,
       entries: current.entries,
       joined,
       replaced: null,
@@ -181,5 +233,6 @@ export async function importPersonList(
     entries: count,
     joined,
     replaced: current ? { version: current.version, entries: current.entries } : null,
+    ...(older() && current?.list_date ? { rolled_back_from: current.list_date } : {}),
   };
 }

@@ -34,8 +34,14 @@ export const VARIANT_KINDS = [
   "typo",
   "transliteration",
   "surname-missing+typo",
+  // Adversarial: names that read the same on a screen and differ in what is stored.
+  "invisible",
+  "fullwidth",
+  "look-alikes",
+  "mixed-scripts",
 ] as const;
 export type VariantKind = (typeof VARIANT_KINDS)[number];
+const DISGUISES = new Set<VariantKind>(["invisible", "fullwidth", "look-alikes", "mixed-scripts"]);
 
 /** Decoys: people who are on no list, and must come out clear. */
 export const DECOY_KINDS = ["common", "shares-surname", "namesake-other-dob"] as const;
@@ -210,6 +216,65 @@ function typoIn(words: string[], rng: Rng): string[] | undefined {
   return words.map((w, k) => (k === i ? typo(w, rng) : w));
 }
 
+/** Characters that render as nothing: zero-width space, soft hyphen, word joiner, U+FEFF, zero-width joiner. */
+const INVISIBLES = ["\u200B", "\u00AD", "\u2060", "\uFEFF", "\u200D"];
+/** Latin letters and a Cyrillic or Greek look-alike of each. */
+const LOOK_ALIKES: Record<string, string[]> = {
+  a: ["\u0430"],
+  c: ["\u0441"],
+  e: ["\u0435"],
+  i: ["\u0456"],
+  j: ["\u0458"],
+  o: ["\u043E", "\u03BF"],
+  p: ["\u0440", "\u03C1"],
+  s: ["\u0455"],
+  x: ["\u0445"],
+  y: ["\u0443"],
+  A: ["\u0410", "\u0391"],
+  B: ["\u0412", "\u0392"],
+  E: ["\u0415", "\u0395"],
+  H: ["\u041D", "\u0397"],
+  I: ["\u0406", "\u0399"],
+  K: ["\u041A", "\u039A"],
+  M: ["\u041C", "\u039C"],
+  N: ["\u039D"],
+  O: ["\u041E", "\u039F"],
+  P: ["\u0420", "\u03A1"],
+  T: ["\u0422", "\u03A4"],
+  X: ["\u0425", "\u03A7"],
+  Z: ["\u0396"],
+};
+
+/** `word` with an invisible character slipped in after its first letter and, for a long word, another later. */
+function withInvisible(word: string, rng: Rng): string {
+  const at = [1, ...(word.length > 5 ? [rng.int(3, word.length - 1)] : [])];
+  let out = "";
+  [...word].forEach((c, i) => {
+    out += c;
+    if (at.includes(i + 1)) out += rng.pick(INVISIBLES);
+  });
+  return out;
+}
+
+/** `word` with each letter that has a look-alike replaced by one with probability `p` (at least one when any can). */
+function withLookAlikes(word: string, p: number, rng: Rng): string {
+  const chars = [...word];
+  const can = chars.map((c, i) => (LOOK_ALIKES[c] ? i : -1)).filter((i) => i >= 0);
+  if (can.length === 0) return word;
+  const forced = rng.pick(can);
+  return chars
+    .map((c, i) =>
+      LOOK_ALIKES[c] && (i === forced || rng.chance(p)) ? rng.pick(LOOK_ALIKES[c] as string[]) : c,
+    )
+    .join("");
+}
+
+/** Fullwidth forms of ASCII letters (U+FF21-FF5A), as pasted from an East Asian input method. */
+const fullwidth = (word: string) =>
+  [...word]
+    .map((c) => (/[A-Za-z]/.test(c) ? String.fromCodePoint((c.codePointAt(0) as number) + 0xfee0) : c))
+    .join("");
+
 const SPELLINGS = new Map<string, string[]>();
 for (const group of VARIANT_GROUPS)
   for (const s of group)
@@ -259,6 +324,26 @@ function variant(kind: VariantKind, name: string, s: SplitName, rng: Rng): strin
       const t = typoIn([...s.given, ...s.surnames.slice(0, -1)], rng);
       return t ? t.map(title).join(" ") : undefined;
     }
+    case "invisible":
+      // In every surname: the reviewer's evasion was one zero-width space in one.
+      return [...s.given.map(title), ...s.surnames.map((w) => withInvisible(title(w), rng))].join(" ");
+    case "fullwidth":
+      return words.map((w, k) => (k === 0 || rng.chance(0.5) ? fullwidth(title(w)) : title(w))).join(" ");
+    case "look-alikes":
+      return natural(s)
+        .split(" ")
+        .map((w) => withLookAlikes(w, 0.3, rng))
+        .join(" ");
+    case "mixed-scripts":
+      // Every disguise at once: upper case, look-alikes of two scripts, an invisible character, a fullwidth letter.
+      return [...s.given, ...s.surnames]
+        .map((w, k) => {
+          const word = withLookAlikes(w.toUpperCase(), 0.5, rng);
+          return k === words.length - 1
+            ? fullwidth(word.slice(0, 1)) + word.slice(1)
+            : withInvisible(word, rng);
+        })
+        .join(" ");
   }
 }
 
@@ -283,6 +368,9 @@ export function runEval(options: EvalOptions): EvalReport {
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS["ofac-sdn"];
   const floor = options.floor ?? thresholds.review;
   const rng = new Rng(options.seed);
+  // The disguised variants draw from a generator of their own, so that adding them left every other query and
+  // decoy of a seed as it was (and the published rates comparable).
+  const disguiseRng = new Rng(options.seed + 7919);
   const list = loadList();
   const matcher = new PersonMatcher(list);
   const times: number[] = [];
@@ -308,12 +396,14 @@ export function runEval(options: EvalOptions): EvalReport {
     const name = entry.names[0] as string;
     const s = split(name) as SplitName;
     for (const kind of VARIANT_KINDS) {
-      const q = variant(kind, name, s, rng);
+      const disguised = DISGUISES.has(kind);
+      const r = disguised ? disguiseRng : rng;
+      const q = variant(kind, name, s, r);
       // A variant that leaves one token (a title or a particle kept: "Haji Alizai", "Paolo Di") is no client's
       // name record; leave it out rather than count it.
       if (!q || normaliseName(q, "person").length < 2) continue;
       // Half the queries carry the list's birthdate (a client record has one; whether the list does varies).
-      const date = entry.dates.length > 0 && rng.chance(0.5) ? rng.pick(entry.dates) : undefined;
+      const date = entry.dates.length > 0 && r.chance(0.5) ? r.pick(entry.dates) : undefined;
       const result = search({ name: q, type: "person", ...(date ? { date } : {}) });
       const hit = result.candidates.find((c) => c.entry.entryId === entry.entryId);
       const p = positives[kind];

@@ -162,7 +162,10 @@ export const NameAsReadSchema = Type.Object(
           },
         ),
         character: Type.String({ description: 'the code point as stored, "U+200B"' }),
-        at: Type.Integer({ minimum: 0, description: "its position in `name`, in code points" }),
+        at: Type.Integer({
+          minimum: 0,
+          description: "its position in `name` (composed, NFC), in code points",
+        }),
         readsAs: Type.String({ description: 'what it was compared as ("" for an invisible one)' }),
       }),
     ),

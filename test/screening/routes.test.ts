@@ -72,6 +72,38 @@ describe("with OFAC's SDN list", () => {
     ]);
   });
 
+  it("a listed name hidden by invisible characters, fullwidth letters or look-alikes is found, and the result says what hid it", async () => {
+    const disguised = [
+      "Gilberto José Rodríguez Ore\u200Bjuela",
+      "Gilberto José Rodr\u00ADíguez Orejuela\uFEFF",
+      "ＧＩＬＢＥＲＴＯ RODRIGUEZ OREJUELA",
+      "Gilb\u0435rto José R\u043Edríguez Or\u0435juela",
+    ];
+    const res = await screen(disguised.map((name) => ({ name, birthdate: "1939-01-31" })));
+    expect(res.statusCode, res.body).toBe(200);
+    const results = res.json().data.results;
+    for (const [i, r] of results.entries()) {
+      expect(r.verdict, disguised[i]).toBe("match");
+      expect(r.candidates[0].entryId).toBe("4107");
+      expect(r.name).toBe(disguised[i]); // as sent, for the evidence
+      expect(r.nameAsRead.hidden.length).toBeGreaterThan(0);
+    }
+    expect(results[0].nameAsRead).toEqual({
+      compared: "Gilberto José Rodríguez Orejuela",
+      hidden: [{ kind: "invisible", character: "U+200B", at: 27, readsAs: "" }],
+      mixedScripts: false,
+    });
+    expect(results[3].nameAsRead.mixedScripts).toBe(true);
+    expect(results[3].nameAsRead.hidden[0]).toMatchObject({
+      kind: "look-alike",
+      character: "U+0435",
+      readsAs: "e",
+    });
+    // A plain name says nothing.
+    const plain = await screen([{ name: "Gilberto José Rodríguez Orejuela" }]);
+    expect(plain.json().data.results[0].nameAsRead).toBeUndefined();
+  });
+
   it("an identifier on the list confirms the person", async () => {
     const res = await screen([
       { name: "Gilberto Rodriguez", identifiers: [{ kind: "passport", value: "T321642" }] },
@@ -94,7 +126,10 @@ describe("with OFAC's SDN list", () => {
       [{ persons: Array.from({ length: 101 }, () => ({ name: "Ana" })) }, /persons/],
       [{ persons: [{ name: "Ana", birthdate: "31/01/1939" }] }, /birthdate/],
       [{ persons: [{ name: "" }] }, /name/],
-      [{ persons: [{ name: "Ana" }, { name: " . - " }] }, /persons\/1\/name.*no letters or digits/],
+      [{ persons: [{ name: "Ana" }, { name: " . - " }] }, /persons\/1\/name.*nothing to compare/],
+      [{ persons: [{ name: "de la" }] }, /persons\/0\/name.*nothing to compare/],
+      [{ persons: [{ name: "S.A. de C.V." }] }, /persons\/0\/name.*nothing to compare/],
+      [{ persons: [{ name: "Lic. de los", type: "person" }] }, /persons\/0\/name.*nothing to compare/],
       [{ persons: [{ name: "Ana", nationality: "Mexico" }] }, /nationality/],
       [{ persons: [{ name: "Ana", identifiers: [{ kind: "ssn", value: "1" }] }] }, /identifiers/],
     ];

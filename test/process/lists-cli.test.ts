@@ -60,6 +60,10 @@ describe("vigia lists", () => {
     expect(first.code, first.stderr).toBe(0);
     const summary = JSON.parse(first.stdout.trim().split("\n").at(-1) as string);
     expect(summary).toMatchObject({ kind: "un", status: "imported", entries: 22, list_date: "2020-03-20" });
+    // The stand-in is plain http: said before the download.
+    expect(first.stderr).toContain(
+      `vigia: warning: ${url} is plain http: the list is not protected in transit`,
+    );
     const again = await vigia(["lists", "refresh", "un", "--url", url]);
     expect(JSON.parse(again.stdout.trim().split("\n").at(-1) as string)).toMatchObject({
       status: "unchanged",

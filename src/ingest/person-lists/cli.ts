@@ -10,7 +10,7 @@ import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
 import { terminalProgress } from "../labels/progress.ts";
 import { InputError } from "../labels/row-problems.ts";
-import { downloadList, NO_URL, OFFICIAL_URLS } from "./download.ts";
+import { downloadList, NO_URL, OFFICIAL_URLS, plainHttpWarning } from "./download.ts";
 import { importPersonListFiles } from "./import.ts";
 
 const FORCE_HELP =
@@ -74,6 +74,8 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
         if (!url) throw new InputError(`vigia lists refresh ${k}: ${NO_URL[k]}`);
         // --url reaches loopback and private addresses only with VIGIA_ALLOW_PRIVATE_OUTBOUND=true.
         const outbound = new OutboundClient({ allowPrivate: loadConfig().allowPrivateOutbound });
+        const warning = plainHttpWarning(url);
+        if (warning) process.stderr.write(`vigia: warning: ${warning}\n`);
         const file = await downloadList(outbound, k, url);
         try {
           printSummary(

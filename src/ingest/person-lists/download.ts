@@ -2,6 +2,9 @@
 // client (its address policy, a size limit, a total timeout) to a temporary file the caller removes. The UIF's
 // Lista de Personas Bloqueadas is not public (the UIF gives it to the obligated subject), so it has no URL; an
 // OpenSanctions dataset is chosen by the operator, whose licence decides which one (docs/person-lists.md).
+// Every official URL is https: each of these publishers serves its list over https, and a list fetched in the clear
+// could be swapped on the way for one that leaves people out. A plain-http address given with --url is still
+// fetched (a mirror on the operator's own network, a stand-in in tests), with a warning (plainHttpWarning).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +16,7 @@ export const OFFICIAL_URLS: Record<ListKind, string | undefined> = {
   // The SDN list with aliases, dates of birth, nationalities and identifiers in one file.
   "ofac-sdn": OFAC_SDN_URL,
   un: "https://scsanctions.un.org/resources/xml/en/consolidated.xml",
-  "sat-69b": "http://omawww.sat.gob.mx/cifras_sat/Documents/Listado_Completo_69-B.csv",
+  "sat-69b": "https://omawww.sat.gob.mx/cifras_sat/Documents/Listado_Completo_69-B.csv",
   "mx-lpb": undefined,
   ftm: undefined,
 };
@@ -26,6 +29,12 @@ export const NO_URL: Record<ListKind, string> = {
     "the UIF's Lista de Personas Bloqueadas is not public: import the copy the UIF gave you with `vigia lists import mx-lpb FILE --project N` (its CSV layout: docs/person-lists.md)",
   ftm: "an OpenSanctions dataset is yours to choose under its licence (CC BY-NC 4.0 for non-commercial use; a commercial licence otherwise): give its FollowTheMoney export with --url, e.g. https://data.opensanctions.org/datasets/latest/peps/entities.ftm.json",
 };
+
+/** What to tell the operator before a list is fetched without TLS, or nothing for an https URL. */
+export function plainHttpWarning(url: string): string | undefined {
+  if (new URL(url).protocol !== "http:") return undefined;
+  return `${url} is plain http: the list is not protected in transit (anyone on the path could alter it); use an https address where the publisher offers one`;
+}
 
 /** The largest list accepted (OpenSanctions' PEP export is a few hundred megabytes). */
 const MAX_BYTES = 4 * 1024 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // The SAT's "Listado completo de contribuyentes (Artículo 69-B del CFF)"
-// (http://omawww.sat.gob.mx/cifras_sat/Documents/Listado_Completo_69-B.csv): a title line with the update date
+// (https://omawww.sat.gob.mx/cifras_sat/Documents/Listado_Completo_69-B.csv): a title line with the update date
 // ("Información actualizada al 30 de noviembre de 2022"), a title, the header row (No, RFC, Nombre del
 // Contribuyente, Situación del contribuyente, then the oficios and publication dates) and one row per taxpayer.
 // The file is Latin-1 (Windows-1252: its curly quotes are 0x93/0x94); a UTF-8 copy is read too. Every row is kept

@@ -1,5 +1,6 @@
 // The check of an LLM's report against its facts: faithful text passes; an invented address, hash, date or figure,
-// raw HTML, an image or a link outside the allow-list is refused with the reason.
+// raw HTML, an image or a link outside the allow-list (found as CommonMark parses links, escaped labels too) is
+// refused with the reason.
 import { describe, expect, it } from "vitest";
 import { checkAnswer } from "./check-answer.ts";
 
@@ -101,6 +102,40 @@ describe("checking an LLM's report", () => {
     expect(check(`see https://etherscan.io/address/${ADDRESS}`, allowed)).toEqual({ ok: true });
     // Text that only looks close to a link is not one.
     expect(check("the swww.x prefix and a@b are not links", allowed)).toEqual({ ok: true });
+  });
+
+  it("finds links as CommonMark parses them: labels with escaped brackets, entities, unused definitions", () => {
+    const allowed = ["https://etherscan.io/"];
+    for (const answer of [
+      // The finding: a reference label holding an escaped bracket, which a pattern over the text missed.
+      "See [x][a\\]b].\n\n[a\\]b]: javascript:alert(1)",
+      "See [a\\]b].\n\n[a\\]b]: javascript:alert(1)",
+      "See [x][a\\[b].\n\n[a\\[b]: <javascript:alert(1)>",
+      "See [x][ a\\]\\]b ].\n\n[ A\\]\\]B ]:\n   JavaScript:alert(1)",
+      // Unused, or defined with a title: still checked.
+      'Nothing links here.\n\n[a\\]b]: javascript:alert(1) "title"',
+      // Entities and escapes in the destination are read as a renderer reads them.
+      "[x](&#106;avascript:alert(1))",
+      "[x](java\\script:alert(1))",
+      "[x](<javascript:alert(1)>)",
+      "[x][r]\n\n[r]: &#x6A;avascript&#58;alert(1)",
+      "<JAVASCRIPT:alert(1)>",
+      "[x](data:text/html;base64,PHNjcmlwdD4=)",
+      "[x](vbscript:msgbox)",
+      // A link inside a link's text, a list and a quote.
+      "- [a [nested](javascript:alert(1))](https://etherscan.io/)",
+      "> [x][a\\]b]\n>\n> [a\\]b]: https://evil.example/",
+    ]) {
+      expect(check(answer, allowed), answer).toMatchObject({ ok: false });
+    }
+    expect(check("See [x][a\\]b].\n\n[a\\]b]: javascript:alert(1)", allowed)).toMatchObject({
+      reason: expect.stringContaining("unsafe URL: javascript:alert(1)"),
+    });
+    // An allowed destination under an escaped label passes; a link in a code span is no link.
+    expect(check(`See [x][a\\]b].\n\n[a\\]b]: https://etherscan.io/address/${ADDRESS}`, allowed)).toEqual({
+      ok: true,
+    });
+    expect(check("Written as `[x](javascript:alert(1))`, in code.", allowed)).toEqual({ ok: true });
   });
 
   it("refuses an empty or oversized answer", () => {

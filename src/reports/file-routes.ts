@@ -1,6 +1,8 @@
-// GET /v1/files/<path>?expires=&signature= (docs/api.md, "Compliance reports"): serves a report file to whoever
-// holds its signed URL, without an API key, until it expires. The signature is checked before anything is looked
-// up, so an altered or expired URL answers 403 and reveals nothing about what exists.
+// GET /v1/files/<path>?expires=&signed=&signature= (docs/api.md, "Compliance reports"): serves a report file to
+// whoever holds its signed URL, without an API key, until it expires. The signature is checked before anything is
+// looked up, so an altered or expired URL answers 403 and reveals nothing about what exists. A URL signed by a
+// secret a rotation replaced grants only a file written before that rotation (signed-url.ts): a file written since,
+// or none, answers the same 403, so the old secret learns nothing of what was written after it.
 import { Type } from "@sinclair/typebox";
 import { checkSignedPath } from "../platform/crypto/signed-url.ts";
 import { AppError, notFound } from "../platform/errors.ts";
@@ -30,6 +32,13 @@ export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
         querystring: Type.Object(
           {
             expires: Type.String({ pattern: "^\\d{1,12}$", description: "unix seconds" }),
+            signed: Type.Optional(
+              Type.String({
+                pattern: "^\\d{1,12}$",
+                description:
+                  "unix seconds: when the URL was signed (absent from URLs made before it was carried)",
+              }),
+            ),
             signature: Type.String({
               pattern: "^[A-Za-z0-9_-]{1,100}$",
               description: "base64url HMAC-SHA256",
@@ -41,14 +50,17 @@ export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
     },
     async (req, reply) => {
       const path = req.params["*"];
-      const check = checkSignedPath(ctx.serverKeys, path, req.query.expires, req.query.signature, ctx.now());
-      if (check !== "valid")
-        throw new AppError(
+      const check = checkSignedPath(ctx.serverKeys, path, req.query, ctx.now());
+      const refused = () =>
+        new AppError(
           "forbidden",
-          check === "expired" ? "This download link has expired" : "This download link is not valid",
+          check.result === "expired" ? "This download link has expired" : "This download link is not valid",
         );
-      if (!isStoragePath(path)) throw notFound("File");
+      if (check.result !== "valid") throw refused();
+      const retiredAt = check.retiredAt;
+      if (!isStoragePath(path)) throw retiredAt === undefined ? notFound("File") : refused();
       const report = await findByPath(ctx, path);
+      if (retiredAt !== undefined && (!report || Date.parse(report.updated_at) > retiredAt)) throw refused();
       const content = report ? await ctx.store.get(report.storageKey) : undefined;
       if (!report || !content) throw notFound("File");
       return reply

@@ -216,7 +216,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
     const report = await findReport(ctx, projectId, path);
     const expiresAt = ctx.now() + SIGNED_URL_TTL_MS;
     const base = ctx.publicUrl.replace(/\/+$/, "");
-    const signedUrl = `${base}/v1/files/${report.path}?${signPath(ctx.serverKeys, report.path, expiresAt)}`;
+    const signedUrl = `${base}/v1/files/${report.path}?${signPath(ctx.serverKeys, report.path, expiresAt, ctx.now())}`;
     return {
       name: report.name,
       signedUrl,

@@ -4,8 +4,9 @@
 // the new secret; after it, without the old secret, keys and webhook secrets still work (a signed URL made under
 // the old one does not: it needed the old secret, kept for its 30 days). On the embedded database `vigia secret
 // rotate` does the whole rotation on a stopped service. The rotation retires the old secret: given with its rotation
-// time (`old@<ISO time>`, as `vigia secret rotate` records it), a URL it signs is served only if it expires within
-// the 30 days after that time; one forged with the old secret for the year 2100 is refused.
+// time (`old@<ISO time>`, as `vigia secret rotate` records it), a URL it signs is served only if it was signed
+// before that time, expires within the 30 days after it, and names a file written before it: one forged with the old
+// secret for the year 2100, or for a file written after the rotation, is refused; without a time, none is served.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -39,7 +40,7 @@ afterAll(async () => {
 });
 
 /** The service on this test's store (a PostgreSQL schema, or a PGlite data dir), with the given secrets. */
-async function start(dataDir: string, env: Record<string, string>): Promise<Service> {
+async function start(dataDir: string, env: Record<string, string>, now = NOW): Promise<Service> {
   const config = loadConfig({
     VIGIA_LOG_LEVEL: "silent",
     PORT: "0",
@@ -52,7 +53,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<Serv
     http: true,
     workers: false,
     ...(target.schema ? { schema: target.schema } : {}),
-    clock: () => NOW,
+    clock: () => now,
   });
 }
 
@@ -96,9 +97,12 @@ const keyWorks = async (svc: Service, key: string) =>
 
 const YEAR_2100 = Date.parse("2100-01-01T00:00:00Z");
 
-/** A URL for the report file signed with `secret`, expiring at `expiresAt`: what someone holding it can mint. */
-const forged = (secret: string, reportPath: string, expiresAt: number) =>
-  `http://vigia.test/v1/files/${reportPath}?${signPath(deriveKeys(secret), reportPath, expiresAt)}`;
+/**
+ * A URL for the report file signed with `secret`, expiring at `expiresAt`: what someone holding it can mint, with
+ * the signing time they choose (by default, the rotation's instant: as early as a previous secret is allowed).
+ */
+const forged = (secret: string, reportPath: string, expiresAt: number, signedAt = NOW) =>
+  `http://vigia.test/v1/files/${reportPath}?${signPath(deriveKeys(secret), reportPath, expiresAt, signedAt)}`;
 
 async function download(svc: Service, signedUrl: string): Promise<number> {
   const url = new URL(signedUrl);
@@ -128,7 +132,10 @@ describe("rotating VIGIA_SECRET", () => {
       await before.close();
     }
 
-    const during = await start(dataDir, { VIGIA_SECRET: NEW, VIGIA_SECRET_PREVIOUS: OLD });
+    const during = await start(dataDir, {
+      VIGIA_SECRET: NEW,
+      VIGIA_SECRET_PREVIOUS: previousSecretEntry(OLD, NOW),
+    });
     try {
       expect(await keyWorks(during, made.key)).toBe(true);
       expect(await webhookSecret(during, made.projectId, made.key)).toBe(made.webhookSecret);
@@ -157,8 +164,11 @@ describe("rotating VIGIA_SECRET", () => {
   }, 120_000);
 
   it("retires the old secret: its URLs are served up to the rotation time plus 30 days, not past it", async () => {
-    for (const previous of [previousSecretEntry(OLD, NOW), OLD]) {
-      const retired = await start(dataDir, { VIGIA_SECRET: NEW, VIGIA_SECRET_PREVIOUS: previous });
+    {
+      const retired = await start(dataDir, {
+        VIGIA_SECRET: NEW,
+        VIGIA_SECRET_PREVIOUS: previousSecretEntry(OLD, NOW),
+      });
       try {
         // The URL handed out before the rotation (expiring 30 days after it): served.
         expect(await download(retired, made.signedUrl)).toBe(200);
@@ -167,9 +177,43 @@ describe("rotating VIGIA_SECRET", () => {
         expect(await download(retired, forged(OLD, made.reportPath, NOW + 31 * 24 * 3600_000))).toBe(403);
         // Within the window it is still the old secret's to vouch for.
         expect(await download(retired, forged(OLD, made.reportPath, NOW + 24 * 3600_000))).toBe(200);
+        // Signed after the rotation: refused whatever it names.
+        const late = NOW + 3600_000;
+        expect(await download(retired, forged(OLD, made.reportPath, late + 3600_000, late))).toBe(403);
       } finally {
         await retired.close();
       }
+    }
+    // Without a rotation time the old secret's window can't be dated: it vouches for no URL, not even the genuine
+    // one handed out before (keys and sealed values still work: the first test rotated with it).
+    const untimed = await start(dataDir, { VIGIA_SECRET: NEW, VIGIA_SECRET_PREVIOUS: OLD });
+    try {
+      expect(await download(untimed, made.signedUrl)).toBe(403);
+      expect(await keyWorks(untimed, made.key)).toBe(true);
+    } finally {
+      await untimed.close();
+    }
+  }, 60_000);
+
+  it("the old secret grants no file written after the rotation, however its URL is dated", async () => {
+    // A day after the rotation, a new file is written (another project's March report).
+    const later = await start(
+      dataDir,
+      { VIGIA_SECRET: NEW, VIGIA_SECRET_PREVIOUS: previousSecretEntry(OLD, NOW) },
+      NOW + 24 * 3600_000,
+    );
+    try {
+      const { projectId, key } = await createProject(later.keys, { name: "After" }, { kind: "cli" });
+      const { reportPath, signedUrl } = await marchReport(later.app!, projectId, key);
+      // Its own URL, signed with the new secret: served.
+      expect(await download(later, signedUrl)).toBe(200);
+      // Minted with the old secret and dated to the rotation, within its window: refused, as for a file that
+      // does not exist; the file written before the rotation is still the old secret's to vouch for.
+      expect(await download(later, forged(OLD, reportPath, NOW + 2 * 24 * 3600_000))).toBe(403);
+      expect(await download(later, forged(OLD, `${reportPath}.none`, NOW + 2 * 24 * 3600_000))).toBe(403);
+      expect(await download(later, forged(OLD, made.reportPath, NOW + 2 * 24 * 3600_000))).toBe(200);
+    } finally {
+      await later.close();
     }
   }, 60_000);
 

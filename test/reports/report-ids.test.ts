@@ -73,7 +73,7 @@ describe("report ids", () => {
       expect(data).toMatchObject({ name: entry.name, filename: entry.name, period: "2026-03" });
       expect(data.url).toBe(data.signedUrl);
       expect(data.url).toMatch(
-        new RegExp(`^https://vigia\\.example/v1/files/${entry.path}\\?expires=\\d+&signature=`),
+        new RegExp(`^https://vigia\\.example/v1/files/${entry.path}\\?expires=\\d+&signed=\\d+&signature=`),
       );
       const file = new URL(data.url);
       const download = await svc.app!.inject({ url: `${file.pathname}${file.search}` });

@@ -406,7 +406,7 @@ describe("downloads", () => {
     expect(byName.json().data).toMatchObject({ name: "u-big.xml", period: "2026-03" });
     expect(byName.json().data.signedUrl).toMatch(
       new RegExp(
-        `^https://vigia\\.example/v1/files/mx/${svc.project.id}/2026-03/u-big\\.xml\\?expires=\\d+&signature=`,
+        `^https://vigia\\.example/v1/files/mx/${svc.project.id}/2026-03/u-big\\.xml\\?expires=\\d+&signed=\\d+&signature=`,
       ),
     );
     const byPath = await svc.app!.inject({
@@ -444,6 +444,10 @@ describe("downloads", () => {
       expect(
         (await fetchSigned(url.replace(`expires=${expires}`, `expires=${Number(expires) + 86400}`)))
           .statusCode,
+      ).toBe(403);
+      const signed = new URL(url).searchParams.get("signed") as string;
+      expect(
+        (await fetchSigned(url.replace(`signed=${signed}`, `signed=${Number(signed) - 1}`))).statusCode,
       ).toBe(403);
     } finally {
       now = start;

@@ -58,7 +58,8 @@ export function serverSecret(config: Pick<Config, "secret" | "dataDir" | "databa
 
 /**
  * The file beside the embedded secret that keeps the secrets it replaced, newest first, one per line, each as
- * `secret@<ISO time of the rotation>` (a line without a time, written before times were, is still read).
+ * `secret@<ISO time of the rotation>` (a line without a time, written before times were, is still read: it opens
+ * sealed values and finds keys, but vouches for no signed URL).
  */
 const PREVIOUS_FILE = "secret.previous";
 
@@ -96,8 +97,8 @@ export function previousSecrets(
 
 /**
  * Replaces the embedded database's generated secret with a new one, keeping the old one first in
- * `secret.previous` with the time of the rotation (`secret@<ISO time>`: the URLs it signed stay valid until that
- * time plus their lifetime, no longer); returns both. The previous file is written before the secret is replaced,
+ * `secret.previous` with the time of the rotation (`secret@<ISO time>`: the URLs it signed before then stay valid, for
+ * files written before then, until that time plus their lifetime, no longer: signed-url.ts); returns both. The previous file is written before the secret is replaced,
  * so a crash in between leaves both secrets known.
  */
 export function rotateEmbeddedSecret(

@@ -1,11 +1,14 @@
 // Failed authentication is limited per client address, before any key is looked up: 1,000 requests with random
 // well-formed keys from one address get 401 up to the limit and 429 (with Retry-After) after it, while a valid key
 // from another address keeps working, and 600 from one address while a valid key from that same address keeps
-// working; a valid key's 403s never count; behind a trusted proxy (VIGIA_TRUST_PROXY) two clients are limited apart,
+// working; after a restart (no key known yet), valid keys of clients behind a limited address are admitted after one
+// lookup each (a few per window: lookups stay bounded by the limit plus those probes, however many distinct keys a
+// flood sends); a valid key's 403s never count; behind a trusted proxy (VIGIA_TRUST_PROXY) two clients are limited apart,
 // and without one they share the limit; unknown keys are cached apart from real ones; and the per-key rate limit
 // counts a key by its id, however its header is spelled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/keys/key-format.ts";
+import { PROBES_PER_WINDOW } from "../src/platform/http/failure-limiter.ts";
 import { auth, startTestService, type TestService } from "./support/service.ts";
 
 const FAILURES = 50;
@@ -35,8 +38,9 @@ describe("failed authentication", () => {
     const limited = await from("10.0.0.1", generateApiKey());
     expect(limited.json()).toMatchObject({ success: false, error: "rate_limited" });
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
-    // Only the guesses before the limit were looked up, and cached apart from the real keys.
-    expect(svc.authenticator.cached.unknown).toBe(FAILURES);
+    // Only the guesses before the limit, and the limited window's few probes, were looked up, and cached apart
+    // from the real keys.
+    expect(svc.authenticator.cached.unknown).toBe(FAILURES + PROBES_PER_WINDOW);
     expect(svc.authenticator.cached.known).toBeGreaterThanOrEqual(1);
   });
 
@@ -53,9 +57,11 @@ describe("failed authentication", () => {
     expect(statuses.slice(0, FAILURES).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(FAILURES).every((s) => s === 429)).toBe(true);
     expect((await from(address, valid)).statusCode).toBe(200);
-    // The limit still bounds lookups: only the guesses before it were looked up (and cached apart).
-    expect(svc.authenticator.cached.unknown - lookupsBefore).toBeLessThanOrEqual(FAILURES);
-    // A key the process has never seen valid waits like any guess.
+    // The limit still bounds lookups: only the guesses before it and the window's probes were looked up.
+    expect(svc.authenticator.cached.unknown - lookupsBefore).toBeLessThanOrEqual(
+      FAILURES + PROBES_PER_WINDOW,
+    );
+    // The flood's distinct guesses took every probe of this window: a key the process has never seen valid waits.
     expect((await from(address, svc.project.keys.admin)).statusCode).toBe(429);
   });
 
@@ -88,6 +94,49 @@ describe("failed authentication", () => {
       });
     for (let i = 0; i < FAILURES; i++) expect((await via("203.0.113.1")).statusCode).toBe(401);
     expect((await via("203.0.113.2")).statusCode).toBe(429);
+  });
+});
+
+describe("after a restart, behind an address a flood of bad keys has limited", () => {
+  let restarted: TestService;
+  beforeAll(async () => {
+    restarted = await startTestService({ env: { VIGIA_AUTH_FAILURES_PER_MINUTE: String(FAILURES) } });
+  });
+  afterAll(async () => {
+    await restarted?.stop();
+  });
+  const via = (key: string) =>
+    restarted.app!.inject({ url: "/v1/chains", remoteAddress: "10.0.1.1", headers: auth(key) });
+
+  it("admits each valid key seen for the first time after one lookup, and keeps counting the bad ones", async () => {
+    const { keys } = restarted.project;
+    for (const key of Object.values(keys)) expect(restarted.authenticator.knows(key)).toBe(false);
+    // A client with stale keys, retrying: 401 up to the limit, 429 after it.
+    const stale = [generateApiKey(), generateApiKey(), generateApiKey()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 500; i++) statuses.push((await via(stale[i % stale.length] as string)).statusCode);
+    expect(statuses.slice(0, FAILURES).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(FAILURES).every((s) => s === 429)).toBe(true);
+    // The other clients behind the same address, with keys this process has never seen: admitted at once.
+    for (const key of [keys.viewer, keys.developer, keys.officer, restarted.other.keys.admin])
+      expect((await via(key)).statusCode, key.slice(0, 12)).toBe(200);
+    // Known from then on: admitted again without a probe; the stale keys still wait.
+    expect((await via(keys.viewer)).statusCode).toBe(200);
+    expect((await via(stale[0] as string)).statusCode).toBe(429);
+    // Only the stale keys are remembered as unknown: the valid ones are known.
+    expect(restarted.authenticator.cached.unknown).toBe(stale.length);
+  });
+
+  it("bounds the lookups a flood of distinct bad keys causes: the limit plus the window's probes", async () => {
+    const before = restarted.authenticator.cached.unknown;
+    const address = "10.0.1.2";
+    for (let i = 0; i < 400; i++)
+      await restarted.app!.inject({
+        url: "/v1/chains",
+        remoteAddress: address,
+        headers: auth(generateApiKey()),
+      });
+    expect(restarted.authenticator.cached.unknown - before).toBe(FAILURES + PROBES_PER_WINDOW);
   });
 });
 

@@ -218,7 +218,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_AUTH_FAILURES_PER_MINUTE",
     default: "60",
     meaning:
-      "failed authentications (401) per client address and minute, per API process; past it, 429 before any key is looked up, except keys this process already knows valid",
+      "failed authentications (401 only) per client address and minute, per API process; past it, 429 before any key is looked up, except keys this process already knows valid and up to 10 new keys a minute, each looked up once",
   },
   {
     name: "VIGIA_TRUST_PROXY",

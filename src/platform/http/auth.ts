@@ -90,9 +90,11 @@ function requestedProjectId(request: FastifyRequest): string | undefined {
 /**
  * The auth hook. An address with too many failed authentications in the last minute (`failures`) is refused before
  * its key is looked up, unless `knownValid` says the key was valid at its last lookup (the authenticator's cache of
- * real keys): a guesser sharing a customer's address (a NAT, a balancer without VIGIA_TRUST_PROXY) cannot lock the
- * customer out, and the limit still bounds lookups, since a guessed key is never known. Only 401s count against the
- * address: a 403 is a valid key asking for more than it may, not a guess.
+ * real keys) or the key is one of the window's few probes (failure-limiter.ts): a guesser sharing a customer's
+ * address (a NAT, a balancer without VIGIA_TRUST_PROXY) cannot lock the customer out, even after a restart, and the
+ * limit still bounds lookups, since a guessed key is never known and probes are few. Only 401s count against the
+ * address: a 403 is a valid key asking for more than it may, not a guess, and counting it would let one customer's
+ * misconfigured client lock out the others behind its address.
  */
 export function authHook(
   authenticate: Authenticator,
@@ -105,15 +107,21 @@ export function authHook(
     const address = request.ip;
     const key = presentedKey(request);
     const wait = failures?.blockedFor(address) ?? 0;
-    if (wait > 0 && !(key !== undefined && knownValid?.(key)))
-      throw new AppError(
+    const limited = () =>
+      new AppError(
         "rate_limited",
         `Too many failed authentications from this address: limit of ${failures?.maxPerWindow} per minute`,
         { retryAfter: wait },
       );
+    // A limited address's key is looked up only when known valid, or as one of the window's few probes (a valid
+    // key new to this process: after a restart, every key is).
+    if (wait > 0 && !(key !== undefined && (knownValid?.(key) || failures?.probe(address, key))))
+      throw limited();
     const principal = key === undefined ? undefined : await authenticate(key);
     if (!principal) {
       failures?.fail(address);
+      // A probe that found no key answers as the limit does: the address is still limited.
+      if (wait > 0) throw limited();
       const detail = keyHeaderProblem(request);
       throw new AppError("unauthorized", MESSAGES.invalidKey, detail ? { details: [detail] } : {});
     }

@@ -24,7 +24,13 @@ export function evidenceFile(
   stem: string,
   codec: AddressCodec = EVM_CODEC,
 ): EvidenceFile {
-  const body = presentInText(codec, stored);
+  const shown = presentInText(codec, stored);
+  // In JSON, `<`, `>` and `&` occur only inside strings (a note, a reason): written as \u escapes they read back the
+  // same, and a JSON file pasted into a page or opened as HTML can't open a tag with them.
+  const body =
+    format === "json"
+      ? shown.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+      : shown;
   return {
     body,
     sha256: createHash("sha256").update(body, "utf8").digest("hex"),

@@ -4,9 +4,25 @@
 // same bytes.
 import type { AnalysisEvidence, LabelUsed } from "./schemas.ts";
 
-/** Markdown table cell text: pipes and line breaks would break the table. */
-const cell = (v: unknown) =>
-  v === null || v === undefined ? "—" : String(v).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+/** A cell that is one code span of ours (an address, a hash): inert as it is. */
+const CODE_SPAN = /^`[^`\r\n]*`$/;
+
+/**
+ * Markdown table cell text, rendered as text: pipes and line breaks would break the table, and what a person wrote
+ * (an officer's note, a reference, an assignee) or a source gave could otherwise open raw HTML (`<img onerror>`), a
+ * link or image (`[x](javascript:…)`, `<javascript:…>`), an entity, emphasis, or a bare link (`https://…`, `www.…`,
+ * `name@host`). Each such character is backslash-escaped, which CommonMark shows as the character itself.
+ */
+export function cell(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  const text = String(v).replace(/\r?\n|\r/g, " ");
+  if (CODE_SPAN.test(text)) return text.replace(/\|/g, "\\|");
+  return text
+    .replace(/[\\`*_~[\]<>&|]/g, (c) => `\\${c}`)
+    .replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, "$1\\:")
+    .replace(/\b(www)\./gi, "$1\\.")
+    .replace(/@/g, "\\@");
+}
 
 export function table(head: string[], rows: unknown[][]): string[] {
   if (rows.length === 0) return ["None.", ""];

@@ -2,7 +2,8 @@
 // `illegal` rule raises one alert per rule and address, a `warn` rule only when the project lists it; a second
 // occurrence joins the open alert's evidence; Mexico's 24-hour aviso carries its deadline and becomes overdue; every
 // transition the desk may make, and those it may not (409 naming the allowed ones); resolutions, references,
-// assignees and notes, each kept in the history with who and when; /metrics counts open and overdue alerts; viewers
+// assignees and notes, each kept in the history with who and when, bounded (4,000 characters) and rendered as text in
+// the evidence packs however they are marked up; /metrics counts open and overdue alerts; viewers
 // read, officers triage (a developer may not: 403 naming the role). Transfers are
 // written as the indexer writes them and checked by the real checker, with the user's profile read from a real
 // integrator on 127.0.0.1. PGlite, or PostgreSQL with DATABASE_URL.
@@ -10,6 +11,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import MarkdownIt from "markdown-it";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
@@ -431,6 +433,37 @@ describe("triage", () => {
     expect(changed.json().history.at(-1).change).toEqual({ note: "Aviso acknowledged by the UIF." });
     const bad = await api("GET", `${url}?format=pdf`, svc.project.keys.viewer);
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("a note is bounded, and renders as text in every evidence format, whatever markup it carries", async () => {
+    const id = (await byRule("MX-24H-LISTA"))[0]!.id;
+    const long = await triage(id, { note: "x".repeat(4001) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ error: "invalid_request" });
+    expect(long.json().details).toEqual([expect.objectContaining({ path: "/note" })]);
+    expect(long.json().details[0].message).toMatch(/4000/);
+    const note =
+      "<img src=x onerror=alert(1)> [x](javascript:alert(1)) <javascript:alert(2)> ![i](https://evil.example/i.png) " +
+      "[r][a\\]b] &lt;b&gt; *em* `code` www.evil.example mail@evil.example https://evil.example/a";
+    expect((await triage(id, { note: `${note}\n\n[a\\]b]: javascript:alert(3)` })).statusCode).toBe(200);
+    // Markdown: rendered by a CommonMark renderer (raw HTML allowed, bare links found, every scheme linked), the
+    // note is text: no tag, no link, no image, no entity decoded; its characters shown as written.
+    const md = (await api("GET", `${base()}/${id}/evidence?format=md`, svc.project.keys.viewer)).body;
+    const renderer = new MarkdownIt({ html: true, linkify: true });
+    renderer.validateLink = () => true;
+    const html = renderer.render(md);
+    const row = html.split("\n").find((line) => line.includes("onerror")) as string;
+    expect(row).toBeDefined();
+    expect(row).not.toMatch(/<img|<a |<em>|<code>|<script/i);
+    expect(row).toContain("&lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1))");
+    expect(row).toContain(
+      "&amp;lt;b&amp;gt; *em* `code` www.evil.example mail@evil.example https://evil.example/a",
+    );
+    expect(html).not.toMatch(/<img|href="javascript|href="https:\/\/evil/i);
+    // JSON: the same note, read back exactly, with no `<` in the file.
+    const json = await api("GET", `${base()}/${id}/evidence?format=json`, svc.project.keys.viewer);
+    expect(json.body).not.toMatch(/[<>]/);
+    expect(json.json().history.at(-1).change.note).toBe(`${note}\n\n[a\\]b]: javascript:alert(3)`);
   });
 
   it("viewers read, officers triage; another project sees none of them", async () => {

@@ -91,6 +91,7 @@ import {
   registerScreeningRoutes,
   Screener,
   screeningSettings,
+  screeningShare,
   startClientRescreening,
 } from "./screening/index.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
@@ -436,7 +437,18 @@ async function assemble(
             monitoredAddresses: config.maxMonitoredAddressesPerProject,
           });
           registerWalletRoutes(v1, analysis);
-          registerScreeningRoutes(v1, { screener, analysis });
+          registerScreeningRoutes(v1, {
+            screener,
+            analysis,
+            share: screeningShare(
+              {
+                maxInFlight: config.screeningMaxInFlight,
+                maxInFlightPerProject: config.screeningMaxInFlightPerProject,
+                maxWaitMs: config.screeningMaxWaitMs,
+              },
+              { refused: metrics.screeningRefused, log: analysisLog },
+            ),
+          });
           registerIntegratorRoutes(v1, integrator, {
             redeliveriesPerMinute: config.redeliveriesPerMinute,
             maxPendingNotifications: config.maxPendingNotificationsPerProject,

@@ -44,6 +44,8 @@ export interface ServiceMetrics {
   /** The quick checks' admission (its places in use and its queue), and a check it refused. */
   followQuickAdmission(stats: () => AdmissionStats): void;
   quickRefused(): void;
+  /** A screening batch refused for want of a place (src/screening/fair-share.ts). */
+  screeningRefused(): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
@@ -321,7 +323,14 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
   });
 
+  const screeningRefusals = new Counter({
+    name: `${METRIC_PREFIX}screening_batches_refused_total`,
+    help: "Screening batches (POST /screening/persons) refused with 503 and Retry-After because no place freed within VIGIA_SCREENING_MAX_WAIT_MS",
+    registers: [registry],
+  });
+
   return {
+    screeningRefused: () => screeningRefusals.inc(),
     followQuickAdmission: (stats) => {
       quickAdmission = stats;
     },

@@ -48,6 +48,9 @@ export interface Config {
   quickMaxInFlight: number;
   quickMaxInFlightPerProject: number;
   quickMaxWaitMs: number;
+  screeningMaxInFlight: number;
+  screeningMaxInFlightPerProject: number;
+  screeningMaxWaitMs: number;
   /** Addresses a project may monitor at once (409 beyond). */
   maxMonitoredAddressesPerProject: number;
   /** Investigations a project may have open (not closed) at once (409 beyond). */
@@ -212,7 +215,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     name: "VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE",
     default: "600",
     meaning:
-      "requests per key and minute to each heavy route (scans, risk jobs, investigations, wallet and compliance reports)",
+      "requests per key and minute to each heavy route (scans, risk jobs, investigations, screening batches, wallet and compliance reports)",
   },
   {
     name: "VIGIA_AUTH_FAILURES_PER_MINUTE",
@@ -300,6 +303,24 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "100",
     meaning:
       "longest a quick check waits for a place, from its request's arrival; beyond, or when at the rate checks finish it would wait longer, 503 with `Retry-After: 1` (load shedding: the checks answered stay fast)",
+  },
+  {
+    name: "VIGIA_SCREENING_MAX_IN_FLIGHT",
+    default: "2",
+    meaning:
+      "batches of `POST /screening/persons` one API process screens at once (each gives the thread back every few ms); beyond, a batch waits for a place (`VIGIA_SCREENING_MAX_WAIT_MS`)",
+  },
+  {
+    name: "VIGIA_SCREENING_MAX_IN_FLIGHT_PER_PROJECT",
+    default: "1",
+    meaning:
+      "batches of one project one API process screens at once: a project's burst waits behind itself, and another project's requests wait a slice at most",
+  },
+  {
+    name: "VIGIA_SCREENING_MAX_WAIT_MS",
+    default: "30000",
+    meaning:
+      "longest a screening batch waits for its place; beyond, or when at the rate batches finish it would wait longer, 503 with `Retry-After: 5`",
   },
   {
     name: "VIGIA_REQUEST_DEADLINE_MS",
@@ -577,6 +598,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quickMaxInFlight: r.int("VIGIA_QUICK_MAX_IN_FLIGHT", 64, 1),
     quickMaxInFlightPerProject: r.int("VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT", 32, 1),
     quickMaxWaitMs: r.int("VIGIA_QUICK_MAX_WAIT_MS", 100, 0),
+    screeningMaxInFlight: r.int("VIGIA_SCREENING_MAX_IN_FLIGHT", 2, 1),
+    screeningMaxInFlightPerProject: r.int("VIGIA_SCREENING_MAX_IN_FLIGHT_PER_PROJECT", 1, 1),
+    screeningMaxWaitMs: r.int("VIGIA_SCREENING_MAX_WAIT_MS", 30_000, 0),
     maxMonitoredAddressesPerProject: r.int(
       "VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT",
       configDefault("VIGIA_MAX_MONITORED_ADDRESSES_PER_PROJECT"),

@@ -14,6 +14,7 @@ export {
   rescreenClients,
 } from "./clients.ts";
 export * from "./entry.ts";
+export { type ScreeningShareLimits, screeningShare } from "./fair-share.ts";
 export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";

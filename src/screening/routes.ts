@@ -2,6 +2,7 @@
 // a verb, shape the answer. The project is the key's.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, DEFAULT_DEPTH } from "../analysis/index.ts";
+import type { Admission } from "../platform/admission.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
@@ -10,6 +11,7 @@ import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName, writeAudit } from "../projects/index.ts";
 import { recordOperation } from "./attempts.ts";
 import { screenWithWallets } from "./combined.ts";
+import { screenInSlices, withScreeningPlace } from "./fair-share.ts";
 import { visibleTo } from "./lists/read.ts";
 import { comparedTokens } from "./match/normalise.ts";
 import { queueProjectScreening } from "./queue.ts";
@@ -42,12 +44,11 @@ function assertNamed(persons: { person: PersonInput; path: string }[]): void {
     );
 }
 
-/** Persons screened between two turns of the event loop in one request. */
-const YIELD_EVERY = 10;
-
 export interface ScreeningContext {
   screener: Screener;
   analysis: AnalysisContext;
+  /** the places of screening batches in this process (fair-share.ts) */
+  share: Admission;
 }
 
 export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): void {
@@ -57,7 +58,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
   app.post(
     "/screening/persons",
     {
-      config: { access: "developer" },
+      config: { access: "developer", heavy: true },
       schema: {
         tags,
         summary: "Screen 1 to 100 persons against the lists of persons",
@@ -88,12 +89,11 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
           },
         ]);
       const thresholds = await thresholdsOf(db, projectId);
-      const results: PersonResult[] = [];
-      for (const [i, person] of req.body.persons.entries()) {
-        results.push(screenPerson(loaded, thresholds, person, projectId));
-        // A hundred persons against a PEP-sized list is CPU for a while: other requests are served in between.
-        if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-      }
+      // A hundred persons against a PEP-sized list is CPU for a while: the batch waits for its project's place and
+      // gives the thread back every few milliseconds, so other projects' requests are served in between.
+      const results: PersonResult[] = await withScreeningPlace(ctx.share, projectId, () =>
+        screenInSlices(req.body.persons, (person) => screenPerson(loaded, thresholds, person, projectId)),
+      );
       if (operation) {
         const now = new Date();
         for (const [i, result] of results.entries())

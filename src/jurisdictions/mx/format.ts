@@ -31,8 +31,11 @@ export const freeText = (value: string) => upperText(value, /[A-ZÑ0-9 ,.:/'$-]/
 export const entityText = (value: string) => upperText(value, /[A-ZÑ0-9 #\-.&,_@']/);
 /** Street, colonia and numbers. */
 export const addressText = (value: string) => upperText(value, /[A-ZÑ0-9 ,.:/-]/);
-/** Identifiers: upper-case letters and digits only. */
-export const alphanumeric = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+/** Identifiers: upper-case letters and digits only, read as shown (a look-alike letter is filed, not dropped). */
+export const alphanumeric = (value: string) =>
+  visibleForm(value)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
 
 /** `YYYY-MM-DD` to `YYYYMMDD`. */
 export const compactDate = (isoDay: string) => isoDay.replaceAll("-", "");

@@ -125,6 +125,19 @@ describe("PersonMatcher", () => {
     expect(r.candidates).toEqual([]);
     expect(r.ruledOut[0]?.reason).toMatch(/CURP/);
   });
+  it("reads an identifier as shown: a Cyrillic look-alike, a fullwidth letter or an invisible character in a CURP neither hides nor rules out", () => {
+    // Treviño's CURP on the list is TEMM730618HTSRRG01; written with a Cyrillic Т and М, a fullwidth Ｒ and a
+    // zero-width space, it is the same CURP.
+    const r = matcher.search(
+      {
+        name: "Miguel Angel Treviño Morales",
+        identifiers: [{ kind: "curp", value: "\u0422E\u041CM730618HTS\uFF32\u200BRG01" }],
+      },
+      { floor: 0.5 },
+    );
+    expect(r.ruledOut).toEqual([]);
+    expect(r.candidates[0]?.matchedFields).toContain("identifier");
+  });
   it("notes a differing nationality and lowers slightly", () => {
     const c = top("Joaquin Archivaldo Guzman Loera", { country: "VE" });
     expect(c?.notes).toContain("nationality VE differs from MX");

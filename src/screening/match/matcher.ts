@@ -2,6 +2,8 @@
 // plus a deletion-neighbourhood key for typos) and a search that scores each namesake found 0-1 from its name
 // (similarity.ts), then raises it or rules it out by date of birth, nationality and identifiers. Pure: no I/O, no
 // clock; the caller builds it from whatever store holds the lists and applies the thresholds (thresholds.ts).
+
+import { visibleForm } from "../../platform/visible-text.ts";
 import type { Identifier, ListEntry, ListKind } from "../entry.ts";
 import { COMMON_NAME_TOKENS } from "./common.ts";
 import { normaliseName } from "./normalise.ts";
@@ -489,9 +491,16 @@ export class PersonMatcher {
   }
 }
 
-/** An identifier's value as compared: upper case, letters and digits only ("GULJ-540101 XX1" → "GULJ540101XX1"). */
+/**
+ * An identifier's value as compared: read as shown (a fullwidth or Cyrillic look-alike letter is the Latin one, an
+ * invisible character nothing: platform/visible-text.ts), then upper case, letters and digits only ("GULJ-540101 XX1"
+ * → "GULJ540101XX1"). Without the first step, an RFC with a Cyrillic "Х" lost a character and, differing from the
+ * list's, ruled the listed person out.
+ */
 export function normaliseIdentifier(value: string): string {
-  return value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  return visibleForm(value)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
 }
 
 /** Identifier kinds a person or company has exactly one of, in one country: a different value rules out. */

@@ -19,6 +19,7 @@ import { OperationRefused, registerDumpCommands, registerSecretCommands } from "
 import { loadConfig } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
+import { explainConnectionLost, isConnectionLost } from "./platform/db/connection-lost.ts";
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, ROLES, type Role } from "./platform/http/auth.ts";
@@ -38,11 +39,22 @@ const positiveInt = (value: string) => {
 async function withDatabase<T>(
   fn: (ctx: Awaited<ReturnType<typeof openForCommand>>) => Promise<T>,
 ): Promise<T> {
-  const ctx = await openForCommand();
+  let ctx: Awaited<ReturnType<typeof openForCommand>> | undefined;
+  // A service or database that goes away mid-command is said in one line, with what to do (connection-lost.ts).
+  const explain = (error: unknown) => {
+    const { databaseUrl, dataDir } = ctx?.config ?? loadConfig();
+    return explainConnectionLost(error, { kind: ctx?.database.kind, databaseUrl, dataDir });
+  };
   try {
+    ctx = await openForCommand();
     return await fn(ctx);
+  } catch (error) {
+    throw isConnectionLost(error) ? explain(error) : error;
   } finally {
-    await ctx.database.close();
+    // Closing a pool whose server is gone can fail too: that must not hide why the command failed.
+    await ctx?.database.close().catch((error: unknown) => {
+      if (!isConnectionLost(error)) throw error;
+    });
   }
 }
 

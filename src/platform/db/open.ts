@@ -202,6 +202,9 @@ async function openPGlite<DB>(options: OpenOptions): Promise<Database<DB>> {
         max: 1,
       });
       pool.on("error", () => {});
+      // As for PostgreSQL: a `vigia serve` that stops while this command holds the connection must fail the query
+      // in flight (or the next one), not crash the command with an unhandled 'error' event.
+      pool.on("connect", (client) => client.on("error", () => {}));
       return fromPool<DB>(pool, "pglite-socket");
     }
     releaseLock = takeDataDirLock(options.dataDir);

@@ -4,7 +4,7 @@
 // With no list imported there is nothing to screen against, and the screening says so (409) rather than answer
 // `clear` for persons it never compared with anything.
 import { AppError } from "../platform/errors.ts";
-import { visibleName } from "../platform/visible-text.ts";
+import { type VisibleName, visibleName } from "../platform/visible-text.ts";
 import type { ListEntry } from "./entry.ts";
 import { visibleTo } from "./lists/read.ts";
 import type { Candidate } from "./match/matcher.ts";
@@ -100,9 +100,12 @@ export function screenPerson(
   const candidates = judged.filter((c) => kept.has(c));
   const verdict = worstVerdict(candidates.map((c) => c.verdict));
   const read = visibleName(person.name);
+  const disguised = read.hidden.length > 0 || read.mixedScripts;
+  // The officer reads a candidate in an alert, not the whole result: each candidate says the name hid something.
+  if (disguised) for (const c of candidates) c.notes.push(disguiseNote(read));
   return {
     name: person.name,
-    ...(read.hidden.length > 0 || read.mixedScripts
+    ...(disguised
       ? { nameAsRead: { compared: read.visible, hidden: read.hidden, mixedScripts: read.mixedScripts } }
       : {}),
     verdict,
@@ -124,6 +127,20 @@ export function screenPerson(
       importedAt,
     })),
   };
+}
+
+/** "the name as sent hides 2 characters (U+200B invisible at 27, U+0430 look-alike of "a" at 30); compared as ..." */
+function disguiseNote(read: VisibleName): string {
+  const shown = read.hidden
+    .slice(0, 5)
+    .map((h) =>
+      h.kind === "invisible"
+        ? `${h.character} invisible at ${h.at}`
+        : `${h.character} ${h.kind} of "${h.readsAs}" at ${h.at}`,
+    );
+  const more = read.hidden.length > 5 ? `, and ${read.hidden.length - 5} more` : "";
+  const scripts = read.mixedScripts ? "; its letters mix scripts" : "";
+  return `the name as sent hides ${read.hidden.length} character(s) (${shown.join(", ")}${more})${scripts}; compared as "${read.visible}"`;
 }
 
 /**

@@ -93,6 +93,9 @@ describe("with OFAC's SDN list", () => {
       hidden: [{ kind: "invisible", character: "U+200B", at: 27, readsAs: "" }],
       mixedScripts: false,
     });
+    expect(results[0].candidates[0].notes).toContain(
+      'the name as sent hides 1 character(s) (U+200B invisible at 27); compared as "Gilberto José Rodríguez Orejuela"',
+    );
     expect(results[3].nameAsRead.mixedScripts).toBe(true);
     expect(results[3].nameAsRead.hidden[0]).toMatchObject({
       kind: "look-alike",

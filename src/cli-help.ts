@@ -87,8 +87,12 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     example: "vigia secret rotate          # with `npm start` stopped",
   },
   "audit verify": {
-    summary: "check the audit log's hash chains; exit 1 naming the first broken link",
-    example: "vigia audit verify",
+    summary: "check the audit log's hash chains and signed heads; exit 1 naming the first problem",
+    example: "vigia audit verify --head /tmp/vigia-audit-head.json",
+  },
+  "audit head": {
+    summary: "print every audit chain's signed head (JSON), for an outside witness to keep",
+    example: "vigia audit head > /tmp/vigia-audit-head.json",
   },
   export: {
     summary: "write the whole store (data, report files, secret) to one file",

@@ -23,9 +23,9 @@ import { explainConnectionLost, isConnectionLost } from "./platform/db/connectio
 import { migrate } from "./platform/db/migrate.ts";
 import { openDatabase } from "./platform/db/open.ts";
 import { isRole, ROLES, type Role } from "./platform/http/auth.ts";
-import { projectExists, registerAuditCommand } from "./projects/index.ts";
+import { projectExists, registerAuditCommand, upgradedToAuditHeads, useAuditKeys } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
-import { startService } from "./service.ts";
+import { startService, upgradeAuditLog } from "./service.ts";
 
 class UsageError extends Error {}
 
@@ -61,8 +61,11 @@ async function withDatabase<T>(
 async function openForCommand() {
   const config = loadConfig();
   const database = await openDatabase<DB>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(database);
+  const applied = await migrate(database);
   const serverKeys = deriveKeys(serverSecret(config), previousSecrets(config));
+  // Every audit entry a command writes moves its chain's signed head (src/projects/audit-head.ts).
+  useAuditKeys(serverKeys);
+  if (upgradedToAuditHeads(applied)) await upgradeAuditLog(database.db);
   return { config, database, keys: { db: database.db, serverKeys } };
 }
 

@@ -4,9 +4,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import pino from "pino";
-import { alertOnVerdict, alertSettings, countOpenAlerts, registerAlertRoutes } from "./alerts/index.ts";
+import {
+  alertOnVerdict,
+  alertSettings,
+  countOpenAlerts,
+  registerAlertRoutes,
+  startHistoryAudit,
+} from "./alerts/index.ts";
 import {
   type AnalysisContext,
   quickAdmission,
@@ -71,7 +77,14 @@ import { LoopLag } from "./platform/loop-lag.ts";
 import { AddressAllowList, createRegistry, poolMetrics, type Registry } from "./platform/metrics/index.ts";
 import { OutboundClient, type OutboundOptions } from "./platform/outbound/index.ts";
 import { chooseFileStore, FilesystemStore } from "./platform/storage/index.ts";
-import { type ProjectsContext, projectJurisdictions, registerProjectRoutes } from "./projects/index.ts";
+import {
+  type ProjectsContext,
+  projectJurisdictions,
+  registerProjectRoutes,
+  sealChainsAtUpgrade,
+  upgradedToAuditHeads,
+  useAuditKeys,
+} from "./projects/index.ts";
 import {
   fileAlertFilings,
   overdueFilings,
@@ -197,7 +210,7 @@ async function assemble(
       `the embedded database in ${config.dataDir} is already served by a running Vigía process${ownerPid(config.dataDir)}; stop it first or set another VIGIA_DATA_DIR`,
     );
   }
-  await migrate(database);
+  const applied = await migrate(database);
   await recordChainTokens(database.db, registry.enabled());
   const embedded = database.kind !== "postgres";
   // The chains whose follower stopped because the node is not the chain the store holds (set once they start).
@@ -212,6 +225,9 @@ async function assemble(
     db: database.db,
     serverKeys: deriveKeys(serverSecret(config), previousSecrets(config)),
   };
+  // Every audit entry this process writes moves its chain's signed head (src/projects/audit-head.ts).
+  useAuditKeys(keys.serverKeys);
+  if (upgradedToAuditHeads(applied)) await upgradeAuditLog(database.db);
   // Every outbound call goes through this client (SSRF-safe: platform/outbound) with its address policy: calls to
   // integrators (URLs a project's admin sets), explorers, Blockscout statistics and the LLM. Loopback and private
   // addresses only where the operator allows them (VIGIA_ALLOW_PRIVATE_OUTBOUND), the demo devnet included:
@@ -713,4 +729,13 @@ function ownerPid(dataDir: string): string {
   } catch {
     return "";
   }
+}
+
+/**
+ * Once, in the process that applied the signed audit heads' migration: links and signs the chains written before
+ * it, and marks where alert histories start being audited (docs/operations.md, "The audit log").
+ */
+export async function upgradeAuditLog(db: Kysely<DB>): Promise<void> {
+  await sealChainsAtUpgrade(db);
+  await startHistoryAudit(db);
 }

@@ -6,6 +6,7 @@
 // history records with the file's SHA-256, are left out of the history it shows.
 import type { Kysely } from "kysely";
 import type { AddressCodec } from "../chains/address/index.ts";
+import { lockAuditChain } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { type EvidenceFile, evidenceFile, type PackFormat } from "./evidence-file.ts";
 import { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
@@ -71,6 +72,7 @@ export async function exportEvidence(
   const file = evidenceFile(body, format, `alert-${pack.alert.id}`, codecOf(pack.alert.chainId));
   const { sha256 } = file;
   await db.transaction().execute(async (trx) => {
+    await lockAuditChain(trx, projectId);
     const row = await alertRow(trx, projectId, alertId, true);
     const known = (await alertHistory(trx, String(row.id))).some(
       (h) => h.change.event === EXPORTED && h.change.sha256 === sha256,

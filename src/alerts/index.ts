@@ -16,6 +16,7 @@ export {
   sendEvidence,
 } from "./evidence-file.ts";
 export { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
+export { startHistoryAudit } from "./history-audit.ts";
 export { labelsUsed } from "./labels-used.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";

@@ -2,6 +2,7 @@
 // is open; the partial unique index of migrations/0028_alerts.sql decides, across workers. The raisers (law hits,
 // verdicts, re-screening) then extend the open one with their own evidence; each change goes to its history.
 import { type Kysely, sql } from "kysely";
+import { lockAuditChain } from "../projects/index.ts";
 import { compareLevels, type RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { AlertDeadline } from "./deadline.ts";
@@ -31,6 +32,9 @@ export async function insertOrOpen(
 ): Promise<
   { created: true; id: string } | { created: false; id: string; evidence: AlertEvidence; level: string }
 > {
+  // The project's audit chain first: every change of an alert is audited in this transaction (raise.ts), and two
+  // raisers at once must wait at the chain, not each hold an alert row the other needs.
+  await lockAuditChain(trx, a.projectId);
   const { rows } = await sql<{ id: string }>`
     INSERT INTO alerts (project_id, chain_id, address, user_id, cause, cause_key, level, reason, evidence,
       deadline, deadline_filing, deadline_source, address_id, notification_id, created_at, updated_at)

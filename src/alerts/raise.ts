@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { InflictedLaw } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { deadlineOf } from "./deadline.ts";
+import { auditHistoryRow } from "./history-audit.ts";
 import { labelsUsed, mergeLabels } from "./labels-used.ts";
 import { insertOrOpen } from "./open-alert.ts";
 import type { AlertEvidence } from "./schemas.ts";
@@ -109,15 +110,36 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
   return touched;
 }
 
+/**
+ * Appends to an alert's history and writes the same entry to the project's audit chain (history-audit.ts), in the
+ * caller's transaction, or in one of its own.
+ */
 export async function appendHistory(
-  trx: Kysely<DB>,
+  db: Kysely<DB>,
   alertId: string,
   actor: string,
   change: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  await trx
-    .insertInto("alert_history")
-    .values({ alert_id: alertId, actor, change: JSON.stringify(change), at })
-    .execute();
+  const append = async (trx: Kysely<DB>) => {
+    const row = await trx
+      .insertInto("alert_history")
+      .values({ alert_id: alertId, actor, change: JSON.stringify(change), at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const alert = await trx
+      .selectFrom("alerts")
+      .select("project_id")
+      .where("id", "=", alertId)
+      .executeTakeFirstOrThrow();
+    await auditHistoryRow(trx, {
+      projectId: alert.project_id,
+      alertId,
+      historyId: String(row.id),
+      actor,
+      at,
+      change,
+    });
+  };
+  await (db.isTransaction ? append(db) : db.transaction().execute(append));
 }

@@ -1,7 +1,9 @@
-// Reading alerts: the inbox (newest first, filtered) and one alert with its history, as the API shows them.
+// Reading alerts: the inbox (newest first, filtered) and one alert with its history, as the API shows them, the
+// history checked against the audit log.
 import type { Kysely, Selectable } from "kysely";
 import { notFound } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
+import { checkHistory } from "./history-audit.ts";
 import { type AlertFilter, type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
 import type { AlertsTable } from "./tables.ts";
 
@@ -76,17 +78,27 @@ export async function alertRow(db: Kysely<DB>, projectId: number, alertId: strin
   return row;
 }
 
-export async function alertHistory(db: Kysely<DB>, alertId: string) {
+async function historyRows(db: Kysely<DB>, alertId: string) {
   const rows = await db
     .selectFrom("alert_history")
-    .select(["at", "actor", "change"])
+    .select(["id", "at", "actor", "change"])
     .where("alert_id", "=", alertId)
     .orderBy("id")
     .execute();
-  return rows.map((r) => ({ at: r.at.toISOString(), actor: r.actor, change: r.change }));
+  return rows.map((r) => ({ id: String(r.id), at: r.at.toISOString(), actor: r.actor, change: r.change }));
 }
 
+export async function alertHistory(db: Kysely<DB>, alertId: string) {
+  return (await historyRows(db, alertId)).map(({ id: _id, ...h }) => h);
+}
+
+/** The alert, its history, and that history checked against the audit log's record of it (history-audit.ts). */
 export async function getAlert(db: Kysely<DB>, projectId: number, alertId: string, now: Date) {
   const row = await alertRow(db, projectId, alertId);
-  return { ...alertView(row, now), history: await alertHistory(db, alertId) };
+  const rows = await historyRows(db, alertId);
+  return {
+    ...alertView(row, now),
+    history: rows.map(({ id: _id, ...h }) => h),
+    historyAudit: await checkHistory(db, projectId, String(row.id), rows),
+  };
 }

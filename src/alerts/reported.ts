@@ -3,6 +3,7 @@
 // their reference and the change in their history; a transfer's 24-hour aviso closes the alerts of that transfer
 // that wait on it; and an alert closed as `reported` by the officer records the files it marked filed.
 import { type Kysely, sql } from "kysely";
+import { lockAuditChain } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { appendHistory } from "./raise.ts";
 
@@ -34,6 +35,7 @@ export async function closeReported(
 ): Promise<number> {
   if (ids.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
+    await lockAuditChain(trx, projectId);
     const open = await trx
       .selectFrom("alerts")
       .select(["id", "status"])

@@ -184,9 +184,44 @@ export const HistoryEntrySchema = Type.Object({
   change: Type.Record(Type.String(), Type.Unknown()),
 });
 
+const RecordedHistorySchema = Type.Object({
+  at: Type.String({ format: "date-time" }),
+  actor: Type.String(),
+  change: Type.Unknown(),
+});
+
+export const HistoryAuditSchema = Type.Object(
+  {
+    verified: Type.Boolean({
+      description:
+        "every history entry matches the audit log's record of it, and none the audit recorded is missing",
+    }),
+    beforeAudit: Type.Integer({
+      description: "entries written before alert histories were audited (not checked)",
+    }),
+    differences: Type.Array(
+      Type.Object({
+        historyId: Type.String(),
+        index: Type.Union([Type.Integer(), Type.Null()], {
+          description: "the entry's place in `history`; null for an entry no longer there",
+        }),
+        problem: Type.Union(
+          ["changed", "removed", "unrecorded", "audit_entry_changed"].map((p) => Type.Literal(p)),
+          {
+            description:
+              "`changed`: differs from the audit's record; `removed`: recorded by the audit, gone from the history; `unrecorded`: never recorded by the audit (written around the service); `audit_entry_changed`: the audit entry that recorded it was changed",
+          },
+        ),
+        recorded: Type.Optional(RecordedHistorySchema),
+      }),
+    ),
+  },
+  { description: 'the history checked against the project\'s audit log (docs/api.md, "Alerts")' },
+);
+
 export const AlertWithHistorySchema = Type.Intersect([
   AlertSchema,
-  Type.Object({ history: Type.Array(HistoryEntrySchema) }),
+  Type.Object({ history: Type.Array(HistoryEntrySchema), historyAudit: HistoryAuditSchema }),
 ]);
 
 export const AlertParams = Type.Object({

@@ -2,10 +2,12 @@
 // (TRANSITIONS), sets its assignee (a label of one of the project's keys that is not revoked), records a
 // resolution when it closes (`reported` with the filing's folio or reference), records a directivo's approval of a
 // politically exposed person (`pep` alerts: RCG Art. 23 Ter 5), and keeps a note; every change is
-// appended to the alert's history with who and when, in the same transaction as the change.
+// appended to the alert's history with who and when, and to the project's audit chain (history-audit.ts), in the
+// same transaction as the change.
 import type { Kysely } from "kysely";
 import { activeKeyLabels } from "../keys/index.ts";
 import { AppError, MESSAGES } from "../platform/errors.ts";
+import { lockAuditChain } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { appendHistory } from "./raise.ts";
 import { alertRow, getAlert } from "./read.ts";
@@ -23,6 +25,8 @@ export async function patchAlert(
   now: Date,
 ) {
   await db.transaction().execute(async (trx) => {
+    // The chain before the alert's row: the change is audited in this transaction (see insertOrOpen).
+    await lockAuditChain(trx, projectId);
     const row = await alertRow(trx, projectId, alertId, true);
     const from = row.status as AlertStatus;
     const to = patch.status ?? from;

@@ -1,7 +1,8 @@
 // Reading the avisos due from knowledge: those whose file is still to be written (for the reports' writer), a
 // month's (for the filing calendar), a project's (GET /projects/{id}/avisos); and recording that a file was written
-// or could not be.
+// or could not be (audited in the same transaction).
 import { type Kysely, type Selectable, sql } from "kysely";
+import { writeAudit } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { AvisoListing, AvisosTable } from "./tables.ts";
 
@@ -127,18 +128,37 @@ export async function markAviso(
   outcome: "written" | "elsewhere" | "tried",
   at: Date,
 ): Promise<void> {
-  await db
-    .updateTable("avisos")
-    .set(
-      outcome === "written"
-        ? { settled_at: at, owed: true }
-        : outcome === "elsewhere"
-          ? { settled_at: at, owed: false }
-          : { tried_at: at },
-    )
-    .where("id", "=", id)
-    .execute();
+  const mark = async (trx: Kysely<DB>) => {
+    const marked = await trx
+      .updateTable("avisos")
+      .set(
+        outcome === "written"
+          ? { settled_at: at, owed: true }
+          : outcome === "elsewhere"
+            ? { settled_at: at, owed: false }
+            : { tried_at: at },
+      )
+      .where("id", "=", id)
+      .returning(["project_id", "reference"])
+      .executeTakeFirst();
+    if (marked)
+      await writeAudit(trx, {
+        projectId: marked.project_id,
+        actor: "system",
+        action: AVISO_OUTCOME_ACTIONS[outcome],
+        target: `avisos/${id}`,
+        details: { reference: marked.reference, outcome, at: at.toISOString() },
+      });
+  };
+  await (db.isTransaction ? mark(db) : db.transaction().execute(mark));
 }
+
+/** The audit action of each outcome of writing an aviso's file. */
+const AVISO_OUTCOME_ACTIONS = {
+  written: "aviso.file_written",
+  elsewhere: "aviso.not_owed",
+  tried: "aviso.file_failed",
+} as const;
 
 /** A project's avisos, newest first. */
 export async function avisosOfProject(

@@ -1,8 +1,10 @@
 // Recording an aviso due from knowledge (docs/api.md, "Avisos"): once per project, jurisdiction, client, ground and
 // cause (a list entry, an attempt, an officer's aviso), whoever finds it first: a second screening of the same
-// listing, or a second worker, adds nothing. Its deadline counts from the moment the provider learned of it.
+// listing, or a second worker, adds nothing. Its deadline counts from the moment the provider learned of it. Each
+// aviso recorded, and each change of its state, is audited in the same transaction.
 import crypto from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import { writeAudit } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import type { AvisoListing } from "./tables.ts";
 
@@ -59,7 +61,27 @@ export async function recordAviso(
       ${a.createdBy}, ${a.knownAt})
     ON CONFLICT (project_id, country_code, user_id, basis, cause_key) DO NOTHING
     RETURNING id::text AS id`.execute(db);
-  if (rows[0]) return { id: rows[0].id, created: true, deadline, reference };
+  if (rows[0]) {
+    // The officer's own aviso is audited by its route, with the officer as its actor (src/reports/aviso-routes.ts).
+    if (a.origin !== "officer")
+      await writeAudit(db, {
+        projectId: a.projectId,
+        actor: a.createdBy,
+        action: "aviso.recorded",
+        target: `avisos/${rows[0].id}`,
+        details: {
+          reference,
+          origin: a.origin,
+          countryCode: a.countryCode,
+          userId: a.userId,
+          basis: a.basis,
+          causeKey: a.causeKey,
+          knownAt: a.knownAt.toISOString(),
+          deadline: deadline.toISOString(),
+        },
+      });
+    return { id: rows[0].id, created: true, deadline, reference };
+  }
   const known = await db
     .selectFrom("avisos")
     .select(["id", "deadline", "reference"])

@@ -156,6 +156,7 @@ export function registerMonitoringRoutes(
         description,
         jurisdiction,
         ...(chainId === null ? { followed: followed() } : {}),
+        actor: actorName({ kind: "key", keyId: principalOf(req).keyId }),
       });
       // Its first scan, in the background: GET .../scan-risk answers `pending`, then its result (src/analysis).
       await startFirstScans(ctx, { projectId: req.params.projectId, address, chainId: created.chainId });
@@ -277,7 +278,12 @@ export function registerMonitoringRoutes(
       },
     },
     async (req) => {
-      const stopped = await stopAddress(ctx.db, req.params.projectId, idOf(req.params.id));
+      const stopped = await stopAddress(
+        ctx.db,
+        req.params.projectId,
+        idOf(req.params.id),
+        actorName({ kind: "key", keyId: principalOf(req).keyId }),
+      );
       if (!stopped) throw notFound("Address");
       return ok((await answer(req.params.projectId, [stopped]))[0] as AddressBody);
     },

@@ -49,6 +49,8 @@ export interface NewAddress {
   jurisdiction: string | null;
   /** of an every-chain address: the chains the indexer follows now, whose indexed heads watching starts after */
   followed?: readonly number[];
+  /** who registers it, for the audit (`key:<id>`) */
+  actor: string;
 }
 
 /**
@@ -91,6 +93,19 @@ export async function insertAddress(db: Kysely<DB>, cap: number, a: NewAddress):
       );
     const created = await insertRow(trx, a);
     if (!created) throw new AppError("conflict", "This address is already monitored on this chain");
+    await writeAudit(trx, {
+      projectId: a.projectId,
+      actor: a.actor,
+      action: "address.registered",
+      target: `address:${created.id}`,
+      details: {
+        chainId: a.chainId,
+        address: a.address,
+        foreignUserId: a.foreignUserId,
+        description: a.description,
+        jurisdiction: a.jurisdiction,
+      },
+    });
     return created;
   });
 }
@@ -164,19 +179,39 @@ export async function listAddresses(
   return rows.map((r) => fromRow(r as Row));
 }
 
-/** Stops monitoring (the first stop's time is kept); the address afterwards, or undefined when unknown. */
+/**
+ * Stops monitoring (the first stop's time is kept), audited in the same transaction when it stops it; the address
+ * afterwards, or undefined when unknown.
+ */
 export async function stopAddress(
   db: Kysely<DB>,
   projectId: number,
   id: number,
+  actor: string,
 ): Promise<MonitoredAddress | undefined> {
-  await db
-    .updateTable("monitored_addresses")
-    .set({ stopped_at: sql`COALESCE(stopped_at, now())` })
-    .where("project_id", "=", projectId)
-    .where("id", "=", String(id))
-    .execute();
-  return getAddress(db, projectId, id);
+  return db.transaction().execute(async (trx) => {
+    const stopped = await trx
+      .updateTable("monitored_addresses")
+      .set({ stopped_at: sql`now()` })
+      .where("project_id", "=", projectId)
+      .where("id", "=", String(id))
+      .where("stopped_at", "is", null)
+      .returning(["chain_id", "address", "foreign_user_id"])
+      .executeTakeFirst();
+    if (stopped)
+      await writeAudit(trx, {
+        projectId,
+        actor,
+        action: "address.stopped",
+        target: `address:${id}`,
+        details: {
+          chainId: stopped.chain_id,
+          address: stopped.address,
+          foreignUserId: stopped.foreign_user_id,
+        },
+      });
+    return getAddress(trx, projectId, id);
+  });
 }
 
 /** What PATCH may change of an address: its user and its description. */

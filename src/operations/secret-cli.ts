@@ -12,6 +12,7 @@ import { type ResealReport, resealAll } from "../platform/crypto/reseal.ts";
 import { deriveKeys, type ServerKeys } from "../platform/crypto/secrets.ts";
 import { rotateEmbeddedSecret } from "../platform/crypto/server-secret.ts";
 import type { Database } from "../platform/db/open.ts";
+import { resignHeads } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { OperationRefused } from "./refused.ts";
 import { SEALED_COLUMNS } from "./sealed-columns.ts";
@@ -20,19 +21,22 @@ export type WithKeys = <T>(
   fn: (ctx: { config: Config; database: Database<DB>; keys: KeysContext }) => Promise<T>,
 ) => Promise<T>;
 
-function reseal(db: Kysely<DB>, keys: ServerKeys): Promise<ResealReport> {
-  return resealAll(db as Kysely<unknown>, keys, SEALED_COLUMNS, (column, report) =>
+async function reseal(db: Kysely<DB>, keys: ServerKeys): Promise<ResealReport & { auditHeads: number }> {
+  const report = await resealAll(db as Kysely<unknown>, keys, SEALED_COLUMNS, (column, report) =>
     process.stderr.write(`re-sealed ${column}: ${report.resealed[column]}\n`),
   );
+  // The audit chains' heads a previous secret signed, signed again: they stay verifiable once it is dropped.
+  return { ...report, auditHeads: await resignHeads(db, keys) };
 }
 
-function summary(keys: ServerKeys, report: ResealReport) {
+function summary(keys: ServerKeys, report: ResealReport & { auditHeads: number }) {
   const unreadable = Object.values(report.unreadable).reduce((a, b) => a + b, 0);
   return {
     keyId: keys.id,
     previousKeyIds: keys.previous.map((k) => k.id),
     resealed: Object.values(report.resealed).reduce((a, b) => a + b, 0),
     byColumn: report.resealed,
+    auditHeadsResigned: report.auditHeads,
     // Values sealed by a secret this process was not given: set it in VIGIA_SECRET_PREVIOUS and run again.
     unreadable,
   };

@@ -2,11 +2,12 @@
 // (no project), form one chain in id order: an entry's hash covers its contents and the hash of the entry before it,
 // so an entry changed, removed or slipped in afterwards breaks the link after it, and `vigia audit verify` names the
 // first broken one. One chain per project rather than one for all: writers of different projects never wait for
-// each other, and a project's chain is whole on its own.
+// each other, and a project's chain is whole on its own. Every entry is linked when it is written, and each chain's
+// head is signed (audit-head.ts), so that a chain cannot be blanked and sealed again.
 import crypto from "node:crypto";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import { capLock } from "../platform/db/advisory.ts";
 import type { DB } from "../schema.ts";
+import { auditKeys, chainLock, headSignatureValid, readHead, signHead, storeHead } from "./audit-head.ts";
 
 /** The fields an entry's hash covers, as stored. */
 export interface ChainedFields {
@@ -65,46 +66,23 @@ export const chainOf = (projectId: number | null) => (eb: ExpressionBuilder<DB, 
   projectId === null ? eb("project_id", "is", null) : eb("project_id", "=", projectId);
 
 /**
- * The hash the chain's next entry links to: its last linked entry's. A chain with none yet links its entries
- * first, in id order: they were written before the chain existed (migrations/0027_audit_chain.sql). Entries
- * written around the service after that (no hash, after linked ones) are never linked: `vigia audit verify`
- * names them.
- */
-async function chainHead(trx: Kysely<DB>, projectId: number | null): Promise<string | null> {
-  const last = await trx
-    .selectFrom("audit_log")
-    .select(["hash"])
-    .where(chainOf(projectId))
-    .where("hash", "is not", null)
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  if (last) return last.hash;
-  let prev: string | null = null;
-  const earlier = await trx
-    .selectFrom("audit_log")
-    .select(CHAINED)
-    .where(chainOf(projectId))
-    .orderBy("id")
-    .execute();
-  for (const row of earlier) {
-    const hash = entryHash({ ...row, id: String(row.id), prev_hash: prev });
-    await trx.updateTable("audit_log").set({ prev_hash: prev, hash }).where("id", "=", row.id).execute();
-    prev = hash;
-  }
-  return prev;
-}
-
-/**
- * Appends an entry to its chain: takes the chain's lock (held to the end of the transaction, so that entries are
- * linked in the order they commit), links it to the chain's head and stores its hash with it.
+ * Appends an entry to its chain and moves the chain's signed head to it (src/projects/audit-head.ts), in the
+ * caller's transaction: takes the chain's lock (held to the end of the transaction, so that entries link in the
+ * order they commit and the head never goes backwards), links the entry to the signed head's hash and stores its
+ * hash with it. Never to the chain's last row: that row may have been edited, blanked or removed around the
+ * service, and linking to what is there now would seal it. A chain without a head it can trust (none, or one no
+ * key of this process signed) starts over from this entry: for a new chain that is its beginning; for an old one,
+ * whose head was removed or forged, `vigia audit verify` names the break before it.
  */
 export async function appendChained(
   trx: Kysely<DB>,
   entry: Omit<ChainedFields, "id" | "prev_hash" | "created_at">,
 ): Promise<void> {
-  await capLock("audit_log", entry.project_id ?? 0).execute(trx);
-  const prev = await chainHead(trx, entry.project_id);
+  const keys = auditKeys();
+  await chainLock(entry.project_id).execute(trx);
+  const head = await readHead(trx, entry.project_id);
+  const trusted = head && headSignatureValid(keys, head) ? head : undefined;
+  const prev = trusted?.hash ?? null;
   const { rows } = await sql<{
     id: string;
   }>`SELECT nextval(pg_get_serial_sequence('audit_log', 'id'))::text AS id`.execute(trx);
@@ -127,4 +105,14 @@ export async function appendChained(
       hash,
     })
     .execute();
+  await storeHead(
+    trx,
+    signHead(keys, {
+      projectId: entry.project_id,
+      seq: (trusted?.seq ?? 0) + 1,
+      id,
+      hash,
+      signedAt: created_at.toISOString(),
+    }),
+  );
 }

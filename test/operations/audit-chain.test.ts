@@ -1,7 +1,8 @@
 // The audit log as a hash chain per project (docs/operations.md, "The audit log"): every write links to the entry
-// before it in its project's chain; `verifyAudit` (and `vigia audit verify`) finds an intact log intact, and names
-// the first broken link when an entry is changed, removed or slipped in around the service; entries written before
-// the chain existed are linked by the next write; writers at once still make one line.
+// before it in its project's chain and moves the chain's signed head; `verifyAudit` (and `vigia audit verify`) finds
+// an intact log intact, and names the first broken link when an entry is changed, removed or slipped in around the
+// service; entries written before the chain existed are linked once, by the upgrade that brings the signed heads,
+// never by an ordinary write; writers at once still make one line.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +11,13 @@ import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/platform/db/migrate.ts";
 import { openDatabase } from "../../src/platform/db/open.ts";
-import { insertProject, verifyAudit, writeAudit } from "../../src/projects/index.ts";
+import {
+  insertProject,
+  listHeads,
+  sealChainsAtUpgrade,
+  verifyAudit,
+  writeAudit,
+} from "../../src/projects/index.ts";
 import type { DB } from "../../src/schema.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
@@ -65,9 +72,9 @@ describe("the audit chain", () => {
     expect(bRows[1]?.prev_hash).toBe(bRows[0]?.hash);
     const report = await verifyAudit(database.db);
     expect(report.firstBroken).toBeNull();
-    expect(report.notYetLinked).toBe(0);
-    expect(report.heads.find((h) => h.projectId === a)).toEqual({
+    expect(report.heads.find((h) => h.projectId === a)).toMatchObject({
       projectId: a,
+      seq: 3,
       id: String(rows[2]?.id),
       hash: rows[2]?.hash,
     });
@@ -155,7 +162,7 @@ describe("the audit chain", () => {
       // The write after it links to the last linked entry, over the slipped one.
       expect(rows.at(-1)?.prev_hash).toBe(rows[0]?.hash);
       const report = await verifyAudit(db);
-      expect(report.firstBroken).toMatchObject({ id: String(slipped.id), problem: "unchained" });
+      expect(report.firstBroken).toMatchObject({ id: String(slipped.id), problem: "unlinked" });
       expect(report.firstBroken?.message).toContain("written around the service");
     });
   });
@@ -176,27 +183,51 @@ async function projectIn(db: Kysely<DB>, name: string): Promise<number> {
 }
 
 describe("entries written before the chain existed", () => {
-  it("are reported as not yet linked, then linked in id order by the next write", async () => {
+  async function oldEntries(db: Kysely<DB>): Promise<number> {
+    const { id: p } = await db
+      .insertInto("projects")
+      .values({ name: "Old", updated_at: new Date() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const action of ["old.one", "old.two"])
+      await db
+        .insertInto("audit_log")
+        .values({ project_id: p, actor: "cli", action, details: "{}" })
+        .execute();
+    return p;
+  }
+
+  it("are linked in id order, and their head signed, once by the upgrade", async () => {
     await withOwnDatabase(async (db) => {
-      const { id: p } = await db
-        .insertInto("projects")
-        .values({ name: "Old", updated_at: new Date() })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      for (const action of ["old.one", "old.two"])
-        await db
-          .insertInto("audit_log")
-          .values({ project_id: p, actor: "cli", action, details: "{}" })
-          .execute();
+      const p = await oldEntries(db);
+      expect(await sealChainsAtUpgrade(db)).toBe(1);
       let report = await verifyAudit(db);
-      expect(report).toMatchObject({ notYetLinked: 2, firstBroken: null, heads: [] });
+      expect(report).toMatchObject({ entries: 2, firstBroken: null });
       await writeAudit(db, { projectId: p, actor: "cli", action: "new.one" });
       report = await verifyAudit(db);
-      expect(report).toMatchObject({ entries: 3, notYetLinked: 0, firstBroken: null });
+      expect(report).toMatchObject({ entries: 3, firstBroken: null });
+      expect(report.heads).toMatchObject([{ projectId: p, seq: 3 }]);
       const rows = await db.selectFrom("audit_log").select(["prev_hash", "hash"]).orderBy("id").execute();
       expect(rows[0]?.prev_hash).toBeNull();
       expect(rows[1]?.prev_hash).toBe(rows[0]?.hash);
       expect(rows[2]?.prev_hash).toBe(rows[1]?.hash);
+      // Never twice: a chain with a head is left alone.
+      expect(await sealChainsAtUpgrade(db)).toBe(0);
+    });
+  });
+
+  it("are never linked by an ordinary write: they stay unlinked, and verify names them", async () => {
+    await withOwnDatabase(async (db) => {
+      const p = await oldEntries(db);
+      let report = await verifyAudit(db);
+      expect(report.problems.map((b) => b.problem)).toEqual(["unlinked", "unlinked", "head-missing"]);
+      await writeAudit(db, { projectId: p, actor: "cli", action: "new.one" });
+      const rows = await db.selectFrom("audit_log").select(["prev_hash", "hash"]).orderBy("id").execute();
+      expect(rows.slice(0, 2).every((r) => r.hash === null)).toBe(true);
+      expect(rows[2]?.prev_hash).toBeNull();
+      report = await verifyAudit(db);
+      expect(report.firstBroken).toMatchObject({ problem: "unlinked" });
+      expect((await listHeads(db))[0]).toMatchObject({ projectId: p, seq: 1 });
     });
   });
 });

@@ -18,6 +18,7 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync("/tmp/vigia-copy", { recursive: true, force: true });
   fs.rmSync("/tmp/vigia-store.json.gz", { force: true });
+  fs.rmSync("/tmp/vigia-audit-head.json", { force: true });
 });
 
 const help = (args: string[]) =>
@@ -66,6 +67,7 @@ const RUNNABLE = [
   "migrate",
   "projects create",
   "keys create",
+  "audit head",
   "audit verify",
   "import etl",
   "import tags",

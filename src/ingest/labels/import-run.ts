@@ -1,9 +1,15 @@
 // Every import runs as one recorded run (table import_runs) around one transaction: the run row is written first
 // and committed (so a crashed import shows as "running"), the data in one transaction (so nothing is seen
-// half-way), then the run is marked completed or failed with its counts.
+// half-way), then the run is marked completed or failed with its counts. The data's commit is audited in its own
+// transaction (`import.completed`, in the service's own chain): a list of persons or sanctions, or labels, changes
+// who is screened and how, so a version imported is part of the tamper-evident record.
 import path from "node:path";
 import type { Kysely, Transaction } from "kysely";
+import { writeAudit } from "../../projects/index.ts";
 import type { DB } from "../../schema.ts";
+
+/** What the audit keeps of an import's result, when the result has it (a list's version and what it replaced). */
+const AUDITED_FIELDS = ["status", "version", "list_date", "entries", "replaced", "rolled_back_from"] as const;
 
 export interface RunCounts {
   rows_read: number;
@@ -22,7 +28,27 @@ export async function recordedImport<T extends RunCounts>(
     .returning("id")
     .executeTakeFirstOrThrow();
   try {
-    const result = await db.transaction().execute(work);
+    const result = await db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      const fields = done as unknown as Record<string, unknown>;
+      await writeAudit(trx, {
+        projectId: null,
+        actor: "cli",
+        action: "import.completed",
+        target: `import:${kind}`,
+        details: {
+          run: String(run.id),
+          kind,
+          source: path.resolve(file),
+          rows_read: done.rows_read,
+          rows_written: done.rows_written,
+          ...Object.fromEntries(
+            AUDITED_FIELDS.filter((f) => fields[f] !== undefined).map((f) => [f, fields[f]]),
+          ),
+        },
+      });
+      return done;
+    });
     await db
       .updateTable("import_runs")
       .set({

@@ -9,6 +9,7 @@ import type { Config } from "../../platform/config.ts";
 import { deriveKeys } from "../../platform/crypto/secrets.ts";
 import { adoptEmbeddedSecret, previousSecrets, serverSecret } from "../../platform/crypto/server-secret.ts";
 import { chooseFileStore } from "../../platform/storage/index.ts";
+import { resignHeads } from "../../projects/index.ts";
 import { SEALED_COLUMNS } from "../sealed-columns.ts";
 import type { WithKeys } from "../secret-cli.ts";
 import { exportStore } from "./export.ts";
@@ -79,6 +80,8 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
           files: (trx) => chooseFileStore(config, { kind: database.kind, db: trx }),
           progress,
         });
+        // The audit chains' heads the exported secret signed, signed again with this store's (src/projects/audit-head.ts).
+        if (!same) await resignHeads(database.db, keys);
         if (!same)
           progress(
             "This store's secret is not the exported one: every stored secret was re-sealed with it. Signed URLs made before the move are accepted only while VIGIA_SECRET_PREVIOUS holds the exported secret.",

@@ -1,5 +1,5 @@
 // Symmetric cryptography derived from the one server secret (VIGIA_SECRET): encryption of stored secrets,
-// HMAC lookups of API keys, signing of file URLs. Each use gets its own HKDF-derived key. During a rotation the
+// HMAC lookups of API keys, signing of file URLs and of the audit log's heads. Each use gets its own HKDF-derived key. During a rotation the
 // secrets it replaced (VIGIA_SECRET_PREVIOUS) still open, find and verify what they made (docs/operations.md,
 // "Rotating the secret").
 import crypto from "node:crypto";
@@ -16,6 +16,8 @@ export interface ServerKeys {
   lookup: Buffer;
   /** HMAC key for signed download URLs. */
   urlSigning: Buffer;
+  /** HMAC key for the audit log's signed chain heads (src/projects/audit-head.ts). */
+  auditHead: Buffer;
   /**
    * The keys of secrets in use before a rotation (VIGIA_SECRET_PREVIOUS): values they sealed are still opened,
    * API keys they looked up still found and URLs they signed still accepted; they never seal or sign anything new.
@@ -70,6 +72,7 @@ export function deriveKeys(secret: string, previous: readonly string[] = []): Se
     encryption: derive(s, "encryption"),
     lookup: derive(s, "api-key-lookup"),
     urlSigning: derive(s, "url-signing"),
+    auditHead: derive(s, "audit-head"),
     previous: older,
     ...(retiredAt !== undefined ? { retiredAt } : {}),
   });

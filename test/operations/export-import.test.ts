@@ -17,6 +17,7 @@ import { enqueue } from "../../src/integrator/index.ts";
 import { createKey, createProject } from "../../src/keys/index.ts";
 import { storeTables } from "../../src/operations/dump/catalog.ts";
 import { loadConfig } from "../../src/platform/config.ts";
+import { previousSecretEntry } from "../../src/platform/crypto/secrets.ts";
 import { openDatabase } from "../../src/platform/db/open.ts";
 import { verifyAudit } from "../../src/projects/index.ts";
 import type { DB } from "../../src/schema.ts";
@@ -296,7 +297,11 @@ describe("an import under another secret", () => {
     } finally {
       await svc.close();
     }
-    const withPrevious = await start(target, { VIGIA_SECRET: other, VIGIA_SECRET_PREVIOUS: source.secret });
+    // The old secret as a previous one, with the time of the move (files written before it are still its).
+    const withPrevious = await start(target, {
+      VIGIA_SECRET: other,
+      VIGIA_SECRET_PREVIOUS: previousSecretEntry(source.secret, NOW),
+    });
     try {
       expect((await download(withPrevious, source.signedUrl)).statusCode).toBe(200);
     } finally {

@@ -397,6 +397,7 @@ async function assemble(
           : {}),
         authenticate: authenticator.authenticate,
         knownValidKey: authenticator.knows,
+        wellFormedKey: authenticator.wellFormed,
         ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
         // What /readyz checks: the database, and the report files' store where it is a folder.
         readiness: {

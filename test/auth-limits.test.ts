@@ -2,8 +2,8 @@
 // well-formed keys from one address get 401 up to the limit and 429 (with Retry-After) after it, while a valid key
 // from another address keeps working, and 600 from one address while a valid key from that same address keeps
 // working; after a restart (no key known yet), valid keys of clients behind a limited address are admitted after one
-// lookup each (a few per window: lookups stay bounded by the limit plus those probes, however many distinct keys a
-// flood sends); a valid key's 403s never count; behind a trusted proxy (VIGIA_TRUST_PROXY) two clients are limited apart,
+// lookup each (a few per window, none spent on a key that can't be real: lookups stay bounded by the limit plus those
+// probes, however many distinct keys a flood sends); a valid key's 403s never count; behind a trusted proxy (VIGIA_TRUST_PROXY) two clients are limited apart,
 // and without one they share the limit; unknown keys are cached apart from real ones; and the per-key rate limit
 // counts a key by its id, however its header is spelled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +125,26 @@ describe("after a restart, behind an address a flood of bad keys has limited", (
     expect((await via(stale[0] as string)).statusCode).toBe(429);
     // Only the stale keys are remembered as unknown: the valid ones are known.
     expect(restarted.authenticator.cached.unknown).toBe(stale.length);
+  });
+
+  it("spends no probe on a key that can't be real: after a flood of malformed keys a new valid key is admitted", async () => {
+    const address = "10.0.1.3";
+    const junk = (i: number) =>
+      restarted.app!.inject({
+        url: "/v1/chains",
+        remoteAddress: address,
+        headers: auth(`vigia_not-a-key-${i}`),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 300; i++) statuses.push((await junk(i)).statusCode);
+    expect(statuses.slice(FAILURES).every((s) => s === 429)).toBe(true);
+    expect(restarted.authenticator.knows(restarted.project.keys.admin)).toBe(false);
+    const admitted = await restarted.app!.inject({
+      url: "/v1/chains",
+      remoteAddress: address,
+      headers: auth(restarted.project.keys.admin),
+    });
+    expect(admitted.statusCode).toBe(200);
   });
 
   it("bounds the lookups a flood of distinct bad keys causes: the limit plus the window's probes", async () => {

@@ -74,6 +74,9 @@ export class KeyAuthenticator {
    */
   knows = (key: string): boolean => this.#cache.get(key)?.principal !== undefined;
 
+  /** Whether the key has our shape and checksum: a key without them is never looked up, so never worth a probe. */
+  wellFormed = (key: string): boolean => isWellFormedApiKey(key);
+
   async #lookUp(key: string, now: number): Promise<CacheEntry> {
     const generation = this.#generation;
     const row = await this.db

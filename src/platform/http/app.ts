@@ -52,6 +52,8 @@ export interface HttpAppOptions {
    */
   authFailuresPerMinute?: number;
   knownValidKey?: (key: string) => boolean;
+  /** Whether a key could be real (shape, checksum): only such keys of a limited address are looked up (auth.ts). */
+  wellFormedKey?: (key: string) => boolean;
   /**
    * The proxies whose X-Forwarded-For is believed (VIGIA_TRUST_PROXY): a hop count or addresses and networks. The
    * client address they give is the one limits and logs use; absent, the connection's own address.
@@ -509,7 +511,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const failures = options.authFailuresPerMinute
     ? new FailureLimiter(options.authFailuresPerMinute)
     : undefined;
-  app.addHook("onRequest", authHook(options.authenticate, failures, options.knownValidKey));
+  app.addHook(
+    "onRequest",
+    authHook(options.authenticate, failures, options.knownValidKey, options.wellFormedKey),
+  );
   if (options.metrics) {
     instrumentHttp(app, options.metrics.registry);
     registerMetricsRoute(app as HttpApp, options.metrics);

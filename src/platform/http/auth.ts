@@ -100,6 +100,7 @@ export function authHook(
   authenticate: Authenticator,
   failures?: FailureLimiter,
   knownValid?: (key: string) => boolean,
+  wellFormed: (key: string) => boolean = () => true,
 ) {
   return async function authorise(request: FastifyRequest): Promise<void> {
     const { access, trustedAddress } = request.routeOptions.config;
@@ -114,8 +115,11 @@ export function authHook(
         { retryAfter: wait },
       );
     // A limited address's key is looked up only when known valid, or as one of the window's few probes (a valid
-    // key new to this process: after a restart, every key is).
-    if (wait > 0 && !(key !== undefined && (knownValid?.(key) || failures?.probe(address, key))))
+    // key new to this process: after a restart, every key is); a key that can't be real takes no probe.
+    if (
+      wait > 0 &&
+      !(key !== undefined && (knownValid?.(key) || (wellFormed(key) && failures?.probe(address, key))))
+    )
       throw limited();
     const principal = key === undefined ? undefined : await authenticate(key);
     if (!principal) {

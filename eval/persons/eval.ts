@@ -41,7 +41,8 @@ export const VARIANT_KINDS = [
   "mixed-scripts",
 ] as const;
 export type VariantKind = (typeof VARIANT_KINDS)[number];
-const DISGUISES = new Set<VariantKind>(["invisible", "fullwidth", "look-alikes", "mixed-scripts"]);
+/** The variants that disguise what is stored: they read as the listed name on a screen. */
+export const DISGUISES = new Set<VariantKind>(["invisible", "fullwidth", "look-alikes", "mixed-scripts"]);
 
 /** Decoys: people who are on no list, and must come out clear. */
 export const DECOY_KINDS = ["common", "shares-surname", "namesake-other-dob"] as const;

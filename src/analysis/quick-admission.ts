@@ -2,11 +2,9 @@
 // at once in the process and VIGIA_QUICK_MAX_IN_FLIGHT_PER_PROJECT of one project, each waiting at most
 // VIGIA_QUICK_MAX_WAIT_MS for a place, counted from its arrival (the event loop's lag included), and refused at once
 // when at the rate checks finish its place would come later than that. A refusal is a 503 with Retry-After for the
-// integrator, a count on /metrics (vigia_quick_checks_refused_total) and, at most once every LOG_EVERY_MS, a warning
+// integrator, a count on /metrics (vigia_quick_checks_refused_total) and, at most once every 10 s, a warning
 // saying how many and why.
-import { Admission } from "../platform/admission.ts";
-
-const LOG_EVERY_MS = 10_000;
+import { Admission, tellRefusals } from "../platform/admission.ts";
 
 export interface QuickAdmissionLimits {
   maxInFlight: number;
@@ -30,18 +28,13 @@ export function quickAdmission(
     maxWaitMs: limits.maxWaitMs,
     ...(tell.lag ? { lag: tell.lag } : {}),
   });
-  let unlogged = 0;
-  let loggedAt = Number.NEGATIVE_INFINITY;
-  admission.onRefused = () => {
-    tell.refused();
-    unlogged++;
-    if (now() - loggedAt < LOG_EVERY_MS) return;
-    tell.log.warn(
-      { refused: unlogged, ...limits },
-      `refused ${unlogged} quick check(s) with 503: no place freed within ${limits.maxWaitMs} ms (this process is past its capacity; add API processes or raise VIGIA_QUICK_MAX_IN_FLIGHT if its CPU is not saturated)`,
-    );
-    unlogged = 0;
-    loggedAt = now();
-  };
+  tellRefusals(
+    admission,
+    tell,
+    limits,
+    (n) =>
+      `refused ${n} quick check(s) with 503: no place freed within ${limits.maxWaitMs} ms (this process is past its capacity; add API processes or raise VIGIA_QUICK_MAX_IN_FLIGHT if its CPU is not saturated)`,
+    now,
+  );
   return admission;
 }

@@ -199,3 +199,28 @@ export class Admission {
     }
   }
 }
+
+/**
+ * Tells of each refusal of `admission` (`refused`, a count) and, at most once every `everyMs`, warns in the log with
+ * how many were refused since the last warning (`message(n)`): under overload a warning per refusal would flood the
+ * log it is meant to be read in.
+ */
+export function tellRefusals(
+  admission: Admission,
+  tell: { refused(): void; log: { warn(obj: object, msg: string): void } },
+  context: object,
+  message: (refused: number) => string,
+  now: () => number = Date.now,
+  everyMs = 10_000,
+): void {
+  let unlogged = 0;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  admission.onRefused = () => {
+    tell.refused();
+    unlogged++;
+    if (now() - loggedAt < everyMs) return;
+    tell.log.warn({ refused: unlogged, ...context }, message(unlogged));
+    unlogged = 0;
+    loggedAt = now();
+  };
+}

@@ -6,7 +6,7 @@
 // another's), and a running batch gives the thread back every SLICE_MS (screenInSlices), so a request of any other
 // project waits at most a slice or two for its turn. A batch that would wait longer than
 // VIGIA_SCREENING_MAX_WAIT_MS for its place is refused with 503 and Retry-After, counted and logged.
-import { Admission, Overloaded } from "../platform/admission.ts";
+import { Admission, Overloaded, tellRefusals } from "../platform/admission.ts";
 import { AppError } from "../platform/errors.ts";
 
 /** The longest a batch holds the thread before letting other requests run, in ms. */
@@ -17,8 +17,6 @@ export interface ScreeningShareLimits {
   maxInFlightPerProject: number;
   maxWaitMs: number;
 }
-
-const LOG_EVERY_MS = 10_000;
 
 const REFUSED = new AppError(
   "unavailable",
@@ -37,19 +35,14 @@ export function screeningShare(
     maxInFlightPerTenant: limits.maxInFlightPerProject,
     maxWaitMs: limits.maxWaitMs,
   });
-  let unlogged = 0;
-  let loggedAt = Number.NEGATIVE_INFINITY;
-  admission.onRefused = () => {
-    tell.refused();
-    unlogged++;
-    if (now() - loggedAt < LOG_EVERY_MS) return;
-    tell.log.warn(
-      { refused: unlogged, ...limits },
-      `refused ${unlogged} screening batch(es) with 503: no place freed within ${limits.maxWaitMs} ms (raise VIGIA_SCREENING_MAX_IN_FLIGHT if this process's CPU is not saturated, or add API processes)`,
-    );
-    unlogged = 0;
-    loggedAt = now();
-  };
+  tellRefusals(
+    admission,
+    tell,
+    limits,
+    (n) =>
+      `refused ${n} screening batch(es) with 503: no place freed within ${limits.maxWaitMs} ms (raise VIGIA_SCREENING_MAX_IN_FLIGHT if this process's CPU is not saturated, or add API processes)`,
+    now,
+  );
   return admission;
 }
 

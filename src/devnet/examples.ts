@@ -51,6 +51,7 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       recreate: false,
       "*": REPORT_PATH,
       expires: "1709251200",
+      signed: "1706659200",
       signature: "pZ3q8Jc1xKv7LmN4tYb2Wd6Hf0Gs9Ea5Ui8Rk3Oj1Q",
     },
     operations: {

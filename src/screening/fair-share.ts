@@ -10,7 +10,7 @@ import { Admission, Overloaded, tellRefusals } from "../platform/admission.ts";
 import { AppError } from "../platform/errors.ts";
 
 /** The longest a batch holds the thread before letting other requests run, in ms. */
-export const SLICE_MS = 2;
+export const SLICE_MS = 1;
 
 export interface ScreeningShareLimits {
   maxInFlight: number;

@@ -1,8 +1,9 @@
 // One project's screening batches never slow another project's reads. A PEP-sized list (40,000 synthetic entries
 // of common Mexican names, the worst case for the matcher: long posting lists) is imported; project A sends 18
 // requests of 100 names at once to POST /screening/persons over real HTTP on 127.0.0.1 while project B reads its
-// project, one request after another. B's median read during the flood is compared with its median alone, as a
-// ratio (the timings' noise is the machine's, the ratio is the service's). PGlite, or PostgreSQL with DATABASE_URL.
+// project, one request after another. B's median read during the flood is compared with its median alone (given
+// a few milliseconds for the machine's noise), as a ratio. Before screening had its fair share the ratio was
+// about 7 (13 without the allowance); with it, 1 to 2.5. PGlite, or PostgreSQL with DATABASE_URL.
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,6 +15,8 @@ import { auth, startTestService, type TestService } from "../support/service.ts"
 const ENTRIES = 40_000;
 const BATCHES = 18;
 const NAMES_PER_BATCH = 100;
+/** What B's time alone is given for the noise of a busy machine, in ms: a few of the batches' 1 ms slices. */
+const NOISE_MS = 5;
 
 const common = JSON.parse(
   fs.readFileSync(path.join(import.meta.dirname, "../../eval/persons/lists/common-names.json"), "utf8"),
@@ -100,13 +103,16 @@ describe("screening is heavy work, fair between projects", () => {
     const statuses = await flood;
     const floodMs = performance.now() - started;
 
-    const ratio = median(during) / median(alone);
+    // The ratio of B's median read during the flood to its median alone, the latter given NOISE_MS more: a read
+    // that waits a slice at each of its few turns of the event loop is fair, and 4 ms alone against 10 during is
+    // no slowdown anyone sees, while a read behind a batch's whole slices (13 times its time alone, before) is.
+    const ratio = median(during) / (median(alone) + NOISE_MS);
     console.log(
       `B alone: median ${median(alone).toFixed(1)} ms, p90 ${p90(alone).toFixed(1)} ms; during A's flood (${floodMs.toFixed(0)} ms, statuses ${[...new Set(statuses)].join(",")}): median ${median(during).toFixed(1)} ms, p90 ${p90(during).toFixed(1)} ms over ${during.length} reads; ratio ${ratio.toFixed(2)}`,
     );
     // Every batch is screened, none refused: fairness orders them, it does not drop them.
     expect(statuses.every((s) => s === 200)).toBe(true);
-    expect(ratio).toBeLessThan(5);
+    expect(ratio).toBeLessThan(4);
     expect(p90(during)).toBeLessThan(Math.max(10 * median(alone), 100));
   }, 300_000);
 });

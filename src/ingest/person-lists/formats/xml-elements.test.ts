@@ -55,13 +55,13 @@ describe("a record that never closes", () => {
     async (_, head) => {
       const { pulled, source } = runaway(head);
       const options = { root: "CONSOLIDATED_LIST", names: ["INDIVIDUAL", "ENTITY"] };
-      const before = process.memoryUsage().arrayBuffers;
       await expect(drain(xmlElementsFrom(source, "list.xml", options))).rejects.toThrow(
         `list.xml:5 (byte ${UN_HEAD.length}): a <INDIVIDUAL> runs past 4 MiB (4194304 bytes) without closing`,
       );
-      // What was pulled: the limit and the chunk that crossed it, not the 50 MiB.
+      // What was pulled: the limit and the chunk that crossed it, not the 50 MiB. The reader cannot hold more than
+      // it pulled, so this bounds its memory too (the process's own count of buffers is no measure here: it counts
+      // every buffer of the test runner's process, which other files running beside this one fill and free).
       expect(pulled.bytes).toBeLessThanOrEqual(UN_HEAD.length + MAX_ELEMENT_BYTES + 2 * CHUNK);
-      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * MiB);
     },
   );
 

@@ -953,8 +953,9 @@ async function runOn(database: "pglite" | "postgres", lists: Population[], queri
     VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_LOG_LEVEL: "warn",
     LOG_LEVEL: "",
-    // The limiter still runs on every request; it just never says no.
+    // The limiters still run on every request; they just never say no (screening is a heavy route: its own limit).
     VIGIA_RATE_LIMIT_PER_MINUTE: "1000000000",
+    VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1000000000",
     VIGIA_DATA_DIR: dataDir,
     DATABASE_URL: database === "postgres" ? POSTGRES_URL : "",
     BENCH_SCHEMA: database === "postgres" ? schema : "",

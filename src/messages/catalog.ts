@@ -1,0 +1,13 @@
+// The whole catalog: every area's part, merged. An area adds its file under catalog/ and one line here.
+import { common } from "./catalog/common.ts";
+import type { Lang } from "./define.ts";
+
+const PARTS = [common] as const;
+
+type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
+export type MessageId = KeysOf<(typeof PARTS)[number]>;
+
+export const CATALOG: Record<Lang, Record<MessageId, string>> = {
+  en: Object.assign({}, ...PARTS.map((p) => p.en)),
+  es: Object.assign({}, ...PARTS.map((p) => p.es)),
+};

@@ -67,6 +67,22 @@ export function zonedDay(instant: Date, timeZone: string): string {
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
 }
 
+/**
+ * An instant as the wall clock of a time zone shows it, with that zone's offset: `2026-12-17T23:59:59-06:00`. What
+ * a deadline is in the law's own words (the 17th, 23:59 in Mexico City), and still one instant for a program.
+ */
+export function zonedIso(instant: Date, timeZone: string): string {
+  const p = zonedParts(instant, timeZone);
+  const shown = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const offsetMinutes = Math.round((shown - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMinutes);
+  return (
+    `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
 /** A calendar day (YYYY-MM-DD) moved by whole months, clamped to the last day of a shorter month (31 Aug + 6 = 28 Feb). */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];

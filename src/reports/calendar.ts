@@ -18,7 +18,7 @@ import {
   jurisdictionsOf,
 } from "../jurisdictions/index.ts";
 import { AppError, invalid } from "../platform/errors.ts";
-import { zonedDay } from "../platform/time-zone.ts";
+import { zonedDay, zonedIso } from "../platform/time-zone.ts";
 import {
   projectCreatedAt,
   projectJurisdictions,
@@ -38,6 +38,10 @@ export interface FilingView {
   filing: string;
   name: string;
   deadline: string;
+  /** the deadline on the jurisdiction's wall clock, with its offset (`2026-12-17T23:59:59-06:00`) */
+  deadlineLocal: string;
+  /** the jurisdiction's IANA time zone, in which its law counts days and hours */
+  timeZone: string;
   source: string;
   /** false when the deadline was read in secondary sources, not the law's own text */
   verified: boolean;
@@ -151,6 +155,8 @@ function monthlyFiling(
     filing: def.id,
     name: def.name,
     deadline: def.deadline.toISOString(),
+    deadlineLocal: zonedIso(def.deadline, j.timeZone),
+    timeZone: j.timeZone,
     source: def.source,
     verified: def.verified ?? true,
     state: kinds
@@ -183,6 +189,8 @@ function urgentFiling(
     filing: id,
     name: a.name,
     deadline: a.deadline.toISOString(),
+    deadlineLocal: zonedIso(a.deadline, j.timeZone),
+    timeZone: j.timeZone,
     source: a.source,
     verified: true,
     state: stateOf(files, failures.length, false, m.marks.has(id), a.deadline, now),

@@ -95,6 +95,11 @@ const FilingSchema = Type.Object({
   }),
   name: Type.String(),
   deadline: Type.String({ format: "date-time" }),
+  deadlineLocal: Type.String({
+    description:
+      "the deadline on the jurisdiction's wall clock with its offset, as the law states it: Mexico's monthly AVI is due the 17th at 23:59:59 in Mexico City, `2026-12-17T23:59:59-06:00`",
+  }),
+  timeZone: Type.String({ description: "the jurisdiction's IANA time zone (America/Mexico_City)" }),
   source: Type.String(),
   verified: Type.Boolean({
     description:

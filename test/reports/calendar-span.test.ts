@@ -62,7 +62,13 @@ describe("the calendar of a project created on 29 November 2026", () => {
   it("from/to: what falls due in December, across the months, soonest first", async () => {
     const res = await calendar("from=2026-12-01&to=2026-12-31");
     expect(res.statusCode, res.body).toBe(200);
-    const due = res.json().data as { filing: string; period: string; deadline: string }[];
+    const due = res.json().data as {
+      filing: string;
+      period: string;
+      deadline: string;
+      deadlineLocal: string;
+      timeZone: string;
+    }[];
     // Mexico's AVI of November by 17 December (23:59:59 in Mexico City), Colombia's two reports of November
     // within its twenty days after.
     expect(due.map((f) => `${f.filing} ${f.period}`).sort()).toEqual([
@@ -70,7 +76,12 @@ describe("the calendar of a project created on 29 November 2026", () => {
       "CO-TRANSACTIONS 2026-11",
       "MX-AVI-MONTHLY 2026-11",
     ]);
-    expect(due.find((f) => f.filing === "MX-AVI-MONTHLY")?.deadline).toBe("2026-12-18T05:59:59.999Z");
+    const mx = due.find((f) => f.filing === "MX-AVI-MONTHLY");
+    expect(mx?.deadline).toBe("2026-12-18T05:59:59.999Z");
+    // The same instant as the law says it: the 17th, 23:59:59 on Mexico City's clock.
+    expect(mx?.deadlineLocal).toBe("2026-12-17T23:59:59-06:00");
+    expect(mx?.timeZone).toBe("America/Mexico_City");
+    expect(due.find((f) => f.filing === "CO-TRANSACTIONS")?.timeZone).toBe("America/Bogota");
     for (const f of due) {
       expect(Date.parse(f.deadline)).toBeGreaterThanOrEqual(Date.parse("2026-12-01T00:00:00Z"));
       expect(Date.parse(f.deadline)).toBeLessThanOrEqual(Date.parse("2026-12-31T23:59:59.999Z"));

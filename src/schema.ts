@@ -16,6 +16,7 @@ import type { ProjectTables } from "./projects/tables.ts";
 import type { ReportTables } from "./reports/tables.ts";
 import type { RescreenTables } from "./rescreen/tables.ts";
 import type { ScreeningTables } from "./screening/tables.ts";
+import type { UserTables } from "./users/tables.ts";
 
 export interface DB
   extends ProjectTables,
@@ -34,4 +35,5 @@ export interface DB
     RescreenTables,
     ScreeningTables,
     AvisoTables,
-    JurisdictionTables {}
+    JurisdictionTables,
+    UserTables {}

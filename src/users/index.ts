@@ -1,0 +1,4 @@
+// The users feature: people who sign in to a project (e-mail, name, role, password, optional TOTP, or OpenID
+// Connect), their browser sessions, and the endpoints and commands that manage them. Other rooms read people only
+// through listUsers and findUser.
+export { findUser, listUsers, type UserRecord, type UserSummary } from "./read.ts";

@@ -1,10 +1,11 @@
-// Builds the investigation viewer's and the officer's desk's browser assets (web/viewer: TypeScript, CSS, the pages) with esbuild into
+// Builds the investigation viewer's and the officer's pages' browser assets (web/viewer: TypeScript, CSS, the
+// viewer's page; web/desk: the Preact app of /app, with the message catalog of src/messages) with esbuild into
 // web/viewer/dist (gitignored), and loads them for serving. The service calls `loadViewerBundle` on the first
 // request for the page or an asset: when the bundle is missing, or was built from other sources or other
-// versions of cytoscape or esbuild (a fingerprint in dist/manifest.json says), it is rebuilt first, in about a
+// versions of the bundled packages or esbuild (a fingerprint in dist/manifest.json says), it is rebuilt first, in about a
 // second. So `npm install && npm start` on a fresh clone, CI and the tests all serve a current viewer without an
 // install hook, and `npm run build:viewer` (scripts/build-viewer.ts) can build it ahead of time. Nothing is
-// downloaded: cytoscape comes from node_modules and is bundled in.
+// downloaded: cytoscape, preact, markdown-it and intl-messageformat come from node_modules and are bundled in.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -17,11 +18,17 @@ export const VIEWER_SOURCE_DIR = path.resolve(
   "../../web/viewer",
 );
 export const VIEWER_DIST_DIR = path.join(VIEWER_SOURCE_DIR, "dist");
+/** The officer's pages (a Preact app, JSX compiled by esbuild). */
+export const DESK_SOURCE_DIR = path.resolve(VIEWER_SOURCE_DIR, "../desk");
+/** The message catalog the pages bundle (the same texts the service answers with). */
+const MESSAGES_SOURCE_DIR = path.resolve(VIEWER_SOURCE_DIR, "../../src/messages");
+/** Packages bundled into the pages: their versions are part of the fingerprint. */
+const BUNDLED = ["cytoscape", "preact", "markdown-it", "intl-messageformat"] as const;
 /** Where the page finds its assets; src/viewer/routes.ts serves them there. */
 export const ASSET_PREFIX = "/app/assets/";
 
 /** Bump when the build itself changes in a way the sources do not show (options, file layout). */
-const BUILD_FORMAT = 2;
+const BUILD_FORMAT = 3;
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -42,9 +49,9 @@ export interface ViewerBundle {
   fingerprint: string;
   /** the investigation viewer's page */
   page: ViewerAsset;
-  /** the officer's desk (alerts) page */
+  /** the officer's pages (/app and below: one page, routed in the browser) */
   desk: ViewerAsset;
-  /** by file name (viewer.js, viewer.css, desk.js) */
+  /** by file name (viewer.js, viewer.css, desk.js, desk.css) */
   assets: Map<string, ViewerAsset>;
   /** whether this call built it (false: read from dist) */
   built: boolean;
@@ -81,19 +88,19 @@ function sourceFiles(dir = VIEWER_SOURCE_DIR): string[] {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (full !== VIEWER_DIST_DIR && entry.name !== "node_modules") files.push(...sourceFiles(full));
-    } else if (/\.(ts|css|html|json)$/.test(entry.name)) files.push(full);
+    } else if (/\.(ts|tsx|css|html|json)$/.test(entry.name)) files.push(full);
   }
   return files.sort();
 }
 
-/** What the bundle is built from: every source file, and the versions of cytoscape and esbuild. */
+/** What the bundle is built from: every source file (the catalog's too), the bundled packages' and esbuild's versions. */
 export function viewerFingerprint(): string {
   const hash = createHash("sha256");
-  hash.update(
-    `format ${BUILD_FORMAT}\0cytoscape ${packageVersion("cytoscape")}\0esbuild ${packageVersion("esbuild")}\0`,
-  );
-  for (const file of sourceFiles()) {
-    hash.update(path.relative(VIEWER_SOURCE_DIR, file));
+  hash.update(`format ${BUILD_FORMAT}\0esbuild ${packageVersion("esbuild")}\0`);
+  for (const name of BUNDLED) hash.update(`${name} ${packageVersion(name)}\0`);
+  const files = [...sourceFiles(), ...sourceFiles(DESK_SOURCE_DIR), ...sourceFiles(MESSAGES_SOURCE_DIR)];
+  for (const file of files) {
+    hash.update(path.relative(path.dirname(VIEWER_SOURCE_DIR), file));
     hash.update("\0");
     hash.update(fs.readFileSync(file));
     hash.update("\0");
@@ -133,7 +140,8 @@ export async function buildViewerBundle(outDir = VIEWER_DIST_DIR): Promise<Viewe
     entryPoints: [
       { in: path.join(VIEWER_SOURCE_DIR, "main.ts"), out: "viewer" },
       { in: path.join(VIEWER_SOURCE_DIR, "viewer.css"), out: "viewer" },
-      { in: path.join(VIEWER_SOURCE_DIR, "desk", "main.ts"), out: "desk" },
+      { in: path.join(DESK_SOURCE_DIR, "main.tsx"), out: "desk" },
+      { in: path.join(DESK_SOURCE_DIR, "desk.css"), out: "desk" },
     ],
     outdir: outDir,
     bundle: true,
@@ -143,9 +151,15 @@ export async function buildViewerBundle(outDir = VIEWER_DIST_DIR): Promise<Viewe
     // Browsers an office is likely to run in 2025; the code itself is ES2020.
     target: ["chrome109", "firefox115", "safari16", "edge109"],
     minify: true,
+    // The pages' JSX, compiled by esbuild for Preact (web/desk/tsconfig.json says the same to tsc).
+    jsx: "automatic",
+    jsxImportSource: "preact",
     legalComments: "none",
     banner: {
-      js: `/*! Vigía investigation viewer. Bundles cytoscape ${packageVersion("cytoscape")}:\n${license}*/`,
+      js:
+        `/*! Vigía's pages. Bundles preact ${packageVersion("preact")} (MIT), markdown-it ${packageVersion("markdown-it")} ` +
+        `(MIT), intl-messageformat ${packageVersion("intl-messageformat")} (BSD-3-Clause), and cytoscape ` +
+        `${packageVersion("cytoscape")}:\n${license}*/`,
     },
     tsconfig: path.join(VIEWER_SOURCE_DIR, "tsconfig.json"),
     logLevel: "silent",
@@ -158,16 +172,18 @@ export async function buildViewerBundle(outDir = VIEWER_DIST_DIR): Promise<Viewe
   const js = assets.get("viewer.js");
   const css = assets.get("viewer.css");
   const deskJs = assets.get("desk.js");
-  if (!js || !css || !deskJs)
-    throw new Error("the viewer build produced no viewer.js, desk.js or viewer.css");
+  const deskCss = assets.get("desk.css");
+  if (!js || !css || !deskJs || !deskCss)
+    throw new Error("the viewer build produced no viewer.js, viewer.css, desk.js or desk.css");
   const fill = (template: string) =>
     fs
-      .readFileSync(path.join(VIEWER_SOURCE_DIR, template), "utf8")
+      .readFileSync(template, "utf8")
       .replaceAll("%VIEWER_JS%", `${ASSET_PREFIX}viewer.js?v=${js.hash}`)
       .replaceAll("%DESK_JS%", `${ASSET_PREFIX}desk.js?v=${deskJs.hash}`)
+      .replaceAll("%DESK_CSS%", `${ASSET_PREFIX}desk.css?v=${deskCss.hash}`)
       .replaceAll("%VIEWER_CSS%", `${ASSET_PREFIX}viewer.css?v=${css.hash}`);
-  const page = asset("index.html", Buffer.from(fill("index.html")));
-  const desk = asset("desk.html", Buffer.from(fill(path.join("desk", "desk.html"))));
+  const page = asset("index.html", Buffer.from(fill(path.join(VIEWER_SOURCE_DIR, "index.html"))));
+  const desk = asset("desk.html", Buffer.from(fill(path.join(DESK_SOURCE_DIR, "index.html"))));
 
   try {
     fs.mkdirSync(outDir, { recursive: true });
@@ -195,7 +211,7 @@ export function readViewerBundle(outDir = VIEWER_DIST_DIR): ViewerBundle | undef
       else if (name === "desk.html") desk = a;
       else assets.set(name, a);
     }
-    if (!page || !desk || !assets.has("viewer.js") || !assets.has("viewer.css") || !assets.has("desk.js"))
+    if (!page || !desk || !["viewer.js", "viewer.css", "desk.js", "desk.css"].every((n) => assets.has(n)))
       return undefined;
     return {
       fingerprint: manifest.fingerprint,

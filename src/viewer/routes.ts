@@ -1,8 +1,10 @@
-// The investigation viewer's and the officer's desk's routes, outside /v1 and outside the OpenAPI description: the
-// pages `GET /app/investigations/{id}` and `GET /app/alerts`, and their assets `GET /app/assets/{file}`. They are public: the page holds no
-// data, and the API key the officer types in goes only to /v1, from the browser. Headers keep the page that
-// holds a key tight: a strict Content-Security-Policy (same-origin script, style and fetch only), no framing,
-// no referrer.
+// The investigation viewer's and the officer's pages' routes, outside /v1 and outside the OpenAPI description: the
+// viewer `GET /app/investigations/{id}`; the officer's pages (`/app`, `/app/login`, `/app/cases/{clientId}`,
+// `/app/matches/{alertId}`, `/app/reports`, `/app/lists`, `/app/avisos/new`, `/app/users`: one page that routes in
+// the browser); the old `/app/alerts` sent to `/app`; and their assets `GET /app/assets/{file}`. They are public:
+// the pages hold no data, which comes from /v1 with the session cookie. Headers keep them tight: a strict
+// Content-Security-Policy (same-origin script, style and fetch only, no inline script or style), no framing, no
+// referrer.
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../platform/errors.ts";
@@ -52,19 +54,33 @@ export function registerViewerRoutes(app: HttpApp, options: ViewerRoutesOptions 
     async (request, reply) => send(request, reply, (await bundle()).page, "no-cache"),
   );
 
+  // The officer's pages: the same page for each address; the app in it reads the address.
+  const deskPage = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply, (await bundle()).desk, "no-cache");
+  const Segment = Type.String({ minLength: 1, maxLength: 255 });
+  for (const url of [
+    "/app",
+    "/app/login",
+    "/app/cases",
+    "/app/reports",
+    "/app/lists",
+    "/app/avisos/new",
+    "/app/users",
+  ])
+    app.get(url, { config: hidden, schema: { hide: true } }, deskPage);
   app.get(
-    "/app/alerts",
-    {
-      config: hidden,
-      schema: {
-        hide: true,
-        querystring: Type.Object({
-          project: Type.Optional(Type.String({ maxLength: 20 })),
-          lang: Type.Optional(Type.String({ maxLength: 5 })),
-        }),
-      },
-    },
-    async (request, reply) => send(request, reply, (await bundle()).desk, "no-cache"),
+    "/app/cases/:clientId",
+    { config: hidden, schema: { hide: true, params: Type.Object({ clientId: Segment }) } },
+    deskPage,
+  );
+  app.get(
+    "/app/matches/:alertId",
+    { config: hidden, schema: { hide: true, params: Type.Object({ alertId: Segment }) } },
+    deskPage,
+  );
+  // Where the desk used to be: bookmarks land on the inbox.
+  app.get("/app/alerts", { config: hidden, schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect("/app", 302),
   );
 
   app.get(

@@ -1,0 +1,112 @@
+// Sign-in (/app/login): e-mail and password, then the authenticator's code when the account has one; the
+// company's identity provider when the service has one configured. Wrong password or code get one answer.
+import { useEffect, useState } from "preact/hooks";
+import { ApiError, call, get } from "../api.ts";
+import { useDesk } from "../i18n.ts";
+import type { Session } from "../types.ts";
+import { errorText } from "../ui.tsx";
+
+export function LoginPage({
+  session,
+  onSignedIn,
+}: {
+  session: Session | null;
+  onSignedIn: (s: Session) => void;
+}) {
+  const d = useDesk();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [totp, setTotp] = useState("");
+  const [askTotp, setAskTotp] = useState(false);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [oidc, setOidc] = useState<{ enabled: boolean; name?: string } | null>(null);
+
+  useEffect(() => {
+    if (session) onSignedIn(session);
+  }, [session]);
+  useEffect(() => {
+    get<{ enabled: boolean; name?: string }>("/auth/oidc")
+      .then(setOidc)
+      .catch(() => setOidc(null));
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError("");
+    try {
+      await call("POST", "/auth/login", { email, password, ...(askTotp ? { totp } : {}) });
+      onSignedIn(await get<Session>("/auth/session"));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 400 && /totp/.test(e.code)) {
+        setAskTotp(true);
+        setError("");
+      } else if (e instanceof ApiError && e.status === 401) setError(d.t("desk.login.wrong"));
+      else if (e instanceof ApiError && e.status === 429) setError(d.t("desk.login.limited"));
+      else setError(errorText(d, e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main id="main" class="login">
+      <form id="login-form" onSubmit={submit} aria-labelledby="login-heading">
+        <h1 id="login-heading">{d.t("desk.login.heading")}</h1>
+        <p class="hint">{d.t("desk.login.hint")}</p>
+        <label>
+          {d.t("desk.login.email")}
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          {d.t("desk.login.password")}
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
+        {askTotp && (
+          <label>
+            {d.t("desk.login.totp")}
+            <input
+              id="login-totp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              required
+              value={totp}
+              onInput={(e) => setTotp(e.currentTarget.value)}
+            />
+          </label>
+        )}
+        {error && (
+          <p class="error" role="alert" id="login-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {d.t("desk.login.submit")}
+        </button>
+        {oidc?.enabled && (
+          <p>
+            <a class="button secondary" id="login-oidc" href="/auth/oidc/start">
+              {d.t("desk.login.oidc", { provider: oidc.name ?? "OIDC" })}
+            </a>
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,172 @@
+// The shapes the pages read from the service (docs/api.md): the session's user, alerts, cases, match reviews,
+// reports, lists. Only the fields the pages show; the service may send more.
+import type { Lang } from "../../src/messages/define.ts";
+
+export type Role = "viewer" | "developer" | "officer" | "admin";
+export const ROLES: readonly Role[] = ["viewer", "developer", "officer", "admin"];
+export const atLeast = (role: Role, needed: Role) => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+
+export interface SessionUser {
+  id: number;
+  projectId: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  lang: Lang;
+  timeZone: string;
+  totpEnabled: boolean;
+}
+export interface Session {
+  user: SessionUser;
+  csrfToken: string;
+}
+
+export interface Person {
+  id: number;
+  email: string;
+  displayName: string;
+  role: Role;
+  disabledAt: string | null;
+}
+
+export type AlertStatus = "open" | "in_review" | "escalated" | "closed";
+export const STATUSES: readonly AlertStatus[] = ["open", "in_review", "escalated", "closed"];
+export const RESOLUTIONS = ["false_positive", "no_action", "reported"] as const;
+export const CAUSES = ["law", "analysis", "rescreen", "person_match", "attempt"] as const;
+export const LEVELS = [
+  "illegal",
+  "warn",
+  "critical",
+  "high",
+  "medium",
+  "low",
+  "match",
+  "pep",
+  "review",
+] as const;
+
+export interface Alert {
+  id: string;
+  subject: { chainId: number; address: string; userId: string | null; addressId: string | null };
+  cause: string;
+  causeKey: string;
+  level: string;
+  reason: string;
+  evidence: {
+    transfers: {
+      txHash: string;
+      at: string;
+      usd: number | null;
+      direction: string;
+      counterparty: string | null;
+    }[];
+    laws: { id: string; name: string; source: string }[];
+    analyses?: { riskScore: number; riskLevel: string; riskReason: string; at: string }[];
+    persons?: { subject: string; list: string; matchedName: string; score: number; verdict: string }[];
+  };
+  deadline: { at: string; filing: string; source: string; overdue: boolean; timeZone?: string } | null;
+  status: AlertStatus;
+  transitions: AlertStatus[];
+  resolution: string | null;
+  reference: string | null;
+  assignee: string | null;
+  linkedAlertIds?: string[];
+  createdAt: string;
+}
+export interface HistoryEntry {
+  at: string;
+  actor: string;
+  change: Record<string, unknown>;
+  text?: string;
+}
+export interface AlertWithHistory extends Alert {
+  history: HistoryEntry[];
+}
+
+export interface TimelineEntry {
+  at: string;
+  messageId?: string;
+  text: string;
+}
+export interface ClientCase {
+  profile?: Record<string, unknown> | null;
+  alerts?: Alert[] | { key?: string; alerts: Alert[] }[];
+  addresses?: { address: string; chainId: number; riskLevel?: string | null; riskScore?: number | null }[];
+  screening?: { name?: string; list: string; matchedName?: string; score?: number; verdict: string }[];
+  avisos?: { id: string; reference: string; basis: string; deadline: string; state: string }[];
+  filings?: { filing: string; period: string; state: string; folio?: string | null }[];
+  timeline: TimelineEntry[];
+}
+
+export interface MatchSide {
+  names?: string[];
+  birthDate?: string | null;
+  birthDates?: string[];
+  nationality?: string | string[] | null;
+  identifiers?: ({ type?: string; value?: string } | string)[];
+  programme?: string | string[] | null;
+  list?: string;
+  listVersion?: string;
+}
+export interface MatchReview {
+  client: MatchSide;
+  entry: MatchSide;
+  score: number;
+  why: string[];
+  review?: { decision: "confirm" | "discard"; reason: string; by: string; at: string } | null;
+}
+
+export interface Filing {
+  countryCode: string;
+  period: string;
+  filing: string;
+  name: string;
+  deadline: string;
+  deadlineLocal: string;
+  timeZone: string;
+  source: string;
+  state: "pending" | "generated" | "filed" | "overdue";
+  folio: string | null;
+  files: { path: string; status: "draft" | "filed"; folio: string | null }[];
+}
+export interface Report {
+  id: string;
+  name: string;
+  path: string;
+  countryCode: string;
+  period: string;
+  kind: string;
+  version: number;
+  status: "draft" | "filed" | "failed";
+  folio: string | null;
+  reason: string | null;
+  filedAt: string | null;
+}
+export interface ListVersion {
+  kind: string;
+  version: string;
+  listDate: string | null;
+  entries: number;
+  importedAt: string;
+}
+export interface ScreenResult {
+  name: string;
+  verdict: string;
+  candidates: {
+    list: string;
+    listVersion: string;
+    entryId: string;
+    score: number;
+    verdict: string;
+    matchedName: string;
+    entry: { programs: string[]; countries: string[]; dates: string[] };
+  }[];
+}
+export interface Aviso {
+  id: string;
+  reference: string;
+  userId: string;
+  basis: string;
+  deadline: string;
+  state: string;
+}

@@ -55,6 +55,7 @@ import { createInvestigation, registerInvestigationRoutes } from "./investigatio
 import { importedUma, useImportedUma } from "./jurisdictions/index.ts";
 import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
 import { chainLags } from "./ledger/index.ts";
+import { errorMessage, requestLang } from "./messages/index.ts";
 import {
   findMonitored,
   registerMonitoringRoutes,
@@ -396,6 +397,7 @@ async function assemble(
           ? { sharedRateCounter: new SharedRateCounter(database.pool) }
           : {}),
         authenticate: authenticator.authenticate,
+        language: { choose: requestLang, errorMessage },
         knownValidKey: authenticator.knows,
         wellFormedKey: authenticator.wellFormed,
         ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),

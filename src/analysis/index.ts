@@ -44,3 +44,20 @@ export {
   type VerdictSource,
   type WalletVerdict,
 } from "./verdict.ts";
+export {
+  categoryEs,
+  categoryWord,
+  causeWord,
+  directionEs,
+  directionWord,
+  exposureEs,
+  findingEs,
+  labelsOfVerdict,
+  levelEs,
+  levelWord,
+  patternEs,
+  patternWord,
+  reasonEs,
+  severityEs,
+  severityWord,
+} from "./words.ts";

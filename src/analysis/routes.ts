@@ -25,6 +25,8 @@ import {
   StoredResponse,
 } from "./schemas.ts";
 import { storedScans } from "./stored.ts";
+import { quickVerdict } from "./verdict.ts";
+import { reasonEs } from "./words.ts";
 
 const MAX_STORED_ADDRESSES = 100;
 
@@ -76,7 +78,16 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
       if ("error" in parsed)
         throw invalid(MESSAGES.invalidQuery, [{ path: "/address", message: parsed.error }]);
       const { projectId } = principalOf(req);
-      const check = () => quickRisk(ctx, projectId, parsed.address, chainId);
+      // In Spanish the reason is written from the verdict's evidence (words.ts), which the same check keeps when
+      // asked; in English it is the risk core's own sentence, as the API has always answered.
+      const check =
+        req.lang === "es"
+          ? async () => {
+              const verdict = await quickVerdict(ctx, projectId, parsed.address, chainId);
+              const answer = verdict.quick ?? (await quickRisk(ctx, projectId, parsed.address, chainId));
+              return { ...answer, reason: reasonEs(verdict, parsed.address) };
+            }
+          : () => quickRisk(ctx, projectId, parsed.address, chainId);
       return ok(
         await (ctx.quickAdmission
           ? admitted(ctx.quickAdmission, projectId, check, reply.elapsedTime)

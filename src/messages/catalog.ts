@@ -1,9 +1,11 @@
 // The whole catalog: every area's part, merged. An area adds its file under catalog/ and one line here.
 import { common } from "./catalog/common.ts";
 import { desk } from "./catalog/desk.ts";
+import { errors } from "./catalog/errors.ts";
+import { risk } from "./catalog/risk.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk] as const;
+const PARTS = [common, desk, errors, risk] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

@@ -3,4 +3,5 @@
 export type { MessageId } from "./catalog.ts";
 export { CATALOG } from "./catalog.ts";
 export { defineMessages, LANGS, type Lang, LOCALE } from "./define.ts";
-export { isLang, negotiateLang, type Params, translate } from "./translate.ts";
+export { errorMessage } from "./errors.ts";
+export { isLang, negotiateLang, type Params, requestLang, translate } from "./translate.ts";

@@ -37,3 +37,14 @@ export function negotiateLang(setting: string | null | undefined, acceptLanguage
   const first = asked[0]?.lang;
   return isLang(first) ? first : "es";
 }
+
+/**
+ * The language of a request to the API: the person's own setting, else the Accept-Language header, else English
+ * when no header was sent at all (a machine: integrators read what the API has always answered). A header that
+ * names neither language gets Spanish, the region's (negotiateLang).
+ */
+export function requestLang(setting: string | null | undefined, acceptLanguage?: string | null): Lang {
+  if (setting) return negotiateLang(setting, acceptLanguage);
+  if (!acceptLanguage?.trim()) return "en";
+  return negotiateLang(undefined, acceptLanguage);
+}

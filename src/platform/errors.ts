@@ -27,6 +27,15 @@ export const MESSAGES = {
   internal: "Internal server error",
 } as const;
 
+/**
+ * A message of the catalog (src/messages) that says the error in the reader's language: its id and parameters. The
+ * HTTP layer writes it in the request's language; the message the error was raised with stays the English one.
+ */
+export interface ErrorText {
+  id: string;
+  params?: Record<string, string | number>;
+}
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -43,6 +52,8 @@ export class AppError extends Error {
    * dearer): the HTTP layer does not log it again.
    */
   readonly reported: boolean;
+  /** The message in the catalog, for answers in another language than English (see ErrorText). */
+  readonly text: ErrorText | undefined;
 
   constructor(
     code: ErrorCode,
@@ -53,6 +64,7 @@ export class AppError extends Error {
       retryAfter?: number;
       cause?: unknown;
       reported?: boolean;
+      text?: ErrorText;
     } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -62,6 +74,7 @@ export class AppError extends Error {
     this.retryable = opts.retryable ?? (code === "unavailable" || code === "rate_limited");
     this.retryAfter = opts.retryAfter;
     this.reported = opts.reported ?? false;
+    this.text = opts.text;
   }
 
   get status(): number {

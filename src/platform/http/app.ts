@@ -25,6 +25,7 @@ import { type Authenticator, authHook } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
 import { addExamples, type RequestExamples } from "./examples.ts";
 import { FailureLimiter } from "./failure-limiter.ts";
+import { languageHooks, type RequestLanguage } from "./lang.ts";
 import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.ts";
 import { ErrorResponse } from "./schemas.ts";
 import { type SharedRateCounter, sharedRateStore } from "./shared-rate-store.ts";
@@ -81,6 +82,11 @@ export interface HttpAppOptions {
   metrics?: MetricsRouteOptions;
   /** Examples of the /v1 requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
   examples?: RequestExamples;
+  /**
+   * How the language of a request is chosen and how an error is said in it (lang.ts); without it every answer
+   * is in English and sends no Content-Language.
+   */
+  language?: RequestLanguage;
   /** Registers the feature routes; paths are relative to /v1. */
   routes: (app: HttpApp) => void | Promise<void>;
   /**
@@ -381,19 +387,32 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     );
   });
 
+  // The envelope's message in the request's language; its code, details and status stay as raised.
+  const language = options.language;
+  const bodyOf = (appError: AppError, lang: string | undefined) => {
+    const body = appError.toBody();
+    const message = lang ? language?.errorMessage?.(lang, appError) : undefined;
+    return message === undefined ? body : { ...body, message };
+  };
+  if (language) {
+    const hooks = languageHooks(language);
+    app.addHook("onRequest", hooks.beforeAuth);
+    app.addHook("preValidation", hooks.afterAuth);
+    app.addHook("onSend", hooks.onSend);
+  }
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500 && !appError.reported) request.log.error({ err: error }, "request failed");
     if (appError.retryAfter !== undefined) reply.header("retry-after", String(appError.retryAfter));
-    return reply.status(appError.status).send(appError.toBody());
+    return reply.status(appError.status).send(bodyOf(appError, request.lang));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send(
-        new AppError("not_found", `Route ${request.method} ${request.url.split("?")[0]} not found`).toBody(),
-      ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const error = new AppError("not_found", `Route ${request.method} ${path} not found`, {
+      text: { id: "error.route_not_found", params: { method: request.method, path } },
+    });
+    return reply.status(404).send(bodyOf(error, request.lang));
+  });
 
   // Fail closed: a route that says nothing about who may call it is a mistake, refused when it is registered (the
   // auth hook would otherwise let it through as public). Only the API documentation's own routes are exempt.

@@ -1,0 +1,37 @@
+// The service's own error messages (the `message` of the error envelope, docs/api.md "Envelope and errors") in the
+// reader's language. The English texts are the ones the API has always answered, word for word: an integrator
+// that sends no Accept-Language reads what it read before. The generic texts per code are in common.ts.
+import { defineMessages } from "../define.ts";
+
+export const errors = defineMessages({
+  en: {
+    "error.invalid_body": "Invalid body",
+    "error.invalid_query": "Invalid query",
+    "error.invalid_path": "Invalid path",
+    "error.invalid_headers": "Invalid headers",
+    "error.invalid_key": "The api key is invalid",
+    "error.forbidden_project": "Forbidden",
+    "error.forbidden_role":
+      "Forbidden: this action needs a key of role {needed}{needed, select, admin {} other { or above}}; this key's role is {role}",
+    "error.route_not_found": "Route {method} {path} not found",
+    "error.payload_too_large": "Request body is larger than 1 MiB",
+    "error.unsupported_media_type": "Content-Type must be application/json",
+    "error.auth_limited": "Too many failed authentications from this address: limit of {max} per minute",
+  },
+  es: {
+    "error.invalid_body": "El cuerpo de la solicitud no es válido",
+    "error.invalid_query": "Los parámetros de la consulta no son válidos",
+    "error.invalid_path": "La ruta no es válida",
+    "error.invalid_headers": "Los encabezados no son válidos",
+    "error.invalid_key":
+      "La clave de API no es válida: envíela en el encabezado x-api-key, tras la palabra ApiKey y un espacio, o inicie sesión de nuevo",
+    "error.forbidden_project": "Prohibido: no tiene acceso a este proyecto",
+    "error.forbidden_role":
+      "Prohibido: esta acción requiere el rol {needed, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{needed}}}{needed, select, admin {} other { o superior}}; su rol es {role, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{role}}}. Pida a un administrador del proyecto que le asigne el rol necesario",
+    "error.route_not_found": "No existe la ruta {method} {path}",
+    "error.payload_too_large": "El cuerpo de la solicitud pasa de 1 MiB",
+    "error.unsupported_media_type": "El Content-Type debe ser application/json",
+    "error.auth_limited":
+      "Demasiadas autenticaciones fallidas desde esta dirección: el límite es de {max} por minuto; espere un minuto",
+  },
+});

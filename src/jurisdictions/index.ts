@@ -56,3 +56,4 @@ export {
   ruleBooksOf,
 } from "./registry.ts";
 export { aviUserId, textUserId, userStem } from "./user-ids.ts";
+export { ruleTitle } from "./rule-title.ts";

@@ -2,10 +2,11 @@
 import { common } from "./catalog/common.ts";
 import { desk } from "./catalog/desk.ts";
 import { errors } from "./catalog/errors.ts";
+import { law } from "./catalog/law.ts";
 import { risk } from "./catalog/risk.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk, errors, risk] as const;
+const PARTS = [common, desk, errors, risk, law] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

@@ -8,6 +8,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorOf } from "../projects/index.ts";
 import type { IntegratorContext } from "./context.ts";
 import { checkEndpoint } from "./endpoint-check.ts";
 import { listNotifications, openMessages, recentRedeliveries, redeliverWithinLimit } from "./outbox.ts";
@@ -230,7 +231,7 @@ export function registerIntegratorRoutes(
           ctx.db,
           ctx.serverKeys,
           req.params.projectId,
-          { kind: "key", keyId: principalOf(req).keyId },
+          actorOf(principalOf(req)),
           hours === undefined ? WEBHOOK_SECRET_GRACE_MS : hours * 3_600_000,
         ),
       });

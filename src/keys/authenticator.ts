@@ -62,7 +62,7 @@ export class KeyAuthenticator {
       }
       entry = await pending;
     }
-    if (entry.principal) this.#lastUsed.set(entry.principal.keyId, new Date(now));
+    if (entry.principal?.keyId) this.#lastUsed.set(entry.principal.keyId, new Date(now));
     return entry.principal;
   };
 
@@ -87,7 +87,7 @@ export class KeyAuthenticator {
       .where("revoked_at", "is", null)
       .executeTakeFirst();
     const entry = {
-      principal: row ? { keyId: row.id, projectId: row.project_id, role: row.role } : undefined,
+      principal: row ? { keyId: row.id, userId: null, projectId: row.project_id, role: row.role } : undefined,
       expires: now + (this.opts.cacheMs ?? 1000),
     };
     // A lookup that was under way when a key was revoked may have read it as valid: answer it, don't keep it.

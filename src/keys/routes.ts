@@ -5,6 +5,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, ROLES } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, OkEmpty, ok } from "../platform/http/schemas.ts";
+import { actorOf } from "../projects/index.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 import type { KeyAuthenticator } from "./authenticator.ts";
 import type { KeysContext } from "./context.ts";
@@ -26,10 +27,6 @@ const ApiKeySchema = Type.Object({
 
 export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator: KeyAuthenticator): void {
   const tags = ["Projects and keys"];
-  const actorOf = (req: Parameters<typeof principalOf>[0]) => ({
-    kind: "key" as const,
-    keyId: principalOf(req).keyId,
-  });
 
   app.post(
     "/projects/:projectId/keys",
@@ -52,7 +49,7 @@ export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator
         ctx,
         req.params.projectId,
         { label: req.body.label, role: req.body.role ?? "developer" },
-        actorOf(req),
+        actorOf(principalOf(req)),
       );
       return reply.status(201).send(ok(id));
     },
@@ -88,7 +85,7 @@ export function registerKeysRoutes(app: HttpApp, ctx: KeysContext, authenticator
       },
     },
     async (req) => {
-      await revokeKey(ctx, req.params.projectId, req.params.keyId, actorOf(req));
+      await revokeKey(ctx, req.params.projectId, req.params.keyId, actorOf(principalOf(req)));
       authenticator.forget(req.params.keyId);
       return { success: true as const };
     },

@@ -13,7 +13,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
-import { actorName } from "../projects/index.ts";
+import { actorName, actorOf } from "../projects/index.ts";
 import { queueClientScreening } from "../screening/index.ts";
 import { readBalances } from "./balances.ts";
 import {
@@ -156,7 +156,7 @@ export function registerMonitoringRoutes(
         description,
         jurisdiction,
         ...(chainId === null ? { followed: followed() } : {}),
-        actor: actorName({ kind: "key", keyId: principalOf(req).keyId }),
+        actor: actorName(actorOf(principalOf(req))),
       });
       // Its first scan, in the background: GET .../scan-risk answers `pending`, then its result (src/analysis).
       await startFirstScans(ctx, { projectId: req.params.projectId, address, chainId: created.chainId });
@@ -255,7 +255,7 @@ export function registerMonitoringRoutes(
           ...(foreignUserId !== undefined ? { foreignUserId } : {}),
           ...(description !== undefined ? { description } : {}),
         },
-        actorName({ kind: "key", keyId: principalOf(req).keyId }),
+        actorName(actorOf(principalOf(req))),
       );
       if (!updated) throw notFound("Address");
       if (foreignUserId !== undefined) await queueClient(updated);
@@ -282,7 +282,7 @@ export function registerMonitoringRoutes(
         ctx.db,
         req.params.projectId,
         idOf(req.params.id),
-        actorName({ kind: "key", keyId: principalOf(req).keyId }),
+        actorName(actorOf(principalOf(req))),
       );
       if (!stopped) throw notFound("Address");
       return ok((await answer(req.params.projectId, [stopped]))[0] as AddressBody);

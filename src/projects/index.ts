@@ -1,6 +1,6 @@
 // Projects: a tenant's settings (its name, jurisdictions and their settings, and the parts other rooms own), the
 // audit trail of every change (a hash chain per project with a signed head, `vigia audit verify`), and the reads other rooms make of a project's jurisdictions.
-export { type Actor, actorName } from "./actor.ts";
+export { type Actor, actorName, actorOf } from "./actor.ts";
 export { listAudit, lockAuditChain, type RecordedEntry, recordedEntries, writeAudit } from "./audit.ts";
 export { canonicalJson } from "./audit-chain.ts";
 export { registerAuditCommand } from "./audit-cli.ts";

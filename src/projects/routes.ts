@@ -6,6 +6,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorOf } from "./actor.ts";
 import { listAudit } from "./audit.ts";
 import type { ProjectsContext } from "./context.ts";
 import { getProject, updateProject } from "./projects.ts";
@@ -48,12 +49,7 @@ export function registerProjectRoutes(app: HttpApp, ctx: ProjectsContext): void 
     },
     // The settings were checked against each jurisdiction's own schema (built from the registry).
     async (req) =>
-      ok(
-        await updateProject(ctx, req.params.projectId, req.body as ProjectPatch, {
-          kind: "key",
-          keyId: principalOf(req).keyId,
-        }),
-      ),
+      ok(await updateProject(ctx, req.params.projectId, req.body as ProjectPatch, actorOf(principalOf(req)))),
   );
 
   app.get(

@@ -16,7 +16,7 @@ import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { zonedDay } from "../platform/time-zone.ts";
-import { actorName, projectJurisdictions, writeAudit } from "../projects/index.ts";
+import { actorName, actorOf, projectJurisdictions, writeAudit } from "../projects/index.ts";
 import type { ReportsContext } from "./context.ts";
 
 const AvisoBody = Type.Object(
@@ -184,7 +184,7 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         if (unknown.length > 0)
           throw bad("/txHashes", `not checked transactions of user ${body.userId}: ${unknown.join(", ")}`);
       }
-      const actor = actorName({ kind: "key", keyId: principalOf(req).keyId });
+      const actor = actorName(actorOf(principalOf(req)));
       const recorded = await ctx.db.transaction().execute(async (trx) => {
         const r = await recordAviso(trx, {
           projectId,

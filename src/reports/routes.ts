@@ -11,7 +11,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
-import { actorName } from "../projects/index.ts";
+import { actorName, actorOf } from "../projects/index.ts";
 import { filingCalendar, filingsDueBetween, MAX_SPAN_DAYS, markFilingFiled } from "./calendar.ts";
 import type { ReportsContext } from "./context.ts";
 import { assertClosed, generateReports } from "./generate.ts";
@@ -368,7 +368,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
       return ok(
         await markFilingFiled(ctx, {
           ...req.body,
-          actor: actorName({ kind: "key", keyId: principal.keyId }),
+          actor: actorName(actorOf(principal)),
         }),
       );
     },
@@ -412,7 +412,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
         countryCode,
         period: req.body.period,
         trigger: "api",
-        actor: actorName({ kind: "key", keyId: principal.keyId }),
+        actor: actorName(actorOf(principal)),
       });
       return ok({
         id: summary.generationId,
@@ -467,13 +467,7 @@ export function registerReportRoutes(app: HttpApp, ctx: ReportsContext): void {
       const principal = principalOf(req);
       const path = pathOf(req.params.reportId, req.query, principal.projectId);
       return ok(
-        await markFiled(
-          ctx,
-          principal.projectId,
-          path,
-          req.body?.folio,
-          actorName({ kind: "key", keyId: principal.keyId }),
-        ),
+        await markFiled(ctx, principal.projectId, path, req.body?.folio, actorName(actorOf(principal))),
       );
     },
   );

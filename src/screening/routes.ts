@@ -8,7 +8,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
-import { actorName, writeAudit } from "../projects/index.ts";
+import { actorName, actorOf, writeAudit } from "../projects/index.ts";
 import { recordOperation } from "./attempts.ts";
 import { screenWithWallets } from "./combined.ts";
 import { screenInSlices, withScreeningPlace } from "./fair-share.ts";
@@ -211,7 +211,7 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       const queued = await queueProjectScreening(db, req.params.projectId);
       await writeAudit(db, {
         projectId: req.params.projectId,
-        actor: actorName({ kind: "key", keyId: principalOf(req).keyId }),
+        actor: actorName(actorOf(principalOf(req))),
         action: "screening.run",
         target: `projects/${req.params.projectId}/screening`,
         details: { queued },

@@ -2,6 +2,7 @@
 // authentication, rate limiting, request ids, logs without secrets, OpenAPI 3.1 and its offline docs page,
 // health and readiness probes. Feature routes are registered by the caller under /v1.
 import crypto from "node:crypto";
+import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -21,7 +22,7 @@ import Fastify, {
 import type { Logger } from "pino";
 import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
 import { instrumentHttp } from "../metrics/index.ts";
-import { type Authenticator, authHook } from "./auth.ts";
+import { type Authenticator, authHook, type SessionResolver } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
 import { addExamples, type RequestExamples } from "./examples.ts";
 import { FailureLimiter } from "./failure-limiter.ts";
@@ -68,6 +69,8 @@ export interface HttpAppOptions {
    */
   sharedRateCounter?: SharedRateCounter;
   authenticate: Authenticator;
+  /** Resolves a person's session cookie (`vigia_session`); without it, only keys authenticate. */
+  sessions?: SessionResolver;
   /**
    * What the process needs in order to serve, by name (`database`, ...): each throws when it cannot be reached.
    * /readyz answers 503 naming those that failed or took longer than READINESS_TIMEOUT_MS.
@@ -94,6 +97,11 @@ export interface HttpAppOptions {
    * OpenAPI description, which documents the API only, and say their own `config.access` like any route.
    */
   pages?: (app: HttpApp) => void | Promise<void>;
+  /**
+   * Registers the sign-in routes outside /v1 (`/auth/...`); paths are absolute. Unlike pages they are described in
+   * the OpenAPI document.
+   */
+  session?: (app: HttpApp) => void | Promise<void>;
 }
 
 const CONTEXT_MESSAGE: Record<string, string> = {
@@ -510,13 +518,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   await app.register(swaggerUi, { routePrefix: "/v1/docs", staticCSP: true });
 
+  // Cookies are read (request.cookies) before the auth hook, which looks a session cookie up; no signing secret:
+  // a session cookie is a random id, checked against the database.
+  await app.register(cookie);
   await app.register(rateLimit, {
     global: true,
     max: options.rateLimitPerMinute,
     timeWindow: 60_000,
     // Per key: its id, once the auth hook (which runs first) has found it, however the header was spelled; per
     // client address for public routes.
-    keyGenerator: (request) => (request.principal ? `k:${request.principal.keyId}` : `ip:${request.ip}`),
+    keyGenerator: (request) =>
+      request.principal?.userId != null
+        ? `u:${request.principal.userId}`
+        : request.principal
+          ? `k:${request.principal.keyId}`
+          : `ip:${request.ip}`,
     // A shared count that cannot be reached lets the request through: the database it needs answers for itself.
     ...(options.sharedRateCounter
       ? { store: sharedRateStore(options.sharedRateCounter), skipOnError: true }
@@ -532,7 +548,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     : undefined;
   app.addHook(
     "onRequest",
-    authHook(options.authenticate, failures, options.knownValidKey, options.wellFormedKey),
+    authHook(options.authenticate, failures, options.knownValidKey, options.wellFormedKey, options.sessions),
   );
   if (options.metrics) {
     instrumentHttp(app, options.metrics.registry);
@@ -596,6 +612,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     },
     { prefix: "/v1" },
   );
+  const session = options.session;
+  if (session) await app.register(async (root) => session(root as HttpApp));
   const pages = options.pages;
   if (pages) {
     await app.register(async (root) => {

@@ -16,8 +16,13 @@ export {
   sendEvidence,
 } from "./evidence-file.ts";
 export { labelsSection, table, verdictSection } from "./evidence-markdown.ts";
+export { type HistoryInWords, historiesInWords } from "./histories.ts";
 export { startHistoryAudit } from "./history-audit.ts";
+export { levelWords } from "./history-text.ts";
+export { type InboxPage, listInbox } from "./inbox.ts";
+export { langOf } from "./lang.ts";
 export { labelsUsed } from "./labels-used.ts";
+export { actorWords, type Names, projectNames } from "./names.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export {
@@ -28,6 +33,11 @@ export {
 } from "./reported.ts";
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
-export type { AttemptEvidence, PersonCandidateEvidence } from "./schemas.ts";
+export {
+  AlertSchema,
+  type AlertView,
+  type AttemptEvidence,
+  type PersonCandidateEvidence,
+} from "./schemas.ts";
 export { type AlertLevel, alertLevelOf, alertSettings } from "./settings.ts";
 export type { AlertTables } from "./tables.ts";

@@ -8,10 +8,13 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
+import { actorName, actorOf } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
 import { exportEvidence } from "./evidence-pack.ts";
-import { getAlert, listAlerts } from "./read.ts";
+import { listInbox } from "./inbox.ts";
+import { langOf } from "./lang.ts";
+import { getAlert } from "./read.ts";
 import { noteFilingsMarked } from "./reported.ts";
 import {
   AlertParams,
@@ -48,13 +51,25 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
       config: { access: "viewer" },
       schema: {
         tags,
-        summary: "The project's alerts, newest first",
+        summary: "The project's alerts: the overdue ones first, then the newest",
+        description:
+          "Pages over every alert of the project (`limit`, `offset`): those whose deadline has passed and that are not closed come first, the most overdue first, then the others newest first. `total` is the number of alerts the filters select; `overdue` how many of them are overdue.",
         params: ProjectParams,
         querystring: AlertQuery,
-        response: { 200: Ok(Type.Array(AlertSchema)) },
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Array(AlertSchema),
+            total: Type.Integer(),
+            overdue: Type.Integer(),
+          }),
+        },
       },
     },
-    async (req) => ok(await listAlerts(ctx.db, req.params.projectId, req.query, new Date(ctx.now()))),
+    async (req) => {
+      const page = await listInbox(ctx.db, req.params.projectId, req.query, new Date(ctx.now()));
+      return { success: true as const, data: page.alerts, total: page.total, overdue: page.overdue };
+    },
   );
 
   app.get(
@@ -68,7 +83,8 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         response: { 200: Ok(AlertWithHistorySchema) },
       },
     },
-    async (req) => ok(await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now()))),
+    async (req) =>
+      ok(await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now()), langOf(req))),
   );
 
   app.patch(
@@ -79,7 +95,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         tags,
         summary: "Triage an alert: its state, resolution, assignee, a note",
         description:
-          "States `open`, `in_review`, `escalated`, `closed`; an invalid transition is 409 naming the allowed ones. Closing needs a `resolution` (`reported` also a `reference`).",
+          "States `open`, `in_review`, `escalated`, `closed`; an invalid transition is 409 naming the allowed ones. Closing needs a `resolution` (`reported` also a `reference`). `assignee` is a person's user id (a key's label is still taken, deprecated).",
         params: AlertParams,
         body: AlertPatch,
         response: { 200: Ok(AlertWithHistorySchema) },
@@ -87,12 +103,14 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
     },
     async (req) => {
       const body = req.body as AlertPatchBody;
-      const actor = `key:${principalOf(req).keyId}`;
+      const actor = actorName(actorOf(principalOf(req)));
+      const lang = langOf(req);
       const alert = await patchAlert(
         ctx.db,
         req.params.projectId,
         req.params.alertId,
         body,
+        lang,
         actor,
         new Date(ctx.now()),
       );
@@ -110,7 +128,9 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         );
         if (marked.paths.length + marked.skipped.length === 0) return ok(alert);
         await noteFilingsMarked(ctx.db, alert.id, marked, actor, new Date(ctx.now()));
-        return ok(await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now())));
+        return ok(
+          await getAlert(ctx.db, req.params.projectId, req.params.alertId, new Date(ctx.now()), lang),
+        );
       }
       return ok(alert);
     },
@@ -139,7 +159,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         req.params.projectId,
         req.params.alertId,
         format,
-        `key:${principalOf(req).keyId}`,
+        actorName(actorOf(principalOf(req))),
         new Date(ctx.now()),
         ctx.codecOf,
       );

@@ -139,6 +139,10 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
+      timeZone: Type.String({
+        description:
+          "the IANA time zone of the jurisdiction whose filing it is (`America/Mexico_City` for Mexico): the law's day and hour of `at` are read in it",
+      }),
       "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address; `attempt`: a person on a list of persons tried an operation that was not carried out, or to become a client (`causeKey`: the list and the entry's id; the subject is the wallet they named or the client's monitored address, otherwise chain 0 and an empty address)",
   }),
   causeKey: Type.String(),
@@ -168,8 +172,21 @@ export const AlertSchema = Type.Object({
   }),
   resolution: Type.Union([...RESOLUTIONS.map((r) => Type.Literal(r)), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),
-  assignee: Type.Union([Type.String(), Type.Null()]),
+  assignee: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "`user:<id>` for a person of the project (see `assigneeUser`); a key's label for an alert assigned the older way (deprecated)",
+  }),
+  assigneeUser: Type.Union([Type.Object({ id: Type.Integer(), displayName: Type.String() }), Type.Null()], {
+    description: "the person the alert is assigned to, with the name they go by",
+  }),
+  linkedAlertIds: Type.Array(Type.String(), {
+    description:
+      "the other alerts raised by the same transfer (each rule it infringed is an alert of its own) or by the same client event (the same client and list entry), oldest first",
+  }),
   approval: Type.Union([ApprovalSchema, Type.Null()], {
+  text: Type.String({
+    description: "the entry as a sentence in the answer's language (Content-Language), naming who acted",
+  }),
     description:
       "`person_match` alerts of level `pep`: the directivo's approval to operate with the politically exposed person (RCG Art. 23 Ter 5), recorded with PATCH `approval`",
   }),
@@ -180,7 +197,10 @@ export type AlertView = Static<typeof AlertSchema>;
 
 export const HistoryEntrySchema = Type.Object({
   at: Type.String({ format: "date-time" }),
-  actor: Type.String({ description: "`key:<id>` for an API key, `system` for the service" }),
+  actor: Type.String({
+    description:
+      "`user:<id>` for a person, `key:<id>` for an API key, `cli` for the command line, `system` for the service",
+  }),
   change: Type.Record(Type.String(), Type.Unknown()),
 });
 
@@ -233,7 +253,19 @@ export const AlertQuery = Type.Object({
   status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
   level: Type.Optional(Type.String({ maxLength: 32 })),
   cause: Type.Optional(Type.String({ maxLength: 32 })),
-  assignee: Type.Optional(Type.String({ maxLength: 200 })),
+  assignee: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        "a person's user id (digits); a key's label for alerts assigned the older way (deprecated)",
+    }),
+  ),
+  client: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "the client's user id (the integrator's)" }),
+  ),
+  dueBefore: Type.Optional(
+    Type.String({ format: "date-time", description: "alerts with a deadline before this instant" }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
@@ -244,7 +276,24 @@ export const AlertPatch = Type.Object(
     status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
     resolution: Type.Optional(Type.Union(RESOLUTIONS.map((r) => Type.Literal(r)))),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    assignee: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    assignee: Type.Optional(
+      Type.Union(
+        [
+          Type.Integer({
+            minimum: 1,
+            maximum: 2147483647,
+            description: "a person of the project: their user id",
+          }),
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: "deprecated: the label of one of the project's keys that is not revoked",
+          }),
+          Type.Null(),
+        ],
+        { description: "whom the alert is assigned to: a person's user id; null unassigns it" },
+      ),
+    ),
     note: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
     approval: Type.Optional(
       Type.Object(

@@ -27,7 +27,12 @@ export interface HeadlessBrowser {
 }
 
 export async function launchChromium(
-  opts: { viewport?: { width: number; height: number } } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    /** the browser's language and clock, as a user's would be (e.g. es-MX, America/Mexico_City) */
+    locale?: string;
+    timezoneId?: string;
+  } = {},
 ): Promise<HeadlessBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-chromium-"));
   try {
@@ -36,6 +41,8 @@ export async function launchChromium(
       headless: true,
       args: ARGS,
       viewport: opts.viewport ?? { width: 1440, height: 960 },
+      ...(opts.locale ? { locale: opts.locale } : {}),
+      ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
       timeout: 60_000,
     });
     return {

@@ -69,7 +69,9 @@ export interface Alert {
   transitions: AlertStatus[];
   resolution: string | null;
   reference: string | null;
+  /** `user:<id>` for a person (an older alert may hold a key's label) */
   assignee: string | null;
+  assigneeUser?: { id: number; displayName: string } | null;
   linkedAlertIds?: string[];
   createdAt: string;
 }
@@ -88,32 +90,87 @@ export interface TimelineEntry {
   messageId?: string;
   text: string;
 }
+export interface CasePerson {
+  role?: string;
+  person?: CasePerson;
+  name?: string;
+  names?: string[];
+  birthdate?: string;
+  dates?: string[];
+  nationality?: string;
+  identifiers?: { kind?: string; value?: string; country?: string }[];
+}
 export interface ClientCase {
-  profile?: Record<string, unknown> | null;
-  alerts?: Alert[] | { key?: string; alerts: Alert[] }[];
-  addresses?: { address: string; chainId: number; riskLevel?: string | null; riskScore?: number | null }[];
-  screening?: { name?: string; list: string; matchedName?: string; score?: number; verdict: string }[];
-  avisos?: { id: string; reference: string; basis: string; deadline: string; state: string }[];
-  filings?: { filing: string; period: string; state: string; folio?: string | null }[];
+  clientId: string;
+  profile: { readAt: string; persons: CasePerson[] } | null;
+  screening: {
+    verdict: string;
+    screenedAt: string;
+    candidates: { subject?: string; list?: string; matchedName?: string; score?: number; verdict?: string }[];
+  } | null;
+  alerts: { total: number; overdue: number; groups: { alertIds: string[]; alerts: Alert[] }[] };
+  addresses: {
+    id: string;
+    chainId: number | null;
+    address: string;
+    risk: { score: number | null; level: string | null; levelText: string | null; at: string } | null;
+  }[];
+  avisos: { id: string; reference: string; basis: string; deadline: string; settledAt: string | null }[];
+  filings: {
+    path: string;
+    name: string;
+    period: string;
+    kind: string;
+    status: string;
+    folio: string | null;
+  }[];
   timeline: TimelineEntry[];
 }
 
-export interface MatchSide {
-  names?: string[];
-  birthDate?: string | null;
-  birthDates?: string[];
-  nationality?: string | string[] | null;
-  identifiers?: ({ type?: string; value?: string } | string)[];
-  programme?: string | string[] | null;
-  list?: string;
-  listVersion?: string;
+export interface Identifier {
+  kind: string;
+  value: string;
+  country?: string | null;
 }
 export interface MatchReview {
-  client: MatchSide;
-  entry: MatchSide;
+  alertId: string;
+  status: string;
+  level: string;
+  client: {
+    userId: string;
+    role: string;
+    roleText: string;
+    names: string[];
+    nameAsRead: string | null;
+    birthDate: string | null;
+    incorporationDate: string | null;
+    nationality: string | null;
+    identifiers: Identifier[];
+    profileChanged: boolean;
+  };
+  entry: {
+    list: string;
+    listVersion: string;
+    entryId: string;
+    names: string[];
+    matchedName: string;
+    birthDates: string[];
+    nationalities: string[];
+    nationality: string | null;
+    identifiers: Identifier[];
+    programme: string | null;
+    remarks: string | null;
+  };
   score: number;
   why: string[];
-  review?: { decision: "confirm" | "discard"; reason: string; by: string; at: string } | null;
+  review?: {
+    decision: "confirm" | "discard";
+    decisionText: string;
+    reason: string;
+    byName: string;
+    at: string;
+  };
+  earlierReview?: { text: string };
 }
 
 export interface Filing {

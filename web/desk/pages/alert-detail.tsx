@@ -16,6 +16,10 @@ import {
 } from "../types.ts";
 import { Badge, ErrorLine, Fields, Loading, short, useLoad } from "../ui.tsx";
 
+/** The person an alert is assigned to, as the select's value: their user id. */
+const assigneeId = (a: { assignee: string | null; assigneeUser?: { id: number } | null }) =>
+  a.assigneeUser ? String(a.assigneeUser.id) : (/^user:(\d+)$/.exec(a.assignee ?? "")?.[1] ?? "");
+
 export function actorText(d: Desk, actor: string, people: Person[]): string {
   const user = /^user:(\d+)$/.exec(actor);
   if (user)
@@ -48,7 +52,8 @@ function historyText(d: Desk, entry: HistoryEntry, people: Person[]): string {
     parts.push(d.t("desk.history.resolution", { resolution: d.label("desk.resolution", c.resolution) }));
   if ("assignee" in c) {
     const to = (c.assignee as { to?: string | null } | string | null) ?? null;
-    const id = typeof to === "object" && to !== null ? (to.to ?? null) : to;
+    const raw = typeof to === "object" && to !== null ? (to.to ?? null) : to;
+    const id = raw === null ? null : String(raw).replace(/^user:/, "");
     parts.push(
       id === null
         ? d.t("desk.history.unassigned", { who })
@@ -249,9 +254,11 @@ export function AlertDetail({
             {d.t("desk.triage.assignee")}
             <select
               id="assignee"
-              value={alert.assignee ?? ""}
+              value={assigneeId(alert)}
               disabled={busy}
-              onChange={(e) => void act({ assignee: e.currentTarget.value || null })}
+              onChange={(e) =>
+                void act({ assignee: e.currentTarget.value ? Number(e.currentTarget.value) : null })
+              }
             >
               <option value="">{d.t("desk.triage.nobody")}</option>
               {people
@@ -325,9 +332,7 @@ export function AlertDetail({
       {!officer && (
         <p class="muted">
           {d.t("desk.alert.assignee", {
-            person: alert.assignee
-              ? (people.find((p) => String(p.id) === alert.assignee)?.displayName ?? alert.assignee)
-              : d.t("desk.triage.nobody"),
+            person: alert.assigneeUser?.displayName ?? alert.assignee ?? d.t("desk.triage.nobody"),
           })}
         </p>
       )}

@@ -1,12 +1,12 @@
-// Caso (/app/cases/:clientId): everything about one client on one page: the profile, the alerts grouped (one
-// transfer's alerts together), the addresses with their current risk, the screening results, the avisos and
-// filings, and the timeline in words. Without a client, a field to open one.
+// Caso (/app/cases/:clientId): everything about one client on one page: the persons of its profile, its alerts in
+// groups (one transfer's alerts, or one list entry's, together), its addresses with their current risk, its
+// screening, its avisos and files, and the timeline in words. Without a client, a field to open one.
 import { useState } from "preact/hooks";
 import { get } from "../api.ts";
-import { useDesk } from "../i18n.ts";
+import { type Desk, useDesk } from "../i18n.ts";
 import { navigate } from "../router.ts";
-import type { Alert, ClientCase } from "../types.ts";
-import { Badge, ErrorLine, Loading, short, useLoad } from "../ui.tsx";
+import type { CasePerson, ClientCase } from "../types.ts";
+import { Badge, ErrorLine, Fields, Loading, short, useLoad } from "../ui.tsx";
 
 function OpenCase() {
   const d = useDesk();
@@ -32,34 +32,36 @@ function OpenCase() {
   );
 }
 
-const alertGroups = (c: ClientCase): Alert[][] => {
-  const raw = c.alerts ?? [];
-  if (raw.length === 0) return [];
-  if ("alerts" in (raw[0] as object)) return (raw as { alerts: Alert[] }[]).map((g) => g.alerts);
-  // A flat list: grouped here by their links.
-  const flat = raw as Alert[];
-  const seen = new Set<string>();
-  const groups: Alert[][] = [];
-  for (const a of flat) {
-    if (seen.has(a.id)) continue;
-    const group = [
-      a,
-      ...flat.filter((b) => b.id !== a.id && !seen.has(b.id) && (a.linkedAlertIds ?? []).includes(b.id)),
-    ];
-    for (const g of group) seen.add(g.id);
-    groups.push(group);
-  }
-  return groups;
-};
+const join = (values: (string | undefined)[]) => values.filter(Boolean).join("; ") || "—";
 
-const text = (v: unknown): string =>
-  v === null || v === undefined
-    ? "—"
-    : Array.isArray(v)
-      ? v.map(text).join(", ")
-      : typeof v === "object"
-        ? JSON.stringify(v)
-        : String(v);
+function PersonFields({ person }: { person: CasePerson }) {
+  const d = useDesk();
+  const p = person.person ?? person;
+  return (
+    <Fields
+      rows={[
+        [d.t("desk.case.role"), d.label("desk.subject", person.role ?? p.role ?? "client")],
+        [d.t("desk.match.names"), join([p.name, ...(p.names ?? [])])],
+        [
+          d.t("desk.match.birth"),
+          join([p.birthdate, ...(p.dates ?? [])].map((x) => (x ? d.day(x) : undefined))),
+        ],
+        [d.t("desk.match.nationality"), p.nationality ?? "—"],
+        [
+          d.t("desk.match.identifiers"),
+          join(
+            (p.identifiers ?? []).map((i) =>
+              [i.kind ? d.label("desk.identifier", i.kind) : "", i.value].join(" ").trim(),
+            ),
+          ),
+        ],
+      ]}
+    />
+  );
+}
+
+const score = (d: Desk, s: number | undefined) =>
+  s === undefined ? "" : ` · ${d.number(s <= 1 ? s * 100 : s)}/100`;
 
 export function CasePage({ clientId }: { clientId: string }) {
   const d = useDesk();
@@ -83,26 +85,24 @@ export function CasePage({ clientId }: { clientId: string }) {
           <section aria-labelledby="profile-heading">
             <h2 id="profile-heading">{d.t("desk.case.profile")}</h2>
             {c.profile ? (
-              <dl class="fields">
-                {Object.entries(c.profile)
-                  .filter(([, v]) => v !== null && v !== undefined && v !== "")
-                  .map(([k, v]) => (
-                    <div key={k}>
-                      <dt>{d.label("desk.profile", k)}</dt>
-                      <dd>{text(v)}</dd>
-                    </div>
-                  ))}
-              </dl>
+              <>
+                <p class="muted">{d.t("desk.case.profile_read", { at: d.time(c.profile.readAt) })}</p>
+                {c.profile.persons.map((p, i) => (
+                  <PersonFields key={i} person={p} />
+                ))}
+              </>
             ) : (
               <p class="muted">{d.t("desk.case.no_profile")}</p>
             )}
           </section>
           <section aria-labelledby="case-alerts-heading">
             <h2 id="case-alerts-heading">{d.t("desk.case.alerts")}</h2>
-            {alertGroups(c).length === 0 && <p class="muted">{d.t("desk.case.none")}</p>}
-            {alertGroups(c).map((group) => (
-              <ul class="alert-group plain" key={group[0]?.id} data-group-size={group.length}>
-                {group.map((a) => (
+            <p class="muted">
+              {d.t("desk.case.alert_count", { total: c.alerts.total, overdue: c.alerts.overdue })}
+            </p>
+            {c.alerts.groups.map((group) => (
+              <ul class="alert-group plain" key={group.alertIds.join()} data-group-size={group.alerts.length}>
+                {group.alerts.map((a) => (
                   <li key={a.id}>
                     <a href={`/app?alert=${a.id}`} data-internal>
                       {d.t("desk.alert.heading", { id: a.id })}
@@ -117,8 +117,8 @@ export function CasePage({ clientId }: { clientId: string }) {
                     )}
                   </li>
                 ))}
-                {group.length > 1 && (
-                  <li class="muted">{d.t("desk.case.linked_group", { count: group.length })}</li>
+                {group.alerts.length > 1 && (
+                  <li class="muted">{d.t("desk.case.linked_group", { count: group.alerts.length })}</li>
                 )}
               </ul>
             ))}
@@ -132,16 +132,24 @@ export function CasePage({ clientId }: { clientId: string }) {
                     <th scope="col">{d.t("desk.alert.address")}</th>
                     <th scope="col">{d.t("desk.col.level")}</th>
                     <th scope="col">{d.t("desk.col.score")}</th>
+                    <th scope="col">{d.t("desk.col.when")}</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {(c.addresses ?? []).map((a) => (
-                    <tr key={`${a.chainId}:${a.address}`}>
+                  {c.addresses.map((a) => (
+                    <tr key={a.id}>
                       <td class="mono">{short(a.address)}</td>
-                      <td>{a.riskLevel ? <Badge kind="level" value={a.riskLevel} /> : "—"}</td>
                       <td>
-                        {a.riskScore === null || a.riskScore === undefined ? "—" : d.number(a.riskScore)}
+                        {a.risk?.level ? (
+                          <Badge kind="level" value={a.risk.level} />
+                        ) : (
+                          d.t("desk.case.not_analysed")
+                        )}
                       </td>
+                      <td>
+                        {a.risk?.score === null || a.risk?.score === undefined ? "—" : d.number(a.risk.score)}
+                      </td>
+                      <td>{a.risk ? d.time(a.risk.at) : "—"}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -150,32 +158,42 @@ export function CasePage({ clientId }: { clientId: string }) {
           </section>
           <section aria-labelledby="case-screening-heading">
             <h2 id="case-screening-heading">{d.t("desk.case.screening")}</h2>
-            {(c.screening ?? []).length === 0 && <p class="muted">{d.t("desk.case.none")}</p>}
-            <ul class="plain">
-              {(c.screening ?? []).map((s, i) => (
-                <li key={`${s.list}${i}`}>
-                  <Badge kind="verdict" value={s.verdict} /> {s.matchedName ?? s.name ?? ""} · {s.list}
-                  {s.score !== undefined ? ` · ${d.number(s.score * 100)}/100` : ""}
-                </li>
-              ))}
-            </ul>
+            {c.screening ? (
+              <>
+                <p>
+                  <Badge kind="verdict" value={c.screening.verdict} /> {d.time(c.screening.screenedAt)}
+                </p>
+                <ul class="plain">
+                  {c.screening.candidates.map((s, i) => (
+                    <li key={i}>
+                      {s.verdict && <Badge kind="verdict" value={s.verdict} />} {s.matchedName ?? ""}
+                      {s.list ? ` · ${d.label("desk.list", s.list)}` : ""}
+                      {score(d, s.score)}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : (
+              <p class="muted">{d.t("desk.case.not_screened")}</p>
+            )}
           </section>
           <section aria-labelledby="case-avisos-heading">
             <h2 id="case-avisos-heading">{d.t("desk.case.avisos")}</h2>
-            {(c.avisos ?? []).length + (c.filings ?? []).length === 0 && (
-              <p class="muted">{d.t("desk.case.none")}</p>
-            )}
+            {c.avisos.length + c.filings.length === 0 && <p class="muted">{d.t("desk.case.none")}</p>}
             <ul class="plain">
-              {(c.avisos ?? []).map((a) => (
+              {c.avisos.map((a) => (
                 <li key={a.id}>
                   {d.t("desk.case.aviso", { reference: a.reference, basis: d.label("desk.basis", a.basis) })}{" "}
-                  · {d.label("desk.state", a.state)} · {d.countdown(a.deadline)}
+                  ·{" "}
+                  {a.settledAt
+                    ? d.t("desk.case.aviso_written", { at: d.time(a.settledAt) })
+                    : d.countdown(a.deadline)}
                 </li>
               ))}
-              {(c.filings ?? []).map((f) => (
-                <li key={`${f.filing}${f.period}`}>
-                  {f.filing} · {f.period} · {d.label("desk.state", f.state)}
-                  {f.folio ? ` · ${d.t("desk.reports.folio_value", { folio: f.folio })}` : ""}
+              {c.filings.map((f) => (
+                <li key={f.path}>
+                  <span class="mono">{f.name}</span> · {f.period} · {d.label("desk.state", f.status)}
+                  {f.folio ? ` ${d.t("desk.reports.folio_value", { folio: f.folio })}` : ""}
                 </li>
               ))}
             </ul>
@@ -184,7 +202,7 @@ export function CasePage({ clientId }: { clientId: string }) {
             <h2 id="case-timeline-heading">{d.t("desk.case.timeline")}</h2>
             <ol class="timeline" id="case-timeline">
               {c.timeline.map((e, i) => (
-                <li key={`${e.at}${i}`}>
+                <li key={i}>
                   <time dateTime={e.at}>{d.time(e.at)}</time> {e.text}
                 </li>
               ))}

@@ -94,8 +94,7 @@ export function InboxPage({ route }: { route: Route }) {
     });
   };
 
-  const personName = (id: string | null) =>
-    id === null ? "—" : (people.data?.find((p) => String(p.id) === id)?.displayName ?? id);
+  const personName = (a: Alert) => a.assigneeUser?.displayName ?? a.assignee ?? "—";
   const total = list.data?.total ?? null;
   const items = list.data?.items ?? [];
   const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -240,7 +239,7 @@ export function InboxPage({ route }: { route: Route }) {
                       <td>
                         <Badge kind="status" value={alert.status} />
                       </td>
-                      <td>{personName(alert.assignee)}</td>
+                      <td>{personName(alert)}</td>
                       <td>{d.time(alert.createdAt)}</td>
                       <td>
                         <button

@@ -4,27 +4,42 @@
 import { useState } from "preact/hooks";
 import { call, get } from "../api.ts";
 import { type Desk, useDesk } from "../i18n.ts";
-import { atLeast, type MatchReview, type MatchSide } from "../types.ts";
+import { atLeast, type Identifier, type MatchReview } from "../types.ts";
 import { ErrorLine, Loading, useLoad } from "../ui.tsx";
 
-const list = (v: unknown): string =>
-  v === null || v === undefined || (Array.isArray(v) && v.length === 0)
-    ? "—"
-    : Array.isArray(v)
-      ? v.map((x) => (typeof x === "object" && x ? Object.values(x).join(" ") : String(x))).join("; ")
-      : String(v);
+const joined = (values: (string | null | undefined)[]) => values.filter(Boolean).join("; ") || "—";
 
-function rows(d: Desk, side: MatchSide): [string, string][] {
+function identifiers(d: Desk, ids: Identifier[]): string {
+  return joined(
+    ids.map((i) => `${d.label("desk.identifier", i.kind)} ${i.value}${i.country ? ` (${i.country})` : ""}`),
+  );
+}
+
+/** The rows of the side-by-side: [what, her client, the list entry]. */
+function rows(d: Desk, m: MatchReview): [string, string, string][] {
+  const c = m.client;
+  const e = m.entry;
   return [
-    [d.t("desk.match.names"), list(side.names)],
-    [d.t("desk.match.birth"), list(side.birthDate ?? side.birthDates)],
-    [d.t("desk.match.nationality"), list(side.nationality)],
-    [d.t("desk.match.identifiers"), list(side.identifiers)],
-    [d.t("desk.match.programme"), list(side.programme)],
+    [d.t("desk.case.role"), c.roleText, "—"],
+    [d.t("desk.match.names"), joined([...c.names, c.nameAsRead]), joined(e.names)],
+    [
+      d.t("desk.match.birth"),
+      joined([c.birthDate, c.incorporationDate].map((x) => (x ? d.day(x) : null))),
+      joined(e.birthDates.map((x) => (/^\d{4}-\d{2}-\d{2}$/.test(x) ? d.day(x) : x))),
+    ],
+    [
+      d.t("desk.match.nationality"),
+      c.nationality ?? "—",
+      joined([e.nationality, ...e.nationalities.filter((n) => n !== e.nationality)]),
+    ],
+    [d.t("desk.match.identifiers"), identifiers(d, c.identifiers), identifiers(d, e.identifiers)],
+    [d.t("desk.match.programme"), "—", e.programme ?? "—"],
     [
       d.t("desk.match.list"),
-      side.list ? `${side.list}${side.listVersion ? ` · ${side.listVersion}` : ""}` : "—",
+      "—",
+      `${d.label("desk.list", e.list)} · ${e.listVersion} · ${d.t("desk.match.entry_id", { id: e.entryId })}`,
     ],
+    [d.t("desk.match.remarks"), "—", e.remarks ?? "—"],
   ];
 }
 
@@ -56,8 +71,7 @@ export function MatchPage({ alertId }: { alertId: string }) {
     }
   };
 
-  const client = m ? rows(d, m.client) : [];
-  const entry = m ? rows(d, m.entry) : [];
+  const table = m ? rows(d, m) : [];
   return (
     <article
       aria-labelledby="match-heading"
@@ -86,11 +100,11 @@ export function MatchPage({ alertId }: { alertId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {client.map(([label, value], i) => (
+                {table.map(([label, client, entry]) => (
                   <tr key={label}>
                     <th scope="row">{label}</th>
-                    <td class="wrap">{value}</td>
-                    <td class="wrap">{entry[i]?.[1] ?? "—"}</td>
+                    <td class="wrap">{client}</td>
+                    <td class="wrap">{entry}</td>
                   </tr>
                 ))}
               </tbody>
@@ -107,10 +121,16 @@ export function MatchPage({ alertId }: { alertId: string }) {
               <li key={w}>{w}</li>
             ))}
           </ul>
+          {m.earlierReview && (
+            <p class="notice" id="match-earlier">
+              {m.earlierReview.text}
+            </p>
+          )}
+          {m.client.profileChanged && <p class="muted">{d.t("desk.match.profile_changed")}</p>}
           {m.review && (
             <p id="match-review" class="notice">
               {d.t(m.review.decision === "confirm" ? "desk.match.confirmed" : "desk.match.discarded", {
-                by: m.review.by,
+                by: m.review.byName,
                 at: d.time(m.review.at),
                 reason: m.review.reason,
               })}

@@ -121,9 +121,15 @@ export function ReportsPage() {
     });
   const openFile = (r: Report) =>
     run(async () => {
-      const link = await get<{ signedUrl: string }>(`/v1/reports/${encodeURIComponent(r.id)}`);
-      location.assign(link.signedUrl);
-      return "";
+      // A signed URL of the service (its own origin): downloaded as a file, the page stays.
+      const link = await get<{ signedUrl: string; name: string }>(`/v1/reports/${encodeURIComponent(r.id)}`);
+      const anchor = document.createElement("a");
+      anchor.href = link.signedUrl;
+      anchor.download = link.name;
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      return d.t("desk.reports.downloaded", { name: link.name });
     });
   const markFiled = (r: Report) =>
     run(async () => {

@@ -24,6 +24,7 @@ import {
   startAnalysisPruning,
   sweepStalled,
 } from "./analysis/index.ts";
+import { registerCaseRoutes } from "./cases/index.ts";
 import { DEFAULT_EXPLORER_OPTIONS } from "./chains/explorer/index.ts";
 import {
   type ChainRegistry,
@@ -445,6 +446,7 @@ async function assemble(
             fileReported: (projectId, alert, reference, actor) =>
               fileAlertFilings(reports, projectId, alert, reference, actor),
           });
+          registerCaseRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerKeysRoutes(v1, keys, authenticator);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);

@@ -1,13 +1,29 @@
-// Reading alerts: the inbox (newest first, filtered) and one alert with its history, as the API shows them, the
-// history checked against the audit log.
+// Reading alerts: one alert as the API shows it (its deadline in its jurisdiction's time zone, its assignee by name,
+// the alerts linked to it) and with its history in words, the history checked against the audit log. The inbox's
+// paging is inbox.ts.
 import type { Kysely, Selectable } from "kysely";
+import { jurisdiction } from "../jurisdictions/index.ts";
+import type { Lang } from "../messages/index.ts";
 import { notFound } from "../platform/errors.ts";
 import type { DB } from "../schema.ts";
 import { checkHistory } from "./history-audit.ts";
-import { type AlertFilter, type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
+import { historyText } from "./history-text.ts";
+import { linkedAlertIds } from "./linked.ts";
+import { assignedUserId, type Names, projectNames } from "./names.ts";
+import { type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
 import type { AlertsTable } from "./tables.ts";
 
-export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
+/** A filing's jurisdiction is its id's prefix (`MX-URGENT`, `CO-...`); UTC for a filing of none the service knows. */
+const filingTimeZone = (filing: string | null) =>
+  jurisdiction(filing?.split("-")[0] ?? "")?.timeZone ?? "UTC";
+
+export interface ViewContext {
+  names: Names;
+  linked: ReadonlyMap<string, string[]>;
+}
+
+export function alertView(row: Selectable<AlertsTable>, now: Date, ctx: ViewContext): AlertView {
+  const userId = assignedUserId(row.assignee);
   return {
     id: String(row.id),
     subject: {
@@ -29,6 +45,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
             filing: row.deadline_filing ?? "",
             source: row.deadline_source ?? "",
             overdue: row.status !== "closed" && row.deadline.getTime() < now.getTime(),
+            timeZone: filingTimeZone(row.deadline_filing),
           },
     links: {
       notificationId: row.notification_id === null ? null : String(row.notification_id),
@@ -41,29 +58,28 @@ export function alertView(row: Selectable<AlertsTable>, now: Date): AlertView {
     resolution: row.resolution as AlertView["resolution"],
     reference: row.reference,
     assignee: row.assignee,
+    assigneeUser:
+      userId === null ? null : { id: userId, displayName: ctx.names.user(userId) ?? `user:${userId}` },
+    linkedAlertIds: ctx.linked.get(String(row.id)) ?? [],
     approval: row.approval ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
-export async function listAlerts(
+/** The views of rows of one project, their names and links read once for all of them. */
+export async function alertViews(
   db: Kysely<DB>,
   projectId: number,
-  filter: AlertFilter,
+  rows: readonly Selectable<AlertsTable>[],
   now: Date,
+  names?: Names,
 ): Promise<AlertView[]> {
-  let query = db.selectFrom("alerts").selectAll().where("project_id", "=", projectId);
-  if (filter.status) query = query.where("status", "=", filter.status);
-  if (filter.level) query = query.where("level", "=", filter.level);
-  if (filter.cause) query = query.where("cause", "=", filter.cause);
-  if (filter.assignee) query = query.where("assignee", "=", filter.assignee);
-  const rows = await query
-    .orderBy("id", "desc")
-    .limit(filter.limit ?? 20)
-    .offset(filter.offset ?? 0)
-    .execute();
-  return rows.map((r) => alertView(r, now));
+  const ctx = {
+    names: names ?? (await projectNames(db, projectId)),
+    linked: await linkedAlertIds(db, projectId, rows),
+  };
+  return rows.map((r) => alertView(r, now, ctx));
 }
 
 export async function alertRow(db: Kysely<DB>, projectId: number, alertId: string, lock = false) {
@@ -92,13 +108,18 @@ export async function alertHistory(db: Kysely<DB>, alertId: string) {
   return (await historyRows(db, alertId)).map(({ id: _id, ...h }) => h);
 }
 
-/** The alert, its history, and that history checked against the audit log's record of it (history-audit.ts). */
-export async function getAlert(db: Kysely<DB>, projectId: number, alertId: string, now: Date) {
+/**
+ * The alert, its history (each entry with its sentence in `lang`), and that history checked against the audit log's
+ * record of it (history-audit.ts).
+ */
+export async function getAlert(db: Kysely<DB>, projectId: number, alertId: string, now: Date, lang: Lang) {
   const row = await alertRow(db, projectId, alertId);
   const rows = await historyRows(db, alertId);
+  const names = await projectNames(db, projectId);
+  const [view] = await alertViews(db, projectId, [row], now, names);
   return {
-    ...alertView(row, now),
-    history: rows.map(({ id: _id, ...h }) => h),
+    ...(view as AlertView),
+    history: rows.map(({ id: _id, ...h }) => ({ ...h, text: historyText(lang, h, names) })),
     historyAudit: await checkHistory(db, projectId, String(row.id), rows),
   };
 }

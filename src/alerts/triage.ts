@@ -1,14 +1,17 @@
 // Triage (docs/api.md, "Alerts"): PATCH moves an alert between `open`, `in_review`, `escalated` and `closed`
-// (TRANSITIONS), sets its assignee (a label of one of the project's keys that is not revoked), records a
+// (TRANSITIONS), sets its assignee (a person of the project who is not disabled, stored `user:<id>`; or, the older
+// and deprecated way, the label of one of the project's keys that is not revoked), records a
 // resolution when it closes (`reported` with the filing's folio or reference), records a directivo's approval of a
 // politically exposed person (`pep` alerts: RCG Art. 23 Ter 5), and keeps a note; every change is
 // appended to the alert's history with who and when, and to the project's audit chain (history-audit.ts), in the
 // same transaction as the change.
 import type { Kysely } from "kysely";
 import { activeKeyLabels } from "../keys/index.ts";
+import type { Lang } from "../messages/index.ts";
 import { AppError, MESSAGES } from "../platform/errors.ts";
 import { lockAuditChain } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
+import { findUser } from "../users/index.ts";
 import { appendHistory } from "./raise.ts";
 import { alertRow, getAlert } from "./read.ts";
 import { type AlertPatchBody, type AlertStatus, TRANSITIONS } from "./schemas.ts";
@@ -23,6 +26,7 @@ export async function patchAlert(
   patch: AlertPatchBody,
   actor: string,
   now: Date,
+  lang: Lang,
 ) {
   await db.transaction().execute(async (trx) => {
     // The chain before the alert's row: the change is audited in this transaction (see insertOrOpen).
@@ -61,6 +65,22 @@ export async function patchAlert(
         "conflict",
         `This alert's approval was recorded already (by ${row.approval.by}, ${new Date(row.approval.at).toISOString()})`,
       );
+    let assignee =
+      patch.assignee === undefined ? undefined : patch.assignee === null ? null : String(patch.assignee);
+    if (typeof patch.assignee === "number") {
+      const person = await findUser(trx, projectId, patch.assignee);
+      if (!person)
+        throw invalid(
+          "/assignee",
+          `no person of this project has the user id ${patch.assignee} (GET /v1/projects/${projectId}/users lists them)`,
+        );
+      if (person.disabledAt)
+        throw invalid(
+          "/assignee",
+          `${person.displayName} (user ${person.id}) is disabled: assign someone else`,
+        );
+      assignee = `user:${person.id}`;
+    }
     if (typeof patch.assignee === "string") {
       const labels = await activeKeyLabels(trx, projectId);
       if (!labels.includes(patch.assignee))
@@ -83,9 +103,9 @@ export async function patchAlert(
       set.reference = patch.reference;
       change.reference = patch.reference;
     }
-    if (patch.assignee !== undefined && patch.assignee !== row.assignee) {
-      set.assignee = patch.assignee;
-      change.assignee = { from: row.assignee, to: patch.assignee };
+    if (assignee !== undefined && assignee !== row.assignee) {
+      set.assignee = assignee;
+      change.assignee = { from: row.assignee, to: assignee };
     }
     if (patch.approval !== undefined) {
       const approval = {
@@ -107,5 +127,5 @@ export async function patchAlert(
         .execute();
     await appendHistory(trx, row.id, actor, change, now);
   });
-  return getAlert(db, projectId, alertId, now);
+  return getAlert(db, projectId, alertId, now, lang);
 }

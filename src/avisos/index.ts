@@ -6,6 +6,7 @@
 export {
   type Aviso,
   avisoByReference,
+  avisosOfClient,
   avisosOfAlert,
   avisosOfMonth,
   avisosOfProject,

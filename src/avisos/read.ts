@@ -205,3 +205,22 @@ export async function avisosOfAlert(db: Kysely<DB>, projectId: number, alertId: 
     .execute();
   return rows.map(avisoOf);
 }
+
+/** A client's avisos, newest first (the case per client), at most `limit`. */
+export async function avisosOfClient(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: string,
+  limit: number,
+): Promise<Aviso[]> {
+  const rows = await db
+    .selectFrom("avisos")
+    .select([...COLUMNS])
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .orderBy("known_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(avisoOf);
+}

@@ -121,3 +121,13 @@ export async function activeKeyLabels(db: Kysely<DB>, projectId: number): Promis
     .execute();
   return rows.map((r) => r.label);
 }
+
+/** Every key's label by its id, revoked ones included: how a history names the key that made a change. */
+export async function keyLabelsById(db: Kysely<DB>, projectId: number): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom("api_keys")
+    .select(["id", "label"])
+    .where("project_id", "=", projectId)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), r.label]));
+}

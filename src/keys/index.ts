@@ -1,6 +1,6 @@
 // The keys feature: a project's API keys and their roles, and the authenticator that turns a request's key into a
 // principal.
-export { activeKeyLabels, createKey, listKeys, revokeKey } from "./api-keys.ts";
+export { activeKeyLabels, createKey, keyLabelsById, listKeys, revokeKey } from "./api-keys.ts";
 export { KeyAuthenticator } from "./authenticator.ts";
 export type { KeysContext } from "./context.ts";
 export { createProject } from "./new-project.ts";

@@ -1,4 +1,5 @@
 // The whole catalog: every area's part, merged. An area adds its file under catalog/ and one line here.
+import { caseMessages } from "./catalog/case.ts";
 import { common } from "./catalog/common.ts";
 import { desk } from "./catalog/desk.ts";
 import { errors } from "./catalog/errors.ts";
@@ -6,7 +7,7 @@ import { law } from "./catalog/law.ts";
 import { risk } from "./catalog/risk.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk, errors, risk, law] as const;
+const PARTS = [common, desk, errors, risk, law, caseMessages] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

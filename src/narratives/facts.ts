@@ -9,8 +9,10 @@ import type { Kysely } from "kysely";
 import {
   type AnalysisContext,
   coverageOfRoots,
+  DEFAULT_DEPTH,
   latestVerdict,
   quickVerdict,
+  scanRisk,
   type VerdictExposure,
   type VerdictFinding,
   type WalletVerdict,
@@ -36,6 +38,7 @@ import {
   transfersAmong,
 } from "../ledger/index.ts";
 import type { DB } from "../schema.ts";
+import { heldOn, outrun } from "./freshness.ts";
 import { findingEs, labelsOfVerdict, reasonEs } from "./spanish.ts";
 import type { RiskSource } from "./tables.ts";
 
@@ -400,8 +403,9 @@ function coverageFact(c: Coverage): CoverageFact {
 
 /**
  * The verdict a report's risk rests on: the project's latest analysis of the address (any kind, on the report's
- * chain when it is narrowed), else a quick check made now on the chains where the address has transfers (the
- * highest score of them), else none.
+ * chain when it is narrowed) while the service holds no later transfer of the address than it read (freshness.ts),
+ * else a scan made now (stored, so the report names it), else a quick check made now on the chains where the
+ * address has transfers (the highest score of them), else none.
  */
 async function verdictFor(
   analysis: AnalysisContext,
@@ -409,7 +413,21 @@ async function verdictFor(
   activity: ChainActivity[],
 ): Promise<{ verdict: WalletVerdict; basis: RiskBasis } | undefined> {
   const address = storedAddressOf(q.parsed);
-  const latest = await latestVerdict(analysis.db, { projectId: q.projectId, address, chainId: q.chainId });
+  const which = { projectId: q.projectId, address, chainId: q.chainId };
+  let latest = await latestVerdict(analysis.db, which);
+  if (latest && outrun(latest.verdict, await heldOn(analysis.db, address, latest.verdict.chainId))) {
+    const chainId = latest.verdict.chainId;
+    await scanRisk(analysis, {
+      projectId: q.projectId,
+      addresses: [{ address, chainId: String(chainId) }],
+      maxDepth: Math.max(DEFAULT_DEPTH, latest.verdict.maxDepth),
+      skipExisting: false,
+    });
+    latest = await latestVerdict(analysis.db, which);
+    // A scan that failed leaves the outrun analysis the latest: the quick check below speaks instead of it.
+    if (latest && outrun(latest.verdict, await heldOn(analysis.db, address, latest.verdict.chainId)))
+      latest = undefined;
+  }
   if (latest)
     return {
       verdict: latest.verdict,

@@ -8,7 +8,7 @@
 // the hash of its facts and what its risk rests on.
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
-import { type AnalysisContext, latestVerdictMark } from "../analysis/index.ts";
+import { type AnalysisContext, latestVerdict, latestVerdictMark } from "../analysis/index.ts";
 import type { ParsedAddress } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { capLock } from "../platform/db/advisory.ts";
@@ -16,6 +16,7 @@ import type { DB } from "../schema.ts";
 import { checkAnswer } from "./check-answer.ts";
 import { deterministicReport, sectionsOf, whatToDoSection } from "./deterministic.ts";
 import { gatherReportFacts, type RiskBasis, storedAddressOf, type WalletFacts } from "./facts.ts";
+import { heldOn, outrun } from "./freshness.ts";
 import type { LlmWriter } from "./llm.ts";
 import type { ReportLanguage, ReportWriter, RiskSource, WalletReportsTable } from "./tables.ts";
 
@@ -57,6 +58,8 @@ export interface WalletReport {
   /** what its risk rests on: the project's analysis of that kind, a quick check made for it, or nothing */
   riskSource: RiskSource;
   analysisId: string | null;
+  /** when that analysis completed (null: a quick check made for the report, or none) */
+  analysisAt: Date | null;
 }
 
 /** A stable hash of the facts (their asOf day excluded: the same facts on another day are the same facts). */
@@ -96,6 +99,7 @@ export class WalletReports {
           cached: true,
           riskSource: cached.risk_source,
           analysisId: cached.analysis_id,
+          analysisAt: cached.analysis_at === null ? null : new Date(cached.analysis_at),
         };
     }
     // Checked again: another request may have started the generation while this one read the cache.
@@ -126,9 +130,21 @@ export class WalletReports {
     });
     if (!mark) return false;
     if (cached.analysis_id !== mark.id || cached.analysis_at === null) return true;
-    return (
+    if (
       new Date(cached.analysis_at).getTime() < mark.at.getTime() ||
       (cached.analysis_layers ?? null) !== mark.layers
+    )
+      return true;
+    // The analysis it rests on is the latest, but the service now holds a later transfer of the address than it
+    // read (freshness.ts): the report is written again, from an analysis made now.
+    const latest = await latestVerdict(this.ctx.db, {
+      projectId: req.projectId,
+      address: storedAddressOf(req.parsed),
+      chainId: req.chainId,
+    });
+    return (
+      latest !== undefined &&
+      outrun(latest.verdict, await heldOn(this.ctx.db, storedAddressOf(req.parsed), latest.verdict.chainId))
     );
   }
 
@@ -262,6 +278,7 @@ export class WalletReports {
       cached: false,
       riskSource: basis.source,
       analysisId: basis.analysisId,
+      analysisAt: basis.at,
     };
   }
 

@@ -3,7 +3,8 @@
 // every role; a viewer key's refreshes are limited per project and hour (VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR),
 // counted by the API's rate limiter (the same store as every rate limit: one count across a fleet on PostgreSQL).
 // Headers say who wrote it and what its risk rests on: x-report-writer (llm or deterministic), x-report-model,
-// x-report-facts-sha256, x-report-risk-source, x-report-analysis-id.
+// x-report-facts-sha256, x-report-risk-source, x-report-analysis-id and x-report-analysis-at (which analysis, and
+// when it completed: one made now when the stored one was older than the address's last transfer).
 import { Type } from "@sinclair/typebox";
 import {
   type ChainKind,
@@ -138,7 +139,8 @@ export function registerNarrativeRoutes(
         .header("x-report-facts-sha256", report.factsSha256)
         .header("x-report-cached", String(report.cached))
         .header("x-report-risk-source", report.riskSource)
-        .header("x-report-analysis-id", report.analysisId ?? "none");
+        .header("x-report-analysis-id", report.analysisId ?? "none")
+        .header("x-report-analysis-at", report.analysisAt?.toISOString() ?? "none");
       return ok(report.markdown);
     },
   );

@@ -15,6 +15,7 @@ export {
 } from "./clients.ts";
 export * from "./entry.ts";
 export { type ScreeningShareLimits, screeningShare } from "./fair-share.ts";
+export { type ClientScreeningRecord, clientScreeningOf } from "./of-client.ts";
 export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";

@@ -416,6 +416,7 @@ describe("triage", () => {
         at: expect.any(String),
         actor: expect.stringMatching(/^key:\d+$/),
         change: { event: "evidence_exported", format: "json", sha256: sha },
+        text: expect.stringMatching(/exportó su paquete de evidencia \(json\)/),
       },
     ]);
     const md = await api("GET", `${url}?format=md`, svc.project.keys.viewer);

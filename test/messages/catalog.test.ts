@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { CATALOG, negotiateLang, translate } from "../../src/messages/index.ts";
 
 /** Spanish texts that are the English ones on purpose. */
-const SAME_IN_BOTH = new Set<string>([]);
+const SAME_IN_BOTH = new Set<string>([
+  // "{actor} {what}.": a sentence's frame, the same order in both languages
+  "case.history.sentence",
+]);
 
 function argumentsOf(text: string): string[] {
   const names = new Set<string>();

@@ -110,9 +110,9 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         req.params.projectId,
         req.params.alertId,
         body,
-        lang,
         actor,
         new Date(ctx.now()),
+        lang,
       );
       // Closed as reported just now (a closed alert takes no second resolution): its filings are filed too.
       if (body.status === "closed" && body.resolution === "reported" && body.reference && ctx.fileReported) {

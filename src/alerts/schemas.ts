@@ -139,10 +139,6 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
-      timeZone: Type.String({
-        description:
-          "the IANA time zone of the jurisdiction whose filing it is (`America/Mexico_City` for Mexico): the law's day and hour of `at` are read in it",
-      }),
       "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address; `attempt`: a person on a list of persons tried an operation that was not carried out, or to become a client (`causeKey`: the list and the entry's id; the subject is the wallet they named or the client's monitored address, otherwise chain 0 and an empty address)",
   }),
   causeKey: Type.String(),
@@ -158,6 +154,10 @@ export const AlertSchema = Type.Object({
       filing: Type.String(),
       source: Type.String(),
       overdue: Type.Boolean(),
+      timeZone: Type.String({
+        description:
+          "the IANA time zone of the jurisdiction whose filing it is (`America/Mexico_City` for Mexico): the law's day and hour of `at` are read in it",
+      }),
     }),
     Type.Null(),
   ]),
@@ -184,9 +184,6 @@ export const AlertSchema = Type.Object({
       "the other alerts raised by the same transfer (each rule it infringed is an alert of its own) or by the same client event (the same client and list entry), oldest first",
   }),
   approval: Type.Union([ApprovalSchema, Type.Null()], {
-  text: Type.String({
-    description: "the entry as a sentence in the answer's language (Content-Language), naming who acted",
-  }),
     description:
       "`person_match` alerts of level `pep`: the directivo's approval to operate with the politically exposed person (RCG Art. 23 Ter 5), recorded with PATCH `approval`",
   }),
@@ -202,6 +199,9 @@ export const HistoryEntrySchema = Type.Object({
       "`user:<id>` for a person, `key:<id>` for an API key, `cli` for the command line, `system` for the service",
   }),
   change: Type.Record(Type.String(), Type.Unknown()),
+  text: Type.String({
+    description: "the entry as a sentence in the answer's language (Content-Language), naming who acted",
+  }),
 });
 
 const RecordedHistorySchema = Type.Object({

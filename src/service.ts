@@ -109,6 +109,12 @@ import {
   screeningShare,
   startClientRescreening,
 } from "./screening/index.ts";
+import {
+  registerSessionRoutes,
+  registerUserRoutes,
+  resolveSession,
+  type UsersContext,
+} from "./users/index.ts";
 import { registerViewerRoutes } from "./viewer/index.ts";
 
 export interface ServiceOptions {
@@ -151,6 +157,8 @@ export interface Service {
   /** what calls integrators (src/integrator) */
   integrator: IntegratorContext;
   authenticator: KeyAuthenticator;
+  /** People, their sessions and sign-in (src/users). */
+  users: UsersContext;
   /** Durable background jobs: any process queues them, only a process with workers runs them. */
   jobs: JobQueue;
   /** The chains this service knows (VIGIA_CHAINS or the built-in list). */
@@ -343,6 +351,19 @@ async function assemble(
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
+  const users: UsersContext = {
+    db: database.db,
+    serverKeys: keys.serverKeys,
+    now: options.clock ?? Date.now,
+    publicUrl: config.publicUrl,
+    sessions: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
+    logins: {
+      perEmail: config.loginFailuresPerEmail,
+      perAddress: config.loginFailuresPerAddress,
+      windowMs: config.loginWindowMs,
+    },
+    oidc: config.oidc,
+  };
   // Everything sent to or read from integrators (src/integrator): failures logged at warn and counted by reason.
   const integrator: IntegratorContext = {
     db: database.db,
@@ -398,6 +419,7 @@ async function assemble(
           ? { sharedRateCounter: new SharedRateCounter(database.pool) }
           : {}),
         authenticate: authenticator.authenticate,
+        sessions: (sessionId) => resolveSession(users, sessionId),
         language: { choose: requestLang, errorMessage },
         knownValidKey: authenticator.knows,
         wellFormedKey: authenticator.wellFormed,
@@ -448,6 +470,7 @@ async function assemble(
           });
           registerCaseRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerKeysRoutes(v1, keys, authenticator);
+          registerUserRoutes(v1, users);
           registerChainRoutes(v1, registry, chainStats);
           registerAnalysisRoutes(v1, analysis);
           registerLayeredRoutes(v1, analysis);
@@ -486,6 +509,7 @@ async function assemble(
             },
           );
         },
+        session: (root) => (options.http === "probes" ? undefined : registerSessionRoutes(root, users)),
         pages: (root) => (options.http === "probes" ? undefined : registerViewerRoutes(root)),
       })
     : undefined;
@@ -610,6 +634,7 @@ async function assemble(
     projects,
     integrator,
     authenticator,
+    users,
     jobs,
     registry,
     analysis,

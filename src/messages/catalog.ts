@@ -5,9 +5,10 @@ import { desk } from "./catalog/desk.ts";
 import { errors } from "./catalog/errors.ts";
 import { law } from "./catalog/law.ts";
 import { risk } from "./catalog/risk.ts";
+import { users } from "./catalog/users.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk, errors, risk, law, caseMessages] as const;
+const PARTS = [common, desk, errors, risk, law, caseMessages, users] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

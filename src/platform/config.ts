@@ -118,6 +118,24 @@ export interface Config {
    * count, or addresses and networks; unset: none, the connection's address is the client's.
    */
   trustProxy: number | string[] | undefined;
+  /** A person's session ends after this long without a request, and this long after signing in at most (ms). */
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  /** Failed sign-ins per e-mail (or known browser) and per client address in a window, before 429. */
+  loginFailuresPerEmail: number;
+  loginFailuresPerAddress: number;
+  loginWindowMs: number;
+  /** Sign-in through an OpenID Connect provider (VIGIA_OIDC_*); undefined when VIGIA_OIDC_ISSUER is unset. */
+  oidc:
+    | {
+        issuer: string;
+        clientId: string;
+        clientSecret: string | undefined;
+        redirectUrl: string;
+        emailClaim: string;
+        name: string;
+      }
+    | undefined;
 }
 
 /** One environment variable: its name, its default as the documentation says it, and what it does. */
@@ -136,6 +154,13 @@ export function configDefault(name: string): number {
   const n = Number(found?.default);
   if (!found || !Number.isFinite(n)) throw new Error(`${name} has no numeric default`);
   return n;
+}
+
+/** A text variable's default, from the table below. */
+function textDefault(name: string): string {
+  const found = CONFIG_VARIABLES.find((v) => v.name === name)?.default;
+  if (found === undefined) throw new Error(`${name} has no default`);
+  return found;
 }
 
 /** A variable's default among `values`, from the table below. */
@@ -228,6 +253,65 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: "unset",
     meaning:
       "the proxies whose `X-Forwarded-For` names the client (limits and logs then use it): a hop count (`1` for one balancer) or addresses and networks (CIDR), comma-separated; unset: none",
+  },
+  {
+    name: "VIGIA_SESSION_IDLE_MINUTES",
+    default: "30",
+    meaning: "a person's session ends after this many minutes without a request (sign in again)",
+  },
+  {
+    name: "VIGIA_SESSION_MAX_HOURS",
+    default: "12",
+    meaning: "a person's session ends this many hours after signing in, however active",
+  },
+  {
+    name: "VIGIA_LOGIN_FAILURES_PER_EMAIL",
+    default: "5",
+    meaning:
+      "failed sign-ins of one e-mail in the window (`VIGIA_LOGIN_WINDOW_MINUTES`) before 429; a browser that signed in to the account before has its own count instead",
+  },
+  {
+    name: "VIGIA_LOGIN_FAILURES_PER_ADDRESS",
+    default: "20",
+    meaning: "failed sign-ins from one client address in the window before 429, whatever the e-mail",
+  },
+  {
+    name: "VIGIA_LOGIN_WINDOW_MINUTES",
+    default: "15",
+    meaning:
+      "the window failed sign-ins are counted in; a limited e-mail or address may try again when it ends",
+  },
+  {
+    name: "VIGIA_OIDC_ISSUER",
+    default: "unset",
+    meaning:
+      'the OpenID Connect provider\'s issuer URL (HTTPS; HTTP only on this machine): set, people may sign in through it ("Signing in with an identity provider")',
+  },
+  {
+    name: "VIGIA_OIDC_CLIENT_ID",
+    default: "unset",
+    meaning: "this service's client id at the provider; required with `VIGIA_OIDC_ISSUER`",
+  },
+  {
+    name: "VIGIA_OIDC_CLIENT_SECRET",
+    default: "unset",
+    meaning: "the client's secret at the provider (unset: a public client, PKCE only)",
+  },
+  {
+    name: "VIGIA_OIDC_REDIRECT_URL",
+    default: "VIGIA_PUBLIC_URL/auth/oidc/callback",
+    meaning: "the callback URL registered at the provider",
+  },
+  {
+    name: "VIGIA_OIDC_EMAIL_CLAIM",
+    default: "email",
+    meaning:
+      "the claim holding the person's e-mail; with `email`, the provider must also say `email_verified: true`",
+  },
+  {
+    name: "VIGIA_OIDC_NAME",
+    default: "OpenID Connect",
+    meaning: "the provider's name on the sign-in page's button",
   },
   {
     name: "VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT",
@@ -526,6 +610,26 @@ function ipOrNetwork(item: string): string | undefined {
   }
 }
 
+function oidcFrom(r: EnvReader, publicUrl: string): Config["oidc"] {
+  const issuer = r.url("VIGIA_OIDC_ISSUER", ["https", "http"]);
+  const clientId = r.text("VIGIA_OIDC_CLIENT_ID");
+  const clientSecret = r.text("VIGIA_OIDC_CLIENT_SECRET");
+  const redirectUrl =
+    r.url("VIGIA_OIDC_REDIRECT_URL", ["https", "http"]) ??
+    `${publicUrl.replace(/\/+$/, "")}/auth/oidc/callback`;
+  const emailClaim = r.text("VIGIA_OIDC_EMAIL_CLAIM") ?? textDefault("VIGIA_OIDC_EMAIL_CLAIM");
+  const name = r.text("VIGIA_OIDC_NAME") ?? textDefault("VIGIA_OIDC_NAME");
+  if (!issuer) return undefined;
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(new URL(issuer).hostname);
+  if (new URL(issuer).protocol === "http:" && !local)
+    r.problems.push(`VIGIA_OIDC_ISSUER must be an https URL (http only on this machine), got "${issuer}"`);
+  if (!clientId) {
+    r.problems.push("VIGIA_OIDC_CLIENT_ID is required with VIGIA_OIDC_ISSUER");
+    return undefined;
+  }
+  return { issuer, clientId, clientSecret, redirectUrl, emailClaim, name };
+}
+
 function llmFrom(r: EnvReader): Config["llm"] {
   const baseUrl = r.url("VIGIA_LLM_BASE_URL", ["http", "https"]);
   const timeoutMs = r.int("VIGIA_LLM_TIMEOUT_MS", 20_000, 1);
@@ -662,6 +766,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     walletReportRefreshesPerHour: r.int("VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR", 30),
     devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
     metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
+    sessionIdleMs:
+      r.int("VIGIA_SESSION_IDLE_MINUTES", configDefault("VIGIA_SESSION_IDLE_MINUTES"), 1) * 60_000,
+    sessionMaxMs: r.int("VIGIA_SESSION_MAX_HOURS", configDefault("VIGIA_SESSION_MAX_HOURS"), 1) * 3_600_000,
+    loginFailuresPerEmail: r.int(
+      "VIGIA_LOGIN_FAILURES_PER_EMAIL",
+      configDefault("VIGIA_LOGIN_FAILURES_PER_EMAIL"),
+      1,
+    ),
+    loginFailuresPerAddress: r.int(
+      "VIGIA_LOGIN_FAILURES_PER_ADDRESS",
+      configDefault("VIGIA_LOGIN_FAILURES_PER_ADDRESS"),
+      1,
+    ),
+    loginWindowMs:
+      r.int("VIGIA_LOGIN_WINDOW_MINUTES", configDefault("VIGIA_LOGIN_WINDOW_MINUTES"), 1) * 60_000,
+    oidc: oidcFrom(r, publicUrl),
     trustProxy: /^\s*\d+\s*$/.test(r.text("VIGIA_TRUST_PROXY") ?? "")
       ? r.int("VIGIA_TRUST_PROXY", 0, 1)
       : r.text("VIGIA_TRUST_PROXY")

@@ -401,6 +401,42 @@ describe("the case per client", () => {
     );
   });
 
+  it("holds the client's avisos, its deadline written on Mexico City's clock", async () => {
+    const aviso = (await page("?client=mario&cause=law")).data.find((a) => a.causeKey === "MX-24H-LISTA")!;
+    const raised = await api("POST", `/v1/projects/${svc.project.id}/avisos`, svc.project.keys.officer, {
+      userId: "mario",
+      basis: "behaviour",
+      countryCode: "MX",
+      narrative: "El cliente recibio fondos de una direccion sancionada por OFAC y no explico su origen.",
+      alertIds: [aviso.id],
+    });
+    expect(raised.statusCode, raised.body).toBe(201);
+    const res = await api(
+      "GET",
+      `/v1/projects/${svc.project.id}/clients/mario/case`,
+      svc.project.keys.viewer,
+      undefined,
+      "es-MX",
+    );
+    const c = res.json().data;
+    expect(c.avisos).toEqual([
+      expect.objectContaining({
+        reference: raised.json().data.reference,
+        countryCode: "MX",
+        alertIds: [aviso.id],
+        settledAt: null,
+      }),
+    ]);
+    const due = new Intl.DateTimeFormat("es-MX", {
+      dateStyle: "long",
+      timeStyle: "short",
+      timeZone: "America/Mexico_City",
+    }).format(new Date(c.avisos[0].deadline));
+    const told = c.timeline.find((t: { messageId: string }) => t.messageId === "case.timeline.aviso");
+    expect(told.text).toBe(`Se conoció el aviso ${raised.json().data.reference} (MX); vence el ${due}`);
+    expect(told.text).toMatch(/de 2026/);
+  });
+
   it("groups one transfer's alerts together and writes the timeline in English when asked", async () => {
     const res = await api(
       "GET",

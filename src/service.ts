@@ -102,7 +102,9 @@ import type { DB } from "./schema.ts";
 import {
   clientListings,
   currentLists,
+  matchView,
   profileRead,
+  registerMatchReviewRoutes,
   registerScreeningRoutes,
   Screener,
   screeningSettings,
@@ -467,6 +469,7 @@ async function assemble(
             codecOf: (id) => registry.codec(id),
             fileReported: (projectId, alert, reference, actor) =>
               fileAlertFilings(reports, projectId, alert, reference, actor),
+            matchOf: (projectId, alertId, lang) => matchView(database.db, projectId, alertId, lang),
           });
           registerCaseRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerKeysRoutes(v1, keys, authenticator);
@@ -481,6 +484,7 @@ async function assemble(
             monitoredAddresses: config.maxMonitoredAddressesPerProject,
           });
           registerWalletRoutes(v1, analysis);
+          registerMatchReviewRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
           registerScreeningRoutes(v1, {
             screener,
             analysis,

@@ -1,8 +1,12 @@
 // Markdown sections of evidence files (the alerts' evidence packs, and an investigation's): tables whose cells
 // cannot break the table, a verdict with its model version, data coverage, findings and exposure paths with their
-// transaction hashes, and the labels used with their sources. Pure functions of their input: the same input, the
-// same bytes.
+// transaction hashes, and the labels used with their sources, headed in the reader's language (the catalog's
+// `evidence.*`). Pure functions of their input: the same input and language, the same bytes.
+import { type Lang, type MessageId, type Params, translate } from "../messages/index.ts";
 import type { AnalysisEvidence, LabelUsed } from "./schemas.ts";
+
+/** The catalog's text of an `evidence.*` id in a language. */
+export const words = (lang: Lang) => (id: MessageId, params?: Params) => translate(lang, id, params);
 
 /** A cell that is one code span of ours (an address, a hash): inert as it is. */
 const CODE_SPAN = /^`[^`\r\n]*`$/;
@@ -24,8 +28,8 @@ export function cell(v: unknown): string {
     .replace(/@/g, "\\@");
 }
 
-export function table(head: string[], rows: unknown[][]): string[] {
-  if (rows.length === 0) return ["None.", ""];
+export function table(head: string[], rows: unknown[][], lang: Lang = "en"): string[] {
+  if (rows.length === 0) return [translate(lang, "evidence.none"), ""];
   return [
     `| ${head.join(" | ")} |`,
     `| ${head.map(() => "---").join(" | ")} |`,
@@ -35,22 +39,36 @@ export function table(head: string[], rows: unknown[][]): string[] {
 }
 
 /** A verdict: its figures, reason, data coverage, findings and exposure. */
-export function verdictSection(v: AnalysisEvidence): string[] {
+export function verdictSection(v: AnalysisEvidence, lang: Lang = "en"): string[] {
+  const t = words(lang);
   const out: string[] = [];
   out.push(
-    `## Verdict ${v.analysisId} (${v.kind})`,
+    `## ${t("evidence.section.verdict", { id: v.analysisId, kind: v.kind })}`,
     "",
-    `Score ${v.riskScore}, level ${v.riskLevel}, model ${v.modelVersion ?? "unknown"}, recorded ${v.at}.`,
+    t("evidence.verdict.line", {
+      score: String(v.riskScore),
+      level: v.riskLevel,
+      model: v.modelVersion ?? "—",
+      at: v.at,
+    }),
     "",
     v.riskReason,
     "",
   );
   if (v.coverage)
     out.push(
-      "### Data coverage",
+      `### ${t("evidence.section.coverage")}`,
       "",
       ...table(
-        ["Source", "Current", "From", "Until", "Block", "Lag (blocks)", "Transfers read"],
+        [
+          t("evidence.col.source"),
+          t("evidence.col.current"),
+          t("evidence.col.from"),
+          t("evidence.col.until"),
+          t("evidence.col.block"),
+          t("evidence.col.lag"),
+          t("evidence.col.read"),
+        ],
         [
           [
             v.coverage.source,
@@ -62,21 +80,38 @@ export function verdictSection(v: AnalysisEvidence): string[] {
             v.coverage.transfersRead,
           ],
         ],
+        lang,
       ),
       v.coverage.note,
       "",
     );
   out.push(
-    "### Findings",
+    `### ${t("evidence.section.findings")}`,
     "",
     ...table(
-      ["Pattern", "What", "USD", "Wallets", "Transactions"],
+      [
+        t("evidence.col.pattern"),
+        t("evidence.col.what"),
+        t("evidence.col.usd"),
+        t("evidence.col.wallets"),
+        t("evidence.col.transactions"),
+      ],
       v.findings.map((f) => [f.pattern, f.message, f.usd, f.wallets.join(", "), f.txs.join(", ")]),
+      lang,
     ),
-    "### Exposure",
+    `### ${t("evidence.section.exposure")}`,
     "",
     ...table(
-      ["Category", "Direction", "Hops", "USD", "Share", "Counterparties", "Via", "Transactions"],
+      [
+        t("evidence.col.category"),
+        t("evidence.col.direction"),
+        t("evidence.col.hops"),
+        t("evidence.col.usd"),
+        t("evidence.col.share"),
+        t("evidence.col.counterparties"),
+        t("evidence.col.via"),
+        t("evidence.col.transactions"),
+      ],
       v.exposure.map((e) => [
         `${e.category}${e.unsolicited ? " (unsolicited)" : ""}`,
         e.direction,
@@ -87,18 +122,26 @@ export function verdictSection(v: AnalysisEvidence): string[] {
         e.via.join(", "),
         e.txs.join(", "),
       ]),
+      lang,
     ),
   );
   return out;
 }
 
-export function labelsSection(labels: readonly LabelUsed[]): string[] {
+export function labelsSection(labels: readonly LabelUsed[], lang: Lang = "en"): string[] {
+  const t = words(lang);
   return [
-    "## Labels used",
+    `## ${t("evidence.section.labels")}`,
     "",
     ...table(
-      ["Address", "Label", "Category", "Source"],
+      [
+        t("evidence.field.address"),
+        t("evidence.col.label"),
+        t("evidence.col.category"),
+        t("evidence.col.source"),
+      ],
       labels.map((l) => [`\`${l.address}\``, l.label, l.category, l.source]),
+      lang,
     ),
   ];
 }

@@ -20,8 +20,17 @@ export { type HistoryInWords, historiesInWords } from "./histories.ts";
 export { startHistoryAudit } from "./history-audit.ts";
 export { levelWords } from "./history-text.ts";
 export { type InboxPage, listInbox } from "./inbox.ts";
-export { langOf } from "./lang.ts";
 export { labelsUsed } from "./labels-used.ts";
+export { langOf } from "./lang.ts";
+export {
+  decidePersonMatch,
+  type EarlierReview,
+  MATCH_DECISIONS,
+  type MatchDecision,
+  type PersonMatchAlert,
+  personMatchAlert,
+  type RecordedReview,
+} from "./match-review.ts";
 export { actorWords, type Names, projectNames } from "./names.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
@@ -34,6 +43,7 @@ export {
 export { type RescreenRise, raiseRescreenAlert } from "./rescreen-alerts.ts";
 export { type AlertsContext, registerAlertRoutes } from "./routes.ts";
 export {
+  AlertParams,
   AlertSchema,
   type AlertView,
   type AttemptEvidence,

@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../schema.ts";
 import type { AlertDeadline } from "./deadline.ts";
+import type { EarlierReview } from "./match-review.ts";
 import { insertOrOpen } from "./open-alert.ts";
 import { appendHistory } from "./raise.ts";
 import type { AlertEvidence, PersonCandidateEvidence } from "./schemas.ts";
@@ -19,6 +20,11 @@ export interface PersonMatch {
   candidate: PersonCandidateEvidence;
   /** the filing the candidate makes due (a listing's 24-hour aviso), set when the alert opens or rises to `match` */
   deadline?: AlertDeadline | null;
+  /**
+   * the officer's earlier decision on this client and entry, which a changed list entry or profile reopened: the
+   * alert names it (src/screening/review)
+   */
+  earlierReview?: EarlierReview;
   now: Date;
 }
 
@@ -40,7 +46,11 @@ export async function raisePersonAlert(
       : c.verdict === "pep"
         ? "a politically exposed person (enhanced due diligence; operating needs a directivo's approval)"
         : "a candidate to review";
-  const reason = `${c.subject}, ${who}, is ${what} for ${c.matchedName} on the ${c.list} list, version ${c.listVersion}${on}: entry ${c.entryId}, score ${c.score}, agreeing on ${c.matchedFields.join(", ")}.${c.notes.length > 0 ? ` ${c.notes.join("; ")}.` : ""}`;
+  const r = m.earlierReview;
+  const earlier = r
+    ? ` It was ${r.decision === "discard" ? "discarded" : "confirmed"} on alert ${r.alertId} (${r.at}, ${r.by}: ${r.reason}); since then the ${r.changed.map((x) => (x === "entry" ? "list entry" : "client's profile")).join(" and the ")} changed.`
+    : "";
+  const reason = `${c.subject}, ${who}, is ${what} for ${c.matchedName} on the ${c.list} list, version ${c.listVersion}${on}: entry ${c.entryId}, score ${c.score}, agreeing on ${c.matchedFields.join(", ")}.${c.notes.length > 0 ? ` ${c.notes.join("; ")}.` : ""}${earlier}`;
   const evidence: AlertEvidence = { transfers: [], laws: [], wallets: [m.address], persons: [c] };
   const alert = await insertOrOpen(trx, {
     projectId: m.projectId,
@@ -56,7 +66,13 @@ export async function raisePersonAlert(
     deadline: m.deadline ?? null,
     now: m.now,
   });
-  const change = { list: c.list, listVersion: c.listVersion, entryId: c.entryId, score: c.score };
+  const change = {
+    list: c.list,
+    listVersion: c.listVersion,
+    entryId: c.entryId,
+    score: c.score,
+    ...(r ? { earlierReview: r } : {}),
+  };
   if (alert.created) {
     await appendHistory(trx, alert.id, "system", { event: "raised", ...change }, m.now);
     return { id: alert.id, created: true };
@@ -69,7 +85,7 @@ export async function raisePersonAlert(
       p.score === c.score &&
       p.verdict === c.verdict,
   );
-  if (known) return { id: alert.id, created: false };
+  if (known && !r) return { id: alert.id, created: false };
   const rises = RANK.indexOf(c.verdict) > RANK.indexOf(alert.level);
   await trx
     .updateTable("alerts")

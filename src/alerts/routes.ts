@@ -11,7 +11,7 @@ import { Ok, ok } from "../platform/http/schemas.ts";
 import { actorName, actorOf } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
-import { exportEvidence } from "./evidence-pack.ts";
+import { exportEvidence, type MatchOf } from "./evidence-pack.ts";
 import { listInbox } from "./inbox.ts";
 import { langOf } from "./lang.ts";
 import { getAlert } from "./read.ts";
@@ -41,6 +41,8 @@ export interface AlertsContext {
     reference: string,
     actor: string,
   ) => Promise<{ paths: string[]; skipped: string[] }>;
+  /** A person match side by side, for its evidence pack (src/screening/review); absent, the pack goes without. */
+  matchOf?: MatchOf;
 }
 
 export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
@@ -144,7 +146,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         tags,
         summary: "The alert's evidence pack, as a file",
         description:
-          "JSON (`format=json`, the default) or markdown (`format=md`): subject, cause, level and reason, the verdicts with model version, data coverage, findings and exposure paths with transaction hashes, the transfers, the law rules with their sources, the labels used with their sources, and the triage history. The same alert in the same state gives the same bytes; `x-evidence-sha256` is their SHA-256, which the alert's history keeps too.",
+          "JSON (`format=json`, the default) or markdown (`format=md`): subject, cause, level and reason, the verdicts with model version, data coverage, findings and exposure paths with transaction hashes, the transfers, the law rules with their sources, the labels used with their sources, for a person match the client and the list entry side by side with why and the officer's review, and the triage history, each change also as a sentence naming who made it. Written in the request's language (`lang` in JSON). The same alert in the same state and language gives the same bytes; `x-evidence-sha256` is their SHA-256, which the alert's history keeps too.",
         params: AlertParams,
         querystring: Type.Object(
           { format: Type.Optional(Type.Union(PACK_FORMATS.map((f) => Type.Literal(f)))) },
@@ -162,6 +164,8 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
         actorName(actorOf(principalOf(req))),
         new Date(ctx.now()),
         ctx.codecOf,
+        langOf(req),
+        ctx.matchOf,
       );
       return sendEvidence(reply, file);
     },

@@ -92,6 +92,21 @@ const PersonCandidate = Type.Object({
     programs: Type.Array(Type.String()),
   }),
   screenedAt: Type.String({ format: "date-time" }),
+  /** the profile's person as screened (its name, dates, nationality, identifiers); absent on older alerts */
+  person: Type.Optional(
+    Type.Object({
+      name: Type.String(),
+      type: Type.Optional(Type.String()),
+      birthdate: Type.Optional(Type.String()),
+      incorporationDate: Type.Optional(Type.String()),
+      nationality: Type.Optional(Type.String()),
+      identifiers: Type.Optional(
+        Type.Array(
+          Type.Object({ kind: Type.String(), value: Type.String(), country: Type.Optional(Type.String()) }),
+        ),
+      ),
+    }),
+  ),
 });
 
 /** An operation a person tried to carry out (or an onboarding), as the integrator described it when screening them. */

@@ -3,12 +3,14 @@ import { caseMessages } from "./catalog/case.ts";
 import { common } from "./catalog/common.ts";
 import { desk } from "./catalog/desk.ts";
 import { errors } from "./catalog/errors.ts";
+import { evidence } from "./catalog/evidence.ts";
 import { law } from "./catalog/law.ts";
+import { match } from "./catalog/match.ts";
 import { risk } from "./catalog/risk.ts";
 import { users } from "./catalog/users.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk, errors, risk, law, caseMessages, users] as const;
+const PARTS = [common, desk, errors, risk, law, caseMessages, users, match, evidence] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

@@ -112,7 +112,7 @@ export async function recordOperation(
         chainId: subject.chainId,
         address: subject.address,
         addressId: subject.addressId,
-        candidate: candidateEvidence(c, person.name, "client", now),
+        candidate: candidateEvidence(c, person.name, "client", now, person),
         attempt: {
           kind: op.kind,
           ...(op.amount ? { amount: op.amount } : {}),

@@ -1,13 +1,15 @@
-// A candidate of a screening as an alert keeps it (src/alerts): who in the profile was screened, the list entry, the
-// score and what agreed, and when; the entry's identifiers stay on the list.
+// A candidate of a screening as an alert keeps it (src/alerts): who in the profile was screened (and the person as
+// screened: what the officer compares with the entry, as it was then), the list entry, the score and what agreed, and
+// when; the entry's identifiers stay on the list.
 import type { PersonCandidateEvidence } from "../alerts/index.ts";
-import type { CandidateView } from "./schemas.ts";
+import type { CandidateView, PersonInput } from "./schemas.ts";
 
 export function candidateEvidence(
   c: CandidateView,
   subject: string,
   role: string,
   now: Date,
+  person?: PersonInput,
 ): PersonCandidateEvidence {
   return {
     subject,
@@ -28,5 +30,6 @@ export function candidateEvidence(
       programs: c.entry.programs,
     },
     screenedAt: now.toISOString(),
+    ...(person ? { person } : {}),
   };
 }

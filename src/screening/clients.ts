@@ -8,7 +8,7 @@
 // (listing-avisos.ts). With no list imported nothing is screened.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { raisePersonAlert } from "../alerts/index.ts";
+import { type EarlierReview, raisePersonAlert } from "../alerts/index.ts";
 import type { Profile } from "../jurisdictions/index.ts";
 import { projectJurisdictions } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
@@ -24,6 +24,8 @@ import {
   PENDING,
   releaseClaim,
 } from "./queue.ts";
+import { entryFingerprint, profileFingerprint } from "./review/fingerprint.ts";
+import { changedSince, pairKey, type ReviewRow, standingReviews, supersede } from "./review/store.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
 import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
@@ -173,13 +175,21 @@ export async function screenSubjects(
       .where("user_id", "=", client.userId)
       .executeTakeFirstOrThrow();
     const enabled = await projectJurisdictions(trx, client.projectId);
+    const reviews = await standingReviews(trx, client.projectId, client.userId);
     let alerts = 0;
     for (const c of candidates) {
+      // A pair the officer decided on (review/): while the entry and the person are those reviewed, a discarded one
+      // raises nothing and a confirmed one no second alert, whatever else changed (a review become a match, a
+      // candidate lost and found again); when either changed, the pair is news, and its alert names the decision.
+      const review = reviews.get(pairKey(c.list, c.entryId));
+      const reopened = review ? reopenedReview(review, c, subjects) : undefined;
+      if (review && !reopened) continue;
       const old = known.get(keyOf(c));
       // A candidate seen before at the same verdict is not news; a new one, or one become stronger (a review become
       // a pep or a match), is.
-      if (old && VERDICTS.indexOf(c.verdict) <= VERDICTS.indexOf(old.verdict)) continue;
-      const evidence = candidateEvidence(c, c.subject, c.role, now);
+      if (!reopened && old && VERDICTS.indexOf(c.verdict) <= VERDICTS.indexOf(old.verdict)) continue;
+      const person = subjects.find((s) => s.role === c.role && s.person.name === c.subject)?.person;
+      const evidence = candidateEvidence(c, c.subject, c.role, now, person);
       // A match on a list that owes an aviso from this moment (Mexico's LPB): the alert carries its deadline, and
       // the aviso is recorded with it, whether or not the client operates again (listing-avisos.ts).
       const due = listingAvisos && c.verdict === "match" ? listingsDue(enabled, c.list, now) : [];
@@ -191,8 +201,13 @@ export async function screenSubjects(
         addressId: subject.address_id,
         candidate: evidence,
         deadline: due[0]?.deadline ?? null,
+        ...(reopened ? { earlierReview: reopened } : {}),
         now,
       });
+      if (review && reopened) {
+        await supersede(trx, review, alert.id, now);
+        reviews.delete(pairKey(c.list, c.entryId));
+      }
       for (const d of due)
         await recordListingAviso(trx, d, {
           projectId: client.projectId,
@@ -206,6 +221,29 @@ export async function screenSubjects(
     }
     return summary(candidates, alerts);
   });
+}
+
+/** A review a candidate no longer fits (its entry's content or its person changed), as its new alert names it. */
+function reopenedReview(
+  review: ReviewRow,
+  c: StoredCandidate,
+  subjects: Subject[],
+): EarlierReview | undefined {
+  const person = subjects.find((s) => s.role === c.role && s.person.name === c.subject)?.person;
+  const changed = changedSince(
+    review,
+    entryFingerprint(c.entry),
+    person ? profileFingerprint(c.role, person) : "",
+  );
+  if (changed.length === 0) return undefined;
+  return {
+    decision: review.decision as EarlierReview["decision"],
+    reason: review.reason,
+    by: review.actor,
+    at: review.decided_at.toISOString(),
+    alertId: String(review.alert_id),
+    changed,
+  };
 }
 
 export const profileDigest = (subjects: Subject[]) =>

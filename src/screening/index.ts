@@ -15,13 +15,15 @@ export {
 } from "./clients.ts";
 export * from "./entry.ts";
 export { type ScreeningShareLimits, screeningShare } from "./fair-share.ts";
-export { type ClientScreeningRecord, clientScreeningOf } from "./of-client.ts";
 export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
+export { type ClientScreeningRecord, clientScreeningOf } from "./of-client.ts";
 export { type OutcomeClass, VERDICTS } from "./outcomes.ts";
 export { PENDING, queueClientScreening, queueProjectScreening } from "./queue.ts";
 export { DEFAULT_CLIENT_RESCREEN, startClientRescreening } from "./rescreen-loop.ts";
+export { type MatchReviewContext, registerMatchReviewRoutes } from "./review/routes.ts";
+export { matchView } from "./review/view.ts";
 export { registerScreeningRoutes, type ScreeningContext } from "./routes.ts";
 export type { PersonInput, PersonResult, Verdict } from "./schemas.ts";
 export { assertListsLoaded, NO_LISTS, screenPerson } from "./screen.ts";

@@ -1,4 +1,4 @@
-// Row types of the screening's tables (migrations/0031_person_lists.sql).
+// Row types of the screening's tables (migrations/0031_person_lists.sql, 0041_match_reviews.sql).
 import type { ColumnType, Generated } from "kysely";
 import type { ListEntry } from "./entry.ts";
 
@@ -45,7 +45,28 @@ export interface ClientScreeningsTable {
   claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** The officer's review of a client and a list entry (review/): confirmed or discarded, and what was reviewed. */
+export interface MatchReviewsTable {
+  project_id: number;
+  user_id: string;
+  list: string;
+  entry_id: string;
+  decision: string;
+  reason: string;
+  actor: string;
+  decided_at: Date;
+  alert_id: ColumnType<string, string | number, string | number>;
+  subject: string;
+  role: string;
+  entry_fingerprint: string;
+  profile_fingerprint: string;
+  list_version: string;
+  superseded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  superseded_by_alert: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+}
+
 export interface ScreeningTables {
+  match_reviews: MatchReviewsTable;
   person_lists: PersonListsTable;
   person_list_entries: PersonListEntriesTable;
   screening_settings: ScreeningSettingsTable;

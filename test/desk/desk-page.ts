@@ -66,7 +66,8 @@ const BROKEN_WORDS = `(() => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent || "";
-      const words = /\\S+/g;
+      // A word may wrap after its own hyphen or slash ("cliente-" / "mx"), never inside a run of letters.
+      const words = /[^\\s/-]+[/-]?/g;
       for (let m = words.exec(text); m; m = words.exec(text)) {
         const range = document.createRange();
         range.setStart(node, m.index);

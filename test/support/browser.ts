@@ -39,7 +39,8 @@ export async function launchChromium(
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: ARGS,
+      // The browser's own language too (date and month fields are drawn in it), not only Accept-Language.
+      args: opts.locale ? [...ARGS, `--lang=${opts.locale}`] : ARGS,
       viewport: opts.viewport ?? { width: 1440, height: 960 },
       ...(opts.locale ? { locale: opts.locale } : {}),
       ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),

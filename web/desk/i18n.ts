@@ -19,6 +19,8 @@ export interface Desk {
   time: (iso: string | null | undefined) => string;
   /** a calendar day ("2026-11-29") as her language writes it */
   day: (isoDay: string | null | undefined) => string;
+  /** a month ("2026-10") in words: "octubre de 2026" */
+  month: (period: string) => string;
   /** a deadline as the law states it: in the jurisdiction's zone, with the zone's name */
   lawTime: (iso: string, timeZone: string) => string;
   /** "vence en 5 h" / "venció hace 2 días" */
@@ -55,12 +57,20 @@ export function makeDesk(
     t,
     setLang,
     time: (iso) => (iso ? timeFormat.format(new Date(iso)) : "—"),
+    month: (period) =>
+      /^\d{4}-\d{2}$/.test(period)
+        ? new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long", year: "numeric" }).format(
+            new Date(`${period}-15T12:00:00Z`),
+          )
+        : period,
     day: (isoDay) => (isoDay ? dayFormat.format(new Date(`${isoDay.slice(0, 10)}T12:00:00Z`)) : "—"),
     lawTime: (iso, tz) =>
       new Intl.DateTimeFormat(locale, {
         timeZone: safeZone(tz),
         dateStyle: "long",
         timeStyle: "short",
+        // The law's hour as the law writes it (23:59), not "11:59 p.m.".
+        hourCycle: "h23",
       }).format(new Date(iso)) +
       ` (${
         new Intl.DateTimeFormat(locale, { timeZone: safeZone(tz), timeZoneName: "longGeneric" })

@@ -97,6 +97,12 @@ export function InboxPage({ route }: { route: Route }) {
   const personName = (a: Alert) => a.assigneeUser?.displayName ?? a.assignee ?? "—";
   const total = list.data?.total ?? null;
   const items = list.data?.items ?? [];
+  const onPage = new Set(items.map((a) => a.id));
+  const withAlert = (id: string) => {
+    const next = new URLSearchParams(query);
+    next.set("alert", id);
+    return `/app?${next}`;
+  };
   const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   return (
@@ -225,6 +231,19 @@ export function InboxPage({ route }: { route: Route }) {
                         {d.label("desk.cause", alert.cause)}
                         {linkedTo && (
                           <span class="linked-note">{d.t("desk.inbox.linked", { id: linkedTo })}</span>
+                        )}
+                        {(alert.linkedAlertIds ?? []).some((id) => !onPage.has(id)) && (
+                          // Linked alerts on another page (or filtered out): named here, one click away.
+                          <span class="linked-note" data-linked-elsewhere>
+                            {d.t("desk.inbox.linked_elsewhere")}{" "}
+                            {(alert.linkedAlertIds ?? [])
+                              .filter((id) => !onPage.has(id))
+                              .map((id) => (
+                                <a key={id} href={withAlert(id)} data-internal data-linked-id={id}>
+                                  {d.t("desk.alert.heading", { id })}
+                                </a>
+                              ))}
+                          </span>
                         )}
                       </td>
                       <td>

@@ -3,7 +3,7 @@
 // jurisdiction's zone (Mexico's monthly file: the 17th at 23:59 in Mexico City), with a countdown.
 import { useState } from "preact/hooks";
 import { call, get, q } from "../api.ts";
-import { useDesk } from "../i18n.ts";
+import { type Desk, useDesk } from "../i18n.ts";
 import { atLeast, type Filing, type Report } from "../types.ts";
 import { Badge, ErrorLine, Loading, useLoad } from "../ui.tsx";
 
@@ -18,13 +18,23 @@ const lastMonth = () => {
 };
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** A filing in her language: by its id in the catalog, a 24-hour aviso by its file; else as the service names it. */
+function filingName(d: Desk, f: Filing): string {
+  const [id = "", stem] = f.filing.split(":");
+  if (stem && id.endsWith("-URGENT")) return d.t("desk.filing.urgent", { stem });
+  const named = d.label("desk.filing", id);
+  return named === id ? f.name : named;
+}
+
 function FilingRow({ f }: { f: Filing }) {
   const d = useDesk();
   return (
     <tr data-filing={f.filing} data-state={f.state}>
-      <td class="wrap">{f.name}</td>
+      <td class="wrap" title={f.source}>
+        {filingName(d, f)}
+      </td>
       <td>{f.countryCode}</td>
-      <td>{f.period}</td>
+      <td>{d.month(f.period)}</td>
       <td class="deadline-law">{d.lawTime(f.deadline, f.timeZone)}</td>
       <td class={f.state === "overdue" ? "overdue" : "due"}>
         {f.state === "filed" ? "—" : d.countdown(f.deadline)}
@@ -38,11 +48,12 @@ function FilingRow({ f }: { f: Filing }) {
 }
 
 function FilingTable({ id, filings, caption }: { id: string; filings: Filing[]; caption: string }) {
+  // The caption names the table for a screen reader; the section's heading already says it on screen.
   const d = useDesk();
   return (
     <div class="table-wrap">
       <table id={id}>
-        <caption>{caption}</caption>
+        <caption class="sr-only">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{d.t("desk.reports.filing")}</th>
@@ -195,7 +206,7 @@ export function ReportsPage() {
           <FilingTable
             id="month-calendar"
             filings={month.data}
-            caption={d.t("desk.reports.month_calendar", { period })}
+            caption={d.t("desk.reports.month_calendar", { period: d.month(period) })}
           />
         )}
         <ErrorLine error={files.error} />

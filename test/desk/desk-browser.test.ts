@@ -1,12 +1,14 @@
 // The compliance officer's pages (/app) in headless Chromium with her locale and clock (es-MX,
 // America/Mexico_City), on the real service on 127.0.0.1 (desk-world.ts): a deep link sends her to sign-in and
 // back; a wrong password is refused in words; the inbox pages over every alert with the overdue one (the oldest)
-// first and its linked alert named in its row (beside it when on the same page); an alert opened, assigned to her and moved with a note (the history says it
-// as a sentence naming her); the client's case; one match confirmed and one discarded; October generated and
-// marked filed with a folio and its file downloaded; the coming deadlines as the law's day and hour; a name
-// screened; an aviso raised from the alert. On every page: no English catalog text, no raw message id; at 1024 and
-// 1280 px no word broken inside. A viewer sees no button her role may not use; an ended session goes back to
-// sign-in keeping the page. Screenshots per step in test-artifacts/desk/. PGlite, or PostgreSQL.
+// first and its linked alert named in its row (beside it when on the same page); an alert opened, assigned to her
+// and moved with a note (the history says it as a sentence naming her); the client's case; one match confirmed and
+// one discarded; October generated and marked filed with a folio and its file downloaded; the coming deadlines as
+// the law's day and hour; a name screened; an aviso raised from the alert. On every page: no English catalog text,
+// no raw message id; at 1024 and 1280 px no word broken inside. A viewer sees no button her role may not use; an
+// ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code.
+// Screenshots per step in test-artifacts/desk/. PGlite, or PostgreSQL.
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, type HeadlessBrowser, launchChromium } from "../support/browser.ts";
 import { brokenWords, notSpanish, snap } from "./desk-page.ts";
@@ -290,4 +292,42 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.waitForURL(`${world.url}/app/reports`);
     await page.close();
   }, 120_000);
+
+  it("an account with an authenticator: the page asks for its code after the password", async () => {
+    // The viewer sets up TOTP through the session API (as her own settings would), then signs in in the browser.
+    const login = await fetch(`${world.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: PEOPLE.viewer.email, password: PEOPLE.viewer.password }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const asHer = { cookie, "x-csrf-token": csrfToken, "content-type": "application/json" };
+    const setup = await fetch(`${world.url}/auth/totp/setup`, { method: "POST", headers: asHer, body: "{}" });
+    expect(setup.status).toBe(200);
+    const { secret } = (await setup.json()) as { secret: string };
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    const enabled = await fetch(`${world.url}/auth/totp/enable`, {
+      method: "POST",
+      headers: asHer,
+      body: JSON.stringify({ code: totp.generate() }),
+    });
+    expect(enabled.status, await enabled.text()).toBeLessThan(300);
+
+    const { page, problems } = await open();
+    await page.goto(`${world.url}/app/lists`);
+    await page.waitForURL(/\/app\/login/);
+    await signIn(page, PEOPLE.viewer);
+    await page.waitForSelector("#login-totp");
+    await spanishEverywhere(page);
+    await snap(page, "12-sign-in-totp");
+    // The next step's code: the one used to enable it may not be used twice.
+    await page.fill("#login-totp", totp.generate({ timestamp: Date.now() + 30_000 }));
+    await page.click("#login-form button[type=submit]");
+    await page.waitForURL(`${world.url}/app/lists`);
+    await page.waitForSelector("#lists");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

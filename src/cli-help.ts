@@ -86,6 +86,27 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       "embedded database: replace the generated server secret, keep the old one, re-seal (service stopped)",
     example: "vigia secret rotate          # with `npm start` stopped",
   },
+  "users create": {
+    summary:
+      "create a person's account (officer by default): a one-time link to set the password, or one given or generated",
+    example: 'vigia users create --project 1 --email ana@example.mx --name "Ana Pérez" --role officer',
+  },
+  "users list": {
+    summary: "list a project's people: id, e-mail, name, role, disabled",
+    example: "vigia users list --project 1",
+  },
+  "users disable": {
+    summary: "disable a person's account; their sessions end at once",
+    example: "vigia users disable --project 1 --user 2",
+  },
+  "users set-role": {
+    summary: "change a person's role (viewer, developer, officer, admin); their sessions end at once",
+    example: "vigia users set-role --project 1 --user 2 --role viewer",
+  },
+  "users link": {
+    summary: "print a new one-time link (72 h) that sets a person's password",
+    example: "vigia users link --project 1 --user 2",
+  },
   "audit verify": {
     summary: "check the audit log's hash chains and signed heads; exit 1 naming the first problem",
     example: "vigia audit verify --head /tmp/vigia-audit-head.json",

@@ -26,6 +26,7 @@ import { isRole, ROLES, type Role } from "./platform/http/auth.ts";
 import { projectExists, registerAuditCommand, upgradedToAuditHeads, useAuditKeys } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
 import { startService, upgradeAuditLog } from "./service.ts";
+import { registerUsersCommand } from "./users/index.ts";
 
 class UsageError extends Error {}
 
@@ -253,6 +254,7 @@ export function buildProgram(): Command {
   registerDevnetCommand(program, withDatabase, () => loadConfig());
   registerSecretCommands(program, withDatabase);
   registerAuditCommand(program, withDatabase);
+  registerUsersCommand(program, withDatabase);
   registerWebhooksCommand(program);
   registerDumpCommands(program, withDatabase, () => loadConfig());
   applyCommandHelp(program);

@@ -2,6 +2,7 @@
 // Connect), their browser sessions, and the endpoints and commands that manage them. Other rooms read people only
 // through listUsers and findUser.
 export { createUser, newPasswordLink, updateUser } from "./accounts.ts";
+export { registerUsersCommand } from "./cli.ts";
 export type { UsersContext } from "./context.ts";
 export type { OidcSettings } from "./oidc.ts";
 export { findUser, listUsers, type UserRecord, type UserSummary } from "./read.ts";

@@ -67,6 +67,8 @@ const RUNNABLE = [
   "migrate",
   "projects create",
   "keys create",
+  "users create",
+  "users list",
   "audit head",
   "audit verify",
   "import etl",

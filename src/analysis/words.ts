@@ -5,9 +5,16 @@
 // (src/risk/scoring/reason.ts, contributions.ts, the detectors' messages) in what they say; figures are written as
 // the English ones are (USD 12,345; 85%), so that the wallet report's answer check (src/narratives/check-answer.ts)
 // reads them. English answers keep the risk core's own sentences (the API's contract). Pure.
-import { CATALOG, type Lang, type MessageId, translate } from "../messages/index.ts";
+import { CATALOG, type Lang, type MessageId, THRESHOLD_NAME_IDS, translate } from "../messages/index.ts";
 import { exchangeNameOfLabel } from "../risk/index.ts";
+import type { CompletedLayer } from "./layered/index.ts";
 import type { VerdictExposure, VerdictFinding, WalletVerdict } from "./verdict.ts";
+
+/** What a reason is written from: a verdict's score and evidence. */
+type ReasonInput = Pick<
+  WalletVerdict,
+  "score" | "drivers" | "exposure" | "findings" | "totals" | "maxDepth" | "newestTransfersOnly"
+>;
 
 /** A catalog word of a code ("pattern.peel_chain"), or the code itself, spaced, for one the catalog lacks. */
 function wordOf(lang: Lang, prefix: string, code: string): string {
@@ -41,17 +48,8 @@ function addressOf(category: string): string {
     : translate("es", "address.other", { category: category.replace(/_/g, " ") });
 }
 
-/** The reporting thresholds the structuring detector names (src/risk, src/jurisdictions), by their English name. */
-const THRESHOLD_IDS: Record<string, MessageId> = {
-  "FATF travel rule": "threshold.fatf_travel_rule",
-  "US funds-transfer recordkeeping": "threshold.us_funds_transfer",
-  "US currency transaction report": "threshold.us_ctr",
-  "MX LFPIORPI Art. 17 XVI aviso": "threshold.mx_aviso",
-  "CO UIAF Res. 314/2021 single transaction": "threshold.co_uiaf",
-  "GT indicator (no virtual-asset threshold in force)": "threshold.gt_indicator",
-};
 const thresholdEs = (name: string) => {
-  const id = THRESHOLD_IDS[name];
+  const id = THRESHOLD_NAME_IDS[name];
   return id ? translate("es", id) : name;
 };
 
@@ -218,7 +216,7 @@ function patternDriverEs(
 
 /** The drivers of a verdict that did not keep them (a layer): its scoring exposure, then its strongest patterns. */
 function driversOf(
-  v: WalletVerdict,
+  v: ReasonInput,
   root: string,
   labels: ReadonlyMap<string, string>,
 ): { text: string; discounted: boolean }[] {
@@ -242,7 +240,7 @@ function driversOf(
  * The verdict's reason in Spanish: its two main drivers with their figures, how many more there are, and the
  * exchange discount (as the risk core's riskReason); or the absence of indicators with the address's totals.
  */
-export function reasonEs(v: WalletVerdict, root: string): string {
+export function reasonEs(v: ReasonInput, root: string): string {
   if (v.score === null) return translate("es", "reason.withheld");
   const labels = labelsOfVerdict(v);
   const drivers =
@@ -285,4 +283,68 @@ export function reasonEs(v: WalletVerdict, root: string): string {
   if (v.newestTransfersOnly !== null)
     text += ` ${translate("es", "reason.newest_only", { count: v.newestTransfersOnly })}`;
   return text;
+}
+
+type LayerPattern = CompletedLayer["detectedPatterns"][number];
+
+const layerFinding = (p: LayerPattern): VerdictFinding => ({
+  pattern: p.patternType,
+  severity: p.severity,
+  confidence: p.confidence,
+  subject: p.subject,
+  wallets: p.evidence.wallets,
+  actors: null,
+  txs: p.evidence.txHashes,
+  usdAmount: p.evidence.usdAmount,
+  thresholds: p.evidence.thresholds,
+  message: p.description,
+});
+
+/**
+ * A completed layer with the texts the service writes in Spanish: its reason (from its exposure and the patterns
+ * the root takes part in, as an investigation's verdict reads a layer) and each pattern's description. Codes,
+ * figures and the graph are the layer's own.
+ */
+export function layerInSpanish(layer: CompletedLayer): CompletedLayer {
+  const root = layer.cumulativeGraph.rootAddress;
+  const findings = layer.detectedPatterns
+    .filter((p) => p.evidence.wallets.includes(root) || p.subject === root)
+    .map(layerFinding);
+  const reason = reasonEs(
+    {
+      score: layer.riskScore,
+      drivers: null,
+      exposure: (layer.exposure ?? []).map((e) => ({
+        category: e.category,
+        direction: e.direction,
+        hops: e.hops,
+        usd: e.usd,
+        share: e.share,
+        counterparties: e.counterparties,
+        via: e.via,
+        txs: e.txHashes,
+        drivesScore: e.drivesScore,
+        ...(e.unsolicited ? { unsolicited: true } : {}),
+      })),
+      findings,
+      totals: null,
+      maxDepth: layer.layer + 1,
+      newestTransfersOnly: null,
+    },
+    root,
+  );
+  const labels = new Map<string, string>();
+  for (const node of Object.values(layer.cumulativeGraph.nodes))
+    if (node.label !== undefined && node.label !== null) labels.set(node.address, node.label);
+  const described = (p: LayerPattern): LayerPattern => ({
+    ...p,
+    description: findingEs(layerFinding(p), labels),
+  });
+  return {
+    ...layer,
+    riskReason: reason,
+    detectedPatterns: layer.detectedPatterns.map(described),
+    newPatterns: layer.newPatterns.map(described),
+    removedPatterns: layer.removedPatterns.map(described),
+  };
 }

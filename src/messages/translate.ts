@@ -40,11 +40,16 @@ export function negotiateLang(setting: string | null | undefined, acceptLanguage
 
 /**
  * The language of a request to the API: the person's own setting, else the Accept-Language header, else English
- * when no header was sent at all (a machine: integrators read what the API has always answered). A header that
- * names neither language gets Spanish, the region's (negotiateLang).
+ * when no header was sent, or only "*" (a machine: integrators read what the API has always answered). A header
+ * that names other languages only gets Spanish, the region's (negotiateLang).
  */
 export function requestLang(setting: string | null | undefined, acceptLanguage?: string | null): Lang {
   if (setting) return negotiateLang(setting, acceptLanguage);
-  if (!acceptLanguage?.trim()) return "en";
+  // "*" (any language, what many HTTP libraries send unasked) is no preference: the same as no header.
+  const named = (acceptLanguage ?? "")
+    .split(",")
+    .map((part) => part.trim().split(";")[0]?.trim() ?? "")
+    .filter((tag) => tag !== "" && tag !== "*");
+  if (named.length === 0) return "en";
   return negotiateLang(undefined, acceptLanguage);
 }

@@ -128,3 +128,16 @@ describe("errors", () => {
     });
   });
 });
+
+describe("the choice of a request's language", () => {
+  it("is English for no header or only *, the person's setting first, else the header by weight", async () => {
+    const { requestLang } = await import("../../src/messages/index.ts");
+    expect(requestLang(undefined, undefined)).toBe("en");
+    expect(requestLang(undefined, "*")).toBe("en");
+    expect(requestLang(undefined, " * ;q=1")).toBe("en");
+    expect(requestLang(undefined, "es-MX,es;q=0.9,*;q=0.5")).toBe("es");
+    expect(requestLang(undefined, "pt-BR")).toBe("es");
+    expect(requestLang("en", "es-MX")).toBe("en");
+    expect(requestLang("es", undefined)).toBe("es");
+  });
+});

@@ -4,6 +4,13 @@
 // element lies wholly within the browser window.
 import type { Page } from "playwright-core";
 
+/**
+ * Whether a console message is about the page's question whether a person is signed in (GET /auth/session): its
+ * 401 for nobody signed in is logged by Chromium as a failed resource.
+ */
+export const isSessionProbe = (url: string | undefined) =>
+  (url ?? "").split("?")[0]?.endsWith("/auth/session") ?? false;
+
 /** Opens /app/investigations/<id>, types the key in and waits for the analysis to be drawn completely. */
 export async function openInvestigation(
   page: Page,

@@ -17,7 +17,7 @@ import { devnetWorld } from "../../src/worlds/index.ts";
 import { chromiumAvailable, type HeadlessBrowser } from "../support/browser.ts";
 import { onPostgres } from "../support/database.ts";
 import { LOCAL_CHAINS, type TestService } from "../support/service.ts";
-import { clickNode, drawnElements, openInvestigation, withinWindow } from "./viewer-page.ts";
+import { clickNode, drawnElements, isSessionProbe, openInvestigation, withinWindow } from "./viewer-page.ts";
 import { startViewerWorld, type ViewerWorld } from "./viewer-world.ts";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
@@ -76,7 +76,11 @@ describe.runIf(runnable)("the investigation viewer says why", () => {
     });
     const page = await browser.context.newPage();
     const problems: string[] = [];
-    page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+    // The page asks whether a person is signed in (GET /auth/session answers 401 when nobody is): expected.
+    page.on(
+      "console",
+      (m) => m.type() === "error" && !isSessionProbe(m.location().url) && problems.push(m.text()),
+    );
     page.on("pageerror", (e) => problems.push(e.message));
     await openInvestigation(
       page,

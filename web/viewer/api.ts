@@ -1,6 +1,9 @@
-// The viewer's calls to the Vigía API (/v1, `x-api-key: ApiKey <key>`, the `{success, data}` envelope), with
-// errors turned into messages a compliance officer can act on. Same origin as the page: the API key never leaves
-// for another host.
+// The viewer's calls to the Vigía API (/v1, the `{success, data}` envelope), with errors turned into messages a
+// compliance officer can act on, in her language. Signed in (a session cookie), the calls carry the cookie and no
+// key; otherwise `x-api-key: ApiKey <key>`. Same origin as the page: neither ever leaves for another host. Every
+// call asks for the page's language (Accept-Language), so the texts the service writes (the reason, the patterns'
+// descriptions) come in it.
+import { currentLang, t } from "./i18n.ts";
 import type { Chain, Envelope, Investigation, LayerResult, Progress } from "./types.ts";
 
 export class ApiError extends Error {
@@ -18,28 +21,55 @@ export class ApiError extends Error {
   }
 }
 
-/** What the officer reads for a failed call. */
-export function explain(error: unknown, what: string): string {
+/** What the officer reads for a failed call; `signedIn`: by her session, not a key. */
+export function explain(error: unknown, what: string, signedIn = false): string {
   if (!(error instanceof ApiError)) return `${what}: ${(error as Error)?.message ?? String(error)}`;
   switch (error.status) {
     case 0:
-      return `${what}: the service cannot be reached (${error.message}). Retrying.`;
+      return t("viewer.error.network", { what, message: error.message });
     case 401:
-      return "The API key was rejected (401 Unauthorized): it is wrong, revoked or mistyped. Enter it again.";
+      return t(signedIn ? "viewer.error.401_session" : "viewer.error.401");
     case 403:
-      return "This API key may not read this project (403 Forbidden). Check the project id, or use a key of that project.";
+      return t(signedIn ? "viewer.error.403_session" : "viewer.error.403");
     case 404:
-      return `${what}: not found (404). Check the investigation and project ids.`;
+      return t("viewer.error.404", { what });
     case 429:
-      return `${what}: too many requests (429). Retrying shortly.`;
+      return t("viewer.error.429", { what });
     default:
-      return `${what}: the service answered ${error.status}${error.message ? ` (${error.message})` : ""}.`;
+      return error.message
+        ? t("viewer.error.other_message", { what, status: error.status, message: error.message })
+        : t("viewer.error.other", { what, status: error.status });
+  }
+}
+
+/** The signed-in person, when the page has a session (GET /auth/session answers 200). */
+export interface SessionUser {
+  projectId: number;
+  lang?: string;
+  timeZone?: string;
+}
+
+/** The session of this browser, or undefined (no session, or a service without sign-in). */
+export async function readSession(): Promise<SessionUser | undefined> {
+  try {
+    const response = await fetch("/auth/session", {
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { user?: SessionUser; data?: { user?: SessionUser } };
+    const user = body.user ?? body.data?.user;
+    return user && typeof user.projectId === "number" ? user : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 export class ApiClient {
+  /** `key` undefined: the signed-in session's cookie authenticates the calls. */
   constructor(
-    private readonly key: string,
+    private readonly key: string | undefined,
     readonly projectId: string,
     private readonly base = "/v1",
   ) {}
@@ -67,10 +97,14 @@ export class ApiClient {
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
-        headers: { "x-api-key": `ApiKey ${this.key}`, accept: "application/json" },
+        headers: {
+          ...(this.key ? { "x-api-key": `ApiKey ${this.key}` } : {}),
+          accept: "application/json",
+          "accept-language": currentLang(),
+        },
         // Progress changes every poll; completed layers are cacheable and say so themselves.
         cache: path.endsWith("/progress") ? "no-store" : "default",
-        credentials: "omit",
+        credentials: this.key ? "omit" : "same-origin",
       });
     } catch (error) {
       throw new ApiError(0, "network", (error as Error).message);

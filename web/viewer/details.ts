@@ -5,6 +5,7 @@
 import { h } from "./dom.ts";
 import { addressUrl, formatAmount, formatDate, txUrl } from "./format.ts";
 import { shortAddress } from "./graph-view.ts";
+import { currentTimeZone, t, tOptional } from "./i18n.ts";
 import {
   describeEdge,
   type EdgeState,
@@ -13,7 +14,7 @@ import {
   type NodeState,
   type Transfer,
 } from "./model.ts";
-import { LOOK } from "./palette.ts";
+import { typeName } from "./palette.ts";
 import { swatch } from "./panels.ts";
 
 /** A table this long is read, not scanned: past it the officer is told how many more there are. */
@@ -46,32 +47,37 @@ export function renderNodeDetails(
   panel.dataset.kind = "node";
   panel.dataset.id = node.address;
   panel.replaceChildren(
-    h("h3", { id: "details-title" }, node.label ?? "Address", node.isRoot ? " (investigated address)" : ""),
+    h(
+      "h3",
+      { id: "details-title" },
+      node.label ?? t("viewer.details.address"),
+      node.isRoot ? t("viewer.details.root") : "",
+    ),
     h(
       "dl",
       {},
-      h("dt", {}, "Address"),
+      h("dt", {}, t("viewer.details.address")),
       h(
         "dd",
         {},
         h("code", { class: "selectable" }, node.address),
         explorerLink ? h("br") : null,
-        explorerLink ? external(explorerLink, "Open in the explorer") : null,
+        explorerLink ? external(explorerLink, t("viewer.details.explorer")) : null,
       ),
-      h("dt", {}, "Type"),
-      h("dd", {}, swatch(node.type), ` ${LOOK[node.type].name}`),
-      h("dt", {}, "Label"),
-      h("dd", { class: "label" }, node.label ?? "none"),
-      node.label ? h("dt", {}, "Label source") : null,
+      h("dt", {}, t("viewer.details.type")),
+      h("dd", {}, swatch(node.type), ` ${typeName(node.type)}`),
+      h("dt", {}, t("viewer.details.label")),
+      h("dd", { class: "label" }, node.label ?? t("viewer.details.none")),
+      node.label ? h("dt", {}, t("viewer.details.label_source")) : null,
       node.label ? h("dd", { class: "label-source" }, labelSource(node)) : null,
-      node.category ? h("dt", {}, "Category") : null,
-      node.category ? h("dd", {}, node.category) : null,
-      h("dt", {}, "Hops from the root"),
+      node.category ? h("dt", {}, t("viewer.details.category")) : null,
+      node.category ? h("dd", {}, tOptional(`category.${node.category}`) ?? node.category) : null,
+      h("dt", {}, t("viewer.details.hops")),
       h("dd", {}, node.depth),
-      h("dt", {}, "Counterparties"),
-      h("dd", {}, `${outgoing} sent to, ${incoming} received from`),
+      h("dt", {}, t("viewer.details.counterparties")),
+      h("dd", {}, t("viewer.details.counterparty_counts", { sent: outgoing, received: incoming })),
     ),
-    h("h4", {}, `Transfers with its counterparties in the graph (${transfers.length})`),
+    h("h4", {}, t("viewer.details.node_transfers", { count: transfers.length })),
     transferTable(
       transfers.map(({ transfer, edge }) => {
         const sent = transfer.from === node.address;
@@ -84,15 +90,15 @@ export function renderNodeDetails(
             {
               type: "button",
               class: "link",
-              title: "Show the transfers between them",
+              title: t("viewer.details.show_edge"),
               onclick: () => ctx.showEdge(edge.id),
             },
-            `${sent ? "to" : "from"} ${name}`,
+            sent ? t("viewer.details.to", { name }) : t("viewer.details.from", { name }),
           ),
         };
       }),
       ctx,
-      "Counterparty",
+      t("viewer.details.counterparty"),
     ),
   );
 }
@@ -110,7 +116,12 @@ export function renderEdgeDetails(
       {},
       h(
         "button",
-        { type: "button", class: "link", title: "Show this address", onclick: () => ctx.showNode(address) },
+        {
+          type: "button",
+          class: "link",
+          title: t("viewer.details.show_node"),
+          onclick: () => ctx.showNode(address),
+        },
         name(address),
       ),
       h("br"),
@@ -122,8 +133,15 @@ export function renderEdgeDetails(
   panel.replaceChildren(
     h("h3", { id: "details-title" }, `${name(edge.from)} → ${name(edge.to)}`),
     h("p", {}, describeEdge(edge)),
-    h("dl", {}, h("dt", {}, "From"), end(edge.from), h("dt", {}, "To"), end(edge.to)),
-    h("h4", {}, `Transfers along this edge (${transfers.length})`),
+    h(
+      "dl",
+      {},
+      h("dt", {}, t("viewer.details.edge_from")),
+      end(edge.from),
+      h("dt", {}, t("viewer.details.edge_to")),
+      end(edge.to),
+    ),
+    h("h4", {}, t("viewer.details.edge_transfers", { count: transfers.length })),
     transferTable(
       transfers.map((transfer) => ({ transfer })),
       ctx,
@@ -134,9 +152,11 @@ export function renderEdgeDetails(
 /** Where a node's label comes from, in words. */
 function labelSource(node: NodeState): string {
   if (node.inferred) {
-    return "Inferred by Vigía, not from a label set: this address forwards what it receives to the exchange's labelled wallets, as an exchange deposit address does";
+    return t("viewer.details.inferred");
   }
-  return node.labelSource ? `Label set "${node.labelSource}"` : "Not given by the service";
+  return node.labelSource
+    ? t("viewer.details.label_set", { source: node.labelSource })
+    : t("viewer.details.no_source");
 }
 
 /**
@@ -148,7 +168,8 @@ function transferTable(
   ctx: DetailsContext,
   whoHeading?: string,
 ): HTMLElement {
-  if (rows.length === 0) return h("p", { class: "muted" }, "No transfers in the graph.");
+  if (rows.length === 0) return h("p", { class: "muted" }, t("viewer.details.no_transfers"));
+  const notPriced = t("viewer.details.not_priced");
   const shown = rows.slice(0, MAX_ROWS);
   const columns = whoHeading ? 4 : 3;
   const table = h(
@@ -160,26 +181,28 @@ function transferTable(
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Date (UTC)"),
+        h("th", { scope: "col" }, t("viewer.details.date", { zone: currentTimeZone() })),
         whoHeading ? h("th", { scope: "col" }, whoHeading) : null,
-        h("th", { scope: "col" }, "Amount"),
-        h("th", { scope: "col" }, "USD"),
+        h("th", { scope: "col" }, t("viewer.details.amount")),
+        h("th", { scope: "col" }, t("viewer.details.usd")),
       ),
     ),
     h(
       "tbody",
       {},
-      ...shown.flatMap(({ transfer: t, who }) => {
-        const link = txUrl(ctx.explorer, t.txHash);
-        const hash = t.txHash ? h("code", { class: "selectable" }, t.txHash) : h("span", {}, "no hash");
+      ...shown.flatMap(({ transfer: tr, who }) => {
+        const link = txUrl(ctx.explorer, tr.txHash);
+        const hash = tr.txHash
+          ? h("code", { class: "selectable" }, tr.txHash)
+          : h("span", {}, t("viewer.details.no_hash"));
         return [
           h(
             "tr",
             { class: "transfer" },
-            h("td", { class: "date" }, formatDate(t.timestamp).replace(" UTC", "")),
+            h("td", { class: "date" }, formatDate(tr.timestamp).replace(` ${currentTimeZone()}`, "")),
             whoHeading ? h("td", {}, who ?? null) : null,
-            h("td", { class: "amount" }, formatAmount(t.value, t.decimals, t.symbol)),
-            h("td", { class: "usd" }, t.usd === null ? "not priced" : formatUsd(t.usd)),
+            h("td", { class: "amount" }, formatAmount(tr.value, tr.decimals, tr.symbol)),
+            h("td", { class: "usd" }, tr.usd === null ? notPriced : formatUsd(tr.usd)),
           ),
           h(
             "tr",
@@ -187,8 +210,8 @@ function transferTable(
             h(
               "td",
               { class: "tx", colspan: columns },
-              "Tx ",
-              link ? external(link, hash, "Open the transaction in the explorer") : hash,
+              t("viewer.details.tx"),
+              link ? external(link, hash, t("viewer.details.open_tx")) : hash,
             ),
           ),
         ];
@@ -196,7 +219,12 @@ function transferTable(
     ),
   );
   return rows.length > shown.length
-    ? h("div", {}, table, h("p", { class: "muted" }, `and ${rows.length - shown.length} more`))
+    ? h(
+        "div",
+        {},
+        table,
+        h("p", { class: "muted" }, t("viewer.and_more", { count: rows.length - shown.length })),
+      )
     : table;
 }
 

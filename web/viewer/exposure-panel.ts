@@ -5,6 +5,7 @@
 import { h } from "./dom.ts";
 import { describeExposure, isEmphasised, pathInOrder } from "./exposure.ts";
 import { shortAddress } from "./graph-view.ts";
+import { t } from "./i18n.ts";
 import type { InvestigationGraph } from "./model.ts";
 import type { PanelActions } from "./panels.ts";
 import type { ExposurePath } from "./types.ts";
@@ -16,11 +17,7 @@ export function renderExposure(list: HTMLElement, graph: InvestigationGraph, act
   list.dataset.count = String(paths.length);
   if (!latest || !root || paths.length === 0) {
     list.replaceChildren(
-      h(
-        "p",
-        { class: "empty" },
-        latest ? "No exposure to labelled addresses so far." : "Waiting for the first layer.",
-      ),
+      h("p", { class: "empty" }, latest ? t("viewer.no_exposure") : t("viewer.waiting_first")),
     );
     return;
   }
@@ -36,7 +33,7 @@ function card(
   const order = pathInOrder(path, root, graph.nodes);
   const name = (address: string) => {
     const node = graph.nodes.get(address);
-    if (address === root) return "the investigated address";
+    if (address === root) return t("viewer.the_root");
     return (
       node?.label ?? path.counterparties.find((c) => c.address === address)?.label ?? shortAddress(address)
     );
@@ -55,11 +52,11 @@ function card(
       "p",
       {},
       describeExposure(path),
-      path.drivesScore ? h("strong", { class: "drives" }, " · the score rests on this") : null,
+      path.drivesScore ? h("strong", { class: "drives" }, t("viewer.drives")) : null,
     ),
     h(
       "ol",
-      { class: "path", "aria-label": "The path the money took" },
+      { class: "path", "aria-label": t("viewer.money_path") },
       ...order.map((address) =>
         h(
           "li",
@@ -76,7 +73,11 @@ function card(
       ? h(
           "p",
           { class: "muted" },
-          `${path.counterparties.length} labelled address${path.counterparties.length === 1 ? "" : "es"}, ${path.via.length} intermediar${path.via.length === 1 ? "y" : "ies"}, ${path.txHashes.length} transaction${path.txHashes.length === 1 ? "" : "s"} on the shortest paths`,
+          t("viewer.path_counts", {
+            labelled: path.counterparties.length,
+            via: path.via.length,
+            txs: path.txHashes.length,
+          }),
         )
       : null,
     h(
@@ -91,11 +92,11 @@ function card(
             const found = actions.highlight(wallets);
             status.textContent =
               found === wallets.length
-                ? `${found} highlighted`
-                : `${found} of ${wallets.length} are in the graph so far`;
+                ? t("viewer.highlighted", { found })
+                : t("viewer.highlighted_some", { found, total: wallets.length });
           },
         },
-        "Highlight in graph",
+        t("viewer.highlight"),
       ),
       h(
         "button",
@@ -107,7 +108,7 @@ function card(
             status.textContent = "";
           },
         },
-        "Clear",
+        t("viewer.clear"),
       ),
       status,
     ),

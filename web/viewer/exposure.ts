@@ -5,6 +5,8 @@
 // on the paths; the drawn graph has one edge per direction between two addresses. An edge is on a path when both
 // its ends are path addresses and one of its transfers is a path transaction: a transaction can carry several
 // transfers (a token and the native value), and only the ones between path addresses are the path's.
+
+import { currentLang, formatNumber, t, tOptional } from "./i18n.ts";
 import { type EdgeState, formatUsd, type NodeState } from "./model.ts";
 import type { ExposurePath } from "./types.ts";
 
@@ -76,17 +78,31 @@ export function pathInOrder(
   return [self, ...[...via].sort((a, b) => depth(a) - depth(b)), ...far];
 }
 
-const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+const pct = (share: number) => `${formatNumber(Math.round(share * 1000) / 10)}%`;
 const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");
+
+/** "a sanctioned address" in English as ever; in another language the catalog's phrase for the category. */
+function addressKind(category: string): string {
+  const spaced = category.replace(/_/g, " ");
+  if (currentLang() === "en") return `${article(spaced)} ${spaced} address`;
+  return tOptional(`address.${category}`) ?? t("address.other", { category: spaced });
+}
 
 /** "Received $14,886.60 (100% of its incoming funds) from a sanctioned address 3 hops away". */
 export function describeExposure(path: ExposurePath): string {
-  const category = path.category.replace(/_/g, " ");
-  if (path.direction === "self") return `The address itself is labelled ${category}`;
-  const where = path.hops <= 1 ? "directly" : `${path.hops} hops away`;
-  const kind = `${article(category)} ${category} address`;
-  const share = `${pct(path.share)} of its ${path.direction} funds`;
+  const category =
+    currentLang() === "en"
+      ? path.category.replace(/_/g, " ")
+      : (tOptional(`category.${path.category}`) ?? path.category.replace(/_/g, " "));
+  if (path.direction === "self") return t("viewer.exposure.self", { category });
+  const where = path.hops <= 1 ? t("viewer.directly") : t("viewer.hops_away", { hops: path.hops });
+  const params = {
+    usd: formatUsd(path.usd),
+    share: pct(path.share),
+    kind: addressKind(path.category),
+    where,
+  };
   return path.direction === "incoming"
-    ? `Received ${formatUsd(path.usd)} (${share}) from ${kind} ${where}`
-    : `Sent ${formatUsd(path.usd)} (${share}) to ${kind} ${where}`;
+    ? t("viewer.exposure.received", params)
+    : t("viewer.exposure.sent", params);
 }

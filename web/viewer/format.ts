@@ -1,11 +1,12 @@
 // How a transfer reads in the details panel: its amount in the token's own units (the raw integer and the
-// decimals the layer gives), its date in UTC, and the address of its transaction on the chain's explorer. No DOM
-// here, so it is unit-tested in Node (test/viewer/format.test.ts).
+// decimals the layer gives), its date (UTC, or the signed-in person's zone), and the address of its transaction on
+// the chain's explorer. No DOM here, so it is unit-tested in Node (test/viewer/exposure.test.ts).
+import { currentLang, currentTimeZone, formatDateTime, t } from "./i18n.ts";
 
 /** "1.5 ETH" from 1500000000000000000 and 18 decimals; at most 6 decimal places, trailing zeros dropped. */
 export function formatAmount(value: bigint, decimals: number | undefined, symbol: string): string {
   if (decimals === undefined || !Number.isInteger(decimals) || decimals < 0 || decimals > 77) {
-    return `${value.toString()} ${symbol} (raw units)`;
+    return t("viewer.raw_units", { amount: `${value.toString()} ${symbol}` });
   }
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(decimals + 1, "0");
@@ -15,18 +16,32 @@ export function formatAmount(value: bigint, decimals: number | undefined, symbol
     .slice(digits.length - decimals)
     .slice(0, 6)
     .replace(/0+$/, "");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const shown = fraction ? `${grouped}.${fraction}` : grouped;
-  const tiny = shown === "0" && value !== 0n ? "< 0.000001" : shown;
+  // Grouped and with the decimal mark of the reader's locale (es-MX and en-US share them: 12,345.5).
+  const separators = currentLang() === "en" ? [",", "."] : groupAndMark();
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, separators[0] as string);
+  const shown = fraction ? `${grouped}${separators[1]}${fraction}` : grouped;
+  const tiny = shown === "0" && value !== 0n ? `< 0${separators[1]}000001` : shown;
   return `${negative ? "-" : ""}${tiny} ${symbol}`;
 }
 
-/** "2024-01-15 13:45 UTC" (the chain's clock is UTC; an officer's local time would differ per reader). */
+/** The locale's grouping separator and decimal mark (exact token amounts are strings, not numbers). */
+function groupAndMark(): [string, string] {
+  const parts = new Intl.NumberFormat(currentLang() === "es" ? "es-MX" : "en-US").formatToParts(12345.5);
+  return [
+    parts.find((p) => p.type === "group")?.value ?? ",",
+    parts.find((p) => p.type === "decimal")?.value ?? ".",
+  ];
+}
+
+/**
+ * "2024-01-15 13:45 UTC": the chain's clock is UTC, the same for every reader; a signed-in person reads it in
+ * her own zone, which the zone's name beside it says.
+ */
 export function formatDate(iso: string | undefined): string {
-  if (!iso) return "date unknown";
+  if (!iso) return t("viewer.date_unknown");
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "date unknown";
-  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  if (Number.isNaN(date.getTime())) return t("viewer.date_unknown");
+  return `${formatDateTime(date)} ${currentTimeZone()}`;
 }
 
 /**

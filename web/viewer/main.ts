@@ -1,6 +1,8 @@
 // The investigation viewer's entry point (bundled with cytoscape into /app/assets/viewer.js by
-// src/viewer/bundle.ts). It asks for the API key (kept only in this tab's sessionStorage) and the project id
-// (or takes `?project=`), reads the investigation, polls its analysis' progress every 2 s as docs/api.md
+// src/viewer/bundle.ts). It chooses its language (the signed-in person's setting, else `?lang=`, else the
+// browser's; i18n.ts) and, for a signed-in person, reads with her session and asks for no key; otherwise it asks
+// for the API key (kept only in this tab's sessionStorage) and the project id (or takes `?project=`). It reads
+// the investigation, polls its analysis' progress every 2 s as docs/api.md
 // advises, fetches every completed layer it has not drawn yet, and grows the graph, the score chart and the
 // pattern log layer by layer.
 //
@@ -8,16 +10,17 @@
 // (loading, waiting, pending, running, completed, failed, error), `data-completed-layers` (layers drawn),
 // `data-node-count`, `data-edge-count`, `data-exposure-nodes` and `data-exposure-edges`. Each drawn layer also
 // leaves a `vigia:layer-N` performance measure, from the layer's response to the frame that shows it.
-import { ApiClient, ApiError, explain } from "./api.ts";
+import { ApiClient, ApiError, explain, readSession } from "./api.ts";
 import { type DetailsContext, renderEdgeDetails, renderNodeDetails } from "./details.ts";
 import { byId } from "./dom.ts";
 import { isEmphasised, pathElements } from "./exposure.ts";
 import { renderExposure } from "./exposure-panel.ts";
 import { explorerBase } from "./format.ts";
 import { GraphView, type Selection } from "./graph-view.ts";
+import { formatNumber, languageOf, t, tOptional, useLanguage } from "./i18n.ts";
 import { InvestigationGraph } from "./model.ts";
 import { renderLegend, renderNotable, renderPatterns } from "./panels.ts";
-import { formatScore, levelOf, renderScoreChart } from "./score-chart.ts";
+import { formatScore, levelName, levelOf, renderScoreChart } from "./score-chart.ts";
 import type { CompletedLayer, Investigation, Progress } from "./types.ts";
 
 const POLL_MS = 2_000;
@@ -62,6 +65,8 @@ const els = {
 };
 
 let session = 0; // bumped on every (re)start, so an old polling loop stops on its own
+/** Signed in: the calls carry the session cookie, and a refusal sends to sign-in, not to the key form. */
+let signedIn = false;
 let currentView: GraphView | undefined;
 /** The investigation's chain's explorer (http(s)), when the chain registry names one: transaction links. */
 let explorer: string | undefined;
@@ -71,16 +76,7 @@ let selected: Selection | undefined;
 function setStatus(status: ViewerStatus): void {
   els.graph.dataset.status = status;
   els.statusBadge.dataset.status = status;
-  els.statusBadge.textContent =
-    {
-      loading: "Loading",
-      waiting: "Waiting for the analysis",
-      pending: "Queued",
-      running: "Running",
-      completed: "Completed",
-      failed: "Failed",
-      error: "Error",
-    }[status] ?? status;
+  els.statusBadge.textContent = tOptional(`viewer.status.${status}`) ?? status;
 }
 
 function showMessage(text: string | undefined, kind: "error" | "info" = "error"): void {
@@ -104,21 +100,22 @@ function askForKey(error?: string): void {
 
 const projectFromUrl = () => new URLSearchParams(location.search).get("project") || undefined;
 
-function start(key: string, projectId: string): void {
+/** `key` undefined: the signed-in session reads. */
+function start(key: string | undefined, projectId: string): void {
   const mine = ++session;
   els.form.hidden = true;
   els.viewer.hidden = false;
-  els.forget.hidden = false;
+  els.forget.hidden = key === undefined;
   showMessage(undefined);
   void follow(new ApiClient(key, projectId), mine).catch((error: unknown) => {
     if (mine !== session) return;
     // A wrong key or a key of another project: back to the form, saying which.
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      askForKey(explain(error, "Reading the investigation"));
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403) && !signedIn) {
+      askForKey(explain(error, t("viewer.doing.investigation")));
       return;
     }
     setStatus("error");
-    showMessage(explain(error, "The viewer stopped"));
+    showMessage(explain(error, t("viewer.doing.stopped"), signedIn));
   });
 }
 
@@ -131,7 +128,7 @@ async function withRetry<T>(mine: number, what: string, call: () => Promise<T>):
       return value;
     } catch (error) {
       if (!(error instanceof ApiError) || !error.retryable || mine !== session) throw error;
-      showMessage(explain(error, what));
+      showMessage(explain(error, what, signedIn));
       await sleep(Math.min(POLL_MS * 2 ** attempt, 30_000));
     }
   }
@@ -155,7 +152,7 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
   };
   renderAll(model, actions, 0);
 
-  let investigation = await withRetry(mine, "Reading the investigation", () =>
+  let investigation = await withRetry(mine, t("viewer.doing.investigation"), () =>
     client.investigation(investigationId),
   );
   // The key worked for this project: remember which one for a reload of this tab.
@@ -177,7 +174,7 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
     if (investigation.status === "failed") return failed(investigation.error ?? undefined);
     setStatus("waiting");
     await sleep(POLL_MS);
-    investigation = await withRetry(mine, "Reading the investigation", () =>
+    investigation = await withRetry(mine, t("viewer.doing.investigation"), () =>
       client.investigation(investigationId),
     );
     renderInvestigation(investigation);
@@ -186,16 +183,16 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
 
   for (;;) {
     if (mine !== session) return;
-    const progress = await withRetry(mine, "Reading the analysis progress", () =>
-      client.progress(analysisId),
-    );
+    const progress = await withRetry(mine, t("viewer.doing.progress"), () => client.progress(analysisId));
     if (mine !== session) return;
     renderProgress(progress, model);
 
     for (const index of model.missingLayers(progress.completedLayers)) {
       let result: Awaited<ReturnType<ApiClient["layer"]>>;
       try {
-        result = await withRetry(mine, `Reading layer ${index}`, () => client.layer(analysisId, index));
+        result = await withRetry(mine, t("viewer.doing.layer", { layer: index }), () =>
+          client.layer(analysisId, index),
+        );
       } catch (error) {
         // A standard-mode analysis may have no layers to read: draw its complete graph instead.
         if (error instanceof ApiError && [400, 404].includes(error.status) && !progress.incremental) {
@@ -233,7 +230,7 @@ async function follow(client: ApiClient, mine: number): Promise<void> {
 
 function failed(reason: string | undefined): void {
   setStatus("failed");
-  showMessage(`The analysis failed${reason ? `: ${reason}` : "."} The layers drawn so far are kept.`);
+  showMessage(reason ? t("viewer.failed_because", { reason }) : t("viewer.failed"));
 }
 
 interface Actions {
@@ -283,7 +280,7 @@ function drawWhole(
   const change = model.applyWholeGraph(investigation.graph!);
   view.apply(change, model.edges.values(), model.nodes);
   renderAll(model, actions, investigation.max_depth);
-  els.progressText.textContent = "Standard analysis: the complete graph at once.";
+  els.progressText.textContent = t("viewer.standard_whole");
   els.graph.dataset.completedLayers = "1";
   setStatus(investigation.status === "failed" ? "failed" : "completed");
 }
@@ -296,18 +293,22 @@ function renderAll(model: InvestigationGraph, actions: Actions, totalLayers: num
   renderNotable(els.notable, model.nodes, actions);
   els.graph.setAttribute(
     "aria-label",
-    `Transaction graph: ${model.nodes.size} addresses and ${model.edges.size} connections (${model.transferCount} transfers). The legend and the notable addresses list describe it in text.`,
+    t("viewer.graph.described", {
+      nodes: model.nodes.size,
+      edges: model.edges.size,
+      transfers: model.transferCount,
+    }),
   );
 }
 
 function renderInvestigation(inv: Investigation): void {
-  els.title.textContent = inv.name || `Investigation ${inv.id}`;
-  document.title = `${inv.name || "Investigation"} · Vigía`;
+  els.title.textContent = inv.name || t("viewer.investigation_id", { id: inv.id });
+  document.title = `${inv.name || t("viewer.investigation")} · Vigía`;
   els.facts.replaceChildren(
-    fact("Address", inv.address, true),
-    fact("Chain", String(inv.chain_id)),
-    fact("Mode", inv.incremental ? "incremental (layer by layer)" : "standard"),
-    fact("Max depth", String(inv.max_depth)),
+    fact(t("viewer.fact.address"), inv.address, true),
+    fact(t("viewer.fact.chain"), String(inv.chain_id)),
+    fact(t("viewer.fact.mode"), inv.incremental ? t("viewer.mode.incremental") : t("viewer.mode.standard")),
+    fact(t("viewer.fact.max_depth"), formatNumber(inv.max_depth)),
   );
 }
 
@@ -328,7 +329,11 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
   const total = Math.max(1, progress.maxDepth);
   els.progressBar.max = total;
   els.progressBar.value = Math.min(total, progress.completedLayers);
-  els.progressText.textContent = `${progress.completedLayers} of ${progress.maxDepth} layers analysed, ${model.layers.length} drawn`;
+  els.progressText.textContent = t("viewer.progress", {
+    done: progress.completedLayers,
+    total: progress.maxDepth,
+    drawn: model.layers.length,
+  });
   const latest = model.latest;
   const score =
     progress.status === "completed" && latest ? latest.riskScore : (progress.riskScore ?? latest?.riskScore);
@@ -338,7 +343,7 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
     (progress.status === "completed" || progress.riskScore === null)
   ) {
     // A withheld verdict: no score and no level, never an all-clear; the reason below says why.
-    els.scoreNow.textContent = "No verdict";
+    els.scoreNow.textContent = t("viewer.score_none");
     delete els.scoreNow.dataset.level;
     els.scoreLevel.hidden = true;
   } else if (typeof score === "number") {
@@ -346,18 +351,20 @@ function renderProgress(progress: Progress, model: InvestigationGraph): void {
     // The level is the API's (the layer's riskLevel) when the score shown is the layer's: one level on the page,
     // the same as the score's, never a second one worked out here or taken from a pattern.
     const level = levelOf(score, score === latest?.riskScore ? latest.riskLevel : undefined);
-    els.scoreNow.textContent = `${formatScore(score)} / 100${provisional ? " (provisional)" : ""}`;
+    els.scoreNow.textContent = provisional
+      ? t("viewer.score_provisional", { score: formatScore(score) })
+      : `${formatScore(score)} / 100`;
     els.scoreNow.dataset.level = level;
-    els.scoreLevel.textContent = level;
+    els.scoreLevel.textContent = levelName(level);
     els.scoreLevel.dataset.level = level;
     els.scoreLevel.hidden = false;
   } else {
-    els.scoreNow.textContent = "not yet known";
+    els.scoreNow.textContent = t("viewer.score_unknown");
     els.scoreLevel.hidden = true;
   }
   // The reason beside the score: a score alone cannot be checked, its reason can.
   const reason = latest?.riskReason ?? "";
-  els.scoreReason.textContent = reason ? `Why: ${reason}` : "";
+  els.scoreReason.textContent = reason ? t("viewer.why", { reason }) : "";
   els.scoreReason.hidden = reason === "";
 }
 
@@ -411,14 +418,40 @@ els.form.addEventListener("submit", (event) => {
 
 els.forget.addEventListener("click", () => askForKey());
 
-if (!investigationId) {
-  setStatus("error");
-  els.form.hidden = true;
-  showMessage("No investigation id in the address: open /app/investigations/<id>?project=<projectId>.");
-} else {
-  els.title.textContent = `Investigation ${investigationId}`;
+/** The page's static texts (`data-t`, `data-t-aria-label` in index.html) in the chosen language. */
+function translatePage(): void {
+  for (const element of document.querySelectorAll<HTMLElement>("[data-t]")) {
+    const text = tOptional(element.dataset.t ?? "");
+    if (text !== undefined) element.textContent = text;
+  }
+  for (const element of document.querySelectorAll<HTMLElement>("[data-t-aria-label]")) {
+    const text = tOptional(element.dataset.tAriaLabel ?? "");
+    if (text !== undefined) element.setAttribute("aria-label", text);
+  }
+}
+
+async function begin(): Promise<void> {
+  const user = await readSession();
+  const asked = new URLSearchParams(location.search).get("lang");
+  const lang = languageOf(user?.lang ?? asked, navigator.languages ?? [navigator.language]);
+  // Dates in the person's own zone, else the browser's (named beside them).
+  useLanguage(lang, user?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  document.documentElement.lang = lang === "es" ? "es-MX" : "en";
+  translatePage();
+  signedIn = user !== undefined;
+  if (!investigationId) {
+    setStatus("error");
+    els.form.hidden = true;
+    showMessage(t("viewer.no_id", { example: "<id>?project=<projectId>" }));
+    return;
+  }
+  els.title.textContent = t("viewer.investigation_id", { id: investigationId });
+  // Signed in: her project, her session; no key is asked for or kept.
+  if (user) return start(undefined, String(user.projectId));
   const key = sessionStorage.getItem(KEY_STORAGE);
   const project = projectFromUrl() ?? sessionStorage.getItem(PROJECT_STORAGE);
   if (key && project) start(key, project);
   else askForKey();
 }
+
+void begin();

@@ -6,6 +6,7 @@
 // Each completed layer is synced from its `cumulativeGraph`, not by appending `newNodes`/`newEdges`: a layer that
 // was skipped (the page opened mid-analysis, a poll missed) or fetched out of order then still leaves the drawn
 // graph equal to the server's, which is what the officer must be able to trust.
+import { formatUsd, t } from "./i18n.ts";
 import {
   type CompletedLayer,
   type ExposurePath,
@@ -298,11 +299,8 @@ export function edgeWeights(edges: Iterable<EdgeState>): Map<string, number> {
   return weights;
 }
 
-const usdFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-export function formatUsd(value: number): string {
-  return usdFormat.format(value);
-}
+/** USD in the reader's locale ("$1,234.56"; the viewer's language chooses it, i18n.ts). */
+export { formatUsd };
 
 /** A raw amount in scientific notation past 12 digits: the token's decimals are not in the layer result. */
 export function formatRaw(value: bigint): string {
@@ -315,6 +313,7 @@ export function formatRaw(value: bigint): string {
 export function describeEdge(edge: EdgeState): string {
   const parts: string[] = [];
   if (edge.pricedCount > 0) parts.push(formatUsd(edge.usd));
-  for (const [symbol, raw] of edge.rawBySymbol) parts.push(`${formatRaw(raw)} ${symbol} (raw units)`);
-  return `${parts.join(" + ") || "no value"} in ${edge.count} transfer${edge.count === 1 ? "" : "s"}`;
+  for (const [symbol, raw] of edge.rawBySymbol)
+    parts.push(t("viewer.raw_units", { amount: `${formatRaw(raw)} ${symbol}` }));
+  return t("viewer.edge", { value: parts.join(" + ") || t("viewer.no_value"), count: edge.count });
 }

@@ -1,6 +1,7 @@
 // How each node type looks, shared by the graph and its legend. Every type has its own shape as well as its own
 // colour, so the graph still reads for colour-blind officers and in a greyscale printout; the colours are
 // Okabe-Ito-like hues with enough contrast on white.
+import { t, tOptional } from "./i18n.ts";
 import type { NodeType } from "./types.ts";
 
 export type NodeShape =
@@ -17,11 +18,18 @@ export type NodeShape =
 export interface TypeLook {
   color: string;
   shape: NodeShape;
-  /** the legend's wording */
+  /** the legend's wording (English; the page reads typeName) */
   name: string;
-  /** what it means for the officer */
+  /** what it means for the officer (English; the page reads typeHint) */
   hint: string;
 }
+
+/** A node type's name in the reader's language (the catalog's `viewer.type.<type>`). */
+export const typeName = (type: NodeType | "inferred"): string =>
+  tOptional(`viewer.type.${type}`) ?? t("viewer.type.unknown");
+/** What a node type means, in the reader's language. */
+export const typeHint = (type: NodeType | "inferred"): string =>
+  tOptional(`viewer.type.${type}.hint`) ?? t("viewer.type.unknown.hint");
 
 export const LOOK: Record<NodeType, TypeLook> = {
   sanctioned: {

@@ -9,8 +9,9 @@
 // severity in words.
 import { h, svg } from "./dom.ts";
 import { shortAddress } from "./graph-view.ts";
+import { formatNumber, t, tOptional } from "./i18n.ts";
 import { formatUsd, type LayerSummary, type NodeState } from "./model.ts";
-import { LEGEND_ORDER, LOOK, swatchPath } from "./palette.ts";
+import { LEGEND_ORDER, LOOK, swatchPath, typeHint, typeName } from "./palette.ts";
 import { thresholdsInWords } from "./thresholds.ts";
 import type { LayerPattern, NodeType } from "./types.ts";
 
@@ -22,18 +23,8 @@ export interface PanelActions {
 }
 
 const SEVERITY_ORDER = ["critical", "high", "medium", "low"];
-const PATTERN_NAMES: Record<string, string> = {
-  mixing: "Mixing",
-  peel_chain: "Peel chain",
-  structuring: "Structuring",
-  round_tripping: "Round-tripping",
-  mass_wallet_creation: "Mass wallet creation",
-  wash_trading: "Wash trading",
-  exchange_hopping: "Exchange hopping",
-  sanctions_exposure: "Sanctions exposure",
-};
-
-export const patternName = (type: string) => PATTERN_NAMES[type] ?? type.replace(/_/g, " ");
+/** A pattern's name in the reader's language (the catalog's `viewer.pattern.<type>`). */
+export const patternName = (type: string) => tOptional(`viewer.pattern.${type}`) ?? type.replace(/_/g, " ");
 const bySeverity = (a: LayerPattern, b: LayerPattern) =>
   rank(a.severity) - rank(b.severity) || a.patternType.localeCompare(b.patternType);
 const rank = (severity: string) => {
@@ -63,22 +54,18 @@ export function renderLegend(list: HTMLElement, nodes: Map<string, NodeState>): 
         "li",
         { "data-type": type, class: counts.get(type) ? "" : "absent" },
         swatch(type),
-        h("span", { class: "legend-name" }, LOOK[type].name),
-        h("span", { class: "legend-count" }, counts.get(type) ?? 0),
-        h("span", { class: "legend-hint" }, LOOK[type].hint),
+        h("span", { class: "legend-name" }, typeName(type)),
+        h("span", { class: "legend-count" }, formatNumber(counts.get(type) ?? 0)),
+        h("span", { class: "legend-hint" }, typeHint(type)),
       ),
     ),
     h(
       "li",
       { "data-type": "inferred", class: inferred > 0 ? "" : "absent" },
       h("span", { class: "legend-inferred", "aria-hidden": "true" }),
-      h("span", { class: "legend-name" }, "Inferred"),
-      h("span", { class: "legend-count" }, inferred),
-      h(
-        "span",
-        { class: "legend-hint" },
-        "dashed outline: exchange deposit addresses Vigía inferred, not from a label set",
-      ),
+      h("span", { class: "legend-name" }, typeName("inferred")),
+      h("span", { class: "legend-count" }, formatNumber(inferred)),
+      h("span", { class: "legend-hint" }, typeHint("inferred")),
     ),
   );
 }
@@ -95,7 +82,7 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
     h(
       "summary",
       {},
-      `Evidence: ${wallets.length} wallet${wallets.length === 1 ? "" : "s"}, ${txs.length} transaction${txs.length === 1 ? "" : "s"}`,
+      t("viewer.evidence", { wallets: wallets.length, txs: txs.length }),
       typeof evidence.usdAmount === "number" ? `, ${formatUsd(evidence.usdAmount)}` : "",
     ),
     wallets.length > 0
@@ -110,11 +97,11 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
                 const found = actions.highlight(wallets);
                 status.textContent =
                   found === wallets.length
-                    ? `${found} highlighted`
-                    : `${found} of ${wallets.length} are in the graph so far`;
+                    ? t("viewer.highlighted", { found })
+                    : t("viewer.highlighted_some", { found, total: wallets.length });
               },
             },
-            "Highlight in graph",
+            t("viewer.highlight"),
           ),
           h(
             "button",
@@ -125,7 +112,7 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
                 status.textContent = "";
               },
             },
-            "Clear",
+            t("viewer.clear"),
           ),
           status,
         )
@@ -143,7 +130,7 @@ function evidenceBlock(pattern: LayerPattern, actions: PanelActions): HTMLElemen
                 {
                   type: "button",
                   class: "link",
-                  title: "Show in the graph",
+                  title: t("viewer.show_in_graph"),
                   onclick: () => actions.focus(w),
                 },
                 h("code", {}, w),
@@ -162,12 +149,14 @@ function ruleBlock(pattern: LayerPattern): HTMLElement[] {
   const entries = Object.entries(thresholds);
   const sentences = thresholdsInWords(pattern.patternType, thresholds);
   const parts: (HTMLElement | null)[] = [
-    sentences.length > 0 ? h("p", { class: "rule" }, h("strong", {}, "Rule: "), sentences.join(" ")) : null,
+    sentences.length > 0
+      ? h("p", { class: "rule" }, h("strong", {}, t("viewer.rule")), sentences.join(" "))
+      : null,
     entries.length > 0
       ? h(
           "details",
           { class: "parameters" },
-          h("summary", {}, "Detector parameters"),
+          h("summary", {}, t("viewer.parameters")),
           h(
             "dl",
             {},
@@ -191,7 +180,10 @@ function patternCard(pattern: LayerPattern, actions: PanelActions, note?: string
       h(
         "span",
         { class: "meta" },
-        `detector severity ${severity}, confidence ${Math.round((pattern.confidence ?? 0) * 100)}%`,
+        t("viewer.pattern_meta", {
+          severity: tOptional(`viewer.severity.${severity}`) ?? severity,
+          confidence: Math.round((pattern.confidence ?? 0) * 100),
+        }),
       ),
       note ? h("span", { class: "note" }, note) : null,
     ),
@@ -212,9 +204,7 @@ export function renderPatterns(
   current.replaceChildren(
     ...(detected.length > 0
       ? detected.map((p) => patternCard(p, actions))
-      : [
-          h("p", { class: "empty" }, latest ? "No pattern detected so far." : "Waiting for the first layer."),
-        ]),
+      : [h("p", { class: "empty" }, latest ? t("viewer.no_pattern") : t("viewer.waiting_first"))]),
   );
   current.dataset.count = String(detected.length);
 
@@ -229,17 +219,19 @@ export function renderPatterns(
         h(
           "h4",
           {},
-          `Layer ${layer.layer}`,
-          h("span", { class: "muted" }, ` · ${layer.totalNodes} nodes, ${layer.totalEdges} transfers`),
+          t("viewer.layer", { layer: layer.layer }),
+          h(
+            "span",
+            { class: "muted" },
+            t("viewer.layer_size", { nodes: layer.totalNodes, edges: layer.totalEdges }),
+          ),
         ),
-        added.length === 0 && removed.length === 0
-          ? h("p", { class: "muted" }, "No change in patterns.")
-          : null,
+        added.length === 0 && removed.length === 0 ? h("p", { class: "muted" }, t("viewer.no_change")) : null,
         ...added.map((p) =>
-          h("div", { class: "change appeared" }, patternCard(p, actions, "appeared at this layer")),
+          h("div", { class: "change appeared" }, patternCard(p, actions, t("viewer.appeared"))),
         ),
         ...removed.map((p) =>
-          h("div", { class: "change removed" }, patternCard(p, actions, "no longer detected")),
+          h("div", { class: "change removed" }, patternCard(p, actions, t("viewer.removed"))),
         ),
       ),
     );
@@ -272,14 +264,16 @@ export function renderNotable(list: HTMLElement, nodes: Map<string, NodeState>, 
           h(
             "span",
             {},
-            n.isRoot ? `Root: ${n.label ?? shortAddress(n.address)}` : (n.label ?? shortAddress(n.address)),
+            n.isRoot
+              ? t("viewer.root", { name: n.label ?? shortAddress(n.address) })
+              : (n.label ?? shortAddress(n.address)),
           ),
-          h("span", { class: "muted" }, ` · ${LOOK[n.type].name}, hop ${n.depth}`),
+          h("span", { class: "muted" }, t("viewer.notable_meta", { type: typeName(n.type), hop: n.depth })),
         ),
       ),
     ),
     ...(interesting.length > shown.length
-      ? [h("li", { class: "muted" }, `and ${interesting.length - shown.length} more`)]
+      ? [h("li", { class: "muted" }, t("viewer.and_more", { count: interesting.length - shown.length }))]
       : []),
   );
 }

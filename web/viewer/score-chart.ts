@@ -2,6 +2,7 @@
 // (one `circle.point` per layer, hollow while provisional, filled for the final score), and the same figures as
 // an ordered list for screen readers and for copying into a case file.
 import { h, svg } from "./dom.ts";
+import { formatNumber, t, tOptional } from "./i18n.ts";
 import type { LayerSummary } from "./model.ts";
 
 export const RISK_LEVELS = [
@@ -46,7 +47,7 @@ export function renderScoreChart(
     "aria-labelledby": "score-chart-title",
     "data-points": layers.length,
   });
-  root.append(svg("title", { id: "score-chart-title" }, "Provisional risk score after each layer"));
+  root.append(svg("title", { id: "score-chart-title" }, t("viewer.chart.title")));
   for (const level of RISK_LEVELS) {
     const top = y(level.to + (level.to === 100 ? 0 : 1));
     root.append(
@@ -57,7 +58,7 @@ export function renderScoreChart(
         height: y(level.from) - top,
         fill: level.fill,
       }),
-      svg("text", { x: W - PAD.right - 2, y: y(level.from) - 3, class: "band-label" }, level.name),
+      svg("text", { x: W - PAD.right - 2, y: y(level.from) - 3, class: "band-label" }, levelName(level.name)),
     );
   }
   for (const tick of [0, 20, 40, 60, 80, 100]) {
@@ -65,7 +66,7 @@ export function renderScoreChart(
   }
   for (let layer = 0; layer < slots; layer++) {
     if (layer >= totalLayers && layer >= layers.length) break;
-    root.append(svg("text", { x: x(layer), y: H - 8, class: "axis x" }, `L${layer}`));
+    root.append(svg("text", { x: x(layer), y: H - 8, class: "axis x" }, t("viewer.chart.layer", { layer })));
   }
   if (layers.length > 1) {
     root.append(
@@ -96,8 +97,17 @@ export function renderScoreChart(
 }
 
 function pointText(l: LayerSummary): string {
-  if (l.riskScore === null) return `Layer ${l.layer}: no verdict (the data it rests on is not current)`;
-  return `Layer ${l.layer}: ${formatScore(l.riskScore)} (${levelOf(l.riskScore, l.riskLevel)})${l.isProvisional ? ", provisional" : ", final"}`;
+  if (l.riskScore === null) return t("viewer.chart.none", { layer: l.layer });
+  return t("viewer.chart.point", {
+    layer: l.layer,
+    score: formatScore(l.riskScore),
+    level: levelName(levelOf(l.riskScore, l.riskLevel)),
+    final: l.isProvisional ? "no" : "yes",
+  });
 }
 
-export const formatScore = (score: number) => (Number.isInteger(score) ? String(score) : score.toFixed(1));
+/** A level's word in the reader's language ("alto"); the code stays in data attributes. */
+export const levelName = (level: string) => tOptional(`viewer.level.${level}`) ?? level;
+
+export const formatScore = (score: number) =>
+  Number.isInteger(score) ? String(score) : formatNumber(Math.round(score * 10) / 10);

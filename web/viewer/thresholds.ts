@@ -7,6 +7,9 @@
 // they implement; a parameter missing from a finding (an older server, a pattern this viewer does not know)
 // leaves its sentence out rather than guessing a default, and an unknown pattern gets no words at all.
 
+import { THRESHOLD_NAME_IDS } from "../../src/messages/thresholds.ts";
+import { formatNumber, t } from "./i18n.ts";
+
 export type Thresholds = Record<string, number | string>;
 
 const num = (t: Thresholds, key: string): number | undefined =>
@@ -15,9 +18,8 @@ const str = (t: Thresholds, key: string): string | undefined =>
   typeof t[key] === "string" && t[key] !== "" ? (t[key] as string) : undefined;
 
 /** 0.8 -> "80%", 0.003 -> "0.3%". */
-export const percent = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
-const usd = (value: number) => `USD ${Math.round(value).toLocaleString("en-US")}`;
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const percent = (fraction: number) => `${formatNumber(Math.round(fraction * 1000) / 10)}%`;
+const usd = (value: number) => `USD ${formatNumber(Math.round(value))}`;
 /** Words of which some may be missing (a parameter the finding did not report): the ones present, joined. */
 const words = (...parts: (string | false | undefined)[]) => parts.filter(Boolean).join(" ");
 /** One sentence of clauses, the missing ones left out: "A, b, c." */
@@ -25,176 +27,181 @@ const sentence = (...clauses: (string | false | undefined)[]) => {
   const text = clauses.filter(Boolean).join(", ");
   return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : "";
 };
+/** A threshold's name in the reader's language, where the catalog has it. */
+const thresholdName = (name: string) => {
+  const id = THRESHOLD_NAME_IDS[name];
+  return id ? t(id) : name;
+};
 
 type Wording = (t: Thresholds) => string[];
 
 const WORDINGS: Record<string, Wording> = {
-  peel_chain: (t) => {
-    const minHops = num(t, "minHops");
-    const forward = num(t, "minForwardFraction");
-    const peel = num(t, "maxPeelFraction");
-    const gap = num(t, "maxHopGapDays");
-    const hops = num(t, "hops");
+  peel_chain: (p) => {
+    const minHops = num(p, "minHops");
+    const forward = num(p, "minForwardFraction");
+    const peel = num(p, "maxPeelFraction");
+    const gap = num(p, "maxHopGapDays");
+    const hops = num(p, "hops");
     return [
       sentence(
         words(
-          minHops !== undefined && `a chain of at least ${plural(minHops, "hop")}`,
-          forward !== undefined &&
-            `in which each hop forwards at least ${percent(forward)} of what it receives to a fresh or once-used address`,
-          peel !== undefined && `and peels off at most ${percent(peel)} to another address`,
+          minHops !== undefined && t("viewer.rule.peel.min_hops", { n: minHops }),
+          forward !== undefined && t("viewer.rule.peel.forward", { pct: percent(forward) }),
+          peel !== undefined && t("viewer.rule.peel.peel", { pct: percent(peel) }),
         ),
-        gap !== undefined && `each hop within ${plural(gap, "day")} of the one before`,
+        gap !== undefined && t("viewer.rule.peel.gap", { n: gap }),
       ),
-      hops !== undefined ? `This chain has ${plural(hops, "hop")}.` : "",
+      hops !== undefined ? t("viewer.rule.peel.here", { n: hops }) : "",
     ];
   },
-  structuring: (t) => {
-    const minTransfers = num(t, "minTransfers");
-    const window = num(t, "windowDays");
-    const lower = num(t, "lowerFraction");
-    const upper = num(t, "upperFraction");
-    const threshold = num(t, "thresholdUsd");
-    const name = str(t, "thresholdName");
-    const direction = str(t, "direction");
+  structuring: (p) => {
+    const minTransfers = num(p, "minTransfers");
+    const window = num(p, "windowDays");
+    const lower = num(p, "lowerFraction");
+    const upper = num(p, "upperFraction");
+    const threshold = num(p, "thresholdUsd");
+    const name = str(p, "thresholdName");
+    const direction = str(p, "direction");
     const band =
       lower !== undefined &&
       upper !== undefined &&
       (upper >= 1
-        ? `each from ${percent(lower)} of the threshold up to just under it`
-        : `each between ${percent(lower)} and ${percent(upper)} of the threshold`);
+        ? t("viewer.rule.str.band_upper", { lower: percent(lower) })
+        : t("viewer.rule.str.band", { lower: percent(lower), upper: percent(upper) }));
     return [
       sentence(
         words(
-          minTransfers !== undefined && `at least ${plural(minTransfers, "transfer")}`,
-          direction && `${direction} by one address`,
-          window !== undefined && `within ${plural(window, "day")}`,
+          minTransfers !== undefined && t("viewer.rule.str.min_transfers", { n: minTransfers }),
+          direction && t("viewer.rule.str.direction", { direction }),
+          window !== undefined && t("viewer.rule.within_days", { n: window }),
         ),
         band,
-        "together more than the threshold",
+        t("viewer.rule.str.together"),
       ),
       threshold !== undefined
-        ? `The threshold: ${usd(threshold)}${name ? ` (${name})` : ""}, a reporting threshold; splitting a payment keeps each part under it.`
+        ? t("viewer.rule.str.threshold", {
+            usd: usd(threshold),
+            name: name ? ` (${thresholdName(name)})` : "",
+          })
         : "",
     ];
   },
-  round_tripping: (t) => {
-    const minHops = num(t, "minHops");
-    const maxHops = num(t, "maxHops");
-    const window = num(t, "windowDays");
-    const minReturn = num(t, "minReturnFraction");
-    const hops = num(t, "hops");
-    const returned = num(t, "returned");
+  round_tripping: (p) => {
+    const minHops = num(p, "minHops");
+    const maxHops = num(p, "maxHops");
+    const window = num(p, "windowDays");
+    const minReturn = num(p, "minReturnFraction");
+    const hops = num(p, "hops");
+    const returned = num(p, "returned");
     return [
       sentence(
         words(
-          "funds that leave the address come back to it",
-          minHops !== undefined && maxHops !== undefined && `within ${minHops} to ${maxHops} hops`,
-          window !== undefined && `and ${plural(window, "day")}`,
+          t("viewer.rule.rt.base"),
+          minHops !== undefined &&
+            maxHops !== undefined &&
+            t("viewer.rule.rt.hops", { min: minHops, max: maxHops }),
+          window !== undefined && t("viewer.rule.rt.days", { n: window }),
         ),
-        minReturn !== undefined && `carrying at least ${percent(minReturn)} of what left`,
+        minReturn !== undefined && t("viewer.rule.rt.min_return", { pct: percent(minReturn) }),
       ),
       returned !== undefined && hops !== undefined
-        ? `Here ${percent(returned)} came back after ${plural(hops, "hop")}.`
+        ? t("viewer.rule.rt.here", { pct: percent(returned), n: hops })
         : "",
     ];
   },
-  mass_wallet_creation: (t) => {
-    const minWallets = num(t, "minWallets");
-    const window = num(t, "windowHours");
-    const deviation = num(t, "maxDeviationFromMedian");
-    const wallets = num(t, "wallets");
+  mass_wallet_creation: (p) => {
+    const minWallets = num(p, "minWallets");
+    const window = num(p, "windowHours");
+    const deviation = num(p, "maxDeviationFromMedian");
+    const wallets = num(p, "wallets");
     return [
       sentence(
         words(
-          minWallets !== undefined &&
-            `one address is the first funder of at least ${minWallets} fresh addresses`,
-          window !== undefined && `within ${plural(window, "hour")}`,
+          minWallets !== undefined && t("viewer.rule.mwc.base", { n: minWallets }),
+          window !== undefined && t("viewer.rule.within_hours", { n: window }),
         ),
-        deviation !== undefined && `each amount within ${percent(deviation)} of their median`,
+        deviation !== undefined && t("viewer.rule.mwc.deviation", { pct: percent(deviation) }),
       ),
-      wallets !== undefined ? `Here ${plural(wallets, "fresh address", "fresh addresses")} were funded.` : "",
+      wallets !== undefined ? t("viewer.rule.mwc.here", { n: wallets }) : "",
     ];
   },
-  wash_trading: (t) => {
-    const token = str(t, "token");
-    const each = num(t, "minTransfersEachWay");
-    const window = num(t, "windowDays");
-    const deviation = num(t, "maxAmountDeviation");
-    const maxNet = num(t, "maxNetFraction");
-    const net = num(t, "netFraction");
+  wash_trading: (p) => {
+    const token = str(p, "token");
+    const each = num(p, "minTransfersEachWay");
+    const window = num(p, "windowDays");
+    const deviation = num(p, "maxAmountDeviation");
+    const maxNet = num(p, "maxNetFraction");
+    const net = num(p, "netFraction");
     return [
       sentence(
         words(
-          `two addresses send ${token ?? "the same token"} back and forth`,
-          each !== undefined && `at least ${each} times each way`,
-          window !== undefined && `within ${plural(window, "day")}`,
+          token ? t("viewer.rule.wash.base_token", { token }) : t("viewer.rule.wash.base_same"),
+          each !== undefined && t("viewer.rule.wash.each", { n: each }),
+          window !== undefined && t("viewer.rule.within_days", { n: window }),
         ),
-        deviation !== undefined && `the amounts within ${percent(deviation)} of each other`,
-        maxNet !== undefined && `the net flow under ${percent(maxNet)} of the gross`,
+        deviation !== undefined && t("viewer.rule.wash.deviation", { pct: percent(deviation) }),
+        maxNet !== undefined && t("viewer.rule.wash.max_net", { pct: percent(maxNet) }),
       ),
-      net !== undefined ? `Here the net flow is ${percent(net)} of the gross.` : "",
+      net !== undefined ? t("viewer.rule.wash.here", { pct: percent(net) }) : "",
     ];
   },
-  exchange_hopping: (t) => {
-    const minExchanges = num(t, "minExchanges");
-    const rest = num(t, "maxRestHours");
-    const lo = num(t, "minCarriedFraction");
-    const hi = num(t, "maxCarriedFraction");
-    const exchanges = num(t, "exchanges");
+  exchange_hopping: (p) => {
+    const minExchanges = num(p, "minExchanges");
+    const rest = num(p, "maxRestHours");
+    const lo = num(p, "minCarriedFraction");
+    const hi = num(p, "maxCarriedFraction");
+    const exchanges = num(p, "exchanges");
     // Present only when the funds went through the user's own wallets on the way (docs/risk-model.md).
-    const own = num(t, "ownWallets");
-    const ownAtMost = num(t, "ownWalletsAtMost");
-    const forward = num(t, "ownForwardFraction");
-    const hold = num(t, "ownMaxHoldHours");
+    const own = num(p, "ownWallets");
+    const ownAtMost = num(p, "ownWalletsAtMost");
+    const forward = num(p, "ownForwardFraction");
+    const hold = num(p, "ownMaxHoldHours");
     return [
       sentence(
-        minExchanges !== undefined && `funds pass through at least ${minExchanges} different exchanges`,
+        minExchanges !== undefined && t("viewer.rule.hop.base", { n: minExchanges }),
         words(
-          rest !== undefined &&
-            `each deposit into the next exchange made within ${plural(rest, "hour")} of the withdrawal from the previous one`,
-          lo !== undefined && hi !== undefined && `and carrying ${percent(lo)} to ${percent(hi)} of it`,
+          rest !== undefined && t("viewer.rule.hop.rest", { n: rest }),
+          lo !== undefined &&
+            hi !== undefined &&
+            t("viewer.rule.hop.carried", { lo: percent(lo), hi: percent(hi) }),
         ),
       ),
-      exchanges !== undefined ? `Here ${plural(exchanges, "exchange")}.` : "",
+      exchanges !== undefined ? t("viewer.rule.hop.here", { n: exchanges }) : "",
       own !== undefined
         ? sentence(
-            `on the way the funds passed through ${plural(own, "wallet")} of the user's own`,
-            "each fresh and fed by the previous wallet only",
-            forward !== undefined && `forwarding at least ${percent(forward)} of what it received`,
-            hold !== undefined && `within ${plural(hold, "hour")}`,
-          ) + (ownAtMost !== undefined ? ` Up to ${plural(ownAtMost, "own wallet")} are followed.` : "")
+            t("viewer.rule.hop.own", { n: own }),
+            t("viewer.rule.hop.own_fresh"),
+            forward !== undefined && t("viewer.rule.hop.own_forward", { pct: percent(forward) }),
+            hold !== undefined && t("viewer.rule.within_hours", { n: hold }),
+          ) + (ownAtMost !== undefined ? t("viewer.rule.hop.own_at_most", { n: ownAtMost }) : "")
         : "",
     ];
   },
-  mixing: (t) => {
-    const direction = str(t, "direction");
-    const hops = num(t, "hops");
-    const traced = num(t, "tracedFraction");
-    const minTraced = num(t, "minTracedFraction");
-    const decay = num(t, "hopDecay");
-    const maxHops = num(t, "maxHops");
-    const moves =
-      direction === "incoming" ? "come from" : direction === "outgoing" ? "reach" : "reach or come from";
+  mixing: (p) => {
+    const direction = str(p, "direction") ?? "both";
+    const hops = num(p, "hops");
+    const traced = num(p, "tracedFraction");
+    const minTraced = num(p, "minTracedFraction");
+    const decay = num(p, "hopDecay");
+    const maxHops = num(p, "maxHops");
     return [
       sentence(
         words(
-          `the address's own funds ${moves} an address labelled mixer`,
-          hops !== undefined && (hops <= 1 ? "directly" : `${hops} hops away`),
+          t("viewer.rule.mix.base", { direction }),
+          hops !== undefined && (hops <= 1 ? t("viewer.directly") : t("viewer.hops_away", { hops })),
         ),
-        maxHops !== undefined && `funds traced along up to ${plural(maxHops, "hop")}`,
+        maxHops !== undefined && t("viewer.rule.mix.traced", { n: maxHops }),
       ),
       minTraced !== undefined
         ? sentence(
             words(
-              `beyond one hop, at least ${percent(minTraced)} of its funds on the paths must be traced to or from the mixer`,
-              traced !== undefined && `(here ${percent(traced)})`,
+              t("viewer.rule.mix.min_traced", { pct: percent(minTraced) }),
+              traced !== undefined && t("viewer.rule.mix.here", { pct: percent(traced) }),
             ),
           )
         : "",
-      str(t, "fixedDenominations") === "yes" ? "The deposits are a mixing pool's fixed denominations." : "",
-      decay !== undefined
-        ? sentence(`confidence is multiplied by ${decay} for every hop beyond the first`)
-        : "",
+      str(p, "fixedDenominations") === "yes" ? t("viewer.rule.mix.fixed") : "",
+      decay !== undefined ? sentence(t("viewer.rule.mix.decay", { decay })) : "",
     ];
   },
 };

@@ -5,6 +5,8 @@ import type { HttpApp } from "../../platform/http/app.ts";
 import { principalOf } from "../../platform/http/auth.ts";
 import { Ok, ok } from "../../platform/http/schemas.ts";
 import type { AnalysisContext } from "../context.ts";
+import { layerInSpanish } from "../words.ts";
+import type { CompletedLayer } from "./layer-result.ts";
 import { AnalysisParams, LayerParams, LayerResultSchema, ProgressSchema } from "./schemas.ts";
 import { readLayer, readProgress } from "./views.ts";
 
@@ -64,6 +66,12 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
       // The stored text, its addresses as the chain writes them (Tron: base58check): every read of a completed
       // layer is the same bytes.
       const body = presentInText(ctx.registry.codec(answer.chainId), answer.body);
+      // In Spanish the texts the service writes (the reason, each pattern's description) are written from the
+      // layer's evidence (src/analysis/words.ts); the codes and figures are the stored layer's.
+      if (req.lang === "es")
+        return reply
+          .header("cache-control", COMPLETED_LAYER_CACHE)
+          .send(ok(layerInSpanish(JSON.parse(body) as CompletedLayer)));
       return reply
         .header("cache-control", COMPLETED_LAYER_CACHE)
         .type("application/json; charset=utf-8")

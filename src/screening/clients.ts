@@ -25,7 +25,14 @@ import {
   releaseClaim,
 } from "./queue.ts";
 import { entryFingerprint, profileFingerprint } from "./review/fingerprint.ts";
-import { changedSince, pairKey, type ReviewRow, standingReviews, supersede } from "./review/store.ts";
+import {
+  changedSince,
+  discardsOf,
+  pairKey,
+  type ReviewRow,
+  standingReviews,
+  supersede,
+} from "./review/store.ts";
 import type { CandidateView, Verdict } from "./schemas.ts";
 import { assertListsLoaded, screenPerson } from "./screen.ts";
 import type { LoadedLists, Screener } from "./screener.ts";
@@ -66,24 +73,53 @@ export const NOT_SCREENED = "the client has not been screened against the lists 
 export async function clientMatches(db: Kysely<DB>, projectId: number): Promise<Map<string, ListKind[]>> {
   const rows = await db
     .selectFrom("client_screenings")
-    .select(["user_id", "candidates"])
+    .select(["user_id", "candidates", "subjects"])
     .where("project_id", "=", projectId)
     .where("verdict", "<>", PENDING)
     .execute();
-  return new Map(rows.map((r) => [r.user_id, summary(r.candidates as StoredCandidate[], 0).matchedLists]));
+  const reviews = await discardsOf(db, projectId);
+  return new Map(
+    rows.map((r) => [
+      r.user_id,
+      summary(
+        r.candidates as StoredCandidate[],
+        0,
+        discardedBy(reviews.get(r.user_id) ?? new Map(), r.subjects as Subject[]),
+      ).matchedLists,
+    ]),
+  );
 }
 
 const keyOf = (c: { list: string; entryId: string; subject: string }) =>
   `${c.list}:${c.entryId}:${c.subject}`;
 
-function summary(candidates: StoredCandidate[], alerts: number): ClientScreening {
+/**
+ * A screening's outcome. `discarded`: the candidates whose pair the officer discarded as a namesake (review/), for the
+ * same entry and person: still candidates (what the screening found), but no list the client is a `match` on, so the
+ * transfer checker's list rules and the month's files do not judge the client by them.
+ */
+function summary(
+  candidates: StoredCandidate[],
+  alerts: number,
+  discarded: (c: StoredCandidate) => boolean = () => false,
+): ClientScreening {
   return {
     verdict: worstVerdict(candidates.map((c) => c.verdict)),
-    matchedLists: [...new Set(candidates.filter((c) => c.verdict === "match").map((c) => c.list))],
+    matchedLists: [
+      ...new Set(candidates.filter((c) => c.verdict === "match" && !discarded(c)).map((c) => c.list)),
+    ],
     candidates,
     alerts,
   };
 }
+
+/** Whether a standing review discarded the candidate's pair, and its entry and person are those reviewed. */
+const discardedBy =
+  (reviews: Map<string, ReviewRow>, subjects: Subject[]) =>
+  (c: StoredCandidate): boolean => {
+    const review = reviews.get(pairKey(c.list, c.entryId));
+    return review?.decision === "discard" && reopenedReview(review, c, subjects) === undefined;
+  };
 
 /** The candidates of a profile's persons against the lists as loaded, each with who it is of. */
 function candidatesOf(
@@ -219,7 +255,7 @@ export async function screenSubjects(
         });
       alerts += 1;
     }
-    return summary(candidates, alerts);
+    return summary(candidates, alerts, discardedBy(reviews, subjects));
   });
 }
 
@@ -276,8 +312,16 @@ export async function clientListings(
     .executeTakeFirst()
     // A client queued and not screened yet is screened from its profile, as one never seen.
     .then((r) => (r?.verdict === PENDING ? undefined : r));
-  if (row && row.lists_key === loaded.key)
-    return { matchedLists: summary(row.candidates as StoredCandidate[], 0).matchedLists };
+  if (row && row.lists_key === loaded.key) {
+    const candidates = row.candidates as StoredCandidate[];
+    // Only a client with a match can have had one discarded: the others cost no read of the reviews.
+    const reviews = candidates.some((c) => c.verdict === "match")
+      ? await standingReviews(db, client.projectId, client.userId)
+      : new Map<string, ReviewRow>();
+    return {
+      matchedLists: summary(candidates, 0, discardedBy(reviews, row.subjects as Subject[])).matchedLists,
+    };
+  }
   if (row) {
     const subjects = row.subjects as Subject[];
     const again = await screenSubjects(

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importPersonListFiles } from "../../src/ingest/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
-import { profileRead, rescreenClients, Screener } from "../../src/screening/index.ts";
+import { clientListings, profileRead, rescreenClients, Screener } from "../../src/screening/index.ts";
 import { mexican } from "../jurisdictions/cases/profiles.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
@@ -325,6 +325,26 @@ describe("reviewing a person match", () => {
     }
     const again = await review(b.id, { decision: "confirm", reason: "changed my mind" });
     expect(again.statusCode).toBe(409);
+  });
+
+  it("a discarded namesake is no list the client is a match on for the transfer checker; a confirmed one is", async () => {
+    const listings = (user: string) =>
+      clientListings(
+        svc.database.db,
+        screener,
+        {
+          projectId: svc.project.id,
+          userId: user,
+          chainId: CHAIN,
+          address: ADDRESSES[user]!,
+          addressId: null,
+        },
+        async () => ({ ok: false, reason: "not read: the client was screened already" }),
+        new Date(),
+      );
+    expect(await listings("client-a")).toEqual({ matchedLists: ["mx-lpb"] });
+    expect(await listings("client-b")).toEqual({ matchedLists: [] });
+    expect(await listings("client-c")).toEqual({ matchedLists: [] });
   });
 
   it("a discarded pair raises nothing while the entry and the person stay as reviewed", async () => {

@@ -25,6 +25,27 @@ export async function standingReviews(
   return new Map(rows.map((r) => [pairKey(r.list, r.entry_id), r]));
 }
 
+/** The project's standing discards, by client, then by list and entry (what a month's files judge clients by). */
+export async function discardsOf(
+  db: Kysely<DB>,
+  projectId: number,
+): Promise<Map<string, Map<string, ReviewRow>>> {
+  const rows = await db
+    .selectFrom("match_reviews")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("decision", "=", "discard")
+    .where("superseded_at", "is", null)
+    .execute();
+  const out = new Map<string, Map<string, ReviewRow>>();
+  for (const r of rows) {
+    const mine = out.get(r.user_id) ?? new Map<string, ReviewRow>();
+    mine.set(pairKey(r.list, r.entry_id), r);
+    out.set(r.user_id, mine);
+  }
+  return out;
+}
+
 /** What changed since a review: `entry` (its content), `profile` (the person screened); none: the same pair. */
 export function changedSince(review: ReviewRow, entry: string, profile: string): string[] {
   return [

@@ -127,6 +127,10 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     );
     await spanishEverywhere(page);
     await snap(page, "03-alert");
+    // The wallet report, rendered from its markdown: headings and lists, no "##" left.
+    await page.click("#wallet-report");
+    await page.waitForSelector("#wallet-report-body h1, #wallet-report-body h2", { timeout: 60_000 });
+    expect(await page.textContent("#wallet-report-body")).not.toMatch(/(^|\n)#+ /);
 
     // The client's case.
     await page.click("#link-case");
@@ -281,6 +285,10 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await expect.poll(() => page.locator("#users tbody tr").count()).toBe(4);
     await spanishEverywhere(page);
     await snap(page, "11-users");
+
+    // The older desk's address lands on the inbox.
+    const old = await fetch(`${world.url}/app/alerts`, { redirect: "manual" });
+    expect([old.status, old.headers.get("location")]).toEqual([302, "/app"]);
 
     // The session ends (its cookie gone): the next call sends her to sign-in, and back afterwards.
     await page.goto(`${world.url}/app/lists`);

@@ -248,7 +248,13 @@ export function AlertDetail({
       <ErrorLine error={actionError} />
 
       {officer && alert.transitions.length > 0 && (
-        <form id="triage" class="triage" onSubmit={triage} onFocusIn={() => onEditing(true)}>
+        <form
+          id="triage"
+          class="triage"
+          onSubmit={triage}
+          onFocusIn={() => onEditing(true)}
+          onFocusOut={() => onEditing(note.trim() !== "" || to !== "")}
+        >
           <h3>{d.t("desk.triage.heading")}</h3>
           <label>
             {d.t("desk.triage.assignee")}

@@ -119,6 +119,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
           addresses: req.body.addresses,
           maxDepth: req.body.maxDepth ?? DEFAULT_DEPTH,
           skipExisting: req.body.skipExisting ?? true,
+          lang: req.lang,
         }),
       ),
   );
@@ -148,7 +149,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
         .filter((a) => a.length > 0);
       if (addresses.length === 0 || addresses.length > MAX_STORED_ADDRESSES)
         throw invalid(MESSAGES.invalidQuery);
-      return ok(await storedScans(ctx, req.params.projectId, addresses, req.query.chainId));
+      return ok(await storedScans(ctx, req.params.projectId, addresses, req.query.chainId, req.lang));
     },
   );
 

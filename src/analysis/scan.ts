@@ -8,17 +8,36 @@ import { normalizeEvmAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { OUT_OF_TIME, requestDeadline } from "./deadline.ts";
-import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { failedResult, publicResult, type ScanResult, type StoredResult, scanResultOf } from "./result.ts";
 import { runAnalysis } from "./run.ts";
 import type { ScanResponse } from "./schemas.ts";
 import { insertFinished, latestCompleted, newAnalysisId } from "./store.ts";
+import { fromAnalysis } from "./verdict.ts";
 import { tellVerdict } from "./verdicts.ts";
+import { reasonEs } from "./words.ts";
 
 export interface ScanRequest {
   projectId: number;
   addresses: { address: string; chainId: string }[];
   maxDepth: number;
   skipExisting: boolean;
+  /** The language of the answer's reasons (docs/api.md "Languages"); English, the risk core's, when absent. */
+  lang?: string;
+}
+
+/**
+ * A stored result as answered: in Spanish its reason is written from its evidence (words.ts); in English it is the
+ * risk core's, as stored.
+ */
+export function answeredResult(
+  stored: StoredResult,
+  maxDepth: number,
+  lang: string | undefined,
+  status?: ScanResult["status"],
+): ScanResult {
+  const answer = publicResult(stored, status);
+  if (lang !== "es") return answer;
+  return { ...answer, riskReason: reasonEs(fromAnalysis(stored.address, stored, maxDepth), stored.address) };
 }
 
 export type ScanSummary = Static<typeof ScanResponse>["summary"];
@@ -64,7 +83,8 @@ export async function scanRisk(
       });
       for (const [address, analysis] of stored) {
         if (!analysis.result) continue;
-        for (const i of roots.get(address) ?? []) results[i] = publicResult(analysis.result, "skipped");
+        for (const i of roots.get(address) ?? [])
+          results[i] = answeredResult(analysis.result, req.maxDepth, req.lang, "skipped");
         roots.delete(address);
       }
     }
@@ -172,7 +192,7 @@ async function analyseChain(
       { result: stored, durationMs: outcome.metrics.durationMs },
     );
     await tellVerdict(ctx, { projectId: req.projectId, chainId, address, kind: "scan", result: stored });
-    for (const i of positions) results[i] = publicResult(stored);
+    for (const i of positions) results[i] = answeredResult(stored, req.maxDepth, req.lang);
   }
 }
 

@@ -11,6 +11,8 @@ import type { AnalysisContext } from "./context.ts";
 import { deferredOf } from "./first-scans.ts";
 import type { StoredResponse } from "./schemas.ts";
 import { latestStored, unfinishedOf } from "./store.ts";
+import { fromAnalysis } from "./verdict.ts";
+import { reasonEs } from "./words.ts";
 
 export type StoredScans = Static<typeof StoredResponse>;
 export type StoredScanItem = StoredScans["results"][number];
@@ -20,6 +22,7 @@ export async function storedScans(
   projectId: number,
   addresses: string[],
   chainId: number | undefined,
+  lang?: string,
 ): Promise<StoredScans> {
   // Answered in request order, each address once, in the stored form (EVM in lowercase, Tron in hex: the
   // HTTP edge writes them back as the chain does). Without a chain, a base58 Tron address is read as Tron's.
@@ -55,7 +58,8 @@ export async function storedScans(
       chainId: String(a.chainId),
       riskScore: r.riskScore,
       riskLevel: r.riskLevel,
-      riskReason: r.riskReason,
+      // In Spanish, written from the result's evidence (words.ts); in English, the risk core's as stored.
+      riskReason: lang === "es" ? reasonEs(fromAnalysis(address, r, a.maxDepth), address) : r.riskReason,
       suspiciousActivity: r.suspiciousActivity,
       patternsDetected: r.patterns.length,
       patterns: r.patterns,

@@ -195,7 +195,7 @@ type Analysed = Pick<
   Pick<WalletVerdict, "newestTransfersOnly" | "quick" | "coverage">;
 
 /** A stored result (a scan's, a job's, a finished investigation's) as a verdict. */
-function fromAnalysis(root: string, r: StoredResult, maxDepth: number): Analysed {
+export function fromAnalysis(root: string, r: StoredResult, maxDepth: number): Analysed {
   const findings = r.findings.map(finding);
   const contributions = r.contributions ?? [];
   const drivers = contributions

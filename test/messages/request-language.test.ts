@@ -141,3 +141,41 @@ describe("the choice of a request's language", () => {
     expect(requestLang("es", undefined)).toBe("es");
   });
 });
+
+describe("a scan's reason", () => {
+  async function scan(language?: string) {
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+      headers: { ...auth(svc.project.keys.developer), ...(language ? { "accept-language": language } : {}) },
+      payload: { addresses: [{ address: client.address, chainId: String(CHAIN) }], maxDepth: 2 },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data.results[0];
+  }
+
+  it("is English without Accept-Language and Spanish for es-MX, fresh or skipped, with the same codes", async () => {
+    const en = await scan();
+    expect(en.riskLevel).toBe("critical");
+    expect(en.riskReason).toMatch(/^Received USD 12,000 .*directly from a sanctioned address/);
+    const es = await scan("es-MX");
+    expect(es.status).toBe("skipped");
+    expect(es.riskLevel).toBe(en.riskLevel);
+    expect(es.riskScore).toBe(en.riskScore);
+    expect(es.riskReason).toMatch(/^Recibió USD 12,000 .*directamente de una dirección sancionada/);
+  });
+
+  it("is Spanish in the stored results for es-MX", async () => {
+    const stored = async (language?: string) => {
+      const res = await svc.app!.inject({
+        method: "GET",
+        url: `/v1/projects/${svc.project.id}/addresses/scan-risk?addresses=${client.address}`,
+        headers: { ...auth(svc.project.keys.viewer), ...(language ? { "accept-language": language } : {}) },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().data.results[0];
+    };
+    expect((await stored()).riskReason).toMatch(/^Received USD 12,000/);
+    expect((await stored("es-MX")).riskReason).toMatch(/^Recibió USD 12,000/);
+  });
+});

@@ -103,7 +103,7 @@ class Jar {
 async function signInThroughProvider(accountId: string) {
   const start = await svc.app?.inject({ method: "GET", url: "/auth/oidc/start" });
   expect(start?.statusCode).toBe(302);
-  const flowCookie = (start?.cookies as { name: string; value: string }[]).find(
+  const flowCookie = ((start?.cookies ?? []) as { name: string; value: string }[]).find(
     (c) => c.name === "vigia_oidc",
   );
   expect(flowCookie).toBeDefined();
@@ -166,7 +166,7 @@ describe("OpenID Connect", () => {
     const callback = await signInThroughProvider("ana");
     expect(callback?.statusCode, callback?.body).toBe(302);
     expect(callback?.headers.location).toBe("/app");
-    const session = (callback?.cookies as { name: string; value: string }[]).find(
+    const session = ((callback?.cookies ?? []) as { name: string; value: string }[]).find(
       (c) => c.name === "vigia_session",
     );
     expect(session?.value).toBeTruthy();
@@ -183,7 +183,9 @@ describe("OpenID Connect", () => {
     const stranger = await signInThroughProvider("stranger");
     expect(stranger?.statusCode).toBe(302);
     expect(stranger?.headers.location).toBe("/app/login#error=oidc.no_account");
-    expect((stranger?.cookies as { name: string }[]).some((c) => c.name === "vigia_session")).toBe(false);
+    expect(((stranger?.cookies ?? []) as { name: string }[]).some((c) => c.name === "vigia_session")).toBe(
+      false,
+    );
     const unverified = await signInThroughProvider("unverified");
     expect(unverified?.headers.location).toBe("/app/login#error=oidc.unverified");
   });

@@ -66,6 +66,24 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         },
       },
       "POST /v1/projects/{projectId}/keys": { body: { label: "backend", role: "developer" } },
+      "POST /v1/projects/{projectId}/users": {
+        body: { email: "ana@example.mx", displayName: "Ana Pérez", role: "officer" },
+      },
+      "PATCH /v1/projects/{projectId}/users/{userId}": { params: { userId: 1 }, body: { role: "viewer" } },
+      "POST /auth/login": {
+        body: { email: "ana@example.mx", password: "una frase larga que solo ella sabe" },
+      },
+      "PATCH /auth/session/settings": { body: { lang: "es", timeZone: "America/Mexico_City" } },
+      "POST /auth/totp/enable": { body: { code: "123456" } },
+      "POST /auth/password": {
+        body: { current: "una frase larga que solo ella sabe", next: "otra frase larga que nadie adivina" },
+      },
+      "POST /auth/password/set": {
+        body: {
+          token: "d1AmsQeTB7woSMBjdHz9X4P8zqHOBfs2efEr4u6I06E",
+          password: "una frase larga que solo ella sabe",
+        },
+      },
       "POST /v1/projects/{projectId}/addresses/scan-risk": {
         body: {
           addresses: [0, 1, 2].map((n) => ({

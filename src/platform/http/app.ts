@@ -83,7 +83,7 @@ export interface HttpAppOptions {
   readinessFacts?: () => Promise<Record<string, unknown>>;
   /** Serves GET /metrics and counts every request in it (docs/operations.md, "Metrics"). */
   metrics?: MetricsRouteOptions;
-  /** Examples of the /v1 requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
+  /** Examples of the /v1 and /auth requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
   examples?: RequestExamples;
   /**
    * How the language of a request is chosen and how an error is said in it (lang.ts); without it every answer
@@ -445,7 +445,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const examples = options.examples;
   if (examples)
     app.addHook("onRoute", (route) => {
-      if (route.url.startsWith("/v1") && !route.url.startsWith("/v1/docs")) addExamples(route, examples);
+      const documented =
+        (route.url.startsWith("/v1") && !route.url.startsWith("/v1/docs")) || route.url.startsWith("/auth/");
+      if (documented) addExamples(route, examples);
     });
 
   // Routes whose body is optional (Type.Optional): the OpenAPI document says so, which @fastify/swagger does not

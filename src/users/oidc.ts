@@ -6,6 +6,7 @@
 // can finish a flow another started.
 import * as client from "openid-client";
 import { seal, unseal } from "../platform/crypto/secrets.ts";
+import { AppError } from "../platform/errors.ts";
 import type { UsersContext } from "./context.ts";
 import { userError } from "./errors.ts";
 import { accountByEmail, type LoginResult, signedIn } from "./login.ts";
@@ -60,8 +61,13 @@ function configurationOf(settings: OidcSettings): Promise<client.Configuration> 
 export async function startOidc(ctx: UsersContext): Promise<{ url: string; cookie: string }> {
   const settings = ctx.oidc;
   if (!settings) throw userError("not_found", "oidc.disabled");
+  // A provider that cannot be reached or read is said with the reason (the operator's setting to check).
   const config = await configurationOf(settings).catch((error: Error) => {
-    throw userError("unavailable", "oidc.failed", undefined, { path: `provider: ${error.message}` });
+    const refusal = userError("unavailable", "oidc.failed");
+    throw new AppError("unavailable", refusal.message, {
+      ...(refusal.text ? { text: refusal.text } : {}),
+      details: [{ path: "VIGIA_OIDC_ISSUER", message: `the provider's discovery failed: ${error.message}` }],
+    });
   });
   const flow: Flow = {
     state: client.randomState(),

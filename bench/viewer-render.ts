@@ -221,7 +221,8 @@ async function serve(cases: Case[]) {
     logLevel: "silent",
     publicUrl: "http://127.0.0.1",
     rateLimitPerMinute: 1_000_000,
-    authenticate: async (key) => (key === KEY ? { projectId: 1, keyId: 1, userId: null, role: "viewer" } : undefined),
+    authenticate: async (key) =>
+      key === KEY ? { projectId: 1, keyId: 1, userId: null, role: "viewer" } : undefined,
     readiness: {},
     routes: (v1) => {
       const config = { access: "viewer" as const };

@@ -6,8 +6,8 @@
 export {
   type Aviso,
   avisoByReference,
-  avisosOfClient,
   avisosOfAlert,
+  avisosOfClient,
   avisosOfMonth,
   avisosOfProject,
   markAviso,

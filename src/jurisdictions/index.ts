@@ -55,5 +55,5 @@ export {
   jurisdictionsOf,
   ruleBooksOf,
 } from "./registry.ts";
-export { aviUserId, textUserId, userStem } from "./user-ids.ts";
 export { ruleTitle } from "./rule-title.ts";
+export { aviUserId, textUserId, userStem } from "./user-ids.ts";

@@ -8,9 +8,9 @@
 // - routes.ts: the API; file-routes.ts: the signed download
 
 export { fileAlertFilings, type ReportedAlert } from "./alert-filings.ts";
-export { type ClientFile, filesOfClient } from "./client-files.ts";
 export { registerAvisoRoutes } from "./aviso-routes.ts";
 export { filingCalendar, overdueFilings } from "./calendar.ts";
+export { type ClientFile, filesOfClient } from "./client-files.ts";
 export type { ReportsContext } from "./context.ts";
 export { registerFileRoutes } from "./file-routes.ts";
 export { generateReports } from "./generate.ts";

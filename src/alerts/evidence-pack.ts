@@ -17,7 +17,7 @@ import { labelsSection, table, verdictSection, words } from "./evidence-markdown
 import { historyText, levelWords } from "./history-text.ts";
 import { actorWords, assigneeWords, projectNames } from "./names.ts";
 import { appendHistory } from "./raise.ts";
-import { alertHistory, alertRow } from "./read.ts";
+import { alertHistory, alertRow, reasonTextOf } from "./read.ts";
 import type { AlertEvidence } from "./schemas.ts";
 
 /**
@@ -85,6 +85,8 @@ async function packOf(db: Kysely<DB>, projectId: number, alertId: string, lang: 
       causeKey: row.cause_key,
       level: row.level,
       reason: row.reason,
+      // The reason in the pack's language, written from the evidence; `reason` is the English one stored.
+      reasonText: reasonTextOf(row, lang),
       status: row.status,
       resolution: row.resolution,
       reference: row.reference,
@@ -185,7 +187,7 @@ function markdownOf(p: Pack): string {
     ),
     `## ${t("evidence.section.reason")}`,
     "",
-    a.reason,
+    a.reasonText,
     "",
   ];
   if (p.laws.length > 0)

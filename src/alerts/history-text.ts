@@ -42,6 +42,13 @@ function what(lang: Lang, change: Change, names: Names): string[] {
           ? t("case.history.evidence_entry", entry)
           : t("case.history.evidence"),
     );
+  // A match review (match-review.ts) says what was decided about the pair; its state and resolution follow.
+  if (event === "match_reviewed" && entry)
+    clauses.push(
+      change.decision === "discard"
+        ? t("reasons.history.match_discarded", entry)
+        : t("reasons.history.match_confirmed", entry),
+    );
   const level = change.level as { from?: unknown; to?: unknown } | undefined;
   if (level && typeof level === "object" && str(level.from) && str(level.to))
     clauses.push(
@@ -88,9 +95,13 @@ function what(lang: Lang, change: Change, names: Names): string[] {
 export function historyText(lang: Lang, entry: { actor: string; change: Change }, names: Names): string {
   const clauses = what(lang, entry.change, names);
   const note = str(entry.change.note);
-  const told = [clauses.join(", "), note ? translate(lang, "case.history.note", { note }) : ""]
-    .filter((s) => s.length > 0)
-    .join("; ");
+  // A match review's note is the officer's reason for the decision.
+  const noted = note
+    ? entry.change.event === "match_reviewed"
+      ? translate(lang, "reasons.history.reason", { reason: note })
+      : translate(lang, "case.history.note", { note })
+    : "";
+  const told = [clauses.join(", "), noted].filter((s) => s.length > 0).join("; ");
   return translate(lang, "case.history.sentence", {
     actor: actorWords(lang, entry.actor, names),
     what: told,

@@ -3,6 +3,7 @@
 // first, then the others newest first; with the number of alerts the filters select. Two bounded reads for a page:
 // the overdue part by the open alerts' deadlines (alerts_open_deadline_idx), the rest by id (alerts_inbox_idx).
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
+import type { Lang } from "../messages/index.ts";
 import type { DB } from "../schema.ts";
 import { alertViews } from "./read.ts";
 import type { AlertFilter, AlertView } from "./schemas.ts";
@@ -39,6 +40,8 @@ export async function listInbox(
   projectId: number,
   filter: AlertFilter,
   now: Date,
+  /** the language of each alert's `reasonText` */
+  lang: Lang,
 ): Promise<InboxPage> {
   const limit = filter.limit ?? 20;
   const offset = filter.offset ?? 0;
@@ -77,5 +80,5 @@ export async function listInbox(
         .offset(Math.max(0, offset - late))
         .execute()),
     );
-  return { alerts: await alertViews(db, projectId, rows, now), total, overdue: late };
+  return { alerts: await alertViews(db, projectId, rows, now, lang), total, overdue: late };
 }

@@ -1,6 +1,6 @@
-// Reading alerts: one alert as the API shows it (its deadline in its jurisdiction's time zone, its assignee by name,
-// the alerts linked to it) and with its history in words, the history checked against the audit log. The inbox's
-// paging is inbox.ts.
+// Reading alerts: one alert as the API shows it (its reason in the reader's language, its deadline in its
+// jurisdiction's time zone, its assignee by name, the alerts linked to it) and with its history in words, the history
+// checked against the audit log. The inbox's paging is inbox.ts.
 import type { Kysely, Selectable } from "kysely";
 import { jurisdiction } from "../jurisdictions/index.ts";
 import type { Lang } from "../messages/index.ts";
@@ -10,6 +10,7 @@ import { checkHistory } from "./history-audit.ts";
 import { historyText } from "./history-text.ts";
 import { linkedAlertIds } from "./linked.ts";
 import { assignedUserId, type Names, projectNames } from "./names.ts";
+import { reasonText } from "./reason-text.ts";
 import { type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
 import type { AlertsTable } from "./tables.ts";
 
@@ -20,6 +21,24 @@ const filingTimeZone = (filing: string | null) =>
 export interface ViewContext {
   names: Names;
   linked: ReadonlyMap<string, string[]>;
+  /** the language of `reasonText` */
+  lang: Lang;
+}
+
+/** The alert's reason in `lang`, its instants read in the zone of its deadline's jurisdiction (else UTC). */
+export function reasonTextOf(row: Selectable<AlertsTable>, lang: Lang): string {
+  return reasonText(
+    lang,
+    {
+      cause: row.cause,
+      causeKey: row.cause_key,
+      level: row.level,
+      address: row.address,
+      userId: row.user_id,
+      evidence: row.evidence,
+    },
+    filingTimeZone(row.deadline_filing),
+  );
 }
 
 export function alertView(row: Selectable<AlertsTable>, now: Date, ctx: ViewContext): AlertView {
@@ -36,6 +55,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date, ctx: ViewCont
     causeKey: row.cause_key,
     level: row.level,
     reason: row.reason,
+    reasonText: reasonTextOf(row, ctx.lang),
     evidence: row.evidence,
     deadline:
       row.deadline === null
@@ -73,11 +93,13 @@ export async function alertViews(
   projectId: number,
   rows: readonly Selectable<AlertsTable>[],
   now: Date,
+  lang: Lang,
   names?: Names,
 ): Promise<AlertView[]> {
   const ctx = {
     names: names ?? (await projectNames(db, projectId)),
     linked: await linkedAlertIds(db, projectId, rows),
+    lang,
   };
   return rows.map((r) => alertView(r, now, ctx));
 }
@@ -116,7 +138,7 @@ export async function getAlert(db: Kysely<DB>, projectId: number, alertId: strin
   const row = await alertRow(db, projectId, alertId);
   const rows = await historyRows(db, alertId);
   const names = await projectNames(db, projectId);
-  const [view] = await alertViews(db, projectId, [row], now, names);
+  const [view] = await alertViews(db, projectId, [row], now, lang, names);
   return {
     ...(view as AlertView),
     history: rows.map(({ id: _id, ...h }) => ({ ...h, text: historyText(lang, h, names) })),

@@ -69,7 +69,7 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
       },
     },
     async (req) => {
-      const page = await listInbox(ctx.db, req.params.projectId, req.query, new Date(ctx.now()));
+      const page = await listInbox(ctx.db, req.params.projectId, req.query, new Date(ctx.now()), langOf(req));
       return { success: true as const, data: page.alerts, total: page.total, overdue: page.overdue };
     },
   );

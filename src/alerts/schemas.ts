@@ -161,7 +161,14 @@ export const AlertSchema = Type.Object({
     description:
       "for `law` alerts, the rule's risk (`illegal`, or `warn` for listed rules); for `analysis` and `rescreen` alerts, the risk level (`low` … `critical`); for `person_match` and `attempt` alerts, the candidate's verdict (`review`, `pep`: a politically exposed person whose operations need a directivo's `approval`, or `match`)",
   }),
-  reason: Type.String(),
+  reason: Type.String({
+    description:
+      "the reason as written when the alert was raised, in English; kept as stored (webhooks carry the same text)",
+  }),
+  reasonText: Type.String({
+    description:
+      "the reason in the answer's language (Content-Language), written from the cause, level and evidence: what a person reads",
+  }),
   evidence: EvidenceSchema,
   deadline: Type.Union([
     Type.Object({

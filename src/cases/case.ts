@@ -26,7 +26,7 @@ export async function clientCase(
   lang: Lang,
 ): Promise<ClientCase> {
   const [page, addresses, screening, avisos, files] = await Promise.all([
-    listInbox(db, projectId, { client: clientId, limit: MOST, offset: 0 }, now),
+    listInbox(db, projectId, { client: clientId, limit: MOST, offset: 0 }, now, lang),
     listAddresses(db, projectId, { foreignUserId: clientId, limit: MOST, offset: 0 }),
     clientScreeningOf(db, projectId, clientId),
     avisosOfClient(db, projectId, clientId, MOST),

@@ -6,12 +6,25 @@ import { errors } from "./catalog/errors.ts";
 import { evidence } from "./catalog/evidence.ts";
 import { law } from "./catalog/law.ts";
 import { match } from "./catalog/match.ts";
+import { reasons } from "./catalog/reasons.ts";
 import { risk } from "./catalog/risk.ts";
 import { users } from "./catalog/users.ts";
 import { viewer } from "./catalog/viewer.ts";
 import type { Lang } from "./define.ts";
 
-const PARTS = [common, desk, errors, risk, law, caseMessages, users, match, evidence, viewer] as const;
+const PARTS = [
+  common,
+  desk,
+  errors,
+  risk,
+  law,
+  caseMessages,
+  users,
+  match,
+  evidence,
+  viewer,
+  reasons,
+] as const;
 
 type KeysOf<P> = P extends { en: Record<infer K, string> } ? K : never;
 export type MessageId = KeysOf<(typeof PARTS)[number]>;

@@ -285,6 +285,35 @@ describe("the inbox across all alerts", () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("an alert's reason reads in the language asked (reasonText); the stored reason stays as written", async () => {
+    const read = async (query: string, lang: string) => {
+      const res = await api("GET", `${base()}${query}`, svc.project.keys.viewer, undefined, lang);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers["content-language"]).toBe(lang.startsWith("es") ? "es" : "en");
+      return res.json().data as (Alert & { reason: string; reasonText: string })[];
+    };
+    const aviso = (await read("?client=mario&cause=law", "es-MX,es;q=0.9")).find(
+      (a) => a.causeKey === "MX-24H-LISTA",
+    )!;
+    expect(aviso.reasonText).toMatch(
+      /^LFPIORPI: aviso de 24 horas \(contraparte en listas de sanciones\)\. Transferencia 0x[0-9a-f]{64} de la dirección 0x0{39}5 \(cliente mario, por USD 3\)\.$/,
+    );
+    expect(aviso.reason).toMatch(/ Transaction 0x[0-9a-f]{64} of address /);
+    const [person] = await read("?cause=person_match", "es-MX");
+    expect(person!.reasonText).toMatch(
+      /^[^,]*Rodríguez[^,]*, cliente listed, es una coincidencia de .+ en la lista ofac-sdn, versión .+: entrada 4107, puntuación [\d.]+, coincide en .+\.$/,
+    );
+    expect(person!.reasonText).not.toMatch(/ user | list, version | score | agreeing /);
+    expect(person!.reason).toMatch(/ is a match for .+ on the ofac-sdn list, version /);
+    // One alert read alone, and the same in English for a reader who asks for it.
+    const alone = await api("GET", `${base()}/${person!.id}`, svc.project.keys.viewer, undefined, "es-MX");
+    expect(alone.json().data.reasonText).toBe(person!.reasonText);
+    const [english] = await read("?cause=person_match", "en");
+    expect(english!.reasonText).toMatch(
+      /^[^,]*Rodríguez[^,]*, user listed, is a match for .+ on the ofac-sdn list, version /,
+    );
+  });
+
   it("assigns to a person of the project, refusing one of another project or disabled; the filter finds them", async () => {
     const id = (await page("?client=mario&cause=law")).data.find((a) => a.causeKey === "XB-OFAC")!.id;
     const stranger = await triage(id, { assignee: people.stranger });

@@ -483,11 +483,24 @@ describe("reviewing a person match", () => {
     );
     expect(reviewed).toMatchObject({
       by: "La clave «officer»",
-      text: expect.stringMatching(/^La clave «officer» .*Homónimo/),
+      text: expect.stringMatching(
+        /^La clave «officer» descartó la coincidencia con la entrada LPB-0003 de la lista \S+, cerró la alerta como falso positivo; motivo: «Homónimo[^»]*»\.$/,
+      ),
     });
+    // The pack's reason is written in its language from the evidence; the stored one stays as raised.
+    expect(pack.alert.reasonText).toMatch(
+      /^[^,]+, cliente \S+, es (un candidato a revisar|una coincidencia) de /,
+    );
+    expect(pack.alert.reason).toMatch(/ is (a candidate to review|a match) for /);
     const again = await api("GET", `${url}?format=json`, svc.project.keys.viewer);
     expect(again.body).toBe(json.body);
     const enJson = (await api("GET", `${url}?format=json`, svc.project.keys.viewer, undefined, "en")).json();
     expect(enJson).toMatchObject({ lang: "en", match: { review: { byName: "The key “officer”" } } });
+    const enReviewed = enJson.history.find(
+      (h: { change: { event?: string } }) => h.change.event === "match_reviewed",
+    );
+    expect(enReviewed.text).toMatch(
+      /^The key “officer” discarded the match with entry LPB-0003 of the list \S+, closed the alert as a false positive; reason: “Homónimo[^”]*”\.$/,
+    );
   });
 });

@@ -51,7 +51,10 @@ export interface Alert {
   cause: string;
   causeKey: string;
   level: string;
+  /** the English reason stored when it was raised (what integrators read) */
   reason: string;
+  /** the reason in the reader's language: what the pages show */
+  reasonText: string;
   evidence: {
     transfers: {
       txHash: string;

@@ -181,7 +181,7 @@ export function AlertDetail({
           {d.t("desk.close")}
         </button>
       </div>
-      <p class="reason">{alert.reason}</p>
+      <p class="reason">{alert.reasonText}</p>
       <Fields
         rows={[
           [d.t("desk.col.level"), <Badge kind="level" value={alert.level} />],

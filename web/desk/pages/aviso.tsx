@@ -70,7 +70,9 @@ export function AvisoPage({ route }: { route: Route }) {
       <h1>{d.t("desk.aviso.heading")}</h1>
       <p class="muted">{d.t("desk.aviso.hint")}</p>
       {alert && (
-        <p id="aviso-from-alert">{d.t("desk.aviso.from_alert", { id: alert.id, reason: alert.reason })}</p>
+        <p id="aviso-from-alert">
+          {d.t("desk.aviso.from_alert", { id: alert.id, reason: alert.reasonText })}
+        </p>
       )}
       <form id="aviso-form" class="stack" onSubmit={submit}>
         <label>

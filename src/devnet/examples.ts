@@ -154,7 +154,23 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         },
       },
       "GET /v1/projects/{projectId}/alerts": {
-        params: { status: "open", level: "illegal", cause: "law", assignee: "officer" },
+        params: {
+          status: "open",
+          level: "illegal",
+          cause: "law",
+          assignee: "1",
+          client: USER,
+          dueBefore: "2024-02-01T06:00:00.000Z",
+        },
+      },
+      "GET /v1/projects/{projectId}/clients/{clientId}/case": { params: { clientId: USER } },
+      "GET /v1/projects/{projectId}/alerts/{alertId}/match": { params: { alertId: "1" } },
+      "POST /v1/projects/{projectId}/alerts/{alertId}/match/review": {
+        params: { alertId: "1" },
+        body: {
+          decision: "discard",
+          reason: "Fecha de nacimiento y nacionalidad distintas de las de la entrada de la lista.",
+        },
       },
       "GET /v1/projects/{projectId}/alerts/{alertId}": { params: { alertId: "1" } },
       "GET /v1/projects/{projectId}/alerts/{alertId}/evidence": { params: { alertId: "1", format: "md" } },

@@ -153,7 +153,7 @@ describe("incremental investigations", () => {
     const [a, b] = [await get(url), await get(url, svc.project.keys.developer)];
     expect(a.headers["cache-control"]).toBe("public, max-age=3600");
     // A shared cache keys it by the API key: one key's answer is never served to another.
-    expect(a.headers.vary).toBe("x-api-key, x-api-header");
+    expect(a.headers.vary).toBe("x-api-key, x-api-header, Cookie, Accept-Language");
     expect(a.headers["content-type"]).toMatch(/^application\/json/);
     expect(a.body).toBe(b.body);
     expect(a.json()).toMatchObject({

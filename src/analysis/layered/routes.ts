@@ -11,6 +11,8 @@ import { AnalysisParams, LayerParams, LayerResultSchema, ProgressSchema } from "
 import { readLayer, readProgress } from "./views.ts";
 
 export const COMPLETED_LAYER_CACHE = "public, max-age=3600";
+/** The same for a signed-in person: their browser may keep it, a shared cache may not. */
+const PRIVATE_LAYER_CACHE = "private, max-age=3600";
 
 export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void {
   const tags = ["Investigations"];
@@ -44,7 +46,7 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
         summary: "One layer of a layered analysis",
         description:
           "Layer 0 is the root's own transfers and its direct counterparties, layer k the addresses k hops away " +
-          "and their counterparties. A completed layer never changes (`Cache-Control: public, max-age=3600`); " +
+          "and their counterparties. A completed layer never changes (`Cache-Control: public, max-age=3600`; `private` for a signed-in person); " +
           "a layer not processed yet answers its short form, `pending` (`Cache-Control: no-cache`).",
         params: LayerParams,
         response: { 200: Ok(LayerResultSchema) },
@@ -57,8 +59,10 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
         req.params.analysisId,
         req.params.layer,
       );
-      // The answer depends on the key (its project): a shared cache must keep one key's answer from another.
-      reply.header("vary", "x-api-key, x-api-header");
+      // The answer depends on who asks (a key's or a signed-in person's project): a shared cache must keep one
+      // caller's answer from another. A person's answer (by session cookie) is kept by their browser only.
+      reply.header("vary", "x-api-key, x-api-header, Cookie");
+      const cacheControl = principalOf(req).keyId === null ? PRIVATE_LAYER_CACHE : COMPLETED_LAYER_CACHE;
       if (!answer.completed) {
         reply.header("cache-control", "no-cache");
         return ok(answer.layer);
@@ -70,10 +74,10 @@ export function registerLayeredRoutes(app: HttpApp, ctx: AnalysisContext): void 
       // layer's evidence (src/analysis/words.ts); the codes and figures are the stored layer's.
       if (req.lang === "es")
         return reply
-          .header("cache-control", COMPLETED_LAYER_CACHE)
+          .header("cache-control", cacheControl)
           .send(ok(layerInSpanish(JSON.parse(body) as CompletedLayer)));
       return reply
-        .header("cache-control", COMPLETED_LAYER_CACHE)
+        .header("cache-control", cacheControl)
         .type("application/json; charset=utf-8")
         .serializer((payload: unknown) => payload as string)
         .send(`{"success":true,"data":${body}}` as never);

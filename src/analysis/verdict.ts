@@ -17,6 +17,7 @@ import {
 import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { type ExposurePath, exposurePaths } from "./exposure-entries.ts";
+import { layerFinding } from "./layer-finding.ts";
 import type { CompletedLayer } from "./layered/layer-result.ts";
 import { getLayeredAnalysis, readLayerBody } from "./layered/store.ts";
 import { quickExpansion, quickRisk } from "./quick.ts";
@@ -157,18 +158,7 @@ async function layerVerdict(
     // As a stored result keeps them: the findings the address takes part in.
     findings: layer.detectedPatterns
       .filter((p) => p.evidence.wallets.includes(root) || p.subject === root)
-      .map((p) => ({
-        pattern: p.patternType,
-        severity: p.severity,
-        confidence: p.confidence,
-        subject: p.subject,
-        wallets: p.evidence.wallets,
-        actors: null,
-        txs: p.evidence.txHashes,
-        usdAmount: p.evidence.usdAmount,
-        thresholds: p.evidence.thresholds,
-        message: p.description,
-      })),
+      .map(layerFinding),
     exposure: (layer.exposure ?? []).map((e) => ({
       category: e.category,
       direction: e.direction,

@@ -7,6 +7,7 @@
 // reads them. English answers keep the risk core's own sentences (the API's contract). Pure.
 import { CATALOG, type Lang, type MessageId, THRESHOLD_NAME_IDS, translate } from "../messages/index.ts";
 import { exchangeNameOfLabel } from "../risk/index.ts";
+import { layerFinding } from "./layer-finding.ts";
 import type { CompletedLayer } from "./layered/index.ts";
 import type { VerdictExposure, VerdictFinding, WalletVerdict } from "./verdict.ts";
 
@@ -285,21 +286,6 @@ export function reasonEs(v: ReasonInput, root: string): string {
   return text;
 }
 
-type LayerPattern = CompletedLayer["detectedPatterns"][number];
-
-const layerFinding = (p: LayerPattern): VerdictFinding => ({
-  pattern: p.patternType,
-  severity: p.severity,
-  confidence: p.confidence,
-  subject: p.subject,
-  wallets: p.evidence.wallets,
-  actors: null,
-  txs: p.evidence.txHashes,
-  usdAmount: p.evidence.usdAmount,
-  thresholds: p.evidence.thresholds,
-  message: p.description,
-});
-
 /**
  * A completed layer with the texts the service writes in Spanish: its reason (from its exposure and the patterns
  * the root takes part in, as an investigation's verdict reads a layer) and each pattern's description. Codes,
@@ -336,6 +322,7 @@ export function layerInSpanish(layer: CompletedLayer): CompletedLayer {
   const labels = new Map<string, string>();
   for (const node of Object.values(layer.cumulativeGraph.nodes))
     if (node.label !== undefined && node.label !== null) labels.set(node.address, node.label);
+  type LayerPattern = CompletedLayer["detectedPatterns"][number];
   const described = (p: LayerPattern): LayerPattern => ({
     ...p,
     description: findingEs(layerFinding(p), labels),

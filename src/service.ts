@@ -54,7 +54,13 @@ import {
 } from "./integrator/index.ts";
 import { createInvestigation, registerInvestigationRoutes } from "./investigations/index.ts";
 import { importedUma, useImportedUma } from "./jurisdictions/index.ts";
-import { createProject, KeyAuthenticator, type KeysContext, registerKeysRoutes } from "./keys/index.ts";
+import {
+  createProject,
+  KeyAuthenticator,
+  type KeysContext,
+  keyLabelsById,
+  registerKeysRoutes,
+} from "./keys/index.ts";
 import { chainLags } from "./ledger/index.ts";
 import { errorMessage, requestLang } from "./messages/index.ts";
 import {
@@ -112,6 +118,7 @@ import {
   startClientRescreening,
 } from "./screening/index.ts";
 import {
+  listUsers,
   registerSessionRoutes,
   registerUserRoutes,
   resolveSession,
@@ -381,6 +388,16 @@ async function assemble(
   const projects: ProjectsContext = {
     db: database.db,
     parts: [integrationSettings(keys.serverKeys), alertSettings(config.alertLevel), screeningSettings()],
+    actorNames: async (projectId) => {
+      const [people, labels] = await Promise.all([
+        listUsers(database.db, projectId),
+        keyLabelsById(database.db, projectId),
+      ]);
+      return new Map([
+        ...people.map((p) => [`user:${p.id}`, p.displayName] as const),
+        ...[...labels].map(([id, label]) => [`key:${id}`, label] as const),
+      ]);
+    },
   };
   const profiles = new ProfileReader(integrator, { perProject: config.profileReadsPerProject });
   const files = chooseFileStore(config, database);

@@ -64,6 +64,13 @@ export function registerProjectRoutes(app: HttpApp, ctx: ProjectsContext): void 
         response: { 200: Ok(Type.Array(AuditSchema)) },
       },
     },
-    async (req) => ok(await listAudit(ctx.db, req.params.projectId, page(req.query))),
+    async (req) => {
+      const projectId = req.params.projectId;
+      const [entries, names] = await Promise.all([
+        listAudit(ctx.db, projectId, page(req.query)),
+        ctx.actorNames?.(projectId),
+      ]);
+      return ok(entries.map((e) => ({ ...e, actorName: names?.get(e.actor) ?? null })));
+    },
   );
 }

@@ -71,6 +71,10 @@ export type ProjectPatch = Static<typeof ProjectOwnPatch> & Record<string, unkno
 export const AuditSchema = Type.Object({
   id: Type.String(),
   actor: Type.String(),
+  actorName: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "who the actor is, in words: a person's display name for `user:<id>`, a key's label for `key:<id>`; null for `cli`, `system` or one no longer known",
+  }),
   action: Type.String(),
   target: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Unknown()),

@@ -310,10 +310,16 @@ describe("sessions", () => {
       url: `/v1/projects/${t.svc.project.id}/audit?limit=100`,
       headers: auth(t.svc.project.keys.admin),
     });
-    const entries = audit?.json().data as { actor: string; action: string; target: string }[];
+    const entries = audit?.json().data as {
+      actor: string;
+      actorName: string | null;
+      action: string;
+      target: string;
+    }[];
     expect(entries).toContainEqual(
       expect.objectContaining({
         actor: `user:${user.id}`,
+        actorName: "Persona carmen",
         action: "user.created",
         target: `user:${created.json().data.user.id}`,
       }),
@@ -321,6 +327,9 @@ describe("sessions", () => {
     expect(entries).toContainEqual(
       expect.objectContaining({ actor: `user:${user.id}`, action: "user.signed_in" }),
     );
+    // The admin key that created Carmen is named by its label.
+    const byKey = entries.find((e) => e.actor.startsWith("key:") && e.action === "user.created");
+    expect(byKey?.actorName).toEqual(expect.any(String));
   });
 
   it("API keys work exactly as before, and a key is not a person", async () => {

@@ -106,7 +106,10 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.selectOption("#filter-cause", "");
     await page.click("#filters button[type=submit]");
     await expect.poll(() => page.getAttribute("#inbox", "data-count")).toBe("2");
-    expect(await page.locator("#inbox tbody tr").nth(1).getAttribute("data-linked-to")).toBe(world.overdueId);
+    // The person-match filter also showed two rows: wait for the client's rows themselves, not the count alone.
+    await expect
+      .poll(() => page.locator("#inbox tbody tr").nth(1).getAttribute("data-linked-to"))
+      .toBe(world.overdueId);
     await page.click("#filters button.secondary");
     await expect.poll(() => page.getAttribute("#inbox-total", "data-total")).toBe(String(world.total));
 

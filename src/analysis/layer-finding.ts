@@ -1,9 +1,23 @@
-// A layered analysis's detected pattern as a verdict's finding: the one shape the wallet report, the Spanish texts
+// A layered analysis's detected pattern and exposure entry as a verdict's finding and exposure: the one shape the wallet report, the Spanish texts
 // and the stored verdicts read, whichever kind of analysis the finding came from.
 import type { CompletedLayer } from "./layered/layer-result.ts";
-import type { VerdictFinding } from "./verdict.ts";
+import type { VerdictExposure, VerdictFinding } from "./verdict.ts";
 
 type LayerPattern = CompletedLayer["detectedPatterns"][number];
+type LayerExposure = NonNullable<CompletedLayer["exposure"]>[number];
+
+/** A layer's exposure entry as a verdict's (its transactions named `txs`). */
+export const layerExposure = (e: LayerExposure): VerdictExposure => ({
+  category: e.category,
+  direction: e.direction,
+  hops: e.hops,
+  usd: e.usd,
+  share: e.share,
+  counterparties: e.counterparties,
+  via: e.via,
+  txs: e.txHashes,
+  drivesScore: e.drivesScore,
+});
 
 export const layerFinding = (p: LayerPattern): VerdictFinding => ({
   pattern: p.patternType,

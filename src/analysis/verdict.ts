@@ -17,7 +17,7 @@ import {
 import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { type ExposurePath, exposurePaths } from "./exposure-entries.ts";
-import { layerFinding } from "./layer-finding.ts";
+import { layerExposure, layerFinding } from "./layer-finding.ts";
 import type { CompletedLayer } from "./layered/layer-result.ts";
 import { getLayeredAnalysis, readLayerBody } from "./layered/store.ts";
 import { quickExpansion, quickRisk } from "./quick.ts";
@@ -159,17 +159,7 @@ async function layerVerdict(
     findings: layer.detectedPatterns
       .filter((p) => p.evidence.wallets.includes(root) || p.subject === root)
       .map(layerFinding),
-    exposure: (layer.exposure ?? []).map((e) => ({
-      category: e.category,
-      direction: e.direction,
-      hops: e.hops,
-      usd: e.usd,
-      share: e.share,
-      counterparties: e.counterparties,
-      via: e.via,
-      txs: e.txHashes,
-      drivesScore: e.drivesScore,
-    })),
+    exposure: (layer.exposure ?? []).map(layerExposure),
     totals: null,
     drivers: null,
     newestTransfersOnly: null,

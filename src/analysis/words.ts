@@ -7,7 +7,7 @@
 // reads them. English answers keep the risk core's own sentences (the API's contract). Pure.
 import { CATALOG, type Lang, type MessageId, THRESHOLD_NAME_IDS, translate } from "../messages/index.ts";
 import { exchangeNameOfLabel } from "../risk/index.ts";
-import { layerFinding } from "./layer-finding.ts";
+import { layerExposure, layerFinding } from "./layer-finding.ts";
 import type { CompletedLayer } from "./layered/index.ts";
 import type { VerdictExposure, VerdictFinding, WalletVerdict } from "./verdict.ts";
 
@@ -301,15 +301,7 @@ export function layerInSpanish(layer: CompletedLayer): CompletedLayer {
       score: layer.riskScore,
       drivers: null,
       exposure: (layer.exposure ?? []).map((e) => ({
-        category: e.category,
-        direction: e.direction,
-        hops: e.hops,
-        usd: e.usd,
-        share: e.share,
-        counterparties: e.counterparties,
-        via: e.via,
-        txs: e.txHashes,
-        drivesScore: e.drivesScore,
+        ...layerExposure(e),
         ...(e.unsolicited ? { unsolicited: true } : {}),
       })),
       findings,

@@ -7,7 +7,8 @@ import { holdTransfer } from "../support/ledger.ts";
 import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
 
 const INDEXED = 7301;
-const TTL_MS = 1500;
+// Long enough that three quick checks fit inside it on a loaded two-core CI machine (one took 2.6 s there).
+const TTL_MS = 5000;
 const clean = `0x${"c1".padStart(40, "0")}`;
 const peer = `0x${"c2".padStart(40, "0")}`;
 const AT = new Date("2024-03-01T12:00:00Z");

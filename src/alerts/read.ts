@@ -10,7 +10,7 @@ import { checkHistory } from "./history-audit.ts";
 import { historyText } from "./history-text.ts";
 import { linkedAlertIds } from "./linked.ts";
 import { assignedUserId, type Names, projectNames } from "./names.ts";
-import { reasonText } from "./reason-text.ts";
+import { type ReasonSource, reasonText, verdictReason } from "./reason-text.ts";
 import { type AlertStatus, type AlertView, TRANSITIONS } from "./schemas.ts";
 import type { AlertsTable } from "./tables.ts";
 
@@ -25,20 +25,26 @@ export interface ViewContext {
   lang: Lang;
 }
 
+const reasonSource = (row: Selectable<AlertsTable>): ReasonSource => ({
+  cause: row.cause,
+  causeKey: row.cause_key,
+  level: row.level,
+  address: row.address,
+  userId: row.user_id,
+  evidence: row.evidence,
+});
+
 /** The alert's reason in `lang`, its instants read in the zone of its deadline's jurisdiction (else UTC). */
 export function reasonTextOf(row: Selectable<AlertsTable>, lang: Lang): string {
-  return reasonText(
-    lang,
-    {
-      cause: row.cause,
-      causeKey: row.cause_key,
-      level: row.level,
-      address: row.address,
-      userId: row.user_id,
-      evidence: row.evidence,
-    },
-    filingTimeZone(row.deadline_filing),
-  );
+  return reasonText(lang, reasonSource(row), filingTimeZone(row.deadline_filing));
+}
+
+/** The stored evidence with each analysis's reason in `lang`. */
+function evidenceView(row: Selectable<AlertsTable>, lang: Lang): AlertView["evidence"] {
+  const { analyses, ...rest } = row.evidence;
+  if (analyses === undefined) return rest;
+  const source = reasonSource(row);
+  return { ...rest, analyses: analyses.map((v) => ({ ...v, reasonText: verdictReason(lang, v, source) })) };
 }
 
 export function alertView(row: Selectable<AlertsTable>, now: Date, ctx: ViewContext): AlertView {
@@ -56,7 +62,7 @@ export function alertView(row: Selectable<AlertsTable>, now: Date, ctx: ViewCont
     level: row.level,
     reason: row.reason,
     reasonText: reasonTextOf(row, ctx.lang),
-    evidence: row.evidence,
+    evidence: evidenceView(row, ctx.lang),
     deadline:
       row.deadline === null
         ? null

@@ -161,6 +161,14 @@ function verdictTail(
   return tail;
 }
 
+/**
+ * One stored verdict's reason in `lang`, beside its level and score: English keeps the risk core's sentence; Spanish
+ * names the patterns found and the largest exposure.
+ */
+export function verdictReason(lang: Lang, v: AnalysisEvidence, alert: ReasonSource): string {
+  return verdictTail(lang, v, alert, (id, p) => translate(lang, id, p)).trim();
+}
+
 function analysisReason(lang: Lang, a: ReasonSource, t: (id: MessageId, p?: Params) => string): string {
   const v = verdictOf(a);
   if (!v) return otherReason(lang, a);

@@ -130,6 +130,28 @@ export const EvidenceSchema = Type.Object({
   /** `attempt` alerts: the operations the person tried, each time they tried one */
   attempts: Type.Optional(Type.Array(Attempt)),
 });
+/**
+ * The evidence as an alert's reader sees it: each analysis with its reason in the answer's language (written on read,
+ * never stored; the stored `riskReason` is the risk core's English sentence).
+ */
+const EvidenceViewSchema = Type.Composite([
+  Type.Omit(EvidenceSchema, ["analyses"]),
+  Type.Object({
+    analyses: Type.Optional(
+      Type.Array(
+        Type.Composite([
+          Analysis,
+          Type.Object({
+            reasonText: Type.String({
+              description:
+                "the verdict's reason in the answer's language (Content-Language): in English the risk core's sentence; in Spanish the patterns found and the largest exposure",
+            }),
+          }),
+        ]),
+      ),
+    ),
+  }),
+]);
 export type AttemptEvidence = Static<typeof Attempt>;
 export type PersonCandidateEvidence = Static<typeof PersonCandidate>;
 export type AlertEvidence = Static<typeof EvidenceSchema>;
@@ -169,7 +191,7 @@ export const AlertSchema = Type.Object({
     description:
       "the reason in the answer's language (Content-Language), written from the cause, level and evidence: what a person reads",
   }),
-  evidence: EvidenceSchema,
+  evidence: EvidenceViewSchema,
   deadline: Type.Union([
     Type.Object({
       at: Type.String({ format: "date-time" }),

@@ -188,6 +188,27 @@ describe("alerts from analyses of monitored addresses", () => {
     ]);
   });
 
+  it("each verdict the alert holds carries its reason in the language asked, the stored English one kept", async () => {
+    const [alert] = await alertsOf(at("critical"));
+    const read = async (lang: string) =>
+      (
+        await svc.app!.inject({
+          method: "GET",
+          url: `/v1/projects/${svc.project.id}/alerts/${alert!.id}`,
+          headers: { ...auth(dev()), "accept-language": lang },
+        })
+      ).json().data.evidence.analyses as { riskReason: string; reasonText: string }[];
+    const es = await read("es-MX");
+    const en = await read("en");
+    expect(es.length).toBeGreaterThan(0);
+    for (const [i, v] of es.entries()) {
+      expect(v.riskReason).toBe(en[i]!.riskReason);
+      expect(en[i]!.reasonText).toBe(v.riskReason);
+      expect(v.reasonText).toMatch(/^(Patr[oó]n(es)? detectados?|Sin patrones detectados)/);
+      expect(v.reasonText).not.toMatch(/\b(received|sent|detected|exposure)\b/i);
+    }
+  });
+
   it("its evidence pack holds each verdict with its model version, data coverage, findings and exposure paths", async () => {
     const [alert] = await alertsOf(at("critical"));
     const url = `/v1/projects/${svc.project.id}/alerts/${alert!.id}/evidence`;

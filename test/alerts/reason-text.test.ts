@@ -1,7 +1,7 @@
 // An alert's reason in the reader's language, written from its stored evidence (src/alerts/reason-text.ts): one
 // case per cause, in Spanish and English, and no English frame word inside a Spanish reason.
 import { describe, expect, it } from "vitest";
-import { type ReasonSource, reasonText } from "../../src/alerts/reason-text.ts";
+import { type ReasonSource, reasonText, verdictReason } from "../../src/alerts/reason-text.ts";
 import type { AlertEvidence, AnalysisEvidence, PersonCandidateEvidence } from "../../src/alerts/schemas.ts";
 
 const ADDRESS = "0x1111111111111111111111111111111111111111";
@@ -223,6 +223,13 @@ describe("an alert's reason in the reader's language", () => {
     expect(reasonText("es", clean)).toBe(
       `El escaneo de ${ADDRESS} (cliente u-7) obtuvo 82 puntos, nivel alto. Sin patrones detectados.`,
     );
+  });
+
+  it("each past verdict's own reason, beside its level and score: Spanish words, English the core's sentence", () => {
+    expect(verdictReason("es", verdict, analysis)).toBe(
+      "Patrones detectados: cadena de pelado y uso de mezcladores. Mayor exposición: Recibió USD 40,000 (80% de sus fondos entrantes) directamente de una dirección de mezclador (Tornado Cash).",
+    );
+    expect(verdictReason("en", verdict, analysis)).toBe(verdict.riskReason);
   });
 
   it("a re-screening: the label learnt, its category and source, and the level now", () => {

@@ -64,7 +64,7 @@ export interface Alert {
       counterparty: string | null;
     }[];
     laws: { id: string; name: string; source: string }[];
-    analyses?: { riskScore: number; riskLevel: string; riskReason: string; at: string }[];
+    analyses?: { riskScore: number; riskLevel: string; reasonText: string; at: string }[];
     persons?: { subject: string; list: string; matchedName: string; score: number; verdict: string }[];
   };
   deadline: { at: string; filing: string; source: string; overdue: boolean; timeZone?: string } | null;

@@ -374,7 +374,7 @@ export function AlertDetail({
                       <Badge kind="level" value={a.riskLevel} />
                     </td>
                     <td>{d.number(a.riskScore)}</td>
-                    <td class="wrap">{a.riskReason}</td>
+                    <td class="wrap">{a.reasonText}</td>
                   </tr>
                 ))}
               </tbody>

@@ -62,7 +62,7 @@ import {
   registerKeysRoutes,
 } from "./keys/index.ts";
 import { chainLags } from "./ledger/index.ts";
-import { errorMessage, requestLang } from "./messages/index.ts";
+import { errorDetail, errorMessage, requestLang } from "./messages/index.ts";
 import {
   findMonitored,
   registerMonitoringRoutes,
@@ -439,7 +439,7 @@ async function assemble(
           : {}),
         authenticate: authenticator.authenticate,
         sessions: (sessionId) => resolveSession(users, sessionId),
-        language: { choose: requestLang, errorMessage },
+        language: { choose: requestLang, errorMessage, errorDetail },
         knownValidKey: authenticator.knows,
         wellFormedKey: authenticator.wellFormed,
         ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),

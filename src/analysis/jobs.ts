@@ -10,9 +10,10 @@ import { refuseOverCap } from "./caps.ts";
 import type { AnalysisContext } from "./context.ts";
 import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { drainDeferredScans } from "./first-scans.ts";
-import { failedResult, publicResult, type ScanResult, scanResultOf } from "./result.ts";
+import { failedResult, type ScanResult, scanResultOf } from "./result.ts";
 import { queueRiskJobIn, RISK_QUEUE, type RiskJobRequest, riskJobCap, sendRiskRun } from "./risk-queue.ts";
 import { runAnalysis } from "./run.ts";
+import { answeredResult } from "./scan.ts";
 import type { RiskJobViewBody } from "./schemas.ts";
 import { finish, getAnalysis, markRunning, type StoredAnalysis } from "./store.ts";
 import { tellVerdict } from "./verdicts.ts";
@@ -146,10 +147,11 @@ export async function readRiskJob(
   ctx: AnalysisContext,
   projectId: number,
   jobId: string,
+  lang?: string,
 ): Promise<RiskJobView> {
   const analysis = isUuid(jobId) ? await getAnalysis(ctx.db, projectId, jobId.toLowerCase()) : undefined;
   if (analysis?.kind !== "job") throw notFound("Job");
-  return view(analysis, await queueFailure(ctx.jobs, analysis));
+  return view(analysis, await queueFailure(ctx.jobs, analysis), lang);
 }
 
 /** A job pg-boss gave up on while its row was not finished (e.g. it expired every time). */
@@ -159,7 +161,8 @@ async function queueFailure(jobs: JobQueue, a: StoredAnalysis): Promise<string |
   return job?.state === "failed" || job?.state === "cancelled" ? "The analysis failed" : undefined;
 }
 
-function view(a: StoredAnalysis, queueError: string | undefined): RiskJobView {
+/** The job as answered; its result's reason in `lang` (Spanish written from the evidence, else as stored). */
+function view(a: StoredAnalysis, queueError: string | undefined, lang: string | undefined): RiskJobView {
   const base = { jobId: a.id, createdAt: a.createdAt.toISOString(), updatedAt: a.updatedAt.toISOString() };
   if (queueError) return { ...base, status: "failed", error: queueError };
   if (a.status === "completed" && a.result) {
@@ -167,7 +170,7 @@ function view(a: StoredAnalysis, queueError: string | undefined): RiskJobView {
       ...base,
       status: "completed",
       result: {
-        ...publicResult(a.result),
+        ...answeredResult(a.result, a.maxDepth, lang),
         fromDate: a.windowFrom?.toISOString() ?? null,
         toDate: a.windowTo?.toISOString() ?? null,
       },

@@ -196,6 +196,6 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
         response: { 200: Ok(RiskJobView) },
       },
     },
-    async (req) => ok(await readRiskJob(ctx, principalOf(req).projectId, req.params.jobId)),
+    async (req) => ok(await readRiskJob(ctx, principalOf(req).projectId, req.params.jobId, req.lang)),
   );
 }

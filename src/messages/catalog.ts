@@ -2,6 +2,7 @@
 import { caseMessages } from "./catalog/case.ts";
 import { common } from "./catalog/common.ts";
 import { desk } from "./catalog/desk.ts";
+import { errorDetails } from "./catalog/error-details.ts";
 import { errors } from "./catalog/errors.ts";
 import { evidence } from "./catalog/evidence.ts";
 import { law } from "./catalog/law.ts";
@@ -16,6 +17,7 @@ const PARTS = [
   common,
   desk,
   errors,
+  errorDetails,
   risk,
   law,
   caseMessages,

@@ -1,7 +1,7 @@
 // An error of the service in the reader's language: the catalog message it was raised with (AppError's `text`),
 // else the one of its fixed public message (platform/errors.ts MESSAGES), else the generic one of its code. English
 // keeps the message the error was raised with, which is the API's contract (docs/api.md "Languages").
-import { type AppError, type ErrorCode, MESSAGES } from "../platform/errors.ts";
+import { type AppError, type ErrorCode, type ErrorDetail, MESSAGES } from "../platform/errors.ts";
 import { CATALOG, type MessageId } from "./catalog.ts";
 import type { Lang } from "./define.ts";
 import { isLang, translate } from "./translate.ts";
@@ -33,6 +33,12 @@ const isMessageId = (id: string): id is MessageId => id in CATALOG.en;
 export function errorMessage(lang: string, error: AppError): string | undefined {
   if (!isLang(lang) || lang === "en") return undefined;
   return errorMessageIn(lang, error);
+}
+
+/** One of an error's details in `lang`; undefined for English, or for a detail the catalog does not word. */
+export function errorDetail(lang: string, detail: ErrorDetail): string | undefined {
+  if (!isLang(lang) || lang === "en" || !detail.text || !isMessageId(detail.text.id)) return undefined;
+  return translate(lang, detail.text.id, detail.text.params);
 }
 
 function errorMessageIn(lang: Lang, error: AppError): string {

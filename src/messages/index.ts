@@ -3,6 +3,6 @@
 export type { MessageId } from "./catalog.ts";
 export { CATALOG } from "./catalog.ts";
 export { defineMessages, LANGS, type Lang, LOCALE } from "./define.ts";
-export { errorMessage } from "./errors.ts";
+export { errorDetail, errorMessage } from "./errors.ts";
 export { THRESHOLD_NAME_IDS } from "./thresholds.ts";
 export { isLang, negotiateLang, type Params, requestLang, translate } from "./translate.ts";

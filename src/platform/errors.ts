@@ -39,6 +39,8 @@ export interface ErrorText {
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** The message in the catalog, for answers in another language (never sent: the body has path and message). */
+  text?: ErrorText;
 }
 
 export class AppError extends Error {
@@ -86,7 +88,7 @@ export class AppError extends Error {
       success: false,
       error: this.code,
       message: this.message,
-      ...(this.details ? { details: this.details } : {}),
+      ...(this.details ? { details: this.details.map(({ path, message }) => ({ path, message })) } : {}),
     };
   }
 }

@@ -3,6 +3,7 @@
 // with no Accept-Language is answered in English, as the API always answered. The codes (riskLevel, error) never
 // change. In-memory PGlite, or PostgreSQL with VIGIA_TEST_DB=postgres.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runRiskJob } from "../../src/analysis/jobs.ts";
 import { SCENARIO_START, writeWorldToStore } from "../../src/worlds/index.ts";
 import { DAY, World } from "../../src/worlds/world.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -97,7 +98,7 @@ describe("errors", () => {
     expect(res.headers["content-language"]).toBe("es");
   });
 
-  it("say a wrong key, an invalid query and an unknown route in Spanish, details kept", async () => {
+  it("say a wrong key, an invalid query and an unknown route in Spanish, details at the same paths", async () => {
     const key = await svc.app!.inject({
       method: "GET",
       url: `/v1/risk/quick?address=${client.address}`,
@@ -109,12 +110,14 @@ describe("errors", () => {
 
     const query = await svc.app!.inject({
       method: "GET",
-      url: "/v1/risk/quick?address=nope",
+      url: "/v1/risk/quick?chainId=1",
       headers: { ...auth(svc.project.keys.viewer), "accept-language": "es-MX" },
     });
     expect(query.statusCode).toBe(400);
     expect(query.json().message).toBe("Los parámetros de la consulta no son válidos");
-    expect(query.json().details?.length).toBeGreaterThan(0);
+    expect(query.json().details).toEqual([
+      { path: "/address", message: "falta el campo obligatorio «address»" },
+    ]);
 
     const route = await svc.app!.inject({
       method: "GET",
@@ -177,5 +180,88 @@ describe("a scan's reason", () => {
     };
     expect((await stored()).riskReason).toMatch(/^Received USD 12,000/);
     expect((await stored("es-MX")).riskReason).toMatch(/^Recibió USD 12,000/);
+  });
+});
+
+describe("what is wrong with a field (details)", () => {
+  const scan = (payload: object, language?: string) =>
+    svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+      headers: { ...auth(svc.project.keys.developer), ...(language ? { "accept-language": language } : {}) },
+      payload,
+    });
+
+  it("is Ajv's English without Accept-Language and Spanish for es-MX, at the same paths", async () => {
+    const bad = {
+      addresses: [{ address: client.address, chainId: String(CHAIN) }],
+      maxDepth: 9,
+      maxdepht: 2,
+    };
+    const en = (await scan(bad)).json();
+    const es = (await scan(bad, "es-MX")).json();
+    expect(en.details.map((d: { path: string }) => d.path)).toEqual(
+      es.details.map((d: { path: string }) => d.path),
+    );
+    expect(en.details).toContainEqual({
+      path: "/maxdepht",
+      message: 'unknown field "maxdepht": did you mean "maxDepth"?',
+    });
+    expect(es.details).toContainEqual({
+      path: "/maxdepht",
+      message: "campo desconocido «maxdepht»: ¿quiso decir «maxDepth»?",
+    });
+    const noAddresses = (await scan({ maxDepth: 9 }, "es-MX")).json();
+    expect(noAddresses.details).toEqual(
+      expect.arrayContaining([{ path: "/addresses", message: "falta el campo obligatorio «addresses»" }]),
+    );
+    const tooDeep = (
+      await scan({ addresses: [{ address: client.address, chainId: "1" }], maxDepth: 9 }, "es")
+    ).json();
+    expect(tooDeep.details).toEqual([{ path: "/maxDepth", message: "debe ser como máximo 7" }]);
+  });
+
+  it("says a body that is not JSON in Spanish", async () => {
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+      headers: {
+        ...auth(svc.project.keys.developer),
+        "accept-language": "es",
+        "content-type": "application/json",
+      },
+      payload: "{addresses: ",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0].message).toMatch(/^el cuerpo no es JSON válido/);
+  });
+});
+
+describe("a risk job's reason", () => {
+  it("is English without Accept-Language and Spanish for es-MX, from the one stored result", async () => {
+    const started = await svc.app!.inject({
+      method: "POST",
+      url: "/v1/risk",
+      headers: auth(svc.project.keys.developer),
+      payload: { address: client.address, chainId: CHAIN, fromDate: "2020-01-01" },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const { jobId } = started.json().data;
+    await runRiskJob(svc.analysis, jobId, true);
+    const read = async (language?: string) => {
+      const res = await svc.app!.inject({
+        method: "GET",
+        url: `/v1/risk/${jobId}`,
+        headers: { ...auth(svc.project.keys.viewer), ...(language ? { "accept-language": language } : {}) },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().data;
+    };
+    const en = await read();
+    const es = await read("es-MX");
+    expect(en).toMatchObject({ status: "completed", result: { riskLevel: "critical" } });
+    expect(en.result.riskReason).toMatch(/^Received USD 12,000 .*directly from a sanctioned address/);
+    expect(es.result.riskReason).toMatch(/^Recibió USD 12,000 .*directamente de una dirección sancionada/);
+    expect({ ...es.result, riskReason: "" }).toEqual({ ...en.result, riskReason: "" });
   });
 });

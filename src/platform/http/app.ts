@@ -20,7 +20,7 @@ import Fastify, {
   type RawServerDefault,
 } from "fastify";
 import type { Logger } from "pino";
-import { AppError, type ErrorDetail, MESSAGES } from "../errors.ts";
+import { AppError, MESSAGES } from "../errors.ts";
 import { instrumentHttp } from "../metrics/index.ts";
 import { type Authenticator, authHook, type SessionResolver } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
@@ -31,6 +31,7 @@ import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.
 import { ErrorResponse } from "./schemas.ts";
 import { type SharedRateCounter, sharedRateStore } from "./shared-rate-store.ts";
 import { closedBody, namingUnknownFields, unwantedBody } from "./unknown-fields.ts";
+import { validationDetails } from "./validation-details.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -111,14 +112,6 @@ const CONTEXT_MESSAGE: Record<string, string> = {
   headers: "Invalid headers",
 };
 
-function validationDetails(error: FastifyError): ErrorDetail[] {
-  return (error.validation ?? []).slice(0, 20).map((issue) => {
-    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const path = `${issue.instancePath || ""}${missing ? `/${missing}` : ""}` || "/";
-    return { path, message: issue.message ?? "is invalid" };
-  });
-}
-
 /** Maps anything thrown during a request to the public error envelope of docs/api.md. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -137,12 +130,19 @@ export function toAppError(error: unknown): AppError {
             path: "/",
             message:
               "the body is not valid JSON (or holds a __proto__ or constructor.prototype key): send one JSON object, with double-quoted names and no trailing comma",
+            text: { id: "error.detail.invalid_json" },
           },
         ],
       });
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new AppError("invalid_request", MESSAGES.invalidBody, {
-        details: [{ path: "/", message: "the body is empty: send a JSON object, or no content-type header" }],
+        details: [
+          {
+            path: "/",
+            message: "the body is empty: send a JSON object, or no content-type header",
+            text: { id: "error.detail.empty_json" },
+          },
+        ],
       });
     case "FST_ERR_BAD_URL":
     case "FST_ERR_MAX_PARAM_LENGTH":
@@ -400,7 +400,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const bodyOf = (appError: AppError, lang: string | undefined) => {
     const body = appError.toBody();
     const message = lang ? language?.errorMessage?.(lang, appError) : undefined;
-    return message === undefined ? body : { ...body, message };
+    const details =
+      lang && body.details && appError.details
+        ? appError.details.map((d) => ({
+            path: d.path,
+            message: language?.errorDetail?.(lang, d) ?? d.message,
+          }))
+        : body.details;
+    return {
+      ...body,
+      ...(message === undefined ? {} : { message }),
+      ...(details === undefined ? {} : { details }),
+    };
   };
   if (language) {
     const hooks = languageHooks(language);

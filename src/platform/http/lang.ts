@@ -3,7 +3,7 @@
 // read belong to the message catalog (src/messages), which the caller passes in: this file knows only when to
 // ask and what to send back (Content-Language, and Vary so that a cache keeps one answer per language).
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppError } from "../errors.ts";
+import type { AppError, ErrorDetail } from "../errors.ts";
 
 export interface RequestLanguage {
   /**
@@ -13,6 +13,8 @@ export interface RequestLanguage {
   choose: (setting: string | undefined, acceptLanguage: string | undefined) => string;
   /** An error's message in a language, or undefined to keep the message it was raised with. */
   errorMessage?: (lang: string, error: AppError) => string | undefined;
+  /** One of an error's details in a language, or undefined to keep it as raised. */
+  errorDetail?: (lang: string, detail: ErrorDetail) => string | undefined;
 }
 
 declare module "fastify" {

@@ -8,7 +8,7 @@
 // on a refused body, namingUnknownFields walks the body beside its schema to name every unknown field at once, and
 // lets Ajv find the next real error once they are set aside.
 import type { ErrorObject } from "ajv";
-import type { ErrorDetail } from "../errors.ts";
+import type { ErrorDetail, ErrorText } from "../errors.ts";
 
 type Schema = Record<string | symbol, unknown>;
 type Validate = ((data: unknown, ...rest: never[]) => unknown) & {
@@ -118,8 +118,19 @@ export function unknownFieldMessage(name: string, known: readonly string[]): str
   const meant = nearestName(name, known);
   if (meant !== undefined) return `unknown field "${shown(name)}": did you mean "${meant}"?`;
   if (known.length === 0) return `unknown field "${shown(name)}": this object has no fields`;
-  const list = known.length > 20 ? `${known.slice(0, 20).join(", ")}, …` : known.join(", ");
-  return `unknown field "${shown(name)}": the fields here are ${list}`;
+  return `unknown field "${shown(name)}": the fields here are ${fieldList(known)}`;
+}
+
+const fieldList = (known: readonly string[]) =>
+  known.length > 20 ? `${known.slice(0, 20).join(", ")}, …` : known.join(", ");
+
+/** The same words as unknownFieldMessage, as a catalog message (platform/errors.ts ErrorText). */
+export function unknownFieldText(name: string, known: readonly string[]): ErrorText {
+  const meant = nearestName(name, known);
+  if (meant !== undefined)
+    return { id: "error.detail.unknown_field_meant", params: { name: shown(name), meant } };
+  if (known.length === 0) return { id: "error.detail.unknown_field_empty", params: { name: shown(name) } };
+  return { id: "error.detail.unknown_field_list", params: { name: shown(name), fields: fieldList(known) } };
 }
 
 interface UnknownField {
@@ -197,7 +208,7 @@ export function namingUnknownFields<F extends Validate>(schema: unknown, validat
         instancePath: `${u.at}/${pointerPart(u.name)}`,
         schemaPath: "#/additionalProperties",
         keyword: "additionalProperties",
-        params: { additionalProperty: shown(u.name) },
+        params: { additionalProperty: shown(u.name), text: unknownFieldText(u.name, u.known) },
         message: unknownFieldMessage(u.name, u.known),
       }));
       for (const u of unknown) delete u.holder[u.name];
@@ -218,6 +229,7 @@ function describe(schema: unknown, e: ErrorObject): ErrorObject {
   return {
     ...e,
     instancePath: `${e.instancePath}/${pointerPart(name)}`,
+    params: { ...e.params, text: unknownFieldText(name, known) },
     message: unknownFieldMessage(name, known),
   };
 }
@@ -240,11 +252,15 @@ function schemaAt(schema: unknown, path: string): unknown {
  */
 export function unwantedBody(body: unknown): ErrorDetail[] {
   if (body === undefined || body === null || (Array.isArray(body) && body.length === 0)) return [];
-  if (!isObject(body)) return [{ path: "/", message: "this operation takes no body: send none" }];
+  if (!isObject(body))
+    return [
+      { path: "/", message: "this operation takes no body: send none", text: { id: "error.detail.no_body" } },
+    ];
   return Object.keys(body)
     .slice(0, MAX_NAMED)
     .map((name) => ({
       path: `/${pointerPart(name)}`,
       message: `unknown field "${shown(name)}": this operation takes no body`,
+      text: { id: "error.detail.no_body_field", params: { name: shown(name) } },
     }));
 }

@@ -325,7 +325,7 @@ export function registerSessionRoutes(app: HttpApp, ctx: UsersContext): void {
         summary:
           "Where the identity provider sends the browser back: the session cookie and a redirect to /app",
         description:
-          "A refusal (no account with the e-mail, an unverified e-mail, a flow that failed) redirects to `/app/login#error=<message id>` instead.",
+          "A refusal (no account with the e-mail, an unverified e-mail, a flow that failed) redirects to `/app/login#error=<message id>` instead, with the message's parameters beside it (`&email=...` for `oidc.no_account`), so the sign-in page says why.",
       },
     },
     async (request, reply) => {
@@ -336,9 +336,12 @@ export function registerSessionRoutes(app: HttpApp, ctx: UsersContext): void {
         setSession(request, reply, result.session, result.user.id);
         return reply.redirect("/app", 302);
       } catch (error) {
-        const id = (error as { text?: { id?: string } }).text?.id ?? "oidc.failed";
+        const text = (error as { text?: { id?: string; params?: Record<string, string | number> } }).text;
+        const id = text?.id ?? "oidc.failed";
         request.log.info({ reason: id }, "an OpenID Connect sign-in was refused");
-        return reply.redirect(`/app/login#error=${encodeURIComponent(id)}`, 302);
+        const said = new URLSearchParams({ error: id });
+        for (const [k, v] of Object.entries(text?.params ?? {})) said.set(k, String(v));
+        return reply.redirect(`/app/login#${said}`, 302);
       }
     },
   );

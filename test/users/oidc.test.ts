@@ -182,7 +182,7 @@ describe("OpenID Connect", () => {
   it("refuses an e-mail with no account, and one the provider did not verify", async () => {
     const stranger = await signInThroughProvider("stranger");
     expect(stranger?.statusCode).toBe(302);
-    expect(stranger?.headers.location).toBe("/app/login#error=oidc.no_account");
+    expect(stranger?.headers.location).toBe("/app/login#error=oidc.no_account&email=stranger%40example.mx");
     expect(((stranger?.cookies ?? []) as { name: string }[]).some((c) => c.name === "vigia_session")).toBe(
       false,
     );

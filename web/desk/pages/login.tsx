@@ -1,10 +1,24 @@
 // Sign-in (/app/login): e-mail and password, then the authenticator's code when the account has one; the
-// company's identity provider when the service has one configured. Wrong password or code get one answer.
+// company's identity provider when the service has one configured. Wrong password or code get one answer. A
+// sign-in through the provider that the service refused comes back here as #error=oidc.<why> (and the message's
+// parameters), said in words.
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, call, get } from "../api.ts";
-import { useDesk } from "../i18n.ts";
+import { type Desk, useDesk } from "../i18n.ts";
 import type { Session } from "../types.ts";
 import { errorText } from "../ui.tsx";
+
+const PROVIDER_REFUSALS = ["oidc.no_account", "oidc.unverified", "oidc.failed", "oidc.disabled"] as const;
+
+/** Why the identity provider's sign-in was refused, from the address the service sent her back to; else "". */
+function providerRefusal(d: Desk): string {
+  const said = new URLSearchParams(window.location.hash.slice(1));
+  const id = PROVIDER_REFUSALS.find((r) => r === said.get("error"));
+  if (id === undefined) return "";
+  // Read once: a reload of the page does not say it again.
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  return d.t(id, { email: said.get("email") ?? "—" });
+}
 
 export function LoginPage({
   session,
@@ -18,7 +32,7 @@ export function LoginPage({
   const [password, setPassword] = useState("");
   const [totp, setTotp] = useState("");
   const [askTotp, setAskTotp] = useState(false);
-  const [error, setError] = useState("");
+  const [error, setError] = useState(() => providerRefusal(d));
   const [busy, setBusy] = useState(false);
   const [oidc, setOidc] = useState<{ enabled: boolean; name?: string } | null>(null);
 

@@ -6,7 +6,8 @@
 // one discarded; October generated and marked filed with a folio and its file downloaded; the coming deadlines as
 // the law's day and hour; a name screened; an aviso raised from the alert. On every page: no English catalog text,
 // no raw message id; at 1024 and 1280 px no word broken inside. A viewer sees no button her role may not use; an
-// ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code.
+// ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code; the
+// inbox refreshes itself, but not while she types in its filters.
 // Screenshots per step in test-artifacts/desk/. PGlite, or PostgreSQL.
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -270,6 +271,34 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     expect(problems).toEqual([]);
     await page.click("#sign-out");
     await page.waitForURL(/\/app\/login/);
+    await page.close();
+  }, 120_000);
+
+  it("the inbox refreshes itself every 30 s, but not while she is typing in its filters", async () => {
+    const { page, problems } = await open();
+    // Her page's clock, moved by the test (the network and the service keep real time).
+    await page.clock.install();
+    await page.goto(`${world.url}/app/login`);
+    await signIn(page, PEOPLE.viewer);
+    await page.waitForSelector('#inbox[data-status="ready"]');
+    let reads = 0;
+    page.on("request", (r) => {
+      if (/\/v1\/projects\/\d+\/alerts\?/.test(r.url())) reads++;
+    });
+    await page.click("#filter-client");
+    await page.keyboard.type("u-ga", { delay: 20 });
+    await page.clock.runFor(65_000);
+    expect(reads).toBe(0);
+    expect(await page.inputValue("#filter-client")).toBe("u-ga");
+    // Out of the form (her focus on the heading's page, not a field), the next tick reads the inbox again.
+    await page.locator("#inbox-heading").click();
+    await page.evaluate(() => (document.activeElement as { blur?: () => void } | null)?.blur?.());
+    await page.clock.runFor(31_000);
+    await expect.poll(() => reads).toBeGreaterThan(0);
+    await page.waitForSelector('#inbox[data-status="ready"]');
+    // What she typed and had not applied is still there.
+    expect(await page.inputValue("#filter-client")).toBe("u-ga");
+    expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
 

@@ -4,15 +4,14 @@
 // herself; an e-mail with no account comes back to the sign-in page told why, in Spanish. PGlite, or PostgreSQL.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, type HeadlessBrowser, launchChromium } from "../support/browser.ts";
+import { oidcEnv, startOidcProvider, type TestProvider } from "../support/oidc-provider.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { PASSWORD } from "../users/support.ts";
 import { notSpanish, snap } from "./desk-page.ts";
 
 const runnable = chromiumAvailable() || Boolean(process.env.CI);
-const SECRET = "a test client secret that is long enough";
 const ACCOUNTS: Record<string, { email: string; email_verified: boolean }> = {
   ana: { email: "ana.oficial@exchange.mx", email_verified: true },
   stranger: { email: "nadie@exchange.mx", email_verified: true },
@@ -27,7 +26,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-let provider: http.Server;
+let provider: TestProvider;
 let svc: TestService;
 let url: string;
 let browser: HeadlessBrowser;
@@ -36,37 +35,8 @@ describe.runIf(runnable)("signing in through the identity provider, in Chromium"
   beforeAll(async () => {
     const port = await freePort();
     const callback = `http://127.0.0.1:${port}/auth/oidc/callback`;
-    provider = http.createServer();
-    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-    const oidc = new Provider(issuer, {
-      clients: [
-        {
-          client_id: "vigia",
-          client_secret: SECRET,
-          redirect_uris: [callback],
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-        },
-      ],
-      claims: { openid: ["sub"], email: ["email", "email_verified"] },
-      findAccount: async (_ctx, id) => {
-        const account = ACCOUNTS[id];
-        return account ? { accountId: id, claims: async () => ({ sub: id, ...account }) } : undefined;
-      },
-      cookies: { keys: ["a cookie key for the test provider"] },
-      pkce: { required: () => true },
-    });
-    provider.on("request", oidc.callback());
-    svc = await startTestService({
-      env: {
-        VIGIA_OIDC_ISSUER: issuer,
-        VIGIA_OIDC_CLIENT_ID: "vigia",
-        VIGIA_OIDC_CLIENT_SECRET: SECRET,
-        VIGIA_OIDC_REDIRECT_URL: callback,
-        VIGIA_OIDC_NAME: "Exchange SSO",
-      },
-    });
+    provider = await startOidcProvider(callback, ACCOUNTS);
+    svc = await startTestService({ env: oidcEnv(provider, callback, "Exchange SSO") });
     url = await svc.listen(port);
     const created = await svc.app!.inject({
       method: "POST",

@@ -2,10 +2,8 @@
 // accounts, the flow driven over plain HTTP (the provider's own sign-in and consent forms, cookies kept by hand), the
 // callback answered by the service. A person with an account signs in; an e-mail with no account, or one the
 // provider did not verify, is refused (no sign-up through the provider).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oidcEnv, startOidcProvider, type TestProvider } from "../support/oidc-provider.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { PASSWORD } from "./support.ts";
 
@@ -16,42 +14,12 @@ const ACCOUNTS: Record<string, { email: string; email_verified: boolean }> = {
   unverified: { email: "unverified@example.mx", email_verified: false },
 };
 
-let provider: http.Server;
-let issuer: string;
+let provider: TestProvider;
 let svc: TestService;
 
 beforeAll(async () => {
-  provider = http.createServer();
-  await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-  const oidc = new Provider(issuer, {
-    clients: [
-      {
-        client_id: "vigia",
-        client_secret: "a test client secret that is long enough",
-        redirect_uris: [REDIRECT],
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-      },
-    ],
-    claims: { openid: ["sub"], email: ["email", "email_verified"] },
-    findAccount: async (_ctx, id) => {
-      const account = ACCOUNTS[id];
-      return account ? { accountId: id, claims: async () => ({ sub: id, ...account }) } : undefined;
-    },
-    cookies: { keys: ["a cookie key for the test provider"] },
-    pkce: { required: () => true },
-  });
-  provider.on("request", oidc.callback());
-  svc = await startTestService({
-    env: {
-      VIGIA_OIDC_ISSUER: issuer,
-      VIGIA_OIDC_CLIENT_ID: "vigia",
-      VIGIA_OIDC_CLIENT_SECRET: "a test client secret that is long enough",
-      VIGIA_OIDC_REDIRECT_URL: REDIRECT,
-      VIGIA_OIDC_NAME: "Empresa SSO",
-    },
-  });
+  provider = await startOidcProvider(REDIRECT, ACCOUNTS);
+  svc = await startTestService({ env: oidcEnv(provider, REDIRECT, "Empresa SSO") });
   const created = await svc.app?.inject({
     method: "POST",
     url: `/v1/projects/${svc.project.id}/users`,
@@ -108,7 +76,7 @@ async function signInThroughProvider(accountId: string) {
   );
   expect(flowCookie).toBeDefined();
   const authorize = new URL(String(start?.headers.location));
-  expect(authorize.origin).toBe(issuer);
+  expect(authorize.origin).toBe(provider.issuer);
   expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
   expect(authorize.searchParams.get("state")).toBeTruthy();
   expect(authorize.searchParams.get("nonce")).toBeTruthy();

@@ -1,4 +1,4 @@
-// The little of oidc-provider's API the OpenID Connect test uses (the package ships no types of its own).
+// The little of oidc-provider's API the sign-in tests use (the package ships no types of its own).
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
 

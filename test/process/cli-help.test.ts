@@ -1,6 +1,7 @@
 // The command line's help (src/cli-help.ts): `vigia --help` lists every command, one line each, by its full name;
-// every command's `--help` ends with an example; and the examples that change nothing lasting run as written, in
-// this checkout, on a fresh embedded data dir.
+// every command's `--help` ends with an example (read in this process from the program `vigia` builds, one of them
+// also from the command itself: each start of the command loads the whole service, seconds on a busy machine); and
+// the examples that change nothing lasting run as written, in this checkout, on a fresh embedded data dir.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -55,10 +56,23 @@ describe("vigia --help", () => {
     expect(() => applyCommandHelp(extra)).toThrow(/"orphan" has no summary and example/);
   });
 
+  /** What `vigia <name> --help` prints, from the program in this process. */
+  const helpOf = (name: string) => {
+    const command = runnableCommands(program).find((c) => commandPath(c) === name);
+    if (!command) throw new Error(`no command ${name}`);
+    let text = "";
+    command.configureOutput({ writeOut: (s) => (text += s) });
+    command.outputHelp();
+    return text;
+  };
+
   it.each(Object.entries(COMMAND_HELP))("`vigia %s --help` ends with its example", (name, entry) => {
-    const text = help(name.split(" ")).trimEnd();
-    expect(text.endsWith(`Example:\n  ${entry.example}`)).toBe(true);
+    expect(helpOf(name).trimEnd().endsWith(`Example:\n  ${entry.example}`)).toBe(true);
     expect(entry.example).toMatch(/^(\w+=\S+ )*vigia /);
+  });
+
+  it("a command's --help prints what the program holds", () => {
+    expect(help(["users", "create"])).toBe(helpOf("users create"));
   });
 });
 

@@ -674,7 +674,10 @@ async function assemble(
       const address = await app.listen({ host: config.host, port });
       url = address.replace("[::1]", "127.0.0.1");
       // Without VIGIA_PUBLIC_URL, links are built on where the API listens: the port it got when PORT was 0.
-      if (config.publicUrl === `http://${config.host}:0`) reports.publicUrl = url;
+      if (config.publicUrl === `http://${config.host}:0`) {
+        reports.publicUrl = url;
+        users.publicUrl = url;
+      }
       return url;
     },
     close() {

@@ -10,9 +10,11 @@ export function userError(
   opts: { retryAfter?: number; path?: string } = {},
 ): AppError {
   const message = translate("en", id, params);
+  const text = { id, ...(params ? { params } : {}) };
   return new AppError(code, message, {
-    text: { id, ...(params ? { params } : {}) },
+    text,
     ...(opts.retryAfter !== undefined ? { retryAfter: opts.retryAfter } : {}),
-    ...(opts.path ? { details: [{ path: opts.path, message }] } : {}),
+    // The field's detail says the same, in the reader's language too.
+    ...(opts.path ? { details: [{ path: opts.path, message, text }] } : {}),
   });
 }

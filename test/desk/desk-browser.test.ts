@@ -7,7 +7,8 @@
 // the law's day and hour; a name screened; an aviso raised from the alert. On every page: no English catalog text,
 // no raw message id; at 1024 and 1280 px no word broken inside. A viewer sees no button her role may not use; an
 // ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code; the
-// inbox refreshes itself, but not while she types in its filters.
+// inbox refreshes itself, but not while she types in its filters; a person created without a password chooses one
+// from the link the administrator was given.
 // Screenshots per step in test-artifacts/desk/. PGlite, or PostgreSQL.
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -301,7 +302,7 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.close();
   }, 120_000);
 
-  it("an ended session goes back to sign-in, keeping the page; the administrator's users page", async () => {
+  it("an ended session goes back to sign-in, keeping the page; the administrator's users page; a new person's link", async () => {
     const { page } = await open();
     await page.goto(`${world.url}/app/login`);
     await signIn(page, PEOPLE.admin);
@@ -316,6 +317,7 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await expect.poll(() => page.locator("#users tbody tr").count()).toBe(4);
     await spanishEverywhere(page);
     await snap(page, "11-users");
+    const link = (await page.locator("#user-link code").textContent()) ?? "";
 
     // The older desk's address lands on the inbox.
     const old = await fetch(`${world.url}/app/alerts`, { redirect: "manual" });
@@ -330,6 +332,36 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await signIn(page, PEOPLE.admin);
     await page.waitForURL(`${world.url}/app/reports`);
     await page.close();
+
+    // Pedro opens the one-time link he was given and chooses his password, then signs in with it.
+    expect(link).toMatch(new RegExp(`^${world.url}/app/login#set-password=[\\w-]+$`));
+    const pedro = (await open()).page;
+    await pedro.goto(link);
+    await pedro.waitForSelector("#set-password-form");
+    expect(new URL(pedro.url()).hash).toBe(""); // the token left the address once read
+    await pedro.fill("#new-password", "Revisar-Alertas-Cada-Mañana");
+    await pedro.fill("#new-password-again", "Revisar-Alertas-Cada-Tarde");
+    await pedro.click("#set-password-submit");
+    expect(await pedro.textContent("#set-password-error")).toBe(
+      "Las dos contraseñas no son iguales: escríbalas de nuevo.",
+    );
+    await pedro.fill("#new-password", "pedro.ruiz@exchange.mx-2026");
+    await pedro.fill("#new-password-again", "pedro.ruiz@exchange.mx-2026");
+    await pedro.click("#set-password-submit");
+    // The service's rule, said in Spanish.
+    await expect
+      .poll(() => pedro.textContent("#set-password-error"))
+      .toBe("La contraseña no puede contener su correo ni su nombre.");
+    await spanishEverywhere(pedro);
+    await snap(pedro, "13-set-password");
+    await pedro.fill("#new-password", "Revisar-Alertas-Cada-Mañana");
+    await pedro.fill("#new-password-again", "Revisar-Alertas-Cada-Mañana");
+    await pedro.click("#set-password-submit");
+    await pedro.waitForSelector("#password-set");
+    await signIn(pedro, { email: "pedro.ruiz@exchange.mx", password: "Revisar-Alertas-Cada-Mañana" });
+    await pedro.waitForSelector('#inbox[data-status="ready"]');
+    expect(await pedro.locator("header").textContent()).toContain("Pedro Ruiz");
+    await pedro.close();
   }, 120_000);
 
   it("an account with an authenticator: the page asks for its code after the password", async () => {

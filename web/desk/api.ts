@@ -42,8 +42,9 @@ async function request(method: string, path: string, body?: unknown): Promise<Re
       cache: "no-store",
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  } catch (error) {
-    throw new ApiError(0, "network", (error as Error).message);
+  } catch {
+    // The browser's own words ("Failed to fetch") are English and say no more than the catalog's line.
+    throw new ApiError(0, "network", "");
   }
 }
 
@@ -51,10 +52,17 @@ async function failure(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => undefined)) as
     | { error?: string; message?: string; details?: { path: string; message: string }[] }
     | undefined;
-  const details = body?.details?.map((d) => `${d.path}: ${d.message}`).join("; ");
+  // A detail that repeats the message (a field's rule said once for the form) is not said twice.
+  const details = body?.details
+    ?.filter((d) => d.message !== body.message)
+    .map((d) => `${d.path}: ${d.message}`)
+    .join("; ");
+  // An answer that is not the service's JSON (a proxy's error page): the code its status means.
+  const byStatus =
+    response.status === 404 ? "not_found" : response.status >= 500 ? "unavailable" : "invalid_request";
   return new ApiError(
     response.status,
-    body?.error ?? "http",
+    body?.error ?? byStatus,
     [body?.message, details].filter(Boolean).join(" — "),
   );
 }

@@ -95,7 +95,13 @@ export function makeDesk(
       ),
     label: (prefix, value) => {
       const id = `${prefix}.${value}`;
-      return has(id) ? t(id) : value;
+      if (!has(id)) return value;
+      try {
+        return t(id);
+      } catch {
+        // A text that needs parameters is not a label: the raw value rather than a broken page.
+        return value;
+      }
     },
   };
 }

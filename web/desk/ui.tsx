@@ -8,9 +8,12 @@ import { type Desk, useDesk } from "./i18n.ts";
 /** A failure in words: the service's own message when it gave one, else the catalog's text for its code. */
 export function errorText(d: Desk, error: unknown): string {
   if (error instanceof ApiError) {
-    const generic = d.label("error", error.code);
     if (error.code === "forbidden")
       return d.t("error.forbidden", { role: d.t(`desk.role.${d.session?.user.role ?? "viewer"}`) });
+    // A refused form: the service's message, in her language, says what to fix.
+    if (error.code === "invalid_request")
+      return error.message || d.t("error.invalid_request", { message: "—" });
+    const generic = d.label("error", error.code);
     if (error.message && d.lang === "en") return error.message;
     // The service's message is in the language it was asked; a generic line first, then its detail.
     return error.message && generic !== error.code ? `${generic} ${error.message}` : error.message || generic;

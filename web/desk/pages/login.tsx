@@ -1,12 +1,13 @@
 // Sign-in (/app/login): e-mail and password, then the authenticator's code when the account has one; the
 // company's identity provider when the service has one configured. Wrong password or code get one answer. A
 // sign-in through the provider that the service refused comes back here as #error=oidc.<why> (and the message's
-// parameters), said in words.
+// parameters), said in words. A one-time link to choose a password (#set-password=<token>) opens its form first.
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, call, get } from "../api.ts";
 import { type Desk, useDesk } from "../i18n.ts";
 import type { Session } from "../types.ts";
 import { errorText } from "../ui.tsx";
+import { SetPasswordForm, takeLinkToken } from "./set-password.tsx";
 
 const PROVIDER_REFUSALS = ["oidc.no_account", "oidc.unverified", "oidc.failed", "oidc.disabled"] as const;
 
@@ -35,6 +36,9 @@ export function LoginPage({
   const [error, setError] = useState(() => providerRefusal(d));
   const [busy, setBusy] = useState(false);
   const [oidc, setOidc] = useState<{ enabled: boolean; name?: string } | null>(null);
+  // A one-time link to choose a password opens this page with its token; once set, the page is sign-in again.
+  const [linkToken, setLinkToken] = useState(takeLinkToken);
+  const [passwordSet, setPasswordSet] = useState(false);
 
   useEffect(() => {
     if (session) onSignedIn(session);
@@ -64,10 +68,28 @@ export function LoginPage({
     }
   };
 
+  if (linkToken)
+    return (
+      <main id="main" class="login">
+        <SetPasswordForm
+          token={linkToken}
+          onDone={() => {
+            setLinkToken(null);
+            setPasswordSet(true);
+          }}
+        />
+      </main>
+    );
+
   return (
     <main id="main" class="login">
       <form id="login-form" onSubmit={submit} aria-labelledby="login-heading">
         <h1 id="login-heading">{d.t("desk.login.heading")}</h1>
+        {passwordSet && (
+          <p class="notice" role="status" id="password-set">
+            {d.t("desk.password.done")}
+          </p>
+        )}
         <p class="hint">{d.t("desk.login.hint")}</p>
         <label>
           {d.t("desk.login.email")}

@@ -174,7 +174,7 @@ export async function startDeskWorld(): Promise<DeskWorld> {
       transfer,
       laws: [
         law("MX-24H-LISTA", "Aviso de 24 horas", "mexico", "MX"),
-        law("XB-OFAC", "OFAC SDN", "international", "XX"),
+        law("XB-OFAC", "OFAC SDN: sanctioned counterparty", "international", "XX"),
       ],
       now: detected,
     }),
@@ -194,7 +194,7 @@ export async function startDeskWorld(): Promise<DeskWorld> {
         userId,
         notificationId: null,
         transfer: { ...transfer, txHash: `0x${(0xabc000 + i).toString(16).padStart(64, "0")}` },
-        laws: [law("XB-OFAC", "OFAC SDN", "international", "XX")],
+        laws: [law("XB-OFAC", "OFAC SDN: sanctioned counterparty", "international", "XX")],
         now: new Date(Date.now() - (40 - i) * 60_000),
       }),
     );

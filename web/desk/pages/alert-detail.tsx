@@ -17,6 +17,12 @@ import {
 import { Badge, ErrorLine, Fields, Loading, short, useLoad } from "../ui.tsx";
 
 /** The person an alert is assigned to, as the select's value: their user id. */
+/** A rule's title in her language (the catalog's `rule.<id>`), else the name the rule was stored with. */
+function ruleName(d: Desk, id: string, name: string): string {
+  const title = d.label("rule", id);
+  return title === id ? name : title;
+}
+
 const assigneeId = (a: { assignee: string | null; assigneeUser?: { id: number } | null }) =>
   a.assigneeUser ? String(a.assigneeUser.id) : (/^user:(\d+)$/.exec(a.assignee ?? "")?.[1] ?? "");
 
@@ -349,7 +355,7 @@ export function AlertDetail({
           <ul class="plain">
             {ev.laws.map((l) => (
               <li key={l.id}>
-                <strong>{l.name}</strong> — {l.source}
+                <strong>{ruleName(d, l.id, l.name)}</strong> — {l.source}
               </li>
             ))}
           </ul>
@@ -413,7 +419,7 @@ export function AlertDetail({
                 {d.t("desk.evidence.person", {
                   subject: p.subject,
                   name: p.matchedName,
-                  list: p.list,
+                  list: d.label("desk.list", p.list),
                   score: Math.round(p.score * 100),
                 })}
               </li>

@@ -192,7 +192,7 @@ export function CasePage({ clientId }: { clientId: string }) {
               ))}
               {c.filings.map((f) => (
                 <li key={f.path}>
-                  <span class="mono">{f.name}</span> · {f.period} · {d.label("desk.state", f.status)}
+                  <span class="mono">{f.name}</span> · {d.month(f.period)} · {d.label("desk.state", f.status)}
                   {f.folio ? ` ${d.t("desk.reports.folio_value", { folio: f.folio })}` : ""}
                 </li>
               ))}

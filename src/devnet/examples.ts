@@ -111,6 +111,8 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
           ],
         },
       },
+      // One client screened again now (leave the body out to screen every client).
+      "POST /v1/projects/{projectId}/screening/run": { body: { userId: "user-1042" } },
       "POST /v1/screening": {
         body: {
           person: { name: "Ana María Pérez Gómez", birthdate: "1990-04-12", nationality: "MX" },

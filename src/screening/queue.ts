@@ -34,12 +34,18 @@ export async function queueClientScreening(db: Kysely<DB>, client: ClientRef, no
 }
 
 /** Makes every client of a project due for screening now; how many. */
-export async function queueProjectScreening(db: Kysely<DB>, projectId: number): Promise<number> {
-  const done = await db
+export async function queueProjectScreening(
+  db: Kysely<DB>,
+  projectId: number,
+  /** one client only (an officer screening a client now), else every client of the project */
+  userId?: string,
+): Promise<number> {
+  let update = db
     .updateTable("client_screenings")
     .set({ lists_key: "", claimed_until: null })
-    .where("project_id", "=", projectId)
-    .executeTakeFirst();
+    .where("project_id", "=", projectId);
+  if (userId !== undefined) update = update.where("user_id", "=", userId);
+  const done = await update.executeTakeFirst();
   return Number(done.numUpdatedRows);
 }
 

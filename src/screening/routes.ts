@@ -2,8 +2,9 @@
 // a verb, shape the answer. The project is the key's.
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, DEFAULT_DEPTH } from "../analysis/index.ts";
+import { FOREIGN_USER_ID_MAX } from "../integrator/index.ts";
 import type { Admission } from "../platform/admission.ts";
-import { invalid, MESSAGES } from "../platform/errors.ts";
+import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
@@ -195,26 +196,41 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       config: { access: "officer" },
       schema: {
         tags,
-        summary: "Screen every monitored client of the project now",
+        summary: "Screen every monitored client of the project, or one, now",
         description:
-          "Every client of the project's monitored addresses is screened again against the current lists by the " +
+          "Every client of the project's monitored addresses (or only `userId`'s, when given) is screened again against the current lists by the " +
           "workers, within seconds for thousands of clients: those never screened from their profiles (read from " +
           "the integrator), the others from the persons kept of their profiles. Each new candidate raises a " +
           "`person_match` alert; a Mexican client found on the UIF's Lista de Personas Bloqueadas owes a 24-hour " +
-          "aviso from that moment. 202 with how many clients were queued; 409 while no list is imported.",
+          "aviso from that moment. 202 with how many clients were queued; 404 for a `userId` that is no monitored " +
+          "client of the project; 409 while no list is imported.",
         params: ProjectParams,
+        body: Type.Optional(
+          Type.Object({
+            userId: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: FOREIGN_USER_ID_MAX,
+                description: "the integrator's id of the one client to screen",
+              }),
+            ),
+          }),
+        ),
         response: { 202: Ok(Type.Object({ queued: Type.Integer() })) },
       },
     },
     async (req, reply) => {
       assertListsLoaded(await ctx.screener.current(), req.params.projectId);
-      const queued = await queueProjectScreening(db, req.params.projectId);
+      const userId = req.body?.userId;
+      const queued = await queueProjectScreening(db, req.params.projectId, userId);
+      // A client is screened once one of its addresses is monitored and checked: before that there is no profile.
+      if (userId !== undefined && queued === 0) throw notFound("Monitored client");
       await writeAudit(db, {
         projectId: req.params.projectId,
         actor: actorName(actorOf(principalOf(req))),
         action: "screening.run",
         target: `projects/${req.params.projectId}/screening`,
-        details: { queued },
+        details: userId === undefined ? { queued } : { queued, userId },
       });
       return reply.status(202).send(ok({ queued }));
     },

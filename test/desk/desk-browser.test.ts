@@ -1,14 +1,14 @@
-// The compliance officer's pages (/app) in headless Chromium with her locale and clock (es-MX,
-// America/Mexico_City), on the real service on 127.0.0.1 (desk-world.ts): a deep link sends her to sign-in and
-// back; a wrong password is refused in words; the inbox pages over every alert with the overdue one (the oldest)
-// first and its linked alert named in its row (beside it when on the same page); an alert opened, assigned to her
-// and moved with a note (the history says it as a sentence naming her); the client's case; one match confirmed and
-// one discarded; October generated and marked filed with a folio and its file downloaded; the coming deadlines as
-// the law's day and hour; a name screened; an aviso raised from the alert. On every page: no English catalog text,
-// no raw message id; at 1024 and 1280 px no word broken inside. A viewer sees no button her role may not use; an
-// ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code; the
-// inbox refreshes itself, but not while she types in its filters; a person created without a password chooses one
-// from the link the administrator was given.
+// The compliance officer's pages (/app) in headless Chromium with her locale and clock (es-MX, America/Mexico_City),
+// on the real service on 127.0.0.1 (desk-world.ts): a deep link sends her to sign-in and back; a wrong password is
+// refused in words; the inbox pages over every alert with the overdue one (the oldest) first and its linked alert
+// named in its row (beside it when on the same page); an alert opened, assigned to her and moved with a note (the
+// history says it as a sentence naming her); the client's case; one match confirmed and one discarded; October
+// generated and marked filed with a folio and its file downloaded; the coming deadlines as the law's day and hour; a
+// name screened, and one client screened again; an aviso raised from the alert. On every page: no English catalog
+// text, no raw message id; at 1024 and 1280 px no word broken inside. A viewer sees no button her role may not use;
+// an ended session goes back to sign-in keeping the page; an account with an authenticator is asked for its code;
+// the inbox refreshes itself, but not while she types in its filters; a person created without a password chooses
+// one from the link the administrator was given.
 // Screenshots per step in test-artifacts/desk/. PGlite, or PostgreSQL.
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -194,8 +194,20 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.fill("#screen-birthdate", "1939-01-31");
     await page.click("#screen-submit");
     await page.waitForSelector('#screen-result[data-verdict="match"]');
+    // One client screened again now, and the way to its case; a client the project does not monitor is said so.
+    await page.fill("#screen-client-id", "cliente-desconocido");
+    await page.click("#screen-client");
+    await expect.poll(() => page.locator("[role=alert]").count()).toBeGreaterThan(0);
+    await page.fill("#screen-client-id", CLIENTS.gilberto.userId);
+    await page.click("#screen-client");
+    await page.waitForSelector("#screen-client-result");
+    expect(await page.textContent("#screen-client-result")).toContain(
+      `Cliente ${CLIENTS.gilberto.userId} en cola`,
+    );
     await spanishEverywhere(page);
     await snap(page, "07-lists");
+    await page.click("#screen-client-result a");
+    await page.waitForURL(`${world.url}/app/cases/${CLIENTS.gilberto.userId}`);
 
     // An aviso raised from the overdue alert: due in 24 hours, as the law's hour in Mexico City.
     await page.goto(`${world.url}/app?alert=${world.overdueId}`);

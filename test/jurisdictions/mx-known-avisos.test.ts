@@ -311,6 +311,24 @@ describe("Mexico: the 24-hour aviso of a client found on the LPB, from the momen
     expect(Number(count.n)).toBe(3);
   });
 
+  it("an officer screens one client now: that client alone; a client the project does not monitor is a 404", async () => {
+    const one = (userId: string, key = svc.project.keys.officer) =>
+      svc.app!.inject({
+        method: "POST",
+        url: `/v1/projects/${svc.project.id}/screening/run`,
+        headers: auth(key),
+        payload: { userId },
+      });
+    const run = await one("u-dormant");
+    expect(run.statusCode, run.body).toBe(202);
+    expect(run.json().data).toEqual({ queued: 1 });
+    expect(await screen(new Date(KNOWN.getTime() + 7200_000))).toMatchObject({ screened: 1, alerts: 0 });
+    const stranger = await one("u-nobody");
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toMatchObject({ error: "not_found", message: "Monitored client not found" });
+    expect((await one("u-dormant", svc.project.keys.developer)).statusCode).toBe(403);
+  });
+
   it("a developer key may not run the screening: 403", async () => {
     const res = await svc.app!.inject({
       method: "POST",

@@ -268,6 +268,12 @@ export const desk = defineMessages({
     "desk.lists.candidate": "Candidate",
     "desk.lists.programme": "Programme",
     "desk.lists.verdict_col": "Verdict",
+    "desk.lists.client_heading": "Screen a client now",
+    "desk.lists.client_id": "Client id (the exchange's own)",
+    "desk.lists.client_run": "Screen the client",
+    "desk.lists.client_queued":
+      "Client {userId} queued: it is screened within seconds against the current lists.",
+    "desk.lists.client_case": "See the client's case",
     "desk.lists.run_heading": "Screen every client now",
     "desk.lists.run_hint":
       "Every monitored client is screened again against the current lists; new candidates raise alerts within seconds.",
@@ -559,6 +565,11 @@ export const desk = defineMessages({
     "desk.lists.candidate": "Candidato",
     "desk.lists.programme": "Programa",
     "desk.lists.verdict_col": "Dictamen",
+    "desk.lists.client_heading": "Cribar a un cliente ahora",
+    "desk.lists.client_id": "Id del cliente (el del exchange)",
+    "desk.lists.client_run": "Cribar al cliente",
+    "desk.lists.client_queued": "Cliente {userId} en cola: se criba en segundos contra las listas vigentes.",
+    "desk.lists.client_case": "Ver el caso del cliente",
     "desk.lists.run_heading": "Cribar a todos los clientes ahora",
     "desk.lists.run_hint":
       "Cada cliente monitoreado se criba de nuevo contra las listas vigentes; los candidatos nuevos generan alertas en segundos.",

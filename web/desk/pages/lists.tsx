@@ -1,6 +1,7 @@
 // Listas y cribado (/app/lists): the lists of persons screened against, with their versions and how old they
-// are; screening a name now (with a birthdate and nationality to rule out namesakes); and screening every client
-// of the project again now (officer and up).
+// are; screening a name now (with a birthdate and nationality to rule out namesakes); and screening one client, or
+// every client of the project, again now (officer and up): the workers screen it within seconds and a match shows
+// in the client's case and the inbox.
 import { useState } from "preact/hooks";
 import { call, get } from "../api.ts";
 import { useDesk } from "../i18n.ts";
@@ -18,6 +19,8 @@ export function ListsPage() {
   const [result, setResult] = useState<ScreenResult | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [queued, setQueued] = useState<number | null>(null);
+  const [clientId, setClientId] = useState("");
+  const [clientQueued, setClientQueued] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const screen = async (event: Event) => {
@@ -34,6 +37,21 @@ export function ListsPage() {
         persons: [person],
       });
       setResult(answer.results[0] ?? null);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const runClient = async (event: Event) => {
+    event.preventDefault();
+    const id = clientId.trim();
+    setBusy(true);
+    setError(undefined);
+    setClientQueued(null);
+    try {
+      await call("POST", `/v1/projects/${user.projectId}/screening/run`, { userId: id });
+      setClientQueued(id);
     } catch (e) {
       setError(e);
     } finally {
@@ -167,6 +185,32 @@ export function ListsPage() {
                 </div>
               )}
             </div>
+          )}
+        </section>
+      )}
+      {officer && (
+        <section aria-labelledby="client-run-heading">
+          <h2 id="client-run-heading">{d.t("desk.lists.client_heading")}</h2>
+          <form id="screen-client-form" onSubmit={runClient}>
+            <label>
+              {d.t("desk.lists.client_id")}
+              <input
+                id="screen-client-id"
+                required
+                maxLength={255}
+                value={clientId}
+                onInput={(e) => setClientId(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit" id="screen-client" disabled={busy}>
+              {d.t("desk.lists.client_run")}
+            </button>
+          </form>
+          {clientQueued !== null && (
+            <p role="status" class="notice" id="screen-client-result">
+              {d.t("desk.lists.client_queued", { userId: clientQueued })}{" "}
+              <a href={`/app/cases/${encodeURIComponent(clientQueued)}`}>{d.t("desk.lists.client_case")}</a>
+            </p>
           )}
         </section>
       )}

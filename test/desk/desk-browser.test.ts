@@ -80,6 +80,10 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.waitForURL(`${world.url}/app/cases/${CLIENTS.mx.userId}`);
     await page.waitForSelector('#case[data-status="ready"]');
     expect(await page.textContent("#desk-user")).toContain("Ana López");
+    // An aviso can be raised from the client's case: the form opens with the client filled in.
+    await page.click("#case-aviso");
+    await page.waitForSelector("#aviso-client");
+    expect(await page.inputValue("#aviso-client")).toBe(CLIENTS.mx.userId);
 
     // Bandeja: every alert, paged, the overdue one (the oldest) first, its linked alert next to it.
     await page.click('nav a[href="/app"]');
@@ -267,6 +271,9 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
       expect(await page.locator(forbidden).count(), forbidden).toBe(0);
     await spanishEverywhere(page);
     await snap(page, "10-viewer-alert");
+    await page.goto(`${world.url}/app/cases/${CLIENTS.mx.userId}`);
+    await page.waitForSelector('#case[data-status="ready"]');
+    expect(await page.locator("#case-aviso").count()).toBe(0);
     await page.goto(`${world.url}/app/matches/${world.miguelAlert}`);
     await page.waitForSelector('#match:not([data-status="loading"])');
     expect(await page.locator("#match-confirm, #match-discard, #match-reason").count()).toBe(0);

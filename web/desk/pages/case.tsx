@@ -5,7 +5,7 @@ import { useState } from "preact/hooks";
 import { get } from "../api.ts";
 import { type Desk, useDesk } from "../i18n.ts";
 import { navigate } from "../router.ts";
-import type { CasePerson, ClientCase } from "../types.ts";
+import { atLeast, type CasePerson, type ClientCase } from "../types.ts";
 import { Badge, ErrorLine, Fields, Loading, short, useLoad } from "../ui.tsx";
 
 function OpenCase() {
@@ -78,6 +78,18 @@ export function CasePage({ clientId }: { clientId: string }) {
   return (
     <article aria-labelledby="case-heading" id="case" data-status={c ? "ready" : "loading"}>
       <h1 id="case-heading">{d.t("desk.case.heading", { client: clientId })}</h1>
+      {atLeast(user.role, "officer") && (
+        <p>
+          <a
+            class="button secondary"
+            id="case-aviso"
+            data-internal
+            href={`/app/avisos/new?client=${encodeURIComponent(clientId)}`}
+          >
+            {d.t("desk.case.raise_aviso")}
+          </a>
+        </p>
+      )}
       <ErrorLine error={loaded.error} />
       {!c && !loaded.error && <Loading />}
       {c && (

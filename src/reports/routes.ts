@@ -84,6 +84,10 @@ const ReportSchema = Type.Object({
   filedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   folio: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()], { description: "why a failed file could not be written" }),
+  code: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "why, as a code: `no_value` (a transfer without its price or rate), `pending` (transfers still to check), `invalid_file` (the file does not validate against its schema), `profile_unreadable` (the client's profile could not be read), `unknown_basis` (an aviso's ground the jurisdiction does not have)",
+  }),
   field: Type.Union([Type.String(), Type.Null()], { description: "the profile field at fault, when one is" }),
 });
 

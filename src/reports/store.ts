@@ -29,6 +29,8 @@ export interface ReportView {
   filedAt: string | null;
   folio: string | null;
   reason: string | null;
+  /** why, as a code (`no_value`, `pending`, `invalid_file`, `profile_unreadable`, `unknown_basis`): the pages say it */
+  code: string | null;
   field: string | null;
 }
 
@@ -87,6 +89,7 @@ const view = (r: Row): ReportView => ({
   filedAt: r.filed_at ? new Date(r.filed_at).toISOString() : null,
   folio: r.folio,
   reason: null,
+  code: null,
   field: null,
 });
 
@@ -143,6 +146,7 @@ export async function listReports(ctx: ReportsContext, q: ListQuery): Promise<Re
         filedAt: null,
         folio: null,
         reason: f.reason,
+        code: f.code,
         field: f.field,
       };
     })

@@ -187,7 +187,13 @@ describe("validation", () => {
       ]);
       // No file; the list shows the failure with its reason.
       expect((await list(q("MX", "2025-08"))).body.data).toMatchObject([
-        { status: "failed", kind: "zero", version: 0, reason: expect.stringContaining("does not validate") },
+        {
+          status: "failed",
+          kind: "zero",
+          version: 0,
+          reason: expect.stringContaining("does not validate"),
+          code: "invalid_file",
+        },
       ]);
       const res = await svc.app!.inject({
         url: `/v1/reports/generations?${q("MX", "2025-08")}`,

@@ -200,6 +200,9 @@ export interface Report {
   status: "draft" | "filed" | "failed";
   folio: string | null;
   reason: string | null;
+  /** why a failed file could not be written, as a code the catalog words (desk.reports.failure.<code>) */
+  code: string | null;
+  field: string | null;
   filedAt: string | null;
 }
 export interface ListVersion {

@@ -239,6 +239,16 @@ export const desk = defineMessages({
       "Generated: {files, plural, one {# file} other {# files}}, {problems, plural, one {# problem} other {# problems}}.",
     "desk.reports.files": "Files",
     "desk.reports.file": "File",
+    "desk.reports.failure.no_value":
+      "A transfer of the month has no price or exchange rate yet: import what is missing (vigia import prices, vigia import fx) and generate again.",
+    "desk.reports.failure.pending":
+      "Transfers of the month are still waiting to be checked: generate again in a few minutes.",
+    "desk.reports.failure.invalid_file":
+      "The file does not validate against the regulator's schema{field, select, none {} other { (field {field})}}: correct the client's profile and generate again.",
+    "desk.reports.failure.profile_unreadable":
+      "The client's profile could not be read from the exchange's server{field, select, none {} other { (field {field})}}: check it and generate again.",
+    "desk.reports.failure.unknown_basis":
+      "The aviso's ground is not one of this country's: raise it again with a valid ground.",
     "desk.reports.kind": "Kind",
     "desk.reports.kind.monthly": "Monthly",
     "desk.reports.kind.urgent": "24-hour aviso",
@@ -537,6 +547,16 @@ export const desk = defineMessages({
       "Generado: {files, plural, one {# archivo} other {# archivos}}, {problems, plural, one {# problema} other {# problemas}}.",
     "desk.reports.files": "Archivos",
     "desk.reports.file": "Archivo",
+    "desk.reports.failure.no_value":
+      "Una transferencia del mes aún no tiene precio o tipo de cambio: importe lo que falta (vigia import prices, vigia import fx) y genere de nuevo.",
+    "desk.reports.failure.pending":
+      "Hay transferencias del mes que aún esperan su revisión: genere de nuevo en unos minutos.",
+    "desk.reports.failure.invalid_file":
+      "El archivo no valida contra el esquema del regulador{field, select, none {} other { (campo {field})}}: corrija el perfil del cliente y genere de nuevo.",
+    "desk.reports.failure.profile_unreadable":
+      "No se pudo leer el perfil del cliente en el servidor del exchange{field, select, none {} other { (campo {field})}}: revíselo y genere de nuevo.",
+    "desk.reports.failure.unknown_basis":
+      "El fundamento del aviso no es uno de este país: preséntelo de nuevo con un fundamento válido.",
     "desk.reports.kind": "Tipo",
     "desk.reports.kind.monthly": "Mensual",
     "desk.reports.kind.urgent": "Aviso de 24 horas",

@@ -26,6 +26,15 @@ function filingName(d: Desk, f: Filing): string {
   return named === id ? f.name : named;
 }
 
+const FAILURES = ["no_value", "pending", "invalid_file", "profile_unreadable", "unknown_basis"] as const;
+
+/** Why a file could not be written, in her language by its code; the stored English reason where none fits. */
+function failureText(d: Desk, r: Report): string {
+  const code = FAILURES.find((c) => c === r.code);
+  if (code === undefined) return r.reason ?? "";
+  return d.t(`desk.reports.failure.${code}`, { field: r.field ?? "none" });
+}
+
 function FilingRow({ f }: { f: Filing }) {
   const d = useDesk();
   return (
@@ -232,7 +241,12 @@ export function ReportsPage() {
                     <td>
                       <Badge kind="state" value={r.status} />
                       {r.folio ? ` ${d.t("desk.reports.folio_value", { folio: r.folio })}` : ""}
-                      {r.reason ? <span class="wrap"> {r.reason}</span> : null}
+                      {r.reason ? (
+                        <span class="wrap failure" title={r.reason}>
+                          {" "}
+                          {failureText(d, r)}
+                        </span>
+                      ) : null}
                     </td>
                     <td class="row-actions">
                       {r.status !== "failed" && (

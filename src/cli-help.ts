@@ -47,6 +47,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: "import daily exchange rates (CSV date,currency,per_usd)",
     example: "vigia import fx examples/fx.csv",
   },
+  "import operations": {
+    summary: "import the exchange's own operations (buys, sells, swaps, SPEI and Pix, crypto in and out, fees, custody)",
+    example: "vigia import operations examples/operations.jsonl --project 1",
+  },
   "import uma": {
     summary: "import a year's UMA (Mexico) as INEGI published it in the DOF",
     example:

@@ -13,6 +13,7 @@ import {
   registerTagsCommand,
   registerUmaCommand,
 } from "./ingest/index.ts";
+import { registerOperationsImportCommand } from "./exchange-operations/index.ts";
 import { registerWebhooksCommand, type SigningScheme, setSigningScheme } from "./integrator/index.ts";
 import { createKey, createProject } from "./keys/index.ts";
 import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";
@@ -249,6 +250,7 @@ export function buildProgram(): Command {
   registerTagsCommand(program, withDatabase);
   registerRateCommands(program, withDatabase);
   registerUmaCommand(program, withDatabase);
+  registerOperationsImportCommand(program, withDatabase);
   registerSanctionsCommand(program, withDatabase);
   registerListsCommand(program, withDatabase);
   registerDevnetCommand(program, withDatabase, () => loadConfig());

@@ -3,6 +3,7 @@ import type { AlertTables } from "./alerts/tables.ts";
 import type { AnalysisTables } from "./analysis/tables.ts";
 import type { AvisoTables } from "./avisos/tables.ts";
 import type { ChainsTables } from "./chains/tables.ts";
+import type { ExchangeOperationTables } from "./exchange-operations/tables.ts";
 import type { IngestTables } from "./ingest/tables.ts";
 import type { IntegratorTables } from "./integrator/tables.ts";
 import type { InvestigationTables } from "./investigations/tables.ts";
@@ -32,6 +33,7 @@ export interface DB
     NarrativeTables,
     StorageTables,
     AlertTables,
+    ExchangeOperationTables,
     RescreenTables,
     ScreeningTables,
     AvisoTables,

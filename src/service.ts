@@ -16,6 +16,7 @@ import {
 import {
   type AnalysisContext,
   quickAdmission,
+  quickVerdict,
   ReadCoalescing,
   registerAnalysisRoutes,
   registerLayeredRoutes,
@@ -42,6 +43,11 @@ import { type Indexers, indexedChains, indexStats, startIndexers } from "./chain
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetRequestExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
+import {
+  operationRuleSettings,
+  registerExchangeOperationRoutes,
+  startOperationMonitor,
+} from "./exchange-operations/index.ts";
 import { issuerFreezeLabels } from "./ingest/index.ts";
 import {
   type IntegratorContext,
@@ -387,7 +393,12 @@ async function assemble(
   metrics.followAlerts(() => countOpenAlerts(database.db, new Date(options.clock?.() ?? Date.now())));
   const projects: ProjectsContext = {
     db: database.db,
-    parts: [integrationSettings(keys.serverKeys), alertSettings(config.alertLevel), screeningSettings()],
+    parts: [
+      integrationSettings(keys.serverKeys),
+      alertSettings(config.alertLevel),
+      screeningSettings(),
+      operationRuleSettings(),
+    ],
     actorNames: async (projectId) => {
       const [people, labels] = await Promise.all([
         listUsers(database.db, projectId),
@@ -489,6 +500,7 @@ async function assemble(
             matchOf: (projectId, alertId, lang) => matchView(database.db, projectId, alertId, lang),
           });
           registerCaseRoutes(v1, { db: database.db, now: options.clock ?? Date.now });
+          registerExchangeOperationRoutes(v1, { db: database.db, registry });
           registerKeysRoutes(v1, keys, authenticator);
           registerUserRoutes(v1, users);
           registerChainRoutes(v1, registry, chainStats);
@@ -603,6 +615,30 @@ async function assemble(
         ...(options.clock ? { now: () => new Date((options.clock as () => number)()) } : {}),
       })
     : undefined;
+  // The exchange's operations are judged by the operation rules (src/exchange-operations).
+  const operationMonitor = options.workers
+    ? startOperationMonitor({
+        db: database.db,
+        natives: () => {
+          const bySymbol = new Map<string, number[]>();
+          for (const c of registry.enabled()) {
+            const symbol = c.currency_symbol?.toUpperCase();
+            if (symbol) bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), c.id]);
+          }
+          return bySymbol;
+        },
+        readProfile: (projectId, userId) => profiles.read(projectId, userId),
+        destinationVerdict: async (projectId, chainId, address) => {
+          const v = await quickVerdict(analysis, projectId, address, chainId);
+          return v.level === null || v.score === null
+            ? null
+            : { level: v.level, score: v.score, reason: v.reason };
+        },
+        log: pino({ level: config.logLevel, name: "exchange-operations" }),
+        onError: () => metrics.loopFailure("exchange_operations"),
+        onJudged: (r) => metrics.operationsJudged(r),
+      })
+    : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).
   const pruning = options.workers
     ? startAnalysisPruning(
@@ -703,6 +739,7 @@ async function assemble(
         await checker?.stop();
         await rescreening?.stop();
         await clientRescreening?.stop();
+        await operationMonitor?.stop();
         await urgentAvisos?.stop();
         await deliverer?.stop();
         await jobs.stop();

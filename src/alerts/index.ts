@@ -32,6 +32,11 @@ export {
   type RecordedReview,
 } from "./match-review.ts";
 export { actorWords, type Names, projectNames } from "./names.ts";
+export {
+  OPERATION_CAUSES,
+  type OperationRuleHit,
+  raiseOperationAlert,
+} from "./operation-alerts.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
 export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
 export {
@@ -47,6 +52,7 @@ export {
   AlertSchema,
   type AlertView,
   type AttemptEvidence,
+  type OperationEvidenceItem,
   type PersonCandidateEvidence,
 } from "./schemas.ts";
 export { type AlertLevel, alertLevelOf, alertSettings } from "./settings.ts";

@@ -200,6 +200,83 @@ function rescreenReason(lang: Lang, a: ReasonSource, t: (id: MessageId, p?: Para
   return head + verdictTail(lang, v, a, t);
 }
 
+const percent = (lang: Lang, share: number) =>
+  new Intl.NumberFormat(LOCALE[lang], { style: "percent", maximumFractionDigits: 0 }).format(share);
+
+/** An alert of the operation rules, from the figures of its latest hit and its operations. */
+function operationReason(
+  lang: Lang,
+  a: ReasonSource,
+  timeZone: string,
+  t: (id: MessageId, p?: Params) => string,
+): string {
+  const facts = a.evidence.operationRule?.hits.at(-1);
+  const ops = a.evidence.operations ?? [];
+  if (!facts || ops.length === 0) return otherReason(lang, a);
+  const f = (k: string) => facts[k] ?? "";
+  const n = (k: string) => Number(facts[k] ?? 0);
+  const userId = a.userId ?? "—";
+  switch (a.cause) {
+    case "fan_in":
+      return t("reasons.fan_in", {
+        userId,
+        deposits: n("deposits"),
+        payers: n("payers"),
+        first: when(lang, String(f("first")), timeZone),
+        last: when(lang, String(f("last")), timeZone),
+        usd: usd(lang, n("depositsUsd")),
+        withdrawal: String(f("withdrawal")),
+        destination: String(f("destination")),
+        withdrawnAt: when(lang, String(f("withdrawnAt")), timeZone),
+        minPayers: n("minPayers"),
+        windowHours: n("windowHours"),
+      });
+    case "pass_through":
+      return t("reasons.pass_through", {
+        userId,
+        direction: String(f("direction")),
+        inUsd: usd(lang, n("inUsd")),
+        outUsd: usd(lang, n("outUsd")),
+        hours: n("hours"),
+        ratio: percent(lang, n("ratio")),
+        minRatio: percent(lang, n("minRatio")),
+        windowHours: n("windowHours"),
+      });
+    case "fiat_structuring":
+      return t("reasons.fiat_structuring", {
+        userId,
+        deposits: n("deposits"),
+        windowDays: n("windowDays"),
+        band: percent(lang, n("band")),
+        threshold: `${f("currency")} ${new Intl.NumberFormat(LOCALE[lang]).format(n("threshold"))}`,
+        thresholdName: String(f("thresholdName")),
+      });
+    case "third_party_funding": {
+      const o = ops.at(-1) as NonNullable<AlertEvidence["operations"]>[number];
+      return t("reasons.third_party_funding", {
+        userId,
+        amount: `${o.unit} ${o.amount}`,
+        at: when(lang, o.at, timeZone),
+        payer: String(f("payer")),
+        taxId: f("taxId") ? ` (${f("taxId")})` : "",
+      });
+    }
+    case "withdrawal_to_risk":
+      return t("reasons.withdrawal_to_risk", {
+        userId,
+        withdrawal: String(f("withdrawal")),
+        destination: String(f("destination")),
+        level: levelWord(lang, String(f("level"))),
+        score: n("score"),
+        funding: n("funding"),
+        fundingHours: n("fundingHours"),
+        fundingUsd: usd(lang, n("fundingUsd")),
+      });
+    default:
+      return otherReason(lang, a);
+  }
+}
+
 function otherReason(lang: Lang, a: ReasonSource): string {
   return translate(lang, "reasons.other", {
     cause: causeWord(lang, a.cause),
@@ -224,6 +301,12 @@ export function reasonText(lang: Lang, alert: ReasonSource, timeZone = "UTC"): s
       return analysisReason(lang, alert, t);
     case "rescreen":
       return rescreenReason(lang, alert, t);
+    case "fan_in":
+    case "pass_through":
+    case "fiat_structuring":
+    case "third_party_funding":
+    case "withdrawal_to_risk":
+      return operationReason(lang, alert, timeZone, t);
     default:
       return otherReason(lang, alert);
   }

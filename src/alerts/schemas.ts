@@ -118,6 +118,32 @@ const Attempt = Type.Object({
   screenedAt: Type.String({ format: "date-time", description: "when the provider learned of it" }),
 });
 
+/** An exchange operation behind an alert of the operation rules (src/exchange-operations), as the integrator sent it. */
+const OperationEvidence = Type.Object({
+  operationId: Type.String(),
+  kind: Type.String(),
+  at: Type.String({ format: "date-time" }),
+  amount: Type.String(),
+  /** the fiat currency, or the virtual asset's symbol */
+  unit: Type.String(),
+  usd: Type.Union([Type.Number(), Type.Null()]),
+  rail: Type.Optional(Type.String()),
+  counterparty: Type.Optional(Type.String()),
+  taxId: Type.Optional(Type.String()),
+  account: Type.Optional(Type.String()),
+  reference: Type.Optional(Type.String()),
+  chainId: Type.Optional(Type.Integer()),
+  address: Type.Optional(Type.String()),
+  txHash: Type.Optional(Type.String()),
+});
+
+/** The operation rule met, with the project's parameters and the figures of each time it was met. */
+const OperationRuleEvidence = Type.Object({
+  rule: Type.String(),
+  parameters: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Boolean()])),
+  hits: Type.Array(Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]))),
+});
+
 export const EvidenceSchema = Type.Object({
   transfers: Type.Array(Transfer),
   laws: Type.Array(Law),
@@ -129,6 +155,9 @@ export const EvidenceSchema = Type.Object({
   persons: Type.Optional(Type.Array(PersonCandidate)),
   /** `attempt` alerts: the operations the person tried, each time they tried one */
   attempts: Type.Optional(Type.Array(Attempt)),
+  /** alerts of the operation rules: the exchange's operations behind them, oldest first */
+  operations: Type.Optional(Type.Array(OperationEvidence)),
+  operationRule: Type.Optional(OperationRuleEvidence),
 });
 /**
  * The evidence as an alert's reader sees it: each analysis with its reason in the answer's language (written on read,
@@ -153,6 +182,7 @@ const EvidenceViewSchema = Type.Composite([
   }),
 ]);
 export type AttemptEvidence = Static<typeof Attempt>;
+export type OperationEvidenceItem = Static<typeof OperationEvidence>;
 export type PersonCandidateEvidence = Static<typeof PersonCandidate>;
 export type AlertEvidence = Static<typeof EvidenceSchema>;
 export type AnalysisEvidence = Static<typeof Analysis>;
@@ -176,7 +206,7 @@ export const AlertSchema = Type.Object({
   }),
   cause: Type.String({
     description:
-      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address; `attempt`: a person on a list of persons tried an operation that was not carried out, or to become a client (`causeKey`: the list and the entry's id; the subject is the wallet they named or the client's monitored address, otherwise chain 0 and an empty address)",
+      "`law`: a monitored transfer infringed the rule `causeKey`; `analysis`: an analysis of the monitored address reached the project's `alert_level`; `rescreen`: a label learnt later (`causeKey`: its address and source) raised the address's level; `person_match`: the client's profile (the client, its representative or a beneficial owner) is a candidate on a list of persons (`causeKey`: the list and the entry's id), the subject being the client's monitored address; `attempt`: a person on a list of persons tried an operation that was not carried out, or to become a client (`causeKey`: the list and the entry's id; the subject is the wallet they named or the client's monitored address, otherwise chain 0 and an empty address); `fan_in`, `pass_through`, `fiat_structuring`, `third_party_funding`, `withdrawal_to_risk`: a rule over the exchange's own operations (docs/api.md, \"Exchange operations\"; `causeKey`: the client; the subject is the withdrawal's destination for `withdrawal_to_risk`, otherwise chain 0 and an empty address; `evidence.operations` names the operations and `evidence.operationRule` the parameters and figures)",
   }),
   causeKey: Type.String(),
   level: Type.String({

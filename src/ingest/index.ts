@@ -1,7 +1,7 @@
 // Getting data into the store from files and feeds: ethereum-etl exports (etl/), address labels (labels/), prices
 // and exchange rates (prices/), the OFAC sanctions list (sanctions/), Mexico's UMA of a new year (uma/), each as a
 // `vigia import` subcommand, and the lists of persons clients are screened against (person-lists/, `vigia lists`).
-export type { WithDatabase } from "./cli.ts";
+export { importCommand, type WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
 export { issuerFreezeLabels } from "./labels/index.ts";

@@ -46,6 +46,12 @@ export interface ServiceMetrics {
   quickRefused(): void;
   /** A screening batch refused for want of a place (src/screening/fair-share.ts). */
   screeningRefused(): void;
+  /** Exchange operations judged by the operation rules, the alerts they raised by rule, the rules left unjudged. */
+  operationsJudged(r: {
+    operations: number;
+    alerts: Record<string, number>;
+    unjudged: readonly string[];
+  }): void;
 }
 
 /** A scrape asks each queue gauge in turn: they share one query. */
@@ -202,6 +208,23 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     labelNames: ["when"] as const,
     registers: [registry],
   });
+  const operationsJudged = new Counter({
+    name: `${METRIC_PREFIX}exchange_operations_judged_total`,
+    help: "Exchange operations judged by the operation rules",
+    registers: [registry],
+  });
+  const operationAlerts = new Counter({
+    name: `${METRIC_PREFIX}operation_alerts_total`,
+    help: "Alerts raised by the operation rules over the exchange's operations, by rule",
+    labelNames: ["rule"] as const,
+    registers: [registry],
+  });
+  const operationRulesUnjudged = new Counter({
+    name: `${METRIC_PREFIX}operation_rules_unjudged_total`,
+    help: "Clients' checks in which an operation rule could not be judged (profile unreadable, destination not analysed), by rule",
+    labelNames: ["rule"] as const,
+    registers: [registry],
+  });
   const unscreened = new Counter({
     name: `${METRIC_PREFIX}clients_unscreened_total`,
     help: "Monitored clients the transfer checker could not screen against the lists of persons (profile unreadable)",
@@ -352,6 +375,11 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     reportFailure: (country, reason) => reportFailures.inc({ country, reason }),
     ruleUnjudged: (book) => unjudged.inc({ book }),
     clientsScreened: (when, count) => screened.inc({ when }, count),
+    operationsJudged: (r) => {
+      operationsJudged.inc(r.operations);
+      for (const [rule, n] of Object.entries(r.alerts)) operationAlerts.inc({ rule }, n);
+      for (const rule of r.unjudged) operationRulesUnjudged.inc({ rule });
+    },
     clientUnscreened: () => unscreened.inc(),
     followFilings(count) {
       overdue = count;

@@ -17,6 +17,7 @@ export * from "./entry.ts";
 export { type ScreeningShareLimits, screeningShare } from "./fair-share.ts";
 export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
+export { comparedTokens } from "./match/normalise.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";
 export { type ClientScreeningRecord, clientScreeningOf } from "./of-client.ts";
 export { type OutcomeClass, VERDICTS } from "./outcomes.ts";

@@ -89,6 +89,7 @@ const RUNNABLE = [
   "import tags",
   "import prices",
   "import fx",
+  "import operations",
   "sanctions update",
   "lists import",
   "secret reseal",

@@ -3,7 +3,7 @@
 import { type Command, Option } from "commander";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { importLabels, type LabelFileFormat } from "./import-labels.ts";
-import { terminalProgress } from "./progress.ts";
+import { terminalProgress } from "../../platform/progress.ts";
 
 /** Prints the summary on stdout, and a one-line warning on stderr when --skip-invalid left rows out. */
 export function printSummary(summary: { rejected: number; rejected_rows?: string[] }) {

@@ -8,7 +8,7 @@ import { csvLabels } from "./csv-labels.ts";
 import { assertReadableFile } from "./csv-rows.ts";
 import { recordedImport } from "./import-run.ts";
 import { LabelStage, type MergeCounts } from "./label-stage.ts";
-import { NO_PROGRESS, type Progress } from "./progress.ts";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, RowProblems } from "./row-problems.ts";
 import { tagPackLabels, tagPackSource } from "./tagpack.ts";
 

@@ -8,7 +8,7 @@ import { OutboundClient } from "../../platform/outbound/index.ts";
 import { LIST_KINDS, type ListKind } from "../../screening/index.ts";
 import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
-import { terminalProgress } from "../labels/progress.ts";
+import { terminalProgress } from "../../platform/progress.ts";
 import { InputError } from "../labels/row-problems.ts";
 import { downloadList, NO_URL, OFFICIAL_URLS, plainHttpWarning } from "./download.ts";
 import { importPersonListFiles } from "./import.ts";

@@ -18,7 +18,7 @@ import {
 } from "../../screening/index.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
-import { NO_PROGRESS, type Progress } from "../labels/progress.ts";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, RowProblems } from "../labels/row-problems.ts";
 import { READERS } from "./formats/readers.ts";
 

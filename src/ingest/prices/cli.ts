@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
-import { terminalProgress } from "../labels/progress.ts";
+import { terminalProgress } from "../../platform/progress.ts";
 import { importFx, importPrices } from "./import-rates.ts";
 
 export function registerRateCommands(program: Command, withDatabase: WithDatabase) {

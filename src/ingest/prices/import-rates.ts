@@ -5,7 +5,7 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { DB } from "../../schema.ts";
 import { assertReadableFile, openCsv } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
-import { NO_PROGRESS, type Progress } from "../labels/progress.ts";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, type RowOutcome, RowProblems } from "../labels/row-problems.ts";
 import { type FxRow, fxRow, type PriceRow, priceRow } from "./rows.ts";
 

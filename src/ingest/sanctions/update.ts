@@ -15,7 +15,7 @@ import { ALL_EVM_CHAINS, placeAddress, resolveCurrency } from "../labels/chains.
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
 import { LabelStage, type MergeCounts } from "../labels/label-stage.ts";
-import { NO_PROGRESS, type Progress } from "../labels/progress.ts";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, RowProblems } from "../labels/row-problems.ts";
 import { DIGITAL_CURRENCY_ID, parseSdnEntry } from "./sdn-entry.ts";
 import { type SdnListInfo, sdnEntries } from "./sdn-scan.ts";

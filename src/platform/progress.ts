@@ -1,4 +1,4 @@
-// Progress of a long import on stderr, only when stderr is a terminal: a line rewritten at most 5 times a second.
+// Progress of a long command on stderr, only when stderr is a terminal: a line rewritten at most 5 times a second.
 
 export interface Progress {
   tick(rows: number): void;

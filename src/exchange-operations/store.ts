@@ -1,0 +1,173 @@
+// The one place the exchange_operations table is written and read: a request's operations inserted once each (the
+// integrator's `operationId` is the key: the same operation again changes nothing, another content under the same id
+// is a conflict naming the difference, and then nothing of the request is written), a client's operations read
+// back, and the operations the monitoring still has to judge.
+import { type Kysely, sql } from "kysely";
+import { AppError } from "../platform/errors.ts";
+import type { DB } from "../schema.ts";
+import { canonicalJson, differences } from "./items.ts";
+import type { OperationItem, StoredOperationView } from "./schemas.ts";
+
+export interface IngestCount {
+  received: number;
+  created: number;
+  unchanged: number;
+}
+
+const show = (v: unknown) => (v === undefined ? "absent" : JSON.stringify(v));
+
+/** Inserts the request's operations in one transaction; throws a 409 when one is held with another content. */
+export async function insertOperations(
+  db: Kysely<DB>,
+  projectId: number,
+  items: readonly OperationItem[],
+  received: number,
+  now: Date,
+): Promise<IngestCount> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("exchange_operations")
+      .values(
+        items.map((o) => ({
+          project_id: projectId,
+          operation_id: o.operationId,
+          user_id: o.userId,
+          kind: o.kind,
+          at: o.at,
+          body: JSON.stringify(o),
+          received_at: now,
+        })),
+      )
+      .onConflict((c) => c.columns(["project_id", "operation_id"]).doNothing())
+      .returning("operation_id")
+      .execute();
+    const created = new Set(inserted.map((r) => r.operation_id));
+    const held = items.filter((o) => !created.has(o.operationId));
+    if (held.length > 0) {
+      const rows = await trx
+        .selectFrom("exchange_operations")
+        .select(["operation_id", "body"])
+        .where("project_id", "=", projectId)
+        .where(
+          "operation_id",
+          "in",
+          held.map((o) => o.operationId),
+        )
+        .execute();
+      const before = new Map(rows.map((r) => [r.operation_id, r.body]));
+      const conflicts = held.flatMap((o) => {
+        const old = before.get(o.operationId);
+        if (old === undefined || canonicalJson(old) === canonicalJson(o)) return [];
+        const index = items.indexOf(o);
+        return differences(old, o).map((d) => ({
+          path: `/operations/${index}${d.path}`,
+          message: `operation ${o.operationId} is held with ${show(d.was)} here; this request says ${show(d.now)}. An operation cannot change: send a correction as a new operation`,
+        }));
+      });
+      if (conflicts.length > 0)
+        throw new AppError(
+          "conflict",
+          "Operations already held with another content: nothing of this request was written",
+          { details: conflicts.slice(0, 100) },
+        );
+    }
+    return { received, created: created.size, unchanged: received - created.size };
+  });
+}
+
+/** A client's operations in [from, to), oldest first, at most `limit`. */
+export async function clientOperations(
+  db: Kysely<DB>,
+  q: { projectId: number; userId: string; from?: Date; to?: Date; limit: number },
+): Promise<StoredOperationView[]> {
+  let query = db
+    .selectFrom("exchange_operations")
+    .select(["body", "received_at", "checked_at", "unjudged"])
+    .where("project_id", "=", q.projectId)
+    .where("user_id", "=", q.userId);
+  if (q.from) query = query.where("at", ">=", q.from);
+  if (q.to) query = query.where("at", "<", q.to);
+  const rows = await query.orderBy("at").orderBy("id").limit(q.limit).execute();
+  return rows.map((r) => ({
+    operation: (typeof r.body === "string" ? JSON.parse(r.body) : r.body) as OperationItem,
+    receivedAt: new Date(r.received_at).toISOString(),
+    checkedAt: r.checked_at ? new Date(r.checked_at).toISOString() : null,
+    unjudged: r.unjudged ?? [],
+  }));
+}
+
+/** A client's operation as the rules read it: the item, and whether the monitoring judged it already. */
+export interface HeldOperation {
+  id: string;
+  item: OperationItem;
+  checked: boolean;
+}
+
+/** A client's operations concluded in [from, to], oldest first (the window the rules look at). */
+export async function operationsBetween(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: string,
+  from: Date,
+  to: Date,
+): Promise<HeldOperation[]> {
+  const rows = await db
+    .selectFrom("exchange_operations")
+    .select(["id", "body", "checked_at"])
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .where("at", ">=", from)
+    .where("at", "<=", to)
+    .orderBy("at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({
+    id: String(r.id),
+    item: (typeof r.body === "string" ? JSON.parse(r.body) : r.body) as OperationItem,
+    checked: r.checked_at !== null,
+  }));
+}
+
+/**
+ * Up to `limit` clients with operations not yet judged, a few per project so that one project's flood does not hold
+ * back another's; each claimed client's unjudged operations are locked for this transaction (SKIP LOCKED: another
+ * worker takes other clients).
+ */
+export async function claimUnchecked(
+  trx: Kysely<DB>,
+  limit: number,
+): Promise<{ projectId: number; userId: string; ids: string[] }[]> {
+  const { rows } = await sql<{ id: string; project_id: number; user_id: string }>`
+    SELECT o.id::text AS id, o.project_id, o.user_id FROM exchange_operations o
+    WHERE o.checked_at IS NULL
+      AND o.id IN (
+        SELECT x.id FROM (
+          SELECT u.id, row_number() OVER (PARTITION BY u.project_id ORDER BY u.id) AS n
+          FROM (SELECT id, project_id FROM exchange_operations WHERE checked_at IS NULL ORDER BY id LIMIT ${limit * 20}) u
+        ) x WHERE x.n <= ${limit})
+    ORDER BY o.id
+    FOR UPDATE SKIP LOCKED`.execute(trx);
+  const byClient = new Map<string, { projectId: number; userId: string; ids: string[] }>();
+  for (const r of rows) {
+    const key = `${r.project_id}\n${r.user_id}`;
+    const c = byClient.get(key) ?? { projectId: r.project_id, userId: r.user_id, ids: [] };
+    c.ids.push(r.id);
+    byClient.set(key, c);
+  }
+  return [...byClient.values()];
+}
+
+/** Marks operations judged, with the rules that could not be. */
+export async function markChecked(
+  trx: Kysely<DB>,
+  ids: readonly string[],
+  unjudged: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .updateTable("exchange_operations")
+    .set({ checked_at: now, unjudged: unjudged.length > 0 ? [...unjudged] : null })
+    .where("id", "in", [...ids])
+    .execute();
+}

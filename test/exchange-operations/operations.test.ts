@@ -1,0 +1,386 @@
+// The exchange's own operations on the real service (docs/api.md "Exchange operations"): POST and GET
+// /projects/{id}/operations (idempotency by operationId, a conflict naming the difference, refusals naming the item
+// and field with nothing written, the rails' identifiers checked), then the operation rules judging them through
+// the monitor's step with the service's real quick analysis and a real integrator on 127.0.0.1 serving profiles:
+// twelve SPEI payers and a USDT withdrawal to a sanctioned address raise one fan-in alert and one withdrawal-to-risk
+// alert naming the deposits; a payroll from one employer and the client's own account raise none. PGlite, or
+// PostgreSQL with DATABASE_URL.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quickVerdict } from "../../src/analysis/index.ts";
+import { clabeCheckDigit, judgeOperationsOnce } from "../../src/exchange-operations/index.ts";
+import { ProfileReader } from "../../src/integrator/index.ts";
+import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { MonitoredChain } from "../support/monitored-chain.ts";
+import { auth, startTestService, type TestService } from "../support/service.ts";
+
+const SANCTIONED = "0x00000000000000000000000000000000000bad01";
+const CLEAN = "0x00000000000000000000000000000000000c1ea9";
+/** The local chain, indexed: the quick check sees the destinations' histories. */
+const CHAIN = 31337;
+
+let svc: TestService;
+let integrator: http.Server;
+const profiles: Record<string, unknown> = {
+  ana: {
+    givenName: "Ana",
+    paternalSurname: "Pérez",
+    maternalSurname: "García",
+    mexico: { rfc: "PEGA800101AB1" },
+  },
+  luis: { givenName: "Luis", paternalSurname: "Soto", mexico: { clabeInterbancaria: clabe("01218000") } },
+};
+
+/** A valid CLABE from a prefix (bank and city) and a serial. */
+function clabe(prefix: string, serial = 1): string {
+  const first17 = (prefix + String(serial).padStart(17 - prefix.length, "0")).slice(0, 17);
+  return first17 + clabeCheckDigit(first17);
+}
+
+beforeAll(async () => {
+  integrator = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const user = /\/users\/([^/?]+)/.exec(req.url ?? "")?.[1];
+      const body = user ? profiles[decodeURIComponent(user)] : undefined;
+      if (user && body) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      else res.writeHead(user ? 404 : 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
+  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
+  const db = svc.database.db;
+  for (const day of ["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-06"])
+    await db.insertInto("fx_rates").values({ day, currency: "MXN", per_usd: "20" }).execute();
+  await db
+    .insertInto("tokens")
+    .values({
+      chain_id: 1,
+      address: "0xdac17f958d2ee523a2206206994597c13d831ec7",
+      symbol: "USDT",
+      name: "Tether",
+      decimals: 6,
+      pegged_usd: "1",
+    })
+    .onConflict((c) => c.doNothing())
+    .execute();
+  await new MonitoredChain(db, CHAIN).block(new Date("2026-11-01T12:00:00Z"), [
+    { from: SANCTIONED, to: "0x0000000000000000000000000000000000000a01", value: 10n ** 18n },
+    { from: "0x0000000000000000000000000000000000000a02", to: CLEAN, value: 10n ** 18n },
+  ]);
+  await db
+    .insertInto("labels")
+    .values({
+      address: SANCTIONED,
+      chain_id: 0,
+      label: "OFAC SDN test",
+      category: "sanctioned",
+      source: "test",
+    })
+    .execute();
+  const patch = await svc.app!.inject({
+    method: "PATCH",
+    url: `/v1/projects/${svc.project.id}`,
+    headers: auth(svc.project.keys.admin),
+    payload: {
+      integration_url: `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`,
+      jurisdictions: ["MX"],
+    },
+  });
+  expect(patch.statusCode, patch.body).toBe(200);
+});
+afterAll(async () => {
+  await svc?.stop();
+  integrator.closeAllConnections();
+  await new Promise((resolve) => integrator.close(resolve));
+});
+
+const post = (operations: unknown[], key = svc.project.keys.developer) =>
+  svc.app!.inject({
+    method: "POST",
+    url: `/v1/projects/${svc.project.id}/operations`,
+    headers: auth(key),
+    payload: { operations },
+  });
+const list = (userId: string) =>
+  svc.app!.inject({
+    url: `/v1/projects/${svc.project.id}/operations?userId=${encodeURIComponent(userId)}`,
+    headers: auth(svc.project.keys.viewer),
+  });
+
+const spei = (id: string, userId: string, at: string, amount: string, payer: string, serial: number) => ({
+  operationId: id,
+  userId,
+  kind: "fiat_deposit",
+  at,
+  currency: "MXN",
+  amount,
+  rail: "spei",
+  counterparty: { name: payer, bank: "BBVA México", account: clabe("01218000", serial) },
+  reference: `RASTREO${id.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 30),
+});
+const withdrawal = (id: string, userId: string, at: string, amount: string, address: string) => ({
+  operationId: id,
+  userId,
+  kind: "crypto_withdrawal",
+  at,
+  asset: "USDT",
+  amount,
+  chainId: CHAIN,
+  address,
+  txHash: `0x${"ab".repeat(32)}`,
+});
+
+function judge() {
+  const profilesReader = new ProfileReader({
+    ...svc.integrator,
+    outbound: new OutboundClient({ allowPrivate: true }),
+  });
+  return judgeOperationsOnce({
+    db: svc.database.db,
+    natives: () => new Map([["ETH", [CHAIN]]]),
+    readProfile: (projectId, userId) => profilesReader.read(projectId, userId),
+    destinationVerdict: async (projectId, chainId, address) => {
+      const v = await quickVerdict(svc.analysis, projectId, address, chainId);
+      return v.level === null || v.score === null
+        ? null
+        : { level: v.level, score: v.score, reason: v.reason };
+    },
+  });
+}
+async function judgeAll() {
+  for (let i = 0; i < 20 && (await judge()) > 0; i++);
+}
+async function alertsOf(userId: string, lang = "en") {
+  const res = await svc.app!.inject({
+    url: `/v1/projects/${svc.project.id}/alerts?client=${encodeURIComponent(userId)}`,
+    headers: { ...auth(svc.project.keys.officer), "accept-language": lang },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as {
+    id: string;
+    cause: string;
+    level: string;
+    reason: string;
+    reasonText: string;
+    subject: { chainId: number; address: string };
+    evidence: { operations: { operationId: string; counterparty?: string }[] };
+  }[];
+}
+
+describe("operations in", () => {
+  const buy = {
+    operationId: "op-buy-1",
+    userId: "bea",
+    kind: "buy",
+    at: "2026-11-03T10:00:00-06:00",
+    asset: "usdt",
+    amount: "500",
+    currency: "MXN",
+    fiatAmount: "10000",
+    price: "20",
+  };
+
+  it("takes a batch once: the same operations again change nothing", async () => {
+    const first = await post([
+      buy,
+      spei("op-dep-1", "bea", "2026-11-03T09:00:00-06:00", "10000", "Bea Ruiz", 1),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toEqual({ received: 2, created: 2, unchanged: 0 });
+    const again = await post([buy]);
+    expect(again.json().data).toEqual({ received: 1, created: 0, unchanged: 1 });
+    const held = await list("bea");
+    expect(held.statusCode).toBe(200);
+    const ops = held.json().data.operations;
+    expect(ops.map((o: { operation: { operationId: string } }) => o.operation.operationId)).toEqual([
+      "op-dep-1",
+      "op-buy-1",
+    ]);
+    // Kept in one form: the instant in UTC, the symbol in capitals.
+    expect(ops[1].operation).toMatchObject({ at: "2026-11-03T16:00:00.000Z", asset: "USDT" });
+  });
+
+  it("refuses another content under a held id with 409 naming the field, and writes nothing of that request", async () => {
+    const res = await post([
+      spei("op-dep-new", "bea", "2026-11-03T11:00:00-06:00", "500", "Bea Ruiz", 1),
+      { ...buy, fiatAmount: "10001" },
+    ]);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().details).toEqual([
+      expect.objectContaining({
+        path: "/operations/1/fiatAmount",
+        message: expect.stringMatching(/"10000".*"10001"/),
+      }),
+    ]);
+    const ids = (await list("bea"))
+      .json()
+      .data.operations.map((o: { operation: { operationId: string } }) => o.operation.operationId);
+    expect(ids).not.toContain("op-dep-new");
+  });
+
+  it("refuses malformed items with their index and field, the rails' identifiers checked, and writes none", async () => {
+    const badClabe = spei("op-x1", "bea", "2026-11-03T12:00:00-06:00", "100", "X", 1);
+    badClabe.counterparty.account = `${badClabe.counterparty.account.slice(0, 17)}${(Number(badClabe.counterparty.account[17]) + 1) % 10}`;
+    const res = await post([
+      spei("op-ok", "bea", "2026-11-03T12:00:00-06:00", "100", "X", 2),
+      badClabe,
+      {
+        operationId: "op-x2",
+        userId: "bea",
+        kind: "fiat_deposit",
+        at: "2026-11-03T12:00:00-03:00",
+        currency: "BRL",
+        amount: "100",
+        rail: "pix",
+        counterparty: { name: "João", taxId: "529.982.247-24", pixKey: "not a key" },
+        reference: "E12345678202611031200abcdefghijk",
+      },
+      { ...buy, operationId: "op-x3", amount: "1,5" },
+      withdrawal("op-x4", "bea", "2026-11-03T12:00:00-06:00", "10", "0x123"),
+      {
+        operationId: "op-x5",
+        userId: "bea",
+        kind: "fee",
+        at: "2026-11-03T12:00:00-06:00",
+        amount: "5",
+        of: "op-buy-1",
+      },
+    ]);
+    expect(res.statusCode).toBe(400);
+    const paths = res.json().details.map((d: { path: string }) => d.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/operations/1/counterparty/account",
+        "/operations/2/counterparty/taxId",
+        "/operations/2/counterparty/pixKey",
+        "/operations/3/amount",
+        "/operations/4/address",
+        "/operations/5/currency",
+      ]),
+    );
+    expect(paths.some((p: string) => p.startsWith("/operations/0"))).toBe(false);
+    const account = res
+      .json()
+      .details.find((d: { path: string }) => d.path === "/operations/1/counterparty/account");
+    expect(account.message).toMatch(/check digit should be \d/);
+    const ids = (await list("bea"))
+      .json()
+      .data.operations.map((o: { operation: { operationId: string } }) => o.operation.operationId);
+    expect(ids).not.toContain("op-ok");
+  });
+
+  it("takes a valid Pix deposit with an alphanumeric CNPJ and its end-to-end id", async () => {
+    const res = await post([
+      {
+        operationId: "op-pix-1",
+        userId: "bea",
+        kind: "fiat_deposit",
+        at: "2026-11-03T12:00:00-03:00",
+        currency: "BRL",
+        amount: "250.50",
+        rail: "pix",
+        counterparty: { name: "Loja ABC Ltda", taxId: "12.ABC.345/01DE-35", pixKey: "+5511987654321" },
+        reference: "E12345678202611031200abcdefghijk",
+      },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it("is for a developer key or above; a viewer reads", async () => {
+    expect((await post([buy], svc.project.keys.viewer)).statusCode).toBe(403);
+    expect((await list("bea")).statusCode).toBe(200);
+  });
+
+  it("refuses more than 1,000 operations in one request", async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => ({ ...buy, operationId: `many-${i}` }));
+    expect((await post(many)).statusCode).toBe(400);
+  });
+});
+
+describe("the operation rules", () => {
+  it("12 SPEI payers then USDT to a sanctioned address: one fan-in alert and one withdrawal-to-risk alert naming the deposits", async () => {
+    const deposits = Array.from({ length: 12 }, (_, i) =>
+      spei(
+        `mule-${i}`,
+        "ana",
+        `2026-11-04T${String(8 + i).padStart(2, "0")}:15:00-06:00`,
+        "9500",
+        `Pagador ${i + 1} López`,
+        100 + i,
+      ),
+    );
+    const res = await post([
+      ...deposits,
+      withdrawal("mule-out", "ana", "2026-11-04T21:00:00-06:00", "5600", SANCTIONED),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    await judgeAll();
+    const alerts = await alertsOf("ana");
+    // Also a pass-through (USD 5,700 of pesos in, USD 5,600 of USDT out within the day), as it is.
+    expect(alerts.map((a) => a.cause).sort()).toEqual(["fan_in", "pass_through", "withdrawal_to_risk"]);
+    const fan = alerts.filter((a) => a.cause === "fan_in");
+    const risk = alerts.filter((a) => a.cause === "withdrawal_to_risk");
+    expect(fan).toHaveLength(1);
+    expect(risk).toHaveLength(1);
+    const depositIds = deposits.map((d) => d.operationId);
+    expect(fan[0]?.evidence.operations.map((o) => o.operationId)).toEqual([...depositIds, "mule-out"]);
+    expect(fan[0]?.reason).toMatch(/12 fiat deposits from 12 different payers/);
+    expect(risk[0]).toMatchObject({ level: "critical", subject: { chainId: CHAIN, address: SANCTIONED } });
+    expect(risk[0]?.evidence.operations.map((o) => o.operationId)).toEqual([...depositIds, "mule-out"]);
+    expect(risk[0]?.reason).toMatch(/Funded in the 72 h before by 12 operations \(USD 5,700\)/);
+    // The desk reads them in Spanish, times in her zone.
+    const es = await alertsOf("ana", "es");
+    expect(es.find((a) => a.cause === "fan_in")?.reasonText).toMatch(
+      /recibió 12 depósitos en moneda fiduciaria de 12 ordenantes distintos/,
+    );
+    expect(es.find((a) => a.cause === "withdrawal_to_risk")?.reasonText).toMatch(
+      /lo fondearon 12 operaciones/,
+    );
+    // The twelve payers are not Ana: no third-party alert beside the fan-in, which names them already.
+    expect(alerts.filter((a) => a.cause === "third_party_funding")).toHaveLength(0);
+    // Judged: nothing left for the monitor, nothing unjudged.
+    const held = (await list("ana")).json().data.operations;
+    expect(
+      held.every(
+        (o: { checkedAt: string | null; unjudged: string[] }) =>
+          o.checkedAt !== null && o.unjudged.length === 0,
+      ),
+    ).toBe(true);
+    // Sent again and judged again: nothing new.
+    await post([...deposits]);
+    await judgeAll();
+    expect(await alertsOf("ana")).toHaveLength(alerts.length);
+  });
+
+  it("a payroll from one employer and a deposit from the client's own account raise nothing", async () => {
+    const payroll = Array.from({ length: 6 }, (_, i) =>
+      spei(
+        `pay-${i}`,
+        "luis",
+        `2026-11-0${2 + (i % 3)}T0${i}:30:00-06:00`,
+        "8000",
+        "Nómina Grupo Industrial SA de CV",
+        500,
+      ),
+    );
+    const own = spei("own-1", "luis", "2026-11-04T12:00:00-06:00", "3000", "Luis Soto", 1);
+    own.counterparty.account = profiles.luis
+      ? (profiles.luis as { mexico: { clabeInterbancaria: string } }).mexico.clabeInterbancaria
+      : "";
+    const res = await post([
+      ...payroll,
+      own,
+      withdrawal("luis-out", "luis", "2026-11-04T20:00:00-06:00", "100", CLEAN),
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    await judgeAll();
+    const alerts = await alertsOf("luis");
+    // The employer pays Luis: a third party, once, and never a fan-in.
+    expect(alerts.map((a) => a.cause)).toEqual(["third_party_funding"]);
+    const named = alerts[0]?.evidence.operations.map((o) => o.operationId);
+    expect([...(named ?? [])].sort()).toEqual(payroll.map((p) => p.operationId).sort());
+    expect(named).not.toContain("own-1");
+  });
+});

@@ -48,7 +48,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     example: "vigia import fx examples/fx.csv",
   },
   "import operations": {
-    summary: "import the exchange's own operations (buys, sells, swaps, SPEI and Pix, crypto in and out, fees, custody)",
+    summary:
+      "import the exchange's own operations (buys, sells, swaps, SPEI and Pix, crypto in and out, fees, custody)",
     example: "vigia import operations examples/operations.jsonl --project 1",
   },
   "import uma": {

@@ -5,6 +5,7 @@ import { applyCommandHelp } from "./cli-help.ts";
 import { demoAddressLines } from "./devnet/addresses.ts";
 import { registerDevnetCommand } from "./devnet/cli.ts";
 import { shouldRunDevnet } from "./devnet/when.ts";
+import { registerOperationsImportCommand } from "./exchange-operations/index.ts";
 import {
   registerImportEtlCommand,
   registerListsCommand,
@@ -13,7 +14,6 @@ import {
   registerTagsCommand,
   registerUmaCommand,
 } from "./ingest/index.ts";
-import { registerOperationsImportCommand } from "./exchange-operations/index.ts";
 import { registerWebhooksCommand, type SigningScheme, setSigningScheme } from "./integrator/index.ts";
 import { createKey, createProject } from "./keys/index.ts";
 import { OperationRefused, registerDumpCommands, registerSecretCommands } from "./operations/index.ts";

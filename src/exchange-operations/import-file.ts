@@ -52,7 +52,10 @@ function fromCells(cells: Record<string, string>): Record<string, unknown> {
     if (cell === "") continue;
     const path = column.trim().split(".");
     let at = out;
-    for (const part of path.slice(0, -1)) at = (at[part] ??= {}) as Record<string, unknown>;
+    for (const part of path.slice(0, -1)) {
+      if (at[part] === undefined) at[part] = {};
+      at = at[part] as Record<string, unknown>;
+    }
     const key = path.at(-1) as string;
     if (key === "chainId" && /^\d+$/.test(cell)) at[key] = Number(cell);
     else if (key === "balances") {

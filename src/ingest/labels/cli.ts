@@ -1,9 +1,9 @@
 // `vigia import tags FILE`: the command line of the label import. Prints a one-line JSON summary on stdout; bad
 // input fails with one line (file:line: reason) on stderr and a non-zero exit, from main.ts.
 import { type Command, Option } from "commander";
+import { terminalProgress } from "../../platform/progress.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { importLabels, type LabelFileFormat } from "./import-labels.ts";
-import { terminalProgress } from "../../platform/progress.ts";
 
 /** Prints the summary on stdout, and a one-line warning on stderr when --skip-invalid left rows out. */
 export function printSummary(summary: { rejected: number; rejected_rows?: string[] }) {

@@ -3,12 +3,12 @@
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { afterExchangeLabelChange } from "../../attribution/index.ts";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import type { DB } from "../../schema.ts";
 import { csvLabels } from "./csv-labels.ts";
 import { assertReadableFile } from "./csv-rows.ts";
 import { recordedImport } from "./import-run.ts";
 import { LabelStage, type MergeCounts } from "./label-stage.ts";
-import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, RowProblems } from "./row-problems.ts";
 import { tagPackLabels, tagPackSource } from "./tagpack.ts";
 

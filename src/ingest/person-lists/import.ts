@@ -7,6 +7,7 @@
 // the list back (an old download replayed, or a mistake), and screening would miss everyone listed since.
 
 import type { Kysely } from "kysely";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import type { DB } from "../../schema.ts";
 import {
   importPersonList,
@@ -18,7 +19,6 @@ import {
 } from "../../screening/index.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
-import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, RowProblems } from "../labels/row-problems.ts";
 import { READERS } from "./formats/readers.ts";
 

@@ -1,8 +1,8 @@
 // `vigia import prices FILE` and `vigia import fx FILE`: the command line of the rate imports.
 import type { Command } from "commander";
+import { terminalProgress } from "../../platform/progress.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
-import { terminalProgress } from "../../platform/progress.ts";
 import { importFx, importPrices } from "./import-rates.ts";
 
 export function registerRateCommands(program: Command, withDatabase: WithDatabase) {

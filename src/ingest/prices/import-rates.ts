@@ -2,10 +2,10 @@
 // and merged into `prices` / `fx_rates` in one transaction, recorded in import_runs. A key repeated in the file with
 // the same value is fine; with a different value it is rejected (file:line, and the line it contradicts).
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import type { DB } from "../../schema.ts";
 import { assertReadableFile, openCsv } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
-import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import { InputError, type RowOutcome, RowProblems } from "../labels/row-problems.ts";
 import { type FxRow, fxRow, type PriceRow, priceRow } from "./rows.ts";
 

@@ -5,9 +5,9 @@ import path from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../platform/config.ts";
 import { OutboundClient } from "../../platform/outbound/index.ts";
+import { terminalProgress } from "../../platform/progress.ts";
 import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
-import { terminalProgress } from "../../platform/progress.ts";
 import { downloadSdnList, OFAC_SDN_URL, updateSanctions } from "./update.ts";
 
 export function registerSanctionsCommand(program: Command, withDatabase: WithDatabase) {

@@ -225,6 +225,7 @@ function operationReason(
         first: when(lang, String(f("first")), timeZone),
         last: when(lang, String(f("last")), timeZone),
         usd: usd(lang, n("depositsUsd")),
+        unvalued: n("unvalued"),
         withdrawal: String(f("withdrawal")),
         destination: String(f("destination")),
         withdrawnAt: when(lang, String(f("withdrawnAt")), timeZone),
@@ -271,6 +272,7 @@ function operationReason(
         funding: n("funding"),
         fundingHours: n("fundingHours"),
         fundingUsd: usd(lang, n("fundingUsd")),
+        unvalued: n("unvalued"),
       });
     default:
       return otherReason(lang, a);

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import { historiesInWords, levelWords, listInbox } from "../alerts/index.ts";
 import { latestVerdict } from "../analysis/index.ts";
 import { avisosOfClient } from "../avisos/index.ts";
+import { hasOperations } from "../exchange-operations/index.ts";
 import type { Lang } from "../messages/index.ts";
 import { listAddresses } from "../monitoring/index.ts";
 import { AppError } from "../platform/errors.ts";
@@ -32,10 +33,17 @@ export async function clientCase(
     avisosOfClient(db, projectId, clientId, MOST),
     filesOfClient(db, projectId, clientId, MOST),
   ]);
-  if (page.total === 0 && addresses.length === 0 && !screening && avisos.length === 0 && files.length === 0)
+  if (
+    page.total === 0 &&
+    addresses.length === 0 &&
+    !screening &&
+    avisos.length === 0 &&
+    files.length === 0 &&
+    !(await hasOperations(db, projectId, clientId))
+  )
     throw new AppError(
       "not_found",
-      `No client "${clientId}" in this project: no monitored address, alert, screening, aviso or report file names it. The id is the integrator's user id, as given when its addresses were registered (GET /v1/projects/${projectId}/addresses lists them with foreign_user_id)`,
+      `No client "${clientId}" in this project: no monitored address, alert, screening, aviso, report file or exchange operation names it. The id is the integrator's user id, as given when its addresses were registered (GET /v1/projects/${projectId}/addresses lists them with foreign_user_id)`,
     );
   const risks = await Promise.all(
     addresses.map((a) =>

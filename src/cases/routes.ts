@@ -6,6 +6,8 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
 import { clientCase } from "./case.ts";
+import { clientPicture, PICTURE_DAYS } from "./picture.ts";
+import { ClientPictureSchema } from "./picture-schemas.ts";
 import { CaseParams, CaseSchema } from "./schemas.ts";
 
 export interface CasesContext {
@@ -31,6 +33,31 @@ export function registerCaseRoutes(app: HttpApp, ctx: CasesContext): void {
     async (req) =>
       ok(
         await clientCase(ctx.db, req.params.projectId, req.params.clientId, new Date(ctx.now()), langOf(req)),
+      ),
+  );
+
+  app.get(
+    "/projects/:projectId/clients/:clientId",
+    {
+      config: { access: "viewer" },
+      schema: {
+        tags: ["Case per client"],
+        summary:
+          "One client, one picture: its risk from its wallets and its exchange operations, with the facts",
+        description: `The client's risk level is the highest of its wallets' latest verdicts and its open alerts of the operation rules (fan-in, pass-through, fiat structuring, third-party funding, withdrawal to risk); \`drivers\` name each, highest first, with its reason in the answer's language. With the wallets, the open operation alerts and the client's operations of the last ${PICTURE_DAYS} days in figures (by kind, in USD; distinct payers and destinations). 404 for a client nothing names.`,
+        params: CaseParams,
+        response: { 200: Ok(ClientPictureSchema) },
+      },
+    },
+    async (req) =>
+      ok(
+        await clientPicture(
+          ctx.db,
+          req.params.projectId,
+          req.params.clientId,
+          new Date(ctx.now()),
+          langOf(req),
+        ),
       ),
   );
 }

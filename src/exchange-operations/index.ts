@@ -45,5 +45,6 @@ export {
   type RuleParameters,
   ruleParametersOf,
 } from "./settings.ts";
-export { clientOperations, type IngestCount, insertOperations } from "./store.ts";
+export { clientOperations, hasOperations, type IngestCount, insertOperations } from "./store.ts";
+export { type OperationSummary, operationSummary, SUMMARY_MAX } from "./summary.ts";
 export type { ExchangeOperationTables } from "./tables.ts";

@@ -28,6 +28,7 @@ import {
 import type { OperationItem } from "./schemas.ts";
 import { type RuleParameters, ruleParametersOf } from "./settings.ts";
 import { type HeldOperation, markChecked, operationsBetween } from "./store.ts";
+import { unitOf } from "./units.ts";
 
 /** How many days back a currency rate may be taken from when the day has none (weekends, holidays). */
 const RATE_DAYS = 10;
@@ -91,28 +92,6 @@ async function uncheckedOf(db: Kysely<DB>, c: PendingClient): Promise<HeldOperat
     item: (typeof r.body === "string" ? JSON.parse(r.body) : r.body) as OperationItem,
     checked: false,
   }));
-}
-
-/** The unit an operation is valued in, or null (a custody snapshot, a swap counted by what it gives). */
-function unitOf(o: OperationItem): { unit: string; amount: string } | null {
-  switch (o.kind) {
-    case "buy":
-    case "sell":
-      return { unit: `fiat:${o.currency}`, amount: o.fiatAmount };
-    case "fiat_deposit":
-    case "fiat_withdrawal":
-      return { unit: `fiat:${o.currency}`, amount: o.amount };
-    case "swap":
-    case "crypto_deposit":
-    case "crypto_withdrawal":
-      return { unit: `asset:${o.asset}`, amount: o.amount };
-    case "fee":
-      return o.currency
-        ? { unit: `fiat:${o.currency}`, amount: o.amount }
-        : { unit: `asset:${o.asset}`, amount: o.amount };
-    case "custody_snapshot":
-      return null;
-  }
 }
 
 async function valued(

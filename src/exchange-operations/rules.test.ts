@@ -330,3 +330,20 @@ describe("news only", () => {
     expect(judge(ops)).toEqual([]);
   });
 });
+
+describe("sums that leave out what could not be valued say so", () => {
+  it("names the deposits without a rate of their day", () => {
+    const ops = [...Array.from({ length: 5 }, (_, i) => deposit(-10 + i, 1_000, `Q${i}`)), cryptoOut(0, 200)];
+    (ops[0] as ValuedOperation).usd = null;
+    const hit = judgeOperations({
+      userId: "u1",
+      operations: ops,
+      parameters: DEFAULT_RULE_PARAMETERS,
+      client: CLIENT,
+      thresholds: () => [],
+      verdicts: new Map(),
+    }).hits.find((h) => h.rule === "fan_in");
+    expect(hit?.facts).toMatchObject({ depositsUsd: 200, unvalued: 1 });
+    expect(hit?.reason).toMatch(/USD 200 in all, 1 not valued \(no rate or price on their day\)/);
+  });
+});

@@ -91,6 +91,9 @@ function within(ops: readonly ValuedOperation[], from: number, to: number, kind:
 
 const sumUsd = (ops: readonly ValuedOperation[]) =>
   Math.round(ops.reduce((s, o) => s + (o.usd ?? 0), 0) * 100) / 100;
+/** How many of the operations could not be valued (no rate or price on their day): a sum says it leaves them out. */
+const unvalued = (ops: readonly ValuedOperation[]) => ops.filter((o) => o.usd === null).length;
+const unvaluedText = (n: number) => (n > 0 ? `, ${n} not valued (no rate or price on their day)` : "");
 
 function fanIn(input: RuleInput): RuleHit[] {
   const p = input.parameters.fan_in;
@@ -116,6 +119,7 @@ function fanIn(input: RuleInput): RuleHit[] {
       payers: payers.size,
       deposits: deposits.length,
       depositsUsd: sumUsd(deposits),
+      unvalued: unvalued(deposits),
       first: deposits[0]?.item.at ?? w.item.at,
       last: deposits.at(-1)?.item.at ?? w.item.at,
       withdrawal: `${item.amount} ${item.asset}`,
@@ -131,7 +135,7 @@ function fanIn(input: RuleInput): RuleHit[] {
       level: "high",
       operations: ops,
       facts,
-      reason: `Client ${input.userId} received ${deposits.length} fiat deposits from ${payers.size} different payers (${[...payers.values()].slice(0, 5).join(", ")}${payers.size > 5 ? ", …" : ""}) between ${facts.first} and ${facts.last}, ${usdText(facts.depositsUsd)} in all, then withdrew ${facts.withdrawal} to ${item.address} at ${item.at}: the project's fan-in rule is ${p.minPayers} payers or more within ${p.windowHours} h before a crypto withdrawal.`,
+      reason: `Client ${input.userId} received ${deposits.length} fiat deposits from ${payers.size} different payers (${[...payers.values()].slice(0, 5).join(", ")}${payers.size > 5 ? ", …" : ""}) between ${facts.first} and ${facts.last}, ${usdText(facts.depositsUsd)} in all${unvaluedText(facts.unvalued)}, then withdrew ${facts.withdrawal} to ${item.address} at ${item.at}: the project's fan-in rule is ${p.minPayers} payers or more within ${p.windowHours} h before a crypto withdrawal.`,
     });
   }
   return hits;
@@ -269,9 +273,10 @@ function withdrawalToRisk(input: RuleInput): RuleHit[] {
             score: v.score,
             funding: funding.length,
             fundingUsd: sumUsd(funding),
+            unvalued: unvalued(funding),
             fundingHours: p.fundingHours,
           },
-          reason: `Client ${input.userId} withdrew ${item.amount} ${item.asset} at ${item.at} to ${item.address}, whose verdict is ${v.level} (${v.score}): ${v.reason} Funded in the ${p.fundingHours} h before by ${funding.length} operations (${usdText(sumUsd(funding))})${funding.length ? `: ${funding.map((f) => `${amountOf(f)} at ${f.item.at}`).join("; ")}` : ""}.`,
+          reason: `Client ${input.userId} withdrew ${item.amount} ${item.asset} at ${item.at} to ${item.address}, whose verdict is ${v.level} (${v.score}): ${v.reason} Funded in the ${p.fundingHours} h before by ${funding.length} operations (${usdText(sumUsd(funding))}${unvaluedText(unvalued(funding))})${funding.length ? `: ${funding.map((f) => `${amountOf(f)} at ${f.item.at}`).join("; ")}` : ""}.`,
         },
       ];
     });

@@ -96,6 +96,18 @@ export async function clientOperations(
   }));
 }
 
+/** Whether the project holds any operation of the client. */
+export async function hasOperations(db: Kysely<DB>, projectId: number, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("exchange_operations")
+    .select("id")
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A client's operation as the rules read it: the item, and whether the monitoring judged it already. */
 export interface HeldOperation {
   id: string;

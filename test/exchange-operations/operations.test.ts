@@ -8,11 +8,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quickVerdict } from "../../src/analysis/index.ts";
-import { clabeCheckDigit, judgeOperationsOnce } from "../../src/exchange-operations/index.ts";
-import { ProfileReader } from "../../src/integrator/index.ts";
-import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { clabeCheckDigit } from "../../src/exchange-operations/index.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
+import { judgeAllOperations } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const SANCTIONED = "0x00000000000000000000000000000000000bad01";
@@ -49,7 +47,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
-  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
+  // The client picture sums the last 90 days: the service's day is fixed after the operations of this file.
+  svc = await startTestService({
+    env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" },
+    service: { clock: () => Date.parse("2026-11-30T12:00:00Z") },
+  });
   const db = svc.database.db;
   for (const day of ["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-06"])
     await db.insertInto("fx_rates").values({ day, currency: "MXN", per_usd: "20" }).execute();
@@ -132,26 +134,7 @@ const withdrawal = (id: string, userId: string, at: string, amount: string, addr
   txHash: `0x${"ab".repeat(32)}`,
 });
 
-function judge() {
-  const profilesReader = new ProfileReader({
-    ...svc.integrator,
-    outbound: new OutboundClient({ allowPrivate: true }),
-  });
-  return judgeOperationsOnce({
-    db: svc.database.db,
-    natives: () => new Map([["ETH", [CHAIN]]]),
-    readProfile: (projectId, userId) => profilesReader.read(projectId, userId),
-    destinationVerdict: async (projectId, chainId, address) => {
-      const v = await quickVerdict(svc.analysis, projectId, address, chainId);
-      return v.level === null || v.score === null
-        ? null
-        : { level: v.level, score: v.score, reason: v.reason };
-    },
-  });
-}
-async function judgeAll() {
-  for (let i = 0; i < 20 && (await judge()) > 0; i++);
-}
+const judgeAll = () => judgeAllOperations(svc, new Map([["ETH", [CHAIN]]]));
 async function alertsOf(userId: string, lang = "en") {
   const res = await svc.app!.inject({
     url: `/v1/projects/${svc.project.id}/alerts?client=${encodeURIComponent(userId)}`,
@@ -348,6 +331,36 @@ describe("the operation rules", () => {
           o.checkedAt !== null && o.unjudged.length === 0,
       ),
     ).toBe(true);
+    // One client, one picture: the highest of its alerts, each named, and its operations in figures.
+    const picture = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/clients/ana`,
+      headers: { ...auth(svc.project.keys.viewer), "accept-language": "es" },
+    });
+    expect(picture.statusCode, picture.body).toBe(200);
+    const p = picture.json().data;
+    expect(p.risk.level).toBe("critical");
+    expect(p.risk.drivers.map((d: { kind: string; level: string }) => `${d.kind}:${d.level}`)).toEqual([
+      "operations:critical",
+      "operations:high",
+      "operations:medium",
+    ]);
+    expect(p.risk.drivers[0].text).toMatch(/retiró 5600 USDT/);
+    expect(p.operations).toMatchObject({ count: 13, payers: 12, destinations: 1 });
+    expect(p.operations.byKind).toEqual([
+      { kind: "fiat_deposit", count: 12, usd: 5_700, unvalued: 0 },
+      { kind: "crypto_withdrawal", count: 1, usd: 5_600, unvalued: 0 },
+    ]);
+    // The case of a client with only operations and alerts opens too.
+    const caseRes = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/clients/ana/case`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(caseRes.statusCode).toBe(200);
+    const none = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/clients/nadie/case`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(none.statusCode).toBe(404);
     // Sent again and judged again: nothing new.
     await post([...deposits]);
     await judgeAll();

@@ -66,6 +66,18 @@ export interface Alert {
     laws: { id: string; name: string; source: string }[];
     analyses?: { riskScore: number; riskLevel: string; reasonText: string; at: string }[];
     persons?: { subject: string; list: string; matchedName: string; score: number; verdict: string }[];
+    operations?: {
+      operationId: string;
+      kind: string;
+      at: string;
+      amount: string;
+      unit: string;
+      usd: number | null;
+      counterparty?: string;
+      account?: string;
+      reference?: string;
+      address?: string;
+    }[];
   };
   deadline: { at: string; filing: string; source: string; overdue: boolean; timeZone?: string } | null;
   status: AlertStatus;

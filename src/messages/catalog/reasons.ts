@@ -26,7 +26,7 @@ export const reasons = defineMessages({
       "Re-screened after {labelAddress} was labelled “{label}” ({category}, source {source}): now {level} ({score}).",
     "reasons.rescreen_plain": "Re-screened after a label learnt later: now {level} ({score}).",
     "reasons.fan_in":
-      "User {userId} received {deposits} fiat deposits from {payers} different payers between {first} and {last} ({usd} in all), then withdrew {withdrawal} to {destination} on {withdrawnAt}: the project's rule is {minPayers} payers or more within {windowHours} h before a crypto withdrawal.",
+      "User {userId} received {deposits} fiat deposits from {payers} different payers between {first} and {last} ({usd} in all{unvalued, plural, =0 {} one {, # not valued: no rate of its day} other {, # not valued: no rate of their day}}), then withdrew {withdrawal} to {destination} on {withdrawnAt}: the project's rule is {minPayers} payers or more within {windowHours} h before a crypto withdrawal.",
     "reasons.pass_through":
       "User {userId}: {direction, select, fiat_deposit {fiat in} other {crypto in}} {inUsd} and {direction, select, fiat_deposit {crypto out} other {fiat out}} {outUsd} within {hours} h, {ratio} of one another: the project's rule is {minRatio} or more within {windowHours} h.",
     "reasons.fiat_structuring":
@@ -34,7 +34,7 @@ export const reasons = defineMessages({
     "reasons.third_party_funding":
       "User {userId} was funded by a third party: {amount} on {at} from {payer}{taxId}, whose name, tax id and account are not the client's.",
     "reasons.withdrawal_to_risk":
-      "User {userId} withdrew {withdrawal} to {destination}, whose verdict is {level} ({score}); {funding, plural, =0 {no fiat or purchase came in} one {funded by # operation} other {funded by # operations}} in the {fundingHours} h before ({fundingUsd}).",
+      "User {userId} withdrew {withdrawal} to {destination}, whose verdict is {level} ({score}); {funding, plural, =0 {no fiat or purchase came in} one {funded by # operation} other {funded by # operations}} in the {fundingHours} h before ({fundingUsd}{unvalued, plural, =0 {} one {, # not valued: no rate of its day} other {, # not valued: no rate of their day}}).",
     "reasons.patterns":
       "{count, plural, =0 {No patterns detected.} one {Pattern detected: {patterns}.} other {Patterns detected: {patterns}.}}",
     "reasons.exposure": "Largest exposure: {text}.",
@@ -65,7 +65,7 @@ export const reasons = defineMessages({
     "reasons.rescreen_plain":
       "Revaluada por una etiqueta conocida después: ahora nivel {level} ({score} puntos).",
     "reasons.fan_in":
-      "El usuario {userId} recibió {deposits} depósitos en moneda fiduciaria de {payers} ordenantes distintos entre el {first} y el {last} ({usd} en total) y luego retiró {withdrawal} a {destination} el {withdrawnAt}: la regla del proyecto es {minPayers} ordenantes o más en las {windowHours} h previas a un retiro en activos virtuales.",
+      "El usuario {userId} recibió {deposits} depósitos en moneda fiduciaria de {payers} ordenantes distintos entre el {first} y el {last} ({usd} en total{unvalued, plural, =0 {} one {, # sin valuar por falta de tipo de cambio del día} other {, # sin valuar por falta de tipo de cambio del día}}) y luego retiró {withdrawal} a {destination} el {withdrawnAt}: la regla del proyecto es {minPayers} ordenantes o más en las {windowHours} h previas a un retiro en activos virtuales.",
     "reasons.pass_through":
       "Usuario {userId}: entraron {inUsd} en {direction, select, fiat_deposit {moneda fiduciaria} other {activos virtuales}} y salieron {outUsd} en {direction, select, fiat_deposit {activos virtuales} other {moneda fiduciaria}} en {hours} h, {ratio} entre sí: la regla del proyecto es {minRatio} o más en {windowHours} h.",
     "reasons.fiat_structuring":
@@ -73,7 +73,7 @@ export const reasons = defineMessages({
     "reasons.third_party_funding":
       "Un tercero fondeó al usuario {userId}: {amount} el {at} de {payer}{taxId}, cuyo nombre, identificación fiscal y cuenta no son los del cliente.",
     "reasons.withdrawal_to_risk":
-      "El usuario {userId} retiró {withdrawal} a {destination}, cuyo veredicto es {level} ({score}); {funding, plural, =0 {no entró moneda fiduciaria ni compra alguna} one {lo fondeó # operación} other {lo fondearon # operaciones}} en las {fundingHours} h previas ({fundingUsd}).",
+      "El usuario {userId} retiró {withdrawal} a {destination}, cuyo veredicto es {level} ({score}); {funding, plural, =0 {no entró moneda fiduciaria ni compra alguna} one {lo fondeó # operación} other {lo fondearon # operaciones}} en las {fundingHours} h previas ({fundingUsd}{unvalued, plural, =0 {} one {, # sin valuar por falta de tipo de cambio del día} other {, # sin valuar por falta de tipo de cambio del día}}).",
     "reasons.patterns":
       "{count, plural, =0 {Sin patrones detectados.} one {Patrón detectado: {patterns}.} other {Patrones detectados: {patterns}.}}",
     "reasons.exposure": "Mayor exposición: {text}.",

@@ -412,6 +412,39 @@ export function AlertDetail({
             </table>
           </div>
         )}
+        {(ev.operations ?? []).length > 0 && (
+          <div class="table-wrap">
+            <table>
+              <caption>{d.t("desk.evidence.operations")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{d.t("desk.col.when")}</th>
+                  <th scope="col">{d.t("desk.col.operation")}</th>
+                  <th scope="col">{d.t("desk.col.amount")}</th>
+                  <th scope="col">{d.t("desk.col.counterparty")}</th>
+                  <th scope="col">{d.t("desk.col.reference")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(ev.operations ?? []).map((o) => (
+                  <tr key={o.operationId}>
+                    <td>{d.time(o.at)}</td>
+                    <td>{d.label("desk.operation", o.kind)}</td>
+                    <td>
+                      {o.unit} {o.amount}
+                      {o.usd !== null && o.unit !== "USD" ? ` (${d.usd(o.usd)})` : ""}
+                    </td>
+                    <td class={o.address ? "mono" : undefined}>
+                      {o.counterparty ?? (o.address ? short(o.address) : "—")}
+                      {o.account ? ` · ${o.account}` : ""}
+                    </td>
+                    <td class="mono">{o.reference ?? o.operationId}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
         {(ev.persons ?? []).length > 0 && (
           <ul class="plain">
             {(ev.persons ?? []).map((p) => (

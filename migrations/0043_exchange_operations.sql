@@ -17,8 +17,13 @@ CREATE TABLE exchange_operations (
   body jsonb NOT NULL,
   received_at timestamptz NOT NULL,
   checked_at timestamptz,
-  -- the rules that could not be judged when it was checked (the client's profile could not be read), if any
-  unjudged text[]
+  -- the operation rules that could not be judged when it was checked (no profile, no verdict), if any
+  unjudged text[],
+  -- the law rules it infringed when checked, those that could not be judged (no rate, no UMA for its day), and the
+  -- valuations they were judged at, by rule book: what the reports cite, as for a monitored transfer
+  laws text[],
+  law_unjudged text[],
+  valuations jsonb
 );
 CREATE UNIQUE INDEX exchange_operations_id_idx ON exchange_operations (project_id, operation_id);
 CREATE INDEX exchange_operations_client_idx ON exchange_operations (project_id, user_id, at);

@@ -619,6 +619,7 @@ async function assemble(
   const operationMonitor = options.workers
     ? startOperationMonitor({
         db: database.db,
+        registry,
         natives: () => {
           const bySymbol = new Map<string, number[]>();
           for (const c of registry.enabled()) {
@@ -637,6 +638,8 @@ async function assemble(
         log: pino({ level: config.logLevel, name: "exchange-operations" }),
         onError: () => metrics.loopFailure("exchange_operations"),
         onJudged: (r) => metrics.operationsJudged(r),
+        countUnjudged: metrics.ruleUnjudged,
+        onMessages: () => deliverer?.wake(),
       })
     : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).

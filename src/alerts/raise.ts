@@ -20,7 +20,12 @@ export interface CheckedTransferAlerts {
   projectId: number;
   chainId: number;
   address: string;
-  addressId: number | string;
+  addressId: number | string | null;
+  /**
+   * one of the exchange's own operations (no monitored address: chain 0, no address): the alert is the client's,
+   * keyed `<rule>:<client>` so that each client has its own
+   */
+  ofClient?: boolean;
   userId: string | null;
   notificationId: number | null;
   transfer: AlertEvidence["transfers"][number];
@@ -38,7 +43,7 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
   const touched: string[] = [];
   if (alerting.length === 0) return touched;
   const counterparty = input.transfer.counterparty;
-  const labels = counterparty ? await labelsUsed(trx, input.chainId, [counterparty]) : [];
+  const labels = counterparty && !input.ofClient ? await labelsUsed(trx, input.chainId, [counterparty]) : [];
   for (const law of alerting) {
     const evidence: AlertEvidence = {
       transfers: [input.transfer],
@@ -52,7 +57,7 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
           countryCode: law.countryCode,
         },
       ],
-      wallets: [input.address],
+      wallets: input.address ? [input.address] : [],
       labels,
     };
     const deadline = deadlineOf(law, input.now, new Date(input.transfer.at));
@@ -63,7 +68,7 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
       address: input.address,
       userId: input.userId,
       cause: "law",
-      causeKey: law.id,
+      causeKey: input.ofClient && input.userId ? `${law.id}:${input.userId}` : law.id,
       level: law.risk,
       reason,
       evidence,

@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import type pino from "pino";
 import { type OperationEvidenceItem, raiseOperationAlert } from "../alerts/index.ts";
+import type { ChainRegistry } from "../chains/index.ts";
 import type { ProfileResult } from "../integrator/index.ts";
 import { jurisdiction } from "../jurisdictions/index.ts";
 import { usdPerUnit } from "../ledger/index.ts";
@@ -18,6 +19,7 @@ import { zonedDay } from "../platform/time-zone.ts";
 import { projectCompliance } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { type ClientIdentity, identityOf } from "./client-identity.ts";
+import { judgeLaws, type LawOutcome } from "./law.ts";
 import {
   type DestinationVerdict,
   judgeOperations,
@@ -36,6 +38,8 @@ const HOUR = 3_600_000;
 
 export interface OperationMonitorOptions {
   db: Kysely<DB>;
+  /** the chains, to read the client's monitored transfers beside its operations (the accumulations) */
+  registry: ChainRegistry;
   /** a coin's symbol → the chains whose native coin it is (to value ETH, TRX… by their chain's price) */
   natives: () => ReadonlyMap<string, readonly number[]>;
   readProfile: (projectId: number, userId: string) => Promise<ProfileResult>;
@@ -53,6 +57,10 @@ export interface OperationMonitorOptions {
   onError?: (error: unknown) => void;
   /** told of the operations judged, the alerts raised by rule and the rules left unjudged */
   onJudged?: (r: { operations: number; alerts: Record<string, number>; unjudged: string[] }) => void;
+  /** counts a law rule that could not be judged (vigia_rules_unjudged_total), by rule book */
+  countUnjudged?: (book: string) => void;
+  /** told when messages were handed to the outbox (the deliverer of this process looks at once) */
+  onMessages?: () => void;
 }
 
 export const DEFAULT_MONITOR = { batch: 20, pollMs: 1_000 };
@@ -205,14 +213,23 @@ async function judgeClient(
           });
         if (v) verdicts.set(p.item.operationId, v);
       }
-  let client: ClientIdentity | null = null;
-  if (pending.some((p) => p.item.kind === "fiat_deposit" || p.item.kind === "crypto_withdrawal")) {
-    const profile = await o.readProfile(c.projectId, c.userId).catch(() => null);
-    if (profile?.ok) client = identityOf(profile.profile);
-  }
+  // The profile, once per client's batch: who the client is (its own accounts), and which jurisdiction governs it.
+  const profile = await o.readProfile(c.projectId, c.userId).catch((error: unknown) => {
+    o.log?.warn(
+      { err: error, projectId: c.projectId, userId: c.userId },
+      "operations: the profile read failed",
+    );
+    return null;
+  });
+  const client: ClientIdentity | null = profile?.ok ? identityOf(profile.profile) : null;
   const compliance = await projectCompliance(o.db, c.projectId);
   const now = o.now?.() ?? new Date();
-  return o.db.transaction().execute(async (trx) => {
+  const result: {
+    operations: number;
+    alerts: Record<string, number>;
+    unjudged: string[];
+    law?: LawOutcome;
+  } = await o.db.transaction().execute(async (trx) => {
     const locked = await trx
       .selectFrom("exchange_operations")
       .select("id")
@@ -249,9 +266,21 @@ async function judgeClient(
       const raised = await raiseHit(trx, c, hit, parameters, now);
       if (raised) alerts[hit.rule] = (alerts[hit.rule] ?? 0) + 1;
     }
+    const law = await judgeLaws(
+      trx,
+      { registry: o.registry, natives: o.natives(), ...(o.log ? { log: o.log } : {}) },
+      c,
+      fresh,
+      compliance,
+      profile,
+      now,
+    );
     await markChecked(trx, [...fresh], outcome.unjudged, now);
-    return { operations: fresh.size, alerts, unjudged: outcome.unjudged };
+    return { operations: fresh.size, alerts, unjudged: outcome.unjudged, law };
   });
+  for (const u of result.law?.unjudged ?? []) o.countUnjudged?.(u.book);
+  if ((result.law?.messages ?? 0) > 0) o.onMessages?.();
+  return result;
 }
 
 async function raiseHit(

@@ -4,8 +4,10 @@
 // back, and the operations the monitoring still has to judge.
 import { type Kysely, sql } from "kysely";
 import { AppError } from "../platform/errors.ts";
+import type { Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { canonicalJson, differences } from "./items.ts";
+import type { HeldForLaw } from "./law-operations.ts";
 import type { OperationItem, StoredOperationView } from "./schemas.ts";
 
 export interface IngestCount {
@@ -181,5 +183,53 @@ export async function markChecked(
     .updateTable("exchange_operations")
     .set({ checked_at: now, unjudged: unjudged.length > 0 ? [...unjudged] : null })
     .where("id", "in", [...ids])
+    .execute();
+}
+
+/**
+ * The project's operations concluded in [from, to) as the law reads them (with their recorded verdicts and
+ * valuations), oldest first; of one client, or all. `checked`: only those the monitor judged (what the reports
+ * file); `recorded`: also those waiting.
+ */
+export async function heldForLaw(
+  db: Kysely<DB>,
+  q: { projectId: number; userId?: string; from?: Date; to?: Date; status: "checked" | "recorded" },
+): Promise<HeldForLaw[]> {
+  let query = db
+    .selectFrom("exchange_operations")
+    .select(["id", "body", "laws", "law_unjudged", "valuations"])
+    .where("project_id", "=", q.projectId)
+    .where("kind", "<>", "custody_snapshot");
+  if (q.userId !== undefined) query = query.where("user_id", "=", q.userId);
+  if (q.from) query = query.where("at", ">=", q.from);
+  if (q.to) query = query.where("at", "<", q.to);
+  if (q.status === "checked") query = query.where("checked_at", "is not", null);
+  const rows = await query.orderBy("user_id").orderBy("at").orderBy("id").execute();
+  return rows.map((r) => ({
+    id: String(r.id),
+    item: (typeof r.body === "string" ? JSON.parse(r.body) : r.body) as OperationItem,
+    laws: r.laws,
+    unjudged: r.law_unjudged,
+    valuations: (typeof r.valuations === "string" ? JSON.parse(r.valuations) : r.valuations) as Record<
+      string,
+      Valuation
+    > | null,
+  }));
+}
+
+/** Records an operation's law verdict and the valuations it was judged at, in the caller's transaction. */
+export async function recordLaws(
+  trx: Kysely<DB>,
+  id: string,
+  verdict: { laws: readonly string[]; unjudged: readonly string[]; valuations: Record<string, Valuation> },
+): Promise<void> {
+  await trx
+    .updateTable("exchange_operations")
+    .set({
+      laws: [...verdict.laws],
+      law_unjudged: verdict.unjudged.length > 0 ? [...verdict.unjudged] : null,
+      valuations: JSON.stringify(verdict.valuations),
+    })
+    .where("id", "=", id)
     .execute();
 }

@@ -1,5 +1,6 @@
 // Row types of the exchange's operations (migrations/0043_exchange_operations.sql).
 import type { ColumnType, Generated } from "kysely";
+import type { Valuation } from "../regulation/index.ts";
 import type { OperationItem } from "./schemas.ts";
 
 type Json<T> = ColumnType<T, string, string>;
@@ -15,6 +16,9 @@ export interface ExchangeOperationsTable {
   received_at: ColumnType<Date, Date | string, Date | string>;
   checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   unjudged: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  laws: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  law_unjudged: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  valuations: ColumnType<Record<string, Valuation> | null, string | null | undefined, string | null>;
 }
 
 export interface ExchangeOperationSettingsTable {

@@ -3,11 +3,12 @@
 // the operation that takes the month's total from below the amount to it, and only when more than one operation
 // makes the total: the only operation of a month that reaches the amount is the single-operation rule's, never an
 // accumulation of one. A movement between two of the client's own monitored addresses, a transfer of no value
-// (address poisoning) and one without a price count for nothing.
+// (address poisoning) and one without a price count for nothing; nor an act the rule does not judge (`acts`).
 import {
   type AccumulationInput,
   type AccumulationResult,
   accumulates,
+  actOf,
   byTime,
   type ClientOperation,
   meets,
@@ -16,17 +17,18 @@ import {
 export function calendarMonthAccumulation(input: AccumulationInput): AccumulationResult | string {
   const { current, history, version, book } = input;
   if (version.check.kind !== "accumulated") throw new Error(`${input.rule.id} is not an accumulation rule`);
-  const { minimum, compare } = version.check;
+  const { minimum, compare, acts } = version.check;
+  const counts = (op: ClientOperation) => accumulates(op) && (acts === undefined || acts.includes(actOf(op)));
   const month = current.valuations[book.code]?.day.slice(0, 7);
   const day = current.valuations[book.code]?.day as string;
   const threshold = input.threshold(minimum, day);
   if (typeof threshold === "string") return threshold;
   const own = input.worth(current, minimum);
   if (own === null) return "the operation has no USD value (no price on its day)";
-  if (!accumulates(current)) return { reached: false, operations: [], total: 0 };
+  if (!counts(current)) return { reached: false, operations: [], total: 0 };
   const earlier: { op: ClientOperation; value: number }[] = [];
   for (const op of history) {
-    if (!accumulates(op) || byTime(op, current) >= 0) continue;
+    if (!counts(op) || byTime(op, current) >= 0) continue;
     if (op.valuations[book.code]?.day.slice(0, 7) !== month) continue;
     const value = input.worth(op, minimum);
     if (value !== null) earlier.push({ op, value });

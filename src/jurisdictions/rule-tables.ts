@@ -22,6 +22,8 @@ function check(c: RuleCheck): string {
       return `client (or its representative or a beneficial owner) is a match on ${c.lists.join(", ")}${c.onlyWith ? `, with ${c.onlyWith.join(" or ")}` : ", any amount"}`;
     case "high-risk-residence":
       return `client resides in a country on ${c.lists.join(" or ")}, any amount (an alert)`;
+    case "fee":
+      return `a fee on one operation ${compare(c.compare)} ${amount(c.minimum)}, unless the operation meets ${c.coveredBy}`;
   }
 }
 

@@ -9,6 +9,7 @@ export {
   type BookClock,
   type CheckedTransfer,
   lastChecked,
+  monitoredTxHashes,
   type OperationQuery,
   readClientOperations,
   transfersMeeting,

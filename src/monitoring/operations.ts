@@ -214,3 +214,23 @@ export async function lastChecked(
   const at = rows[0]?.at;
   return at ? new Date(at) : null;
 }
+
+/**
+ * Which of these transaction hashes are recorded transfers of the client's monitored addresses: an exchange's own
+ * record of a crypto deposit or withdrawal that the chain monitoring also saw is one operation, judged once (as the
+ * transfer).
+ */
+export async function monitoredTxHashes(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const { rows } = await sql<{ tx_hash: string }>`
+    SELECT DISTINCT mt.tx_hash FROM monitored_transfers mt
+    JOIN monitored_addresses ma ON ma.id = mt.address_id
+    WHERE mt.project_id = ${projectId} AND ma.foreign_user_id = ${userId} AND mt.status <> 'unwound'
+      AND lower(mt.tx_hash) = ANY(${hashes.map((h) => h.toLowerCase())}::text[])`.execute(db);
+  return new Set(rows.map((r) => r.tx_hash.toLowerCase()));
+}

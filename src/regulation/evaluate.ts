@@ -4,7 +4,7 @@
 // on the operation's day in the book's time zone; amounts compare in the rule's own unit (MXN for UMA amounts, USD
 // otherwise) to the cent. A rule that cannot be judged (no price, no rate, no UMA for the day) is reported in
 // `unjudged` with the reason, never guessed.
-import { type ClientOperation, type Counterparty, localIn, usdIn } from "./operation.ts";
+import { actOf, type ClientOperation, type Counterparty, localIn, usdIn } from "./operation.ts";
 import {
   type Comparison,
   type LawRule,
@@ -141,6 +141,14 @@ export function evaluate(
   };
   const judge = (rule: LawRule, version: RuleVersion, hits: readonly string[]): boolean | string => {
     const check = version.check;
+    // A fee is no operation of its own: only the rules on fees judge it. A rule of some acts judges only those.
+    if (current.act === "comision" && check.kind !== "fee") return false;
+    if (
+      (check.kind === "single" || check.kind === "accumulated") &&
+      check.acts &&
+      !check.acts.includes(actOf(current))
+    )
+      return false;
     switch (check.kind) {
       case "counterparty":
         if (counterparty.category === undefined || !check.categories.includes(counterparty.category))
@@ -182,6 +190,24 @@ export function evaluate(
       }
       case "single":
         return judgeAmount(check.minimum, check.compare);
+      case "fee": {
+        if (current.act !== "comision") return false;
+        // The operation the fee was charged on: when it meets the single rule `coveredBy` itself, one aviso under
+        // that rule reports both (Mexico's Reglamento Art. 31 Bis; RCG Art. 24 Bis 5 III).
+        const of = current.exchange?.of;
+        const parent = of === undefined ? undefined : history.find((op) => op.exchange?.operationId === of);
+        const covering = book.rules.find((r) => r.id === check.coveredBy);
+        const parentDay = parent?.valuations[book.code]?.day;
+        const coverVersion = covering && parentDay ? versionOn(covering, parentDay) : undefined;
+        if (parent && parentDay && coverVersion?.check.kind === "single") {
+          const t = threshold(coverVersion.check.minimum, parentDay);
+          const v = worth(parent, coverVersion.check.minimum);
+          if (typeof t === "string") return t;
+          if (v === null) return "the operation the fee was charged on has no value on its day";
+          if (meets(v, t, coverVersion.check.compare)) return false;
+        }
+        return judgeAmount(check.minimum, check.compare);
+      }
       case "accumulated": {
         const accumulate = book.accumulations?.[check.accumulation];
         if (!accumulate) throw new Error(`${book.code} has no accumulation ${check.accumulation}`);

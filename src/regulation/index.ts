@@ -15,17 +15,21 @@ export {
 } from "./evaluate.ts";
 export {
   accumulates,
+  actOf,
   byTime,
   byUser,
   type ClientOperation,
   type Counterparty,
+  type ExchangeDetail,
   localIn,
+  type OperationAct,
   sameOperation,
   usdIn,
   type Valuation,
   wholeTokens,
 } from "./operation.ts";
 export {
+  type Acts,
   type Comparison,
   cents,
   type LawRisk,
@@ -34,6 +38,7 @@ export {
   type RuleAmount,
   type RuleCheck,
   type RuleVersion,
+  VIRTUAL_ASSET_ACTS,
   versionOn,
 } from "./rules.ts";
 export {

@@ -15,6 +15,37 @@ export interface Valuation {
   perUsd: number | null;
 }
 
+/**
+ * The type of act of an operation, as the AVI's blocks name them: a transfer sent or received on chain, or one of
+ * the exchange's own operations (a buy, a sale, a swap, fiat deposited or withdrawn, a fee).
+ */
+export type OperationAct =
+  | "envio"
+  | "recepcion"
+  | "compra"
+  | "venta"
+  | "intercambio"
+  | "fondos_depositados"
+  | "fondos_retirados"
+  | "comision";
+
+/** What an exchange operation adds to a client operation: the integrator's ids and the parts its blocks report. */
+export interface ExchangeDetail {
+  operationId: string;
+  kind: string;
+  /** the operation a fee was charged on */
+  of?: string;
+  /** the virtual asset and its amount (a trade's, a swap's given side, a crypto movement's) */
+  asset?: { symbol: string; amount: string };
+  /** a swap's received side */
+  received?: { symbol: string; amount: string };
+  /** the fiat side: a trade's price paid or received, a fiat movement's amount */
+  fiat?: { currency: string; amount: string };
+  rail?: string;
+  counterparty?: { name: string; bank?: string; account?: string; taxId?: string; pixKey?: string };
+  txHash?: string;
+}
+
 export interface ClientOperation {
   addressId: number;
   chainId: number;
@@ -49,7 +80,15 @@ export interface ClientOperation {
   valuations: Readonly<Record<string, Valuation>>;
   /** the jurisdiction the address was registered under (`jurisdiction` on registration), if any */
   addressJurisdiction: string | null;
+  /** the type of act; absent on a transfer, whose act is its direction (`recepcion`, `envio`) */
+  act?: OperationAct;
+  /** one of the exchange's own operations (src/exchange-operations) rather than a transfer seen on chain */
+  exchange?: ExchangeDetail;
 }
+
+/** The type of act of an operation: its own, or a transfer's by its direction. */
+export const actOf = (op: ClientOperation): OperationAct =>
+  op.act ?? (op.direction === "in" ? "recepcion" : "envio");
 
 /** What the checker knows of the counterparty of the operation being judged. */
 export interface Counterparty {
@@ -98,8 +137,12 @@ export function wholeTokens(value: bigint, decimals: number | null): string | nu
   return fraction ? `${value / unit}.${fraction}` : `${value / unit}`;
 }
 
-/** Whether an operation can add to an accumulation: a movement with someone else, of a value above zero. */
-export const accumulates = (op: ClientOperation): boolean => !op.internal && op.value > 0n;
+/**
+ * Whether an operation can add to an accumulation: a movement with someone else, of a value above zero; never a fee
+ * (Mexico's RCG Art. 24 Bis 5: fees are judged one by one and not accumulated).
+ */
+export const accumulates = (op: ClientOperation): boolean =>
+  !op.internal && op.value > 0n && op.act !== "comision";
 
 /** Orders operations as they happened: by time, then transaction, log index and address. */
 export function byTime(a: ClientOperation, b: ClientOperation): number {

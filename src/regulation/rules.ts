@@ -4,6 +4,8 @@
 // force on its own day in the jurisdiction's time zone. The rules themselves live with their jurisdiction
 // (src/jurisdictions); this file knows no country.
 
+import type { OperationAct } from "./operation.ts";
+
 export type LawRisk = "warn" | "illegal";
 
 /** An amount a rule measures against: in US dollars, or in a unit of the jurisdiction's (Mexico's UMA). */
@@ -12,14 +14,23 @@ export type RuleAmount = { usd: number } | { uma: number };
 /** How an amount meets a threshold: "reaches or passes" (≥) or "passes" (>), as the text says. */
 export type Comparison = "at-least" | "more-than";
 
+/**
+ * The types of act a rule on amounts judges, when it judges only some (Colombia's report is of transactions with
+ * virtual assets: not of fiat deposited or withdrawn); every act but a fee when absent.
+ */
+export type Acts = readonly OperationAct[];
+
+/** The acts that move virtual assets: on chain, and the exchange's trades and swaps. */
+export const VIRTUAL_ASSET_ACTS: Acts = ["envio", "recepcion", "compra", "venta", "intercambio"];
+
 export type RuleCheck =
   /** one transfer of the amount */
-  | { kind: "single"; minimum: RuleAmount; compare: Comparison }
+  | { kind: "single"; minimum: RuleAmount; compare: Comparison; acts?: Acts }
   /**
    * the client's transfers add up to the amount with this one; the jurisdiction's accumulation function (named by
    * `accumulation`) says which transfers count and whether this one reaches it
    */
-  | { kind: "accumulated"; accumulation: string; minimum: RuleAmount; compare: Comparison }
+  | { kind: "accumulated"; accumulation: string; minimum: RuleAmount; compare: Comparison; acts?: Acts }
   /**
    * the counterparty is labelled with one of these categories; with `onlyWith`, only when the same transfer also
    * infringes one of those rules (a duty that applied only to operations already subject to an aviso)
@@ -37,7 +48,12 @@ export type RuleCheck =
    * the client resides in a country on one of these dated lists of high-risk jurisdictions on the operation's day
    * (the rule book's `highRiskOn`: the FATF's lists), whatever the amount
    */
-  | { kind: "high-risk-residence"; lists: readonly string[] };
+  | { kind: "high-risk-residence"; lists: readonly string[] }
+  /**
+   * a fee charged on one operation of the amount or more, judged alone (never accumulated), unless the operation it
+   * was charged on meets the single rule `coveredBy` itself (then one aviso, under that rule)
+   */
+  | { kind: "fee"; minimum: RuleAmount; compare: Comparison; coveredBy: string };
 
 export interface RuleVersion {
   /** first and last day (YYYY-MM-DD, in the jurisdiction's time zone) the text was in force, inclusive */

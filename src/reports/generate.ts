@@ -4,6 +4,8 @@
 // versions (files.ts). Every generation is recorded with what it wrote and why any file was not; each file that
 // could not be written is also logged, counted, audited, listed by GET /reports, and notified to the integrator
 // once (failures.ts).
+
+import { exchangeClientOperations } from "../exchange-operations/index.ts";
 import { type Jurisdiction, jurisdiction } from "../jurisdictions/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { invalid, notFound } from "../platform/errors.ts";
@@ -60,17 +62,22 @@ export async function generateReports(
     ]);
   const bounds = periodBounds(req.period, j.timeZone);
   const settings = compliance.settings[j.code];
-  const recorded = asChainWrites(
-    ctx.registry,
-    await readClientOperations(ctx.db, ctx.registry, {
-      projectId: req.projectId,
-      from: j.lookbackStart(bounds),
-      to: bounds.end,
-      status: "recorded",
-      books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
-    }),
-    j,
-  );
+  const book = { code: j.code, timeZone: j.timeZone, currency: j.currency };
+  const window = {
+    projectId: req.projectId,
+    from: j.lookbackStart(bounds),
+    to: bounds.end,
+    status: "recorded" as const,
+  };
+  // The client's transfers seen on chain and its operations inside the exchange (src/exchange-operations).
+  const recorded = [
+    ...asChainWrites(
+      ctx.registry,
+      await readClientOperations(ctx.db, ctx.registry, { ...window, books: [book] }),
+      j,
+    ),
+    ...(await exchangeClientOperations(ctx.db, { ...window, books: [book] })),
+  ];
   // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
   // A rule on the client's lists left unjudged (the client was not screened then) is judged by its last screening.
   const screened = await clientMatches(ctx.db, req.projectId);
@@ -94,7 +101,7 @@ export async function generateReports(
         kind: "monthly" as const,
         userId,
         code: "no_value",
-        reason: `transaction ${first.op.txHash} could not be judged (${first.reason}): import what is missing (vigia import prices, vigia import fx)`,
+        reason: `${first.op.exchange ? `operation ${first.op.exchange.operationId}` : `transaction ${first.op.txHash}`} could not be judged (${first.reason}): import what is missing (vigia import prices, vigia import fx)`,
         blocks: monthFiles,
       };
     }),

@@ -18,6 +18,7 @@ export async function judgeAllOperations(
   const step = () =>
     judgeOperationsOnce({
       db: svc.database.db,
+      registry: svc.registry,
       natives: () => natives,
       readProfile: (projectId, userId) => profiles.read(projectId, userId),
       destinationVerdict: async (projectId, chainId, address) => {

@@ -4,7 +4,15 @@
 // part of a multiple is not reported again as individual). Values in USD at the day's price and in COP at the day's
 // TRM, both of the transaction's day in Bogotá. The official field layout of the PSAV annex was not found;
 // docs/reports/co.md gives this layout, its sources, and what to check against the official annex before filing.
-import { accumulates, type ClientOperation, cents, usdIn, wholeTokens } from "../../regulation/index.ts";
+import {
+  accumulates,
+  actOf,
+  type ClientOperation,
+  cents,
+  usdIn,
+  VIRTUAL_ASSET_ACTS,
+  wholeTokens,
+} from "../../regulation/index.ts";
 import { delimitedFile, holderName, localDateTime, money } from "../delimited.ts";
 import type { Blocked } from "../port.ts";
 import type { Profile } from "../profile.ts";
@@ -41,7 +49,9 @@ const has = (op: ClientOperation, id: string) => op.laws?.includes(id) ?? false;
 export function coReportable(operations: ClientOperation[]): CoRecord[] | Blocked {
   const multiple = operations.some((op) => has(op, CO_MULTIPLE));
   const chosen = multiple
-    ? operations.filter((op) => accumulates(op) && usdIn(op, "CO") !== null)
+    ? operations.filter(
+        (op) => accumulates(op) && VIRTUAL_ASSET_ACTS.includes(actOf(op)) && usdIn(op, "CO") !== null,
+      )
     : operations.filter((op) => has(op, CO_INDIVIDUAL));
   const records: CoRecord[] = [];
   for (const op of chosen) {
@@ -109,14 +119,15 @@ export function coFile(input: CoFile): LayoutResult {
       co.fechaVinculacion ? co.fechaVinculacion.replaceAll("-", "") : "",
       co.numeroWallet ?? "-1",
       op.direction === "out" ? "E" : "R",
-      (op.symbol ?? op.token).toUpperCase(),
-      wholeTokens(op.value, op.decimals) ?? "",
+      // An exchange operation's asset and amount (a buy's, not the pesos paid for it).
+      (op.exchange?.asset?.symbol ?? op.symbol ?? op.token).toUpperCase(),
+      op.exchange?.asset?.amount ?? wholeTokens(op.value, op.decimals) ?? "",
       money(usd),
       money(cop),
       money(trm),
-      op.address,
-      op.counterparty,
-      op.txHash,
+      op.address || "-",
+      op.counterparty || "-",
+      op.exchange ? (op.exchange.txHash ?? op.exchange.operationId) : op.txHash,
       kind,
     ];
   });

@@ -2,7 +2,7 @@
 // Oficial 51.898 de 24-12-2021), whose reporting started on 01-07-2022 (Resolución UIAF 84 de 19-04-2022). The
 // resolution's articles were not read (no copy of its operative text was found): the figures below are those three
 // secondary sources quote from the UIAF, so the rules say `verified: false` and docs/regulation.md says what to check.
-import type { LawRule } from "../../regulation/index.ts";
+import { type LawRule, VIRTUAL_ASSET_ACTS } from "../../regulation/index.ts";
 
 export const CO_TIME_ZONE = "America/Bogota";
 export const CO_START = "2022-07-01";
@@ -28,7 +28,7 @@ export const CO_RULES: readonly LawRule[] = [
         description: `A virtual-asset transaction of USD 150 or more (or its equivalent) not reported as part of multiple transactions is included ${DUE}. ${UNVERIFIED}`,
         source: SOURCE,
         verified: false,
-        check: { kind: "single", minimum: { usd: 150 }, compare: "at-least" },
+        check: { kind: "single", minimum: { usd: 150 }, compare: "at-least", acts: VIRTUAL_ASSET_ACTS },
       },
     ],
   },
@@ -42,7 +42,13 @@ export const CO_RULES: readonly LawRule[] = [
         description: `A client's transactions of one calendar month (Bogotá) that together reach USD 450 are reported as multiple transactions ${DUE}; the rule fires on the transaction that brings the month's total to USD 450. ${UNVERIFIED}`,
         source: SOURCE,
         verified: false,
-        check: { kind: "accumulated", accumulation: CO_MONTH, minimum: { usd: 450 }, compare: "at-least" },
+        check: {
+          kind: "accumulated",
+          accumulation: CO_MONTH,
+          minimum: { usd: 450 },
+          compare: "at-least",
+          acts: VIRTUAL_ASSET_ACTS,
+        },
       },
     ],
   },

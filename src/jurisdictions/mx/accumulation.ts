@@ -7,7 +7,8 @@
 //  - only operations under the single-operation threshold of their own day count (one at or over it is an aviso on
 //    its own); each valued in MXN on its own day in Mexico City; a movement between two of the client's own
 //    monitored addresses, and a transfer of no value (address poisoning), count for nothing;
-//  - by type: receipts and sends apart, unless the project's settings say `combined`;
+//  - by type of act, as the AVI's blocks name them (receipts, sends, buys, sales, swaps, fiat deposited, fiat
+//    withdrawn: src/regulation's OperationAct), unless the project's settings say `combined`; fees never count;
 //  - the count starts after the last operation of the same type whose accumulation aviso was due (its verdict,
 //    recorded when it was checked), so each aviso reports operations no earlier aviso reported;
 //  - a period starts with its first operation and covers the days before the same date six months later (Mexico
@@ -18,6 +19,7 @@ import {
   type AccumulationInput,
   type AccumulationResult,
   accumulates,
+  actOf,
   byTime,
   type ClientOperation,
   meets,
@@ -66,7 +68,7 @@ export function sixMonthAccumulation(input: AccumulationInput): AccumulationResu
   if (own === null) return "the operation has no MXN value (no USD price or no MXN rate on its day)";
   if (counted(current) === undefined) return { reached: false, operations: [], total: 0 };
 
-  const sameType = (op: ClientOperation) => !byType || op.direction === current.direction;
+  const sameType = (op: ClientOperation) => !byType || actOf(op) === actOf(current);
   const earlier = history.filter((op) => byTime(op, current) < 0 && sameType(op)).sort(byTime);
   const lastAviso = earlier.findLastIndex((op) => op.laws?.includes(rule.id) ?? false);
   const open: { op: ClientOperation; value: number }[] = [];

@@ -5,10 +5,11 @@
 // unchanged and golden files stay stable.
 import crypto from "node:crypto";
 import { create } from "xmlbuilder2";
-import { type ClientOperation, localIn } from "../../regulation/index.ts";
+import { actOf, type ClientOperation, localIn, type OperationAct } from "../../regulation/index.ts";
 import type { FileEntry } from "../port.ts";
 import type { Profile } from "../profile.ts";
 import { aviUserId } from "../user-ids.ts";
+import { funds, swap, trade } from "./avi-exchange.ts";
 import { AVI_NAMESPACE } from "./avi-schema.ts";
 import { ALERT_CODES, CURRENCY_CODES, OTHER_VIRTUAL_ASSET, VIRTUAL_ASSET_CODES } from "./catalogs.ts";
 import { alphanumeric, amount, freeText, operationHash, operationTime, quantity } from "./format.ts";
@@ -111,13 +112,22 @@ function operation(op: ClientOperation): XmlTree {
     fecha_hora_operacion: operationTime(op.blockTime),
     monto_operacion_mn: amount(localIn(op, "MX") as number),
     activo_virtual: activoVirtual(op),
-    hash_operacion: operationHash(op.txHash),
+    hash_operacion: operationHash(op.exchange ? (op.exchange.txHash ?? op.exchange.operationId) : op.txHash),
   };
 }
 
-/** Why an operation cannot be written (no price, rate or decimals), or undefined. */
+/** Why an operation cannot be written (no price, rate or decimals; a fiat movement without its payer), or undefined. */
 function operationGap(op: ClientOperation): string | undefined {
   const valuation = op.valuations.MX;
+  const e = op.exchange;
+  if (e) {
+    const act = actOf(op);
+    if ((act === "fondos_depositados" || act === "fondos_retirados") && !e.counterparty?.name)
+      return `operation ${e.operationId} has no counterparty name: the aviso names the ${act === "fondos_depositados" ? "payer" : "payee"} (send counterparty.name)`;
+    if (valuation?.priceUsd == null || valuation.perUsd === null)
+      return `operation ${e.operationId} has no MXN value on its day (no rate or price of ${op.symbol}): the aviso needs its MXN amount`;
+    return undefined;
+  }
   if (op.decimals === null) return `the token of transaction ${op.txHash} has no known decimals`;
   if (valuation?.priceUsd == null)
     return `transaction ${op.txHash} has no USD price on its day: the aviso needs its MXN amount`;
@@ -127,15 +137,35 @@ function operationGap(op: ClientOperation): string | undefined {
 }
 
 function detalle(operations: ClientOperation[]): XmlTree {
-  const sent = operations.filter((o) => o.direction === "out").map(operation);
-  const received = operations.filter((o) => o.direction === "in").map(operation);
-  // An aviso from knowledge alone (a listed client) reports no operation: detalle_operaciones stays empty.
-  if (sent.length + received.length === 0) return {};
+  const of = (act: OperationAct) => operations.filter((o) => actOf(o) === act);
+  const sent = of("envio").map(operation);
+  const received = of("recepcion").map(operation);
+  const bought = of("compra").map(trade);
+  const sold = of("venta").map(trade);
+  const swapped = of("intercambio").map(swap);
+  const deposited = of("fondos_depositados").map(funds);
+  const withdrawn = of("fondos_retirados").map(funds);
+  // In the XSD's order; an aviso from knowledge alone (a listed client) reports no operation: the detail stays empty.
   return {
-    operaciones_transferencia: {
-      ...(sent.length > 0 ? { transferencias_enviadas: { envio: sent } } : {}),
-      ...(received.length > 0 ? { transferencias_recibidas: { recepcion: received } } : {}),
-    },
+    ...(bought.length > 0 ? { operaciones_compra: { compra: bought } } : {}),
+    ...(sold.length > 0 ? { operaciones_venta: { venta: sold } } : {}),
+    ...(swapped.length > 0 ? { operaciones_intercambio: { intercambio: swapped } } : {}),
+    ...(sent.length + received.length > 0
+      ? {
+          operaciones_transferencia: {
+            ...(sent.length > 0 ? { transferencias_enviadas: { envio: sent } } : {}),
+            ...(received.length > 0 ? { transferencias_recibidas: { recepcion: received } } : {}),
+          },
+        }
+      : {}),
+    ...(withdrawn.length + deposited.length > 0
+      ? {
+          operaciones_fondos: {
+            ...(withdrawn.length > 0 ? { fondos_retirados: { retiro: withdrawn } } : {}),
+            ...(deposited.length > 0 ? { fondos_depositados: { deposito: deposited } } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -153,8 +183,11 @@ export function aviFile(input: AviFile): AviResult {
   }
   const mx = input.profile.mexico ?? {};
   const first = input.avisos[0];
+  // The client's account: its own as the profile gives it, else the monitored address the aviso is about (an
+  // exchange operation has none), else the client's id.
   const account = alphanumeric(
-    mx.cuentaRelacionada ?? first?.anchor?.address ?? first?.account ?? input.userId,
+    [mx.cuentaRelacionada, first?.anchor?.address, first?.account, input.userId].find((a) => a) ??
+      input.userId,
   ).slice(0, 100);
   const clabe =
     mx.clabeInterbancaria && /^\d{18}$/.test(mx.clabeInterbancaria) ? mx.clabeInterbancaria : undefined;

@@ -54,3 +54,29 @@ export const satCountry = (iso: string): string => {
   const upper = iso.toUpperCase();
   return SAT_COUNTRY_EXCEPTIONS[upper] ?? upper;
 };
+
+/**
+ * instrumento_monetario of a fiat deposit or withdrawal (fondos_depositados, fondos_retirados): the SAT's catalog of
+ * monetary instruments as its other avisos' templates number it (unverified for AVI). A rail maps to the instrument
+ * it moves money by: SPEI an interbank transfer, Pix and ACH an international one, a card a debit card, cash cash.
+ */
+export const MONETARY_INSTRUMENTS = {
+  cash: 1,
+  card: 3,
+  spei: 8,
+  pix: 10,
+  ach: 10,
+  other: 8,
+} as const;
+
+/**
+ * clave_institucion_financiera of a Mexican account: the bank's key in Banxico's SPEI, from the CLABE's first three
+ * digits (its bank code): 40 and the code for a commercial bank, 37 and the code for a development bank, 90 and the
+ * code for another participant (codes from 600: STP, brokers, popular savings). Unverified against the AVI catalog.
+ */
+const DEVELOPMENT_BANKS = new Set(["006", "009", "019", "135", "166", "168"]);
+export function institutionKey(clabe: string): number {
+  const code = clabe.slice(0, 3);
+  const prefix = DEVELOPMENT_BANKS.has(code) ? 37 : Number(code) >= 600 ? 90 : 40;
+  return prefix * 1000 + Number(code);
+}

@@ -4,12 +4,12 @@
 // checker used, over the same recorded verdicts); or, when the month has no aviso at all (24-hour avisos
 // included), the informe en ceros (RCG Art. 25).
 import { addMonths, zonedDay, zonedMidnight } from "../../platform/time-zone.ts";
-import { bookUnits, type ClientOperation, type RuleBook } from "../../regulation/index.ts";
+import { bookUnits, type ClientOperation, localIn, type RuleBook } from "../../regulation/index.ts";
 import type { FiledAviso, MonthBuild, MonthInput, Refused, Rendered } from "../port.ts";
 import { userStem } from "../user-ids.ts";
 import { accumulationVersion, sixMonthAccumulation } from "./accumulation.ts";
 import { ALERT_CODES, type AviAviso, aviFile, zeroInforme } from "./avi.ts";
-import { MX_ACUMULACION, MX_AVISO, MX_MONTHLY_RULES, MX_RULES, MX_TIME_ZONE } from "./rules.ts";
+import { MX_ACUMULACION, MX_AVISO, MX_COMISION, MX_MONTHLY_RULES, MX_RULES, MX_TIME_ZONE } from "./rules.ts";
 import { mxSettings } from "./settings.ts";
 import { validateAvi } from "./validate.ts";
 
@@ -20,6 +20,13 @@ export const zeroStem = (period: string) => `informe-en-ceros.${period.replace("
 
 const hits = (op: ClientOperation, rules: readonly string[]) =>
   op.laws?.some((l) => rules.includes(l)) ?? false;
+
+/** The alert's description of a fee's aviso: the fee, its amount in MXN and the operation it was charged on. */
+function feeDescription(fee: ClientOperation): string {
+  const mxn = localIn(fee, "MX");
+  const e = fee.exchange;
+  return `AVISO POR CONTRAPRESTACION LFPIORPI ART. 17 FRACCION XVI INCISO B: COMISION ${e?.fiat?.currency ?? e?.asset?.symbol ?? ""} ${e?.fiat?.amount ?? e?.asset?.amount ?? ""}${mxn === null ? "" : ` EQUIVALENTE A MXN ${mxn.toFixed(2)}`} COBRADA EN LA OPERACION ${e?.of ?? ""}`;
+}
 
 /** The first instant of the day six months before the month starts (Mexico City): the accumulation's reach. */
 export function mxLookbackStart(bounds: { start: Date }): Date {
@@ -46,6 +53,18 @@ export function monthlyAvisos(
   let doubt: ClientOperation | undefined;
   const avisos = inMonth.map((anchor): AviAviso => {
     let operations = [anchor];
+    // A fee's aviso (inciso b) reports the operation it was charged on, the fee named in the alert's description.
+    if (hits(anchor, [MX_COMISION]) && !hits(anchor, [MX_AVISO, MX_ACUMULACION])) {
+      const of = anchor.exchange?.of;
+      const parent = clientOperations.find((op) => of !== undefined && op.exchange?.operationId === of);
+      if (!parent) doubt ??= anchor;
+      return {
+        prioridad: 1,
+        alert: { code: ALERT_CODES.none, description: feeDescription(anchor) },
+        anchor,
+        operations: parent ? [parent] : [],
+      };
+    }
     const version = accumulationVersion(anchor);
     if (!hits(anchor, [MX_AVISO]) && rule && version) {
       const result = sixMonthAccumulation({

@@ -47,6 +47,7 @@ export const MX_SIX_MONTHS = "mx-six-months";
 
 export const MX_AVISO = "MX-AVISO";
 export const MX_ACUMULACION = "MX-ACUMULACION";
+export const MX_COMISION = "MX-AVISO-COMISION";
 export const MX_24H_LISTA = "MX-24H-LISTA";
 export const MX_24H_INDICIOS = "MX-24H-INDICIOS";
 export const MX_TRAVEL = "MX-TRAVEL";
@@ -56,10 +57,12 @@ export const MX_LPB_LIST = "mx-lpb";
 export const MX_HIGH_RISK = "MX-JURISDICCION-RIESGO";
 
 /** The rules whose infringement is an aviso of the monthly report (by amount, or accumulated). */
-export const MX_MONTHLY_RULES = [MX_AVISO, MX_ACUMULACION] as const;
+export const MX_MONTHLY_RULES = [MX_AVISO, MX_ACUMULACION, MX_COMISION] as const;
 /** The rules whose infringement is a 24-hour aviso (prioridad 2). */
 export const MX_URGENT_RULES = [MX_24H_LISTA, MX_24H_INDICIOS, MX_LPB] as const;
 
+const REGLAMENTO_31_BIS =
+  "Reglamento de la LFPIORPI Art. 31 Bis (adicionado DOF 27-03-2026, en vigor 28-03-2026)";
 const AVISO_DUE = "reported to the UIF (via the SAT's SPPLD portal) by day 17 of the next month";
 const URGENT_NOTE =
   "From 30-11-2026 RCG Transitorio quinto lets the RCG's own 24-hour avisos be sent six months after new official formats; the law's 24 hours stand, and Vigía writes the aviso in the current AVI format (prioridad 2).";
@@ -167,6 +170,28 @@ export const MX_RULES: readonly LawRule[] = [
         source: `${LEY} Art. 17 fracción XVI párrafo segundo inciso a); Art. 23; ${RCG_2026} Arts. 24 Bis fracción IX, 24 Bis 1`,
         verified: true,
         check: { kind: "single", minimum: { uma: 210 }, compare: "at-least" },
+      },
+    ],
+  },
+  {
+    id: MX_COMISION,
+    name: "LFPIORPI: aviso por contraprestación (activos virtuales)",
+    risk: "warn",
+    versions: [
+      {
+        validFrom: D.reform2025,
+        validTo: dayBefore(D.rcg2026),
+        description: `A fee (contraprestación, whatever its name) of 4 UMA or more (MXN 469.24 at the 2026 UMA) charged on one operation makes that operation ${AVISO_DUE}, unless the operation is itself of 210 UMA or more: then one aviso, by amount (MX-AVISO). Fees are judged one by one and never accumulated. Before 28 March 2026 no text said that an operation meeting both is reported once; Vigía reads it so throughout.`,
+        source: `${LEY} Art. 17 fracción XVI párrafo segundo inciso b) (reforma DOF 16-07-2025); Art. 23; ${REGLAMENTO_31_BIS}`,
+        verified: true,
+        check: { kind: "fee", minimum: { uma: 4 }, compare: "at-least", coveredBy: MX_AVISO },
+      },
+      {
+        validFrom: D.rcg2026,
+        description: `A fee (any commission, rate, charge or payment the client pays for the service) of 4 UMA or more (MXN 469.24 at the 2026 UMA) charged on one operation makes that operation ${AVISO_DUE}, unless the operation is itself of 210 UMA or more: then one aviso, by amount (MX-AVISO). Fees are determined per operation and never accumulated.`,
+        source: `${LEY} Art. 17 fracción XVI párrafo segundo inciso b); Art. 23; ${REGLAMENTO_31_BIS}; ${RCG_2026} Art. 24 Bis 5 (fracciones I a III)`,
+        verified: true,
+        check: { kind: "fee", minimum: { uma: 4 }, compare: "at-least", coveredBy: MX_AVISO },
       },
     ],
   },

@@ -27,9 +27,10 @@ const BODY: [string, (v: string) => boolean][] = [
   ["USD", (v) => MONEY.test(v)],
   ["COP", (v) => MONEY.test(v)],
   ["TRM", (v) => MONEY.test(v)],
-  ["client wallet", (v) => ADDRESS.test(v)],
-  ["counterparty wallet", (v) => ADDRESS.test(v)],
-  ["transaction hash", (v) => HASH.test(v)],
+  // An exchange's own trade has no wallet ("-") and, without a chain transaction, the platform's operation id.
+  ["client wallet", (v) => ADDRESS.test(v) || v === "-"],
+  ["counterparty wallet", (v) => ADDRESS.test(v) || v === "-"],
+  ["transaction hash", (v) => HASH.test(v) || /^[A-Za-z0-9._:-]{1,128}$/.test(v)],
   ["mark", (v) => v === "I" || v === "M"],
 ];
 

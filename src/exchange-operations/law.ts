@@ -1,0 +1,191 @@
+// The exchange's new operations judged by the law, as the transfer checker judges a transfer (src/monitoring):
+// each by every rule book of the project (its jurisdictions' and the international one) with the client's other
+// operations of the months an accumulation reaches, on chain and off; the country laws kept are those of the
+// jurisdiction that governs the client (its profile), or, while the profile cannot be read, those of every enabled
+// jurisdiction. Each operation's laws, unjudged rules and valuations are recorded with it (the reports cite them);
+// an operation that met a law is notified to the integrator (`type: notification`, with `operation` in place of a
+// transfer) and raises the officer's alerts as a transfer's would. All in the caller's transaction: an operation is
+// judged once.
+import type { Kysely } from "kysely";
+import type pino from "pino";
+import { raiseLawAlerts } from "../alerts/index.ts";
+import type { ChainRegistry } from "../chains/index.ts";
+import { enqueue, type ProfileResult } from "../integrator/index.ts";
+import { filingJurisdictions, governingJurisdiction, ruleBooksOf } from "../jurisdictions/index.ts";
+import { readClientOperations } from "../monitoring/index.ts";
+import type { Compliance } from "../projects/index.ts";
+import {
+  type ClientOperation,
+  evaluate,
+  type InflictedLaw,
+  type RuleBook,
+  sameOperation,
+  usdIn,
+  wholeTokens,
+} from "../regulation/index.ts";
+import type { DB } from "../schema.ts";
+import { asClientOperations } from "./law-operations.ts";
+import { heldForLaw, recordLaws } from "./store.ts";
+
+/** How far back a client's history is read: the longest accumulation (Mexico's six months), with a month to spare. */
+const HISTORY_MONTHS = 7;
+
+export interface LawStep {
+  registry: ChainRegistry;
+  natives: ReadonlyMap<string, readonly number[]>;
+  log?: pino.Logger;
+}
+
+export interface LawOutcome {
+  /** operations that met a law */
+  met: number;
+  /** messages handed to the outbox */
+  messages: number;
+  /** rules that could not be judged, by rule book, once per operation */
+  unjudged: { book: string; rule: string }[];
+}
+
+/** Judges the client's fresh operations (ids) in order, in `trx`. */
+export async function judgeLaws(
+  trx: Kysely<DB>,
+  step: LawStep,
+  c: { projectId: number; userId: string },
+  fresh: ReadonlySet<string>,
+  compliance: Compliance,
+  profile: ProfileResult | null,
+  now: Date,
+): Promise<LawOutcome> {
+  const outcome: LawOutcome = { met: 0, messages: 0, unjudged: [] };
+  const books: RuleBook[] = ruleBooksOf(compliance.jurisdictions);
+  const clocks = books.map(({ code, timeZone, currency }) => ({ code, timeZone, currency }));
+  const held = await heldForLaw(trx, { projectId: c.projectId, userId: c.userId, status: "recorded" });
+  const freshHeld = held.filter((h) => fresh.has(h.id));
+  if (freshHeld.length === 0) return outcome;
+  const times = freshHeld.map((h) => Date.parse(h.item.at));
+  const since = new Date(Math.min(...times));
+  since.setUTCMonth(since.getUTCMonth() - HISTORY_MONTHS);
+  const until = new Date(Math.max(...times) + 1);
+  const inWindow = held.filter((h) => {
+    const t = Date.parse(h.item.at);
+    return t >= since.getTime() && t < until.getTime();
+  });
+  const exchange = await asClientOperations(trx, c.projectId, inWindow, clocks, step.natives);
+  const transfers = await readClientOperations(trx, step.registry, {
+    projectId: c.projectId,
+    userId: c.userId,
+    from: since,
+    to: until,
+    status: "recorded",
+    books: clocks,
+  });
+  const all = [...transfers, ...exchange];
+  const idOf = new Map(inWindow.map((h) => [`op:${h.item.operationId}`, h.id]));
+  const isFresh = (op: ClientOperation) => op.exchange !== undefined && fresh.has(idOf.get(op.txHash) ?? "");
+  const governing = profile?.ok
+    ? governingJurisdiction(compliance.jurisdictions, compliance.clientJurisdiction, profile.profile, null)
+    : undefined;
+  const filing = profile?.ok
+    ? filingJurisdictions(compliance.jurisdictions, compliance.clientJurisdiction, profile.profile, null)
+    : [];
+  // In time order, each seeing the verdicts of those judged before it (an accumulation starts again after an aviso).
+  const order = exchange.filter(isFresh).sort((a, b) => a.blockTime.getTime() - b.blockTime.getTime());
+  for (const current of order) {
+    const history = all.filter((op) => !sameOperation(op, current));
+    const verdicts = books.map((book) => ({
+      book,
+      ...evaluate(
+        book,
+        current,
+        history.filter((op) => op.addressJurisdiction === null || op.addressJurisdiction === book.code),
+        { category: undefined, vasp: false },
+        compliance.settings[book.code],
+      ),
+    }));
+    const kept = verdicts.filter(
+      (v) => v.book.countryCode === null || governing === undefined || filing.includes(v.book.code),
+    );
+    const laws = kept.flatMap((v) => v.laws);
+    const unjudged = verdicts.flatMap((v) => v.unjudged.map((u) => ({ book: v.book.code, ...u })));
+    for (const u of unjudged) {
+      outcome.unjudged.push({ book: u.book, rule: u.id });
+      step.log?.warn(
+        { projectId: c.projectId, operationId: current.exchange?.operationId, rule: u.id },
+        `rule ${u.id} not judged for operation ${current.exchange?.operationId}: ${u.reason}`,
+      );
+    }
+    current.laws = laws.map((l) => l.id);
+    current.unjudged = unjudged.length > 0 ? unjudged.map((u) => u.id) : null;
+    const id = idOf.get(current.txHash) as string;
+    await recordLaws(trx, id, {
+      laws: current.laws,
+      unjudged: unjudged.map((u) => u.id),
+      valuations: { ...current.valuations },
+    });
+    if (laws.length === 0) continue;
+    outcome.met += 1;
+    const notificationId = await enqueue(trx, notificationOf(c.projectId, current, laws), now);
+    if (notificationId !== undefined) outcome.messages += 1;
+    await raiseLawAlerts(trx, {
+      projectId: c.projectId,
+      chainId: 0,
+      address: "",
+      addressId: null,
+      ofClient: true,
+      userId: c.userId,
+      notificationId: notificationId ?? null,
+      transfer: {
+        txHash: current.txHash,
+        logIndex: 0,
+        at: current.blockTime.toISOString(),
+        usd: roundedUsd(current),
+        direction: current.direction,
+        counterparty: current.counterparty || null,
+      },
+      laws,
+      now,
+    });
+  }
+  return outcome;
+}
+
+const roundedUsd = (op: ClientOperation) => {
+  const usd = usdIn(op, "XB");
+  return usd === null ? null : Math.round(usd * 100) / 100;
+};
+
+/** The notification of an exchange operation that met laws: as a transfer's, with `operation` in place of it. */
+function notificationOf(projectId: number, op: ClientOperation, laws: InflictedLaw[]) {
+  const e = op.exchange;
+  return {
+    projectId,
+    type: "notification" as const,
+    body: {
+      type: "notification",
+      data: {
+        projectId,
+        operation: {
+          operationId: e?.operationId,
+          userId: op.userId,
+          kind: e?.kind,
+          at: op.blockTime.toISOString(),
+          amount: {
+            value: wholeTokens(op.value, op.decimals),
+            unit: op.symbol,
+            usd: roundedUsd(op),
+          },
+        },
+        timestamp: op.blockTime.toISOString(),
+        inflictedLaws: laws.map((l) => ({
+          name: l.name,
+          description: l.description,
+          source: l.source,
+          risk: l.risk,
+          country: l.country,
+          countryCode: l.countryCode,
+          id: l.id,
+          verified: l.verified,
+        })),
+      },
+    },
+  };
+}

@@ -65,6 +65,28 @@ export const ClientPictureSchema = Type.Object({
     ),
     payers: Type.Integer({ description: "distinct payers of its fiat deposits" }),
     destinations: Type.Integer({ description: "distinct destinations of its crypto withdrawals" }),
+    custody: Type.Union(
+      [
+        Type.Object({
+          at: Type.String({ description: "when the snapshot was taken" }),
+          balances: Type.Array(
+            Type.Object({
+              asset: Type.String(),
+              amount: Type.String(),
+              chainId: Type.Union([Type.Integer(), Type.Null()]),
+              address: Nullable(Type.String({ description: "the wallet that holds it" })),
+              since: Nullable(Type.String({ description: "when its custody began" })),
+              usd: Type.Union([Type.Number(), Type.Null()]),
+              mxn: Type.Union([Type.Number(), Type.Null()], {
+                description: "its value in pesos on the snapshot's day (RCG Art. 24 Bis 3)",
+              }),
+            }),
+          ),
+        }),
+        Type.Null(),
+      ],
+      { description: "the newest custody snapshot the integrator sent, each balance valued on its day" },
+    ),
   }),
   otherOpenAlerts: Type.Integer({
     description: "its open alerts of other causes (law, analysis, lists): see its case",

@@ -10,6 +10,20 @@ import { unitOf } from "./units.ts";
 export const SUMMARY_MAX = 10_000;
 const RATE_DAYS = 10;
 
+/** A client's latest custody snapshot, each balance valued on the snapshot's day (RCG Art. 24 Bis 3 asks for MXN). */
+export interface CustodyView {
+  at: string;
+  balances: {
+    asset: string;
+    amount: string;
+    chainId: number | null;
+    address: string | null;
+    since: string | null;
+    usd: number | null;
+    mxn: number | null;
+  }[];
+}
+
 export interface OperationSummary {
   since: string;
   count: number;
@@ -20,6 +34,8 @@ export interface OperationSummary {
   byKind: { kind: string; count: number; usd: number; unvalued: number }[];
   payers: number;
   destinations: number;
+  /** the newest custody snapshot, whenever it was sent (not only within the period) */
+  custody: CustodyView | null;
 }
 
 export async function operationSummary(
@@ -64,6 +80,7 @@ export async function operationSummary(
     if (o.kind === "crypto_withdrawal") destinations.add(`${o.chainId}:${o.address}`);
   }
   return {
+    custody: await latestCustody(db, projectId, userId, natives),
     since: since.toISOString(),
     count: items.length,
     truncated,
@@ -72,5 +89,49 @@ export async function operationSummary(
     byKind: [...byKind.values()].sort((a, b) => b.count - a.count || (a.kind < b.kind ? -1 : 1)),
     payers: payers.size,
     destinations: destinations.size,
+  };
+}
+
+async function latestCustody(
+  db: Kysely<DB>,
+  projectId: number,
+  userId: string,
+  natives: ReadonlyMap<string, readonly number[]>,
+): Promise<CustodyView | null> {
+  const row = await db
+    .selectFrom("exchange_operations")
+    .select("body")
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .where("kind", "=", "custody_snapshot")
+    .orderBy("at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const snapshot = (typeof row.body === "string" ? JSON.parse(row.body) : row.body) as OperationItem;
+  if (snapshot.kind !== "custody_snapshot") return null;
+  const day = snapshot.at.slice(0, 10);
+  const prices = await usdPerUnit(
+    db,
+    [...snapshot.balances.map((b) => ({ unit: `asset:${b.asset}`, day })), { unit: "fiat:MXN", day }],
+    natives,
+    RATE_DAYS,
+  );
+  const mxnUsd = prices.get(`fiat:MXN|${day}`) ?? null;
+  return {
+    at: snapshot.at,
+    balances: snapshot.balances.map((b) => {
+      const price = prices.get(`asset:${b.asset}|${day}`) ?? null;
+      const usd = price === null ? null : Math.round(Number(b.amount) * price * 100) / 100;
+      return {
+        asset: b.asset,
+        amount: b.amount,
+        chainId: b.chainId ?? null,
+        address: b.address ?? null,
+        since: b.since ?? null,
+        usd,
+        mxn: usd === null || !mxnUsd ? null : Math.round((usd / mxnUsd) * 100) / 100,
+      };
+    }),
   };
 }

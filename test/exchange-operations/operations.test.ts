@@ -331,6 +331,24 @@ describe("the operation rules", () => {
           o.checkedAt !== null && o.unjudged.length === 0,
       ),
     ).toBe(true);
+    // What the exchange holds for her (RCG Art. 24 Bis 3: since when, in which wallet, its value in pesos).
+    await post([
+      {
+        operationId: "ana-custody",
+        userId: "ana",
+        kind: "custody_snapshot",
+        at: "2026-11-05T23:59:00-06:00",
+        balances: [
+          {
+            asset: "USDT",
+            amount: "100",
+            chainId: CHAIN,
+            address: CLEAN,
+            since: "2026-11-04T10:00:00-06:00",
+          },
+        ],
+      },
+    ]);
     // One client, one picture: the highest of its alerts, each named, and its operations in figures.
     const picture = await svc.app!.inject({
       url: `/v1/projects/${svc.project.id}/clients/ana`,
@@ -345,11 +363,26 @@ describe("the operation rules", () => {
       "operations:medium",
     ]);
     expect(p.risk.drivers[0].text).toMatch(/retiró 5600 USDT/);
-    expect(p.operations).toMatchObject({ count: 13, payers: 12, destinations: 1 });
+    expect(p.operations).toMatchObject({ count: 14, payers: 12, destinations: 1 });
     expect(p.operations.byKind).toEqual([
       { kind: "fiat_deposit", count: 12, usd: 5_700, unvalued: 0 },
       { kind: "crypto_withdrawal", count: 1, usd: 5_600, unvalued: 0 },
+      { kind: "custody_snapshot", count: 1, usd: 0, unvalued: 0 },
     ]);
+    expect(p.operations.custody).toEqual({
+      at: "2026-11-06T05:59:00.000Z",
+      balances: [
+        {
+          asset: "USDT",
+          amount: "100",
+          chainId: CHAIN,
+          address: CLEAN,
+          since: "2026-11-04T16:00:00.000Z",
+          usd: 100,
+          mxn: 2_000,
+        },
+      ],
+    });
     // The case of a client with only operations and alerts opens too.
     const caseRes = await svc.app!.inject({
       url: `/v1/projects/${svc.project.id}/clients/ana/case`,

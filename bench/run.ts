@@ -2,6 +2,7 @@
 // prints their figures, and rewrites their sections of docs/benchmarks.md. Exits 1 when a benchmark misses
 // its targets; the report is written either way.
 import path from "node:path";
+import { exchangeOperationsBenchmark } from "./exchange-operations.ts";
 import { expansionBenchmark } from "./expansion.ts";
 import { fleetBenchmark } from "./fleet.ts";
 import { httpChainDetail } from "./http-chain-detail.ts";
@@ -28,6 +29,7 @@ const BENCHMARKS: Benchmark[] = [
   layersBenchmark,
   viewerRenderBenchmark,
   monitoringBenchmark,
+  exchangeOperationsBenchmark,
   fleetBenchmark,
   rescreenBenchmark,
   screeningBenchmark,

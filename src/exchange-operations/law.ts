@@ -51,6 +51,8 @@ export async function judgeLaws(
   step: LawStep,
   c: { projectId: number; userId: string },
   fresh: ReadonlySet<string>,
+  /** when the fresh operations were concluded (the history read reaches seven months before the first) */
+  freshTimes: readonly number[],
   compliance: Compliance,
   profile: ProfileResult | null,
   now: Date,
@@ -58,16 +60,16 @@ export async function judgeLaws(
   const outcome: LawOutcome = { met: 0, messages: 0, unjudged: [] };
   const books: RuleBook[] = ruleBooksOf(compliance.jurisdictions);
   const clocks = books.map(({ code, timeZone, currency }) => ({ code, timeZone, currency }));
-  const held = await heldForLaw(trx, { projectId: c.projectId, userId: c.userId, status: "recorded" });
-  const freshHeld = held.filter((h) => fresh.has(h.id));
-  if (freshHeld.length === 0) return outcome;
-  const times = freshHeld.map((h) => Date.parse(h.item.at));
-  const since = new Date(Math.min(...times));
+  if (freshTimes.length === 0) return outcome;
+  const since = new Date(Math.min(...freshTimes));
   since.setUTCMonth(since.getUTCMonth() - HISTORY_MONTHS);
-  const until = new Date(Math.max(...times) + 1);
-  const inWindow = held.filter((h) => {
-    const t = Date.parse(h.item.at);
-    return t >= since.getTime() && t < until.getTime();
+  const until = new Date(Math.max(...freshTimes) + 1);
+  const inWindow = await heldForLaw(trx, {
+    projectId: c.projectId,
+    userId: c.userId,
+    from: since,
+    to: until,
+    status: "recorded",
   });
   const exchange = await asClientOperations(trx, c.projectId, inWindow, clocks, step.natives);
   const transfers = await readClientOperations(trx, step.registry, {

@@ -271,6 +271,7 @@ async function judgeClient(
       { registry: o.registry, natives: o.natives(), ...(o.log ? { log: o.log } : {}) },
       c,
       fresh,
+      times,
       compliance,
       profile,
       now,

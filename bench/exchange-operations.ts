@@ -163,16 +163,14 @@ interface Figures {
 async function runOn(database: "pglite" | "postgres", planned: Planned[]): Promise<Figures> {
   const integrator = http.createServer((req, res) => {
     req.resume();
-    res
-      .writeHead(200, { "content-type": "application/json" })
-      .end(
-        JSON.stringify({
-          givenName: "Ana",
-          paternalSurname: "Pérez",
-          maternalSurname: "García",
-          address: { country: "MX" },
-        }),
-      );
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        givenName: "Ana",
+        paternalSurname: "Pérez",
+        maternalSurname: "García",
+        address: { country: "MX" },
+      }),
+    );
   });
   await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-bench-ops-"));

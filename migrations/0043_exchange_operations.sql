@@ -27,6 +27,8 @@ CREATE TABLE exchange_operations (
 );
 CREATE UNIQUE INDEX exchange_operations_id_idx ON exchange_operations (project_id, operation_id);
 CREATE INDEX exchange_operations_client_idx ON exchange_operations (project_id, user_id, at);
+-- a month's operations of a project, for its files
+CREATE INDEX exchange_operations_month_idx ON exchange_operations (project_id, at);
 CREATE INDEX exchange_operations_unchecked_idx ON exchange_operations (id) WHERE checked_at IS NULL;
 
 -- A project's parameters of the operation rules (a part of GET/PATCH /projects/{id}); absent ones take the
@@ -35,3 +37,7 @@ CREATE TABLE exchange_operation_settings (
   project_id integer PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
   rules jsonb NOT NULL DEFAULT '{}'::jsonb
 );
+
+-- An exchange's record of a crypto deposit or withdrawal is matched to the transfer the chain monitoring recorded
+-- (src/monitoring's monitoredTxHashes), by the project and the transaction's hash.
+CREATE INDEX monitored_transfers_project_tx_idx ON monitored_transfers (project_id, tx_hash);

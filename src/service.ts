@@ -44,6 +44,8 @@ import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetRequestExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
 import {
+  exchangeClientOperations,
+  nativeCoins,
   operationRuleSettings,
   registerExchangeOperationRoutes,
   startOperationMonitor,
@@ -582,6 +584,9 @@ async function assemble(
           return listed;
         },
         countUnscreened: metrics.clientUnscreened,
+        // A client's operations inside the exchange add to its accumulations (src/exchange-operations).
+        exchangeHistory: (q) =>
+          exchangeClientOperations(database.db, { ...q, status: "recorded" }, nativeCoins(registry)),
         onProfile: async (client, profile) => {
           const now = new Date(options.clock?.() ?? Date.now());
           if (await profileRead(database.db, screener, client, profile, now))
@@ -620,14 +625,7 @@ async function assemble(
     ? startOperationMonitor({
         db: database.db,
         registry,
-        natives: () => {
-          const bySymbol = new Map<string, number[]>();
-          for (const c of registry.enabled()) {
-            const symbol = c.currency_symbol?.toUpperCase();
-            if (symbol) bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), c.id]);
-          }
-          return bySymbol;
-        },
+        natives: () => nativeCoins(registry),
         readProfile: (projectId, userId) => profiles.read(projectId, userId),
         destinationVerdict: async (projectId, chainId, address) => {
           const v = await quickVerdict(analysis, projectId, address, chainId);
@@ -640,6 +638,12 @@ async function assemble(
         onJudged: (r) => metrics.operationsJudged(r),
         countUnjudged: metrics.ruleUnjudged,
         onMessages: () => deliverer?.wake(),
+        // The client of operations alone is screened like a monitored one, at its first operations.
+        clientListings: async (client, readProfile) => {
+          const listed = await clientListings(database.db, screener, client, readProfile, new Date());
+          if ("screened" in listed && listed.screened) metrics.clientsScreened(listed.screened, 1);
+          return listed;
+        },
       })
     : undefined;
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).

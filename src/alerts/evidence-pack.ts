@@ -112,6 +112,9 @@ async function packOf(db: Kysely<DB>, projectId: number, alertId: string, lang: 
     labels: evidence.labels ?? [],
     // Only `person_match` alerts have persons: other packs keep their bytes.
     ...(evidence.persons ? { persons: evidence.persons } : {}),
+    // Only the alerts of the exchange's operations have them: other packs keep their bytes.
+    ...(evidence.operations ? { operations: evidence.operations } : {}),
+    ...(evidence.operationRule ? { operationRule: evidence.operationRule } : {}),
     ...(match ? { match } : {}),
     wallets: evidence.wallets,
     history,
@@ -225,6 +228,29 @@ function markdownOf(p: Pack): string {
           x.direction,
           x.counterparty ? `\`${x.counterparty}\`` : null,
           x.usd,
+        ]),
+      ),
+    );
+  if (p.operations && p.operations.length > 0)
+    out.push(
+      `## ${t("evidence.section.operations")}`,
+      "",
+      ...tab(
+        [
+          "evidence.col.time",
+          "evidence.col.operation",
+          "evidence.col.amount",
+          "evidence.col.counterparty",
+          "evidence.col.reference",
+          "evidence.col.usd",
+        ],
+        p.operations.map((o) => [
+          o.at,
+          `${o.operationId} (${o.kind})`,
+          `${o.unit} ${o.amount}`,
+          [o.counterparty, o.account, o.address].filter(Boolean).join(" · ") || null,
+          o.reference ?? o.txHash ?? null,
+          o.usd,
         ]),
       ),
     );

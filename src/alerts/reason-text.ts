@@ -253,7 +253,9 @@ function operationReason(
         thresholdName: String(f("thresholdName")),
       });
     case "third_party_funding": {
-      const o = ops.at(-1) as NonNullable<AlertEvidence["operations"]>[number];
+      // The deposit of the latest hit (its figures name it); older alerts kept only the operations.
+      const o =
+        ops.find((op) => op.operationId === facts.operationId) ?? (ops.at(-1) as (typeof ops)[number]);
       return t("reasons.third_party_funding", {
         userId,
         amount: `${o.unit} ${o.amount}`,

@@ -11,7 +11,7 @@ import type { Kysely } from "kysely";
 import { AppError } from "../platform/errors.ts";
 import type { Progress } from "../platform/progress.ts";
 import type { DB } from "../schema.ts";
-import { checkedItems, type ParseAddress } from "./items.ts";
+import { checkedItems, firstIndexOf, type ParseAddress } from "./items.ts";
 import { MAX_OPERATIONS } from "./schemas.ts";
 import { insertOperations } from "./store.ts";
 
@@ -143,7 +143,14 @@ export async function importOperations(
           total,
         );
       const items = checkedItems(shaped, parseAddress);
-      const counted = await insertOperations(db, projectId, items, rows.length, new Date());
+      const counted = await insertOperations(
+        db,
+        projectId,
+        items,
+        rows.length,
+        new Date(),
+        firstIndexOf(shaped),
+      );
       total.lines += rows.length;
       total.created += counted.created;
       total.unchanged += counted.unchanged;

@@ -15,7 +15,7 @@ export {
 } from "./identifiers.ts";
 export { ImportRefused, type ImportSummary, importOperations } from "./import-file.ts";
 export { checkedItems, type ParseAddress } from "./items.ts";
-export { exchangeClientOperations, type LawBook } from "./law-operations.ts";
+export { exchangeClientOperations, type LawBook, nativeCoins } from "./law-operations.ts";
 export {
   DEFAULT_MONITOR,
   judgeOperationsOnce,

@@ -18,6 +18,15 @@ const PIX_END_TO_END = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 
 const stripped = (v: string) => v.replace(/[\s./-]/g, "");
 
+/**
+ * A transaction hash as the chain data stores it: lower case with its 0x (Tron's and EVM's 64 hex digits alike),
+ * so that an exchange's record of a crypto movement meets the transfer the chain monitoring recorded.
+ */
+export function transactionHash(raw: string): string {
+  const hex = raw.trim().replace(/^0x/i, "");
+  return /^[0-9a-fA-F]{64}$/.test(hex) ? `0x${hex.toLowerCase()}` : raw.trim();
+}
+
 /** The item's problems beyond its schema: the rail's identifiers, a fee's one denomination, the crypto address. */
 function railProblems(item: OperationItem, parse: ParseAddress): ErrorDetail[] {
   const out: ErrorDetail[] = [];
@@ -112,6 +121,7 @@ function normalised(item: OperationItem, parse: ParseAddress): OperationItem {
         at,
         asset: item.asset.toUpperCase(),
         address: "address" in parsed ? parsed.address : item.address,
+        ...(item.txHash ? { txHash: transactionHash(item.txHash) } : {}),
       };
     }
     case "fee":
@@ -135,7 +145,18 @@ function normalised(item: OperationItem, parse: ParseAddress): OperationItem {
 }
 
 /** The request's items checked and normalised; throws a 400 naming each wrong item's index and field. */
-export function checkedItems(items: readonly unknown[], parse: ParseAddress): OperationItem[] {
+/** An instant as ISO 8601 writes it, with its offset (or Z). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** No operation with a virtual asset is older than Bitcoin's first block. */
+const EARLIEST = Date.parse("2009-01-03T00:00:00Z");
+/** A clock a little ahead is tolerated; an operation a day ahead is a mistake. */
+const LATEST_AHEAD_MS = 86_400_000;
+
+export function checkedItems(
+  items: readonly unknown[],
+  parse: ParseAddress,
+  now: number = Date.now(),
+): OperationItem[] {
   const details: ErrorDetail[] = [];
   const out: OperationItem[] = [];
   const seen = new Map<string, { index: number; body: string }>();
@@ -143,12 +164,39 @@ export function checkedItems(items: readonly unknown[], parse: ParseAddress): Op
     const kind = (raw as { kind: OperationKind }).kind;
     const schema = KIND_SCHEMAS[kind];
     const base = `/operations/${i}`;
+    // The API's envelope checked these already; a file's line did not (vigia import operations).
+    if (!schema) {
+      details.push({
+        path: `${base}/kind`,
+        message: `must be one of ${Object.keys(KIND_SCHEMAS).join(", ")}`,
+      });
+      continue;
+    }
+    if (JSON.stringify(raw).includes("\\u0000")) {
+      details.push({ path: base, message: "holds a NUL character, which no field may contain" });
+      continue;
+    }
     if (!Value.Check(schema, raw)) {
       for (const e of Value.Errors(schema, raw))
         details.push({ path: `${base}${e.path}`, message: e.message.toLowerCase() });
       continue;
     }
     const item = raw as OperationItem;
+    const at = Date.parse(item.at);
+    if (!ISO_INSTANT.test(item.at) || Number.isNaN(at)) {
+      details.push({
+        path: `${base}/at`,
+        message: "must be a date and time with its offset (ISO 8601: 2026-11-03T09:12:00-06:00)",
+      });
+      continue;
+    }
+    if (at < EARLIEST || at > now + LATEST_AHEAD_MS) {
+      details.push({
+        path: `${base}/at`,
+        message: `must be between 2009-01-03 and a day from now: ${item.at} cannot be when an operation was concluded`,
+      });
+      continue;
+    }
     const idProblem = foreignUserIdProblem(item.userId);
     const problems = [
       ...(idProblem ? [{ path: "/userId", message: idProblem }] : []),
@@ -200,4 +248,14 @@ export function differences(
   return [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .sort()
     .flatMap((k) => differences(a[k], b[k], `${path}/${k}`));
+}
+
+/** Where each operation id first is in a request or a file's batch (a repeated identical item is kept once). */
+export function firstIndexOf(items: readonly unknown[]): (operationId: string) => number {
+  const first = new Map<string, number>();
+  for (const [i, raw] of items.entries()) {
+    const id = (raw as { operationId?: unknown })?.operationId;
+    if (typeof id === "string" && !first.has(id)) first.set(id, i);
+  }
+  return (id) => first.get(id) ?? -1;
 }

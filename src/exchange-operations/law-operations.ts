@@ -149,19 +149,18 @@ export async function asClientOperations(
   books: readonly LawBook[],
   natives: ReadonlyMap<string, readonly number[]> = new Map(),
 ): Promise<ClientOperation[]> {
-  const byUser = new Map<string, string[]>();
-  for (const h of held)
-    if ((h.item.kind === "crypto_deposit" || h.item.kind === "crypto_withdrawal") && h.item.txHash)
-      byUser.set(h.item.userId, [...(byUser.get(h.item.userId) ?? []), h.item.txHash]);
-  const seen = new Set<string>();
-  for (const [userId, hashes] of byUser)
-    for (const h of await monitoredTxHashes(db, projectId, userId, hashes)) seen.add(`${userId}\n${h}`);
+  const hashes = held.flatMap((h) =>
+    (h.item.kind === "crypto_deposit" || h.item.kind === "crypto_withdrawal") && h.item.txHash
+      ? [h.item.txHash]
+      : [],
+  );
+  const seen = await monitoredTxHashes(db, projectId, hashes);
   const kept = held.filter(
     (h) =>
       !(
         (h.item.kind === "crypto_deposit" || h.item.kind === "crypto_withdrawal") &&
         h.item.txHash &&
-        seen.has(`${h.item.userId}\n${h.item.txHash.toLowerCase()}`)
+        seen.has(`${h.item.userId}\n${h.item.txHash}`)
       ),
   );
   const queries = kept.flatMap((h) => {
@@ -213,7 +212,20 @@ export async function exchangeClientOperations(
     status: "checked" | "recorded";
     books: readonly LawBook[];
   },
+  natives: ReadonlyMap<string, readonly number[]> = new Map(),
 ): Promise<ClientOperation[]> {
   const held = await heldForLaw(db, q);
-  return asClientOperations(db, q.projectId, held, q.books);
+  return asClientOperations(db, q.projectId, held, q.books, natives);
+}
+
+/** A coin's symbol → the chains whose native coin it is (ETH, TRX…), to value operations in it by its chain's price. */
+export function nativeCoins(registry: {
+  enabled(): readonly { id: number; currency_symbol?: string | null }[];
+}): Map<string, number[]> {
+  const bySymbol = new Map<string, number[]>();
+  for (const c of registry.enabled()) {
+    const symbol = c.currency_symbol?.toUpperCase();
+    if (symbol) bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), c.id]);
+  }
+  return bySymbol;
 }

@@ -8,10 +8,11 @@
 // judged once.
 import type { Kysely } from "kysely";
 import type pino from "pino";
-import { raiseLawAlerts } from "../alerts/index.ts";
+import { type CheckedTransferAlerts, raiseLawAlerts } from "../alerts/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { enqueue, type ProfileResult } from "../integrator/index.ts";
 import { filingJurisdictions, governingJurisdiction, ruleBooksOf } from "../jurisdictions/index.ts";
+import { labelCategoryOf } from "../ledger/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import type { Compliance } from "../projects/index.ts";
 import {
@@ -43,6 +44,8 @@ export interface LawOutcome {
   messages: number;
   /** rules that could not be judged, by rule book, once per operation */
   unjudged: { book: string; rule: string }[];
+  /** the alerts the laws met call for, raised by raiseLawHits once everything else is written */
+  alerts: CheckedTransferAlerts[];
 }
 
 /** Judges the client's fresh operations (ids) in order, in `trx`. */
@@ -55,9 +58,11 @@ export async function judgeLaws(
   freshTimes: readonly number[],
   compliance: Compliance,
   profile: ProfileResult | null,
+  /** the lists the client is a match on, or why it could not be screened; undefined: no screening wired */
+  clientLists: readonly string[] | string | undefined,
   now: Date,
 ): Promise<LawOutcome> {
-  const outcome: LawOutcome = { met: 0, messages: 0, unjudged: [] };
+  const outcome: LawOutcome = { met: 0, messages: 0, unjudged: [], alerts: [] };
   const books: RuleBook[] = ruleBooksOf(compliance.jurisdictions);
   const clocks = books.map(({ code, timeZone, currency }) => ({ code, timeZone, currency }));
   if (freshTimes.length === 0) return outcome;
@@ -93,13 +98,27 @@ export async function judgeLaws(
   const order = exchange.filter(isFresh).sort((a, b) => a.blockTime.getTime() - b.blockTime.getTime());
   for (const current of order) {
     const history = all.filter((op) => !sameOperation(op, current));
+    // What is known of the other party: a crypto movement's address by its labels (a sanctioned destination meets
+    // the 24-hour rules as a transfer's would); the client's lists its screening's (a client that could not be
+    // screened leaves those rules unjudged, never clear); its residence its profile's.
+    const chainId = current.exchange?.chainId;
+    const category =
+      chainId !== undefined && current.counterparty
+        ? await labelCategoryOf(trx, chainId, current.counterparty)
+        : undefined;
+    const counterparty = {
+      category,
+      vasp: category === "exchange",
+      ...(clientLists === undefined ? {} : { clientLists }),
+      clientResidence: residenceOf(profile),
+    };
     const verdicts = books.map((book) => ({
       book,
       ...evaluate(
         book,
         current,
         history.filter((op) => op.addressJurisdiction === null || op.addressJurisdiction === book.code),
-        { category: undefined, vasp: false },
+        counterparty,
         compliance.settings[book.code],
       ),
     }));
@@ -127,7 +146,7 @@ export async function judgeLaws(
     outcome.met += 1;
     const notificationId = await enqueue(trx, notificationOf(c.projectId, current, laws), now);
     if (notificationId !== undefined) outcome.messages += 1;
-    await raiseLawAlerts(trx, {
+    outcome.alerts.push({
       projectId: c.projectId,
       chainId: 0,
       address: "",
@@ -148,6 +167,22 @@ export async function judgeLaws(
     });
   }
   return outcome;
+}
+
+/**
+ * Raises the alerts the laws call for, in the caller's transaction: last of its work, since raising an alert holds
+ * the project's audit chain until the transaction ends.
+ */
+export async function raiseLawHits(trx: Kysely<DB>, outcome: LawOutcome): Promise<void> {
+  for (const input of outcome.alerts) await raiseLawAlerts(trx, input);
+}
+
+/** The client's country of residence from its profile, or why it is unknown (as the transfer checker reads it). */
+function residenceOf(read: ProfileResult | null): { country: string | null } | string {
+  if (!read) return "the client's profile could not be read";
+  if (!read.ok) return `the client's profile could not be read: ${read.reason}`;
+  const country = read.profile.address?.country;
+  return { country: country && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null };
 }
 
 const roundedUsd = (op: ClientOperation) => {

@@ -19,7 +19,7 @@ import { zonedDay } from "../platform/time-zone.ts";
 import { projectCompliance } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { type ClientIdentity, identityOf } from "./client-identity.ts";
-import { judgeLaws, type LawOutcome } from "./law.ts";
+import { judgeLaws, type LawOutcome, raiseLawHits } from "./law.ts";
 import {
   type DestinationVerdict,
   judgeOperations,
@@ -61,6 +61,14 @@ export interface OperationMonitorOptions {
   countUnjudged?: (book: string) => void;
   /** told when messages were handed to the outbox (the deliverer of this process looks at once) */
   onMessages?: () => void;
+  /**
+   * the lists of persons the client is a `match` on (src/screening, wired by the composition root), screening it
+   * from its profile when it never was; or why it could not be screened
+   */
+  clientListings?: (
+    client: { projectId: number; userId: string; chainId: number; address: string; addressId: null },
+    readProfile: () => Promise<ProfileResult>,
+  ) => Promise<{ matchedLists: readonly string[] } | { unscreened: string }>;
 }
 
 export const DEFAULT_MONITOR = { batch: 20, pollMs: 1_000 };
@@ -222,6 +230,17 @@ async function judgeClient(
     return null;
   });
   const client: ClientIdentity | null = profile?.ok ? identityOf(profile.profile) : null;
+  // Screened as a client with no monitored address (chain 0, no address), from the profile just read.
+  const listed = o.clientListings
+    ? await o
+        .clientListings(
+          { projectId: c.projectId, userId: c.userId, chainId: 0, address: "", addressId: null },
+          () => (profile ? Promise.resolve(profile) : o.readProfile(c.projectId, c.userId)),
+        )
+        .catch((error: unknown) => ({ unscreened: `the screening failed: ${(error as Error).message}` }))
+    : undefined;
+  const clientLists =
+    listed === undefined ? undefined : "matchedLists" in listed ? listed.matchedLists : listed.unscreened;
   const compliance = await projectCompliance(o.db, c.projectId);
   const now = o.now?.() ?? new Date();
   const result: {
@@ -230,6 +249,13 @@ async function judgeClient(
     unjudged: string[];
     law?: LawOutcome;
   } = await o.db.transaction().execute(async (trx) => {
+    // One client is judged by one worker at a time: another that claimed the same client's newer operations waits
+    // for its next poll (an accumulation must see the verdicts before it).
+    const { rows: held } = await sql<{ got: boolean }>`
+      SELECT pg_try_advisory_xact_lock(hashtext(${`exchange-operations:${c.projectId}:${c.userId}`})) AS got`.execute(
+      trx,
+    );
+    if (!held[0]?.got) return none;
     const locked = await trx
       .selectFrom("exchange_operations")
       .select("id")
@@ -261,11 +287,6 @@ async function judgeClient(
       thresholds: thresholdsOf(compliance.jurisdictions),
       verdicts,
     });
-    const alerts: Record<string, number> = {};
-    for (const hit of outcome.hits) {
-      const raised = await raiseHit(trx, c, hit, parameters, now);
-      if (raised) alerts[hit.rule] = (alerts[hit.rule] ?? 0) + 1;
-    }
     const law = await judgeLaws(
       trx,
       { registry: o.registry, natives: o.natives(), ...(o.log ? { log: o.log } : {}) },
@@ -274,9 +295,17 @@ async function judgeClient(
       times,
       compliance,
       profile,
+      clientLists,
       now,
     );
     await markChecked(trx, [...fresh], outcome.unjudged, now);
+    // The alerts last: raising one holds the project's audit chain until this transaction ends.
+    const alerts: Record<string, number> = {};
+    for (const hit of outcome.hits) {
+      const raised = await raiseHit(trx, c, hit, parameters, now);
+      if (raised) alerts[hit.rule] = (alerts[hit.rule] ?? 0) + 1;
+    }
+    await raiseLawHits(trx, law);
     return { operations: fresh.size, alerts, unjudged: outcome.unjudged, law };
   });
   for (const u of result.law?.unjudged ?? []) o.countUnjudged?.(u.book);

@@ -8,7 +8,7 @@ import type { HttpApp } from "../platform/http/app.ts";
 import { ProjectParams } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
-import { checkedItems } from "./items.ts";
+import { checkedItems, firstIndexOf } from "./items.ts";
 import {
   IngestResponse,
   MAX_OPERATIONS,
@@ -60,6 +60,7 @@ export function registerExchangeOperationRoutes(app: HttpApp, ctx: ExchangeOpera
         items,
         req.body.operations.length,
         new Date(),
+        firstIndexOf(req.body.operations),
       );
       if (counted.created > 0) ctx.onIngested?.(counted.created);
       return ok(counted);

@@ -239,7 +239,14 @@ function thirdParty(input: RuleInput, named: ReadonlySet<string>): RuleHit[] {
           address: "",
           level: "medium" as const,
           operations: [o],
-          facts: { payer: c.name, taxId: c.taxId ?? "", account: c.account ?? "" },
+          facts: {
+            payer: c.name,
+            taxId: c.taxId ?? "",
+            account: c.account ?? "",
+            operationId: o.item.operationId,
+            amount: amountOf(o),
+            at: o.item.at,
+          },
           reason: `Client ${input.userId} was funded by a third party: ${amountOf(o)} at ${o.item.at} from ${c.name}${c.taxId ? ` (tax id ${c.taxId})` : ""}${c.account ? `, account ${c.account}` : ""}, whose name, tax id and account are not the client's.`,
         },
       ];

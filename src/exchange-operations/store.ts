@@ -2,7 +2,7 @@
 // integrator's `operationId` is the key: the same operation again changes nothing, another content under the same id
 // is a conflict naming the difference, and then nothing of the request is written), a client's operations read
 // back, and the operations the monitoring still has to judge.
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { AppError } from "../platform/errors.ts";
 import type { Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
@@ -25,12 +25,19 @@ export async function insertOperations(
   items: readonly OperationItem[],
   received: number,
   now: Date,
+  /** where each operation was in the request (a repeated item is sent once): the 409's paths name it */
+  indexOf: (operationId: string) => number = (id) => items.findIndex((o) => o.operationId === id),
 ): Promise<IngestCount> {
   return db.transaction().execute(async (trx) => {
+    // In the order of their ids: two requests with overlapping operations take the unique index's locks in the same
+    // order, and never deadlock on one another.
+    const ordered = [...items].sort((a, b) =>
+      a.operationId < b.operationId ? -1 : a.operationId > b.operationId ? 1 : 0,
+    );
     const inserted = await trx
       .insertInto("exchange_operations")
       .values(
-        items.map((o) => ({
+        ordered.map((o) => ({
           project_id: projectId,
           operation_id: o.operationId,
           user_id: o.userId,
@@ -60,7 +67,7 @@ export async function insertOperations(
       const conflicts = held.flatMap((o) => {
         const old = before.get(o.operationId);
         if (old === undefined || canonicalJson(old) === canonicalJson(o)) return [];
-        const index = items.indexOf(o);
+        const index = indexOf(o.operationId);
         return differences(old, o).map((d) => ({
           path: `/operations/${index}${d.path}`,
           message: `operation ${o.operationId} is held with ${show(d.was)} here; this request says ${show(d.now)}. An operation cannot change: send a correction as a new operation`,
@@ -140,35 +147,6 @@ export async function operationsBetween(
     item: (typeof r.body === "string" ? JSON.parse(r.body) : r.body) as OperationItem,
     checked: r.checked_at !== null,
   }));
-}
-
-/**
- * Up to `limit` clients with operations not yet judged, a few per project so that one project's flood does not hold
- * back another's; each claimed client's unjudged operations are locked for this transaction (SKIP LOCKED: another
- * worker takes other clients).
- */
-export async function claimUnchecked(
-  trx: Kysely<DB>,
-  limit: number,
-): Promise<{ projectId: number; userId: string; ids: string[] }[]> {
-  const { rows } = await sql<{ id: string; project_id: number; user_id: string }>`
-    SELECT o.id::text AS id, o.project_id, o.user_id FROM exchange_operations o
-    WHERE o.checked_at IS NULL
-      AND o.id IN (
-        SELECT x.id FROM (
-          SELECT u.id, row_number() OVER (PARTITION BY u.project_id ORDER BY u.id) AS n
-          FROM (SELECT id, project_id FROM exchange_operations WHERE checked_at IS NULL ORDER BY id LIMIT ${limit * 20}) u
-        ) x WHERE x.n <= ${limit})
-    ORDER BY o.id
-    FOR UPDATE SKIP LOCKED`.execute(trx);
-  const byClient = new Map<string, { projectId: number; userId: string; ids: string[] }>();
-  for (const r of rows) {
-    const key = `${r.project_id}\n${r.user_id}`;
-    const c = byClient.get(key) ?? { projectId: r.project_id, userId: r.user_id, ids: [] };
-    c.ids.push(r.id);
-    byClient.set(key, c);
-  }
-  return [...byClient.values()];
 }
 
 /** Marks operations judged, with the rules that could not be. */

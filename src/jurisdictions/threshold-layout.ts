@@ -67,12 +67,13 @@ export function thresholdFile(
       name,
       (input.profile.nationality ?? "").toUpperCase(),
       op.direction === "out" ? "E" : "R",
-      (op.symbol ?? op.token).toUpperCase(),
-      wholeTokens(op.value, op.decimals) ?? "",
+      // An exchange operation's asset and amount (a buy's, not the fiat paid for it).
+      (op.exchange?.asset?.symbol ?? op.symbol ?? op.token).toUpperCase(),
+      op.exchange?.asset?.amount ?? wholeTokens(op.value, op.decimals) ?? "",
       money(value),
-      op.address,
-      op.counterparty,
-      op.txHash,
+      op.address || "-",
+      op.counterparty || "-",
+      op.exchange ? (op.exchange.txHash ?? op.exchange.operationId) : op.txHash,
     ];
   });
   return {

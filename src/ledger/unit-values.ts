@@ -2,9 +2,11 @@
 // exchange's operations are valued at (they name "MXN" or "USDT", not a token contract). A currency takes the
 // day's rate or the nearest earlier one within `rateDays` (rates are not published on weekends); an asset takes the
 // day's price of any token of that symbol on the chains asked (a native coin by its chain), else a stablecoin's
-// pegged value. Null when nothing is known: an unvalued operation is never valued 0.
+// pegged value. Null when nothing is known: an unvalued operation is never valued 0. And the label category of one
+// address, which the law judges an exchange's crypto movement by.
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
+import { strongestCategoryOf } from "./fragments.ts";
 
 export interface UnitQuery {
   /** `fiat:MXN` or `asset:USDT` */
@@ -51,4 +53,15 @@ export async function usdPerUnit(
     out.set(key, price === null || price === undefined ? null : Number(price));
   }
   return out;
+}
+
+/** The strongest label category of an address on a chain (its own labels and every chain's), or undefined. */
+export async function labelCategoryOf(
+  db: Kysely<DB>,
+  chainId: number,
+  address: string,
+): Promise<string | undefined> {
+  const { rows } = await sql<{ category: string | null }>`
+    SELECT ${strongestCategoryOf(sql`${address}`, sql`${chainId}`)} AS category`.execute(db);
+  return rows[0]?.category ?? undefined;
 }

@@ -46,7 +46,7 @@ import {
 import type { DB } from "../schema.ts";
 import { claimUsers, renewLeases, type UserClaim } from "./claim.ts";
 import { isVasp, type PendingTransfer, readPending, type TransferKey } from "./facts.ts";
-import { readClientOperations } from "./operations.ts";
+import { type BookClock, readClientOperations } from "./operations.ts";
 
 export interface CheckerOptions {
   db: Kysely<DB>;
@@ -87,6 +87,17 @@ export interface CheckerOptions {
   countUnscreened?: () => void;
   /** told of a profile read for the laws, so that a client whose profile changed is screened again */
   onProfile?: (client: CheckedClient, profile: Profile) => Promise<void>;
+  /**
+   * the client's operations inside the exchange of the same months (src/exchange-operations, wired by the
+   * composition root): an accumulation adds them with its transfers
+   */
+  exchangeHistory?: (q: {
+    projectId: number;
+    userId: string;
+    from: Date;
+    to: Date;
+    books: readonly BookClock[];
+  }) => Promise<ClientOperation[]>;
 }
 
 /** The client of a checked transfer, and the monitored address it was seen on. */
@@ -231,7 +242,15 @@ export class TransferChecker {
         op.logIndex === t.logIndex,
     );
     if (!current) throw new Error(`transfer ${t.txHash} of address ${t.addressId} is not readable`);
-    return { current, history: operations.filter((op) => !sameOperation(op, current)) };
+    const exchange =
+      (await this.#o.exchangeHistory?.({
+        projectId: t.projectId,
+        userId: t.foreignUserId,
+        from: since,
+        to: new Date(t.blockTime.getTime() + 1),
+        books: books.map(({ code, timeZone, currency }) => ({ code, timeZone, currency })),
+      })) ?? [];
+    return { current, history: [...operations.filter((op) => !sameOperation(op, current)), ...exchange] };
   }
 
   /**

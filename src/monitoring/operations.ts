@@ -216,21 +216,21 @@ export async function lastChecked(
 }
 
 /**
- * Which of these transaction hashes are recorded transfers of the client's monitored addresses: an exchange's own
- * record of a crypto deposit or withdrawal that the chain monitoring also saw is one operation, judged once (as the
- * transfer).
+ * Which of these transaction hashes are recorded transfers of the project's monitored addresses, as `userId\nhash`
+ * pairs of the client whose address it touched: an exchange's own record of a crypto deposit or withdrawal that the
+ * chain monitoring also saw is one operation, judged once (as the transfer). Hashes as the chain data stores them.
  */
 export async function monitoredTxHashes(
   db: Kysely<DB>,
   projectId: number,
-  userId: string,
   hashes: readonly string[],
 ): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const { rows } = await sql<{ tx_hash: string }>`
-    SELECT DISTINCT mt.tx_hash FROM monitored_transfers mt
+  const { rows } = await sql<{ foreign_user_id: string; tx_hash: string }>`
+    SELECT DISTINCT ma.foreign_user_id, mt.tx_hash FROM monitored_transfers mt
     JOIN monitored_addresses ma ON ma.id = mt.address_id
-    WHERE mt.project_id = ${projectId} AND ma.foreign_user_id = ${userId} AND mt.status <> 'unwound'
-      AND lower(mt.tx_hash) = ANY(${hashes.map((h) => h.toLowerCase())}::text[])`.execute(db);
-  return new Set(rows.map((r) => r.tx_hash.toLowerCase()));
+    WHERE mt.project_id = ${projectId} AND mt.status <> 'unwound' AND mt.tx_hash = ANY(${[...new Set(hashes)]}::text[])`.execute(
+    db,
+  );
+  return new Set(rows.map((r) => `${r.foreign_user_id}\n${r.tx_hash}`));
 }

@@ -4,7 +4,7 @@
 // on the operation's day in the book's time zone; amounts compare in the rule's own unit (MXN for UMA amounts, USD
 // otherwise) to the cent. A rule that cannot be judged (no price, no rate, no UMA for the day) is reported in
 // `unjudged` with the reason, never guessed.
-import { actOf, type ClientOperation, type Counterparty, localIn, usdIn } from "./operation.ts";
+import { actOf, byTime, type ClientOperation, type Counterparty, localIn, usdIn } from "./operation.ts";
 import {
   type Comparison,
   type LawRule,
@@ -193,20 +193,37 @@ export function evaluate(
       case "fee": {
         if (current.act !== "comision") return false;
         // The operation the fee was charged on: when it meets the single rule `coveredBy` itself, one aviso under
-        // that rule reports both (Mexico's Reglamento Art. 31 Bis; RCG Art. 24 Bis 5 III).
+        // that rule reports both (Mexico's Reglamento Art. 31 Bis; RCG Art. 24 Bis 5 III). Until it is held, the
+        // fee waits (the month's files judge it again with the operation).
         const of = current.exchange?.of;
         const parent = of === undefined ? undefined : history.find((op) => op.exchange?.operationId === of);
+        if (!parent) return `the operation ${of ?? "?"} the fee was charged on is not held`;
         const covering = book.rules.find((r) => r.id === check.coveredBy);
-        const parentDay = parent?.valuations[book.code]?.day;
+        const parentDay = parent.valuations[book.code]?.day;
         const coverVersion = covering && parentDay ? versionOn(covering, parentDay) : undefined;
-        if (parent && parentDay && coverVersion?.check.kind === "single") {
+        if (parentDay && coverVersion?.check.kind === "single") {
           const t = threshold(coverVersion.check.minimum, parentDay);
           const v = worth(parent, coverVersion.check.minimum);
           if (typeof t === "string") return t;
           if (v === null) return "the operation the fee was charged on has no value on its day";
           if (meets(v, t, coverVersion.check.compare)) return false;
         }
-        return judgeAmount(check.minimum, check.compare);
+        // The fees of one operation are its fee (RCG Art. 24 Bis 5: "de forma individual por cada transacción u
+        // operación"): an earlier fee of the same operation adds to this one, and once their sum met the rule the
+        // operation's aviso is owed already.
+        const earlier = history.filter(
+          (op) => op.act === "comision" && op.exchange?.of === of && byTime(op, current) < 0,
+        );
+        if (earlier.some((op) => op.laws?.includes(rule.id))) return false;
+        const t = threshold(check.minimum, day);
+        if (typeof t === "string") return t;
+        let total = 0;
+        for (const op of [...earlier, current]) {
+          const v = worth(op, check.minimum);
+          if (v === null) return unvalued();
+          total += v;
+        }
+        return meets(total, t, check.compare);
       }
       case "accumulated": {
         const accumulate = book.accumulations?.[check.accumulation];

@@ -42,6 +42,8 @@ export interface ExchangeDetail {
   /** the fiat side: a trade's price paid or received, a fiat movement's amount */
   fiat?: { currency: string; amount: string };
   rail?: string;
+  /** a crypto movement's chain */
+  chainId?: number;
   counterparty?: { name: string; bank?: string; account?: string; taxId?: string; pixKey?: string };
   txHash?: string;
 }

@@ -5,7 +5,7 @@
 // could not be written is also logged, counted, audited, listed by GET /reports, and notified to the integrator
 // once (failures.ts).
 
-import { exchangeClientOperations } from "../exchange-operations/index.ts";
+import { exchangeClientOperations, nativeCoins } from "../exchange-operations/index.ts";
 import { type Jurisdiction, jurisdiction } from "../jurisdictions/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { invalid, notFound } from "../platform/errors.ts";
@@ -76,7 +76,7 @@ export async function generateReports(
       await readClientOperations(ctx.db, ctx.registry, { ...window, books: [book] }),
       j,
     ),
-    ...(await exchangeClientOperations(ctx.db, { ...window, books: [book] })),
+    ...(await exchangeClientOperations(ctx.db, { ...window, books: [book] }, nativeCoins(ctx.registry))),
   ];
   // Only verdicts are filed: a client with a rule not judgeable yet waits, and so does the month's nil report.
   // A rule on the client's lists left unjudged (the client was not screened then) is judged by its last screening.

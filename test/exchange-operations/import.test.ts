@@ -84,6 +84,21 @@ describe("vigia import operations", () => {
     });
   });
 
+  it("refuses a line of an unknown kind naming it, rather than failing", async () => {
+    const file = path.join(dir, "kind.jsonl");
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ operationId: "k-1", userId: "u", kind: "loan", at: "2026-11-04T10:00:00Z" })}\n`,
+    );
+    const error = (await importOperations(database.db, projectId, file, parse, NO_PROGRESS).catch(
+      (e: unknown) => e,
+    )) as ImportRefused;
+    expect(error).toBeInstanceOf(ImportRefused);
+    expect(error.problems).toEqual([
+      { line: 1, field: "kind", message: expect.stringMatching(/^must be one of buy, sell/) },
+    ]);
+  });
+
   it("refuses a batch with a wrong line, naming its line and field; the batches before it stay", async () => {
     const file = path.join(dir, "bad.jsonl");
     const good = Array.from({ length: 1_000 }, (_, i) =>

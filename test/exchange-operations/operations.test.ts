@@ -254,6 +254,20 @@ describe("operations in", () => {
     expect(ids).not.toContain("op-ok");
   });
 
+  it("refuses an instant a day ahead or before 2009, naming the item, and a NUL character", async () => {
+    const res = await post([
+      { ...buy, operationId: "far", at: "2099-01-01T00:00:00Z" },
+      { ...buy, operationId: "old", at: "2008-12-31T00:00:00Z" },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.map((d: { path: string }) => d.path)).toEqual([
+      "/operations/0/at",
+      "/operations/1/at",
+    ]);
+    // The service refuses a NUL in any request body before the route sees it.
+    expect((await post([{ ...buy, operationId: "nul", asset: "US\u0000DT" }])).statusCode).toBe(400);
+  });
+
   it("takes a valid Pix deposit with an alphanumeric CNPJ and its end-to-end id", async () => {
     const res = await post([
       {
@@ -349,6 +363,15 @@ describe("the operation rules", () => {
         ],
       },
     ]);
+    // The evidence pack names the operations.
+    const pack = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts/${fan[0]?.id}/evidence?format=md`,
+      headers: { ...auth(svc.project.keys.viewer), "accept-language": "es" },
+    });
+    expect(pack.statusCode).toBe(200);
+    expect(pack.body).toContain("## Operaciones en la plataforma");
+    expect(pack.body).toContain("| mule-0 (fiat\\_deposit) | MXN 9500 |");
+    expect(pack.body).toContain("Pagador 1 López");
     // One client, one picture: the highest of its alerts, each named, and its operations in figures.
     const picture = await svc.app!.inject({
       url: `/v1/projects/${svc.project.id}/clients/ana`,

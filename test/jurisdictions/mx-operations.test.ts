@@ -13,7 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clabeCheckDigit } from "../../src/exchange-operations/index.ts";
+import { clabeCheckDigit, exchangeClientOperations } from "../../src/exchange-operations/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
@@ -132,6 +132,8 @@ const checkTransfers = async () => {
       { ...svc.integrator, outbound: new OutboundClient({ allowPrivate: true }) },
       { ttlMs: 0, failureBackoffMs: 0 },
     ),
+    // As the service wires it: the client's operations in the exchange add to its accumulations.
+    exchangeHistory: (q) => exchangeClientOperations(svc.database.db, { ...q, status: "recorded" }),
   });
   while ((await checker.runOnce()) > 0) {}
 };
@@ -272,6 +274,57 @@ describe("Mexico's avisos of the exchange's operations", () => {
         currency: "MXN",
         fiatAmount: "5000",
         price: "20",
+      },
+    ]);
+    // The other way: a buy of MXN 15,000 (October 3), then a receipt on chain of MXN 10,000 (October 20) completes
+    // the combined accumulation: the transfer's check reads the client's exchange operations.
+    await register(3, "inverso");
+    await post([
+      {
+        operationId: "i-buy",
+        userId: "inverso",
+        kind: "buy",
+        at: mx("2026-10-03 12:00"),
+        asset: "USDT",
+        amount: "750",
+        currency: "MXN",
+        fiatAmount: "15000",
+        price: "20",
+      },
+    ]);
+    await judgeAllOperations(svc);
+    await receive(3, "2026-10-20 12:00", 10_000);
+    await checkTransfers();
+    // Two fees on one operation add up (RCG Art. 24 Bis 5): MXN 300 and MXN 169.24 reach 4 UMA with the second.
+    await post([
+      {
+        operationId: "s-buy",
+        userId: "suma",
+        kind: "buy",
+        at: mx("2026-10-17 10:00"),
+        asset: "USDT",
+        amount: "100",
+        currency: "MXN",
+        fiatAmount: "2000",
+        price: "20",
+      },
+      {
+        operationId: "s-fee-1",
+        userId: "suma",
+        kind: "fee",
+        at: mx("2026-10-17 10:00"),
+        currency: "MXN",
+        amount: "300",
+        of: "s-buy",
+      },
+      {
+        operationId: "s-fee-2",
+        userId: "suma",
+        kind: "fee",
+        at: mx("2026-10-17 10:01"),
+        currency: "MXN",
+        amount: "169.24",
+        of: "s-buy",
       },
     ]);
     // Fees: at 4 UMA, a cent under, and on an operation of 210 UMA or more.
@@ -452,6 +505,26 @@ describe("Mexico's avisos of the exchange's operations", () => {
     expect(described?.operaciones_persona.detalle_operaciones).toMatchObject({
       operaciones_compra: { compra: { monto_operacion: "10000.00" } },
     });
+  });
+
+  it("a transfer on chain completes an accumulation begun with a buy in the exchange", async () => {
+    const [transfer] = await svc.database.db
+      .selectFrom("monitored_transfers")
+      .innerJoin("monitored_addresses", "monitored_addresses.id", "monitored_transfers.address_id")
+      .select("monitored_transfers.laws")
+      .where("monitored_addresses.foreign_user_id", "=", "inverso")
+      .execute();
+    expect(transfer?.laws).toEqual(["MX-ACUMULACION"]);
+    const [aviso] = october.get("inverso") ?? [];
+    expect(Object.keys(aviso?.operaciones_persona.detalle_operaciones ?? {}).sort()).toEqual([
+      "operaciones_compra",
+      "operaciones_transferencia",
+    ]);
+  });
+
+  it("the fees of one operation add up: the second reaches 4 UMA", async () => {
+    expect(await lawsOf("s-fee-1")).toEqual([]);
+    expect(await lawsOf("s-fee-2")).toEqual(["MX-AVISO-COMISION"]);
   });
 
   it("notifies the integrator of an operation that met a law, with the operation in place of a transfer", async () => {

@@ -5,7 +5,7 @@
 // providers as obligated persons, but its reglamento (thresholds, forms, travel-rule data) has not been issued and
 // its Art. 31 register is for cash. So Guatemala's rules are indicators only, never a cash rule on a crypto transfer,
 // and its files are a working record (docs/reports/gt.md).
-import type { LawRule } from "../../regulation/index.ts";
+import { type LawRule, VIRTUAL_ASSET_ACTS } from "../../regulation/index.ts";
 import type { Jurisdiction } from "../port.ts";
 import { nameGap, thresholdMonthly } from "../threshold-layout.ts";
 import { GtSettingsSchema } from "./settings.ts";
@@ -25,7 +25,7 @@ const GT_RULES: readonly LawRule[] = [
         source:
           "Decreto 67-2001, Ley contra el Lavado de Dinero u Otros Activos, Art. 24; Acuerdo Gubernativo 118-2002, Art. 2 a) (read in unofficial transcriptions)",
         verified: false,
-        check: { kind: "single", minimum: { usd: 10_000 }, compare: "at-least" },
+        check: { kind: "single", minimum: { usd: 10_000 }, compare: "at-least", acts: VIRTUAL_ASSET_ACTS },
       },
       {
         validFrom: "2026-09-17",
@@ -34,7 +34,7 @@ const GT_RULES: readonly LawRule[] = [
         source:
           "Decreto 15-2026, Ley Integral para la Prevención y Represión del Lavado de Dinero u Otros Activos y del Financiamiento del Terrorismo (Diario de Centro América No. 92, 17-06-2026; read in an unofficial transcription), Arts. 3, 31, 39, 127",
         verified: false,
-        check: { kind: "single", minimum: { usd: 10_000 }, compare: "at-least" },
+        check: { kind: "single", minimum: { usd: 10_000 }, compare: "at-least", acts: VIRTUAL_ASSET_ACTS },
       },
     ],
   },

@@ -152,7 +152,9 @@ export async function mxMonthly(book: RuleBook, month: MonthInput): Promise<Mont
           userId,
           month.period,
           "recomputed",
-          `the accumulation aviso of transaction ${doubt.txHash} no longer reaches the threshold with the client's operations as they stand (an address's jurisdiction or the accumulation setting changed since the check): review the client's operations before filing`,
+          doubt.act === "comision"
+            ? `the fee ${doubt.exchange?.operationId} met the fee aviso, but the operation ${doubt.exchange?.of} it was charged on is not held: send that operation (POST /projects/{id}/operations) and generate the month again`
+            : `the accumulation aviso of transaction ${doubt.txHash} no longer reaches the threshold with the client's operations as they stand (an address's jurisdiction or the accumulation setting changed since the check): review the client's operations before filing`,
         ),
       );
       continue;

@@ -6,7 +6,7 @@
 // yet issued. So its rules are indicators whose USD 25,000 is the interim UIF Instructivo's figure for operations by
 // "otro medio" (Art. 51), marked `verified: false`; no crypto transfer is ever called cash. The files are a working
 // record (docs/reports/sv.md).
-import type { LawRule } from "../../regulation/index.ts";
+import { type LawRule, VIRTUAL_ASSET_ACTS } from "../../regulation/index.ts";
 import { calendarMonthAccumulation } from "../month-accumulation.ts";
 import type { Jurisdiction } from "../port.ts";
 import { nameGap, thresholdMonthly } from "../threshold-layout.ts";
@@ -33,9 +33,10 @@ function regulated(id: string, name: string, single: boolean): LawRule {
     ? "A virtual-asset operation of more than USD 25,000"
     : "A client's virtual-asset operations of one calendar month (San Salvador) that together pass USD 25,000";
   const check = single
-    ? ({ kind: "single", minimum: { usd: 25_000 }, compare: "more-than" } as const)
+    ? ({ kind: "single", minimum: { usd: 25_000 }, compare: "more-than", acts: VIRTUAL_ASSET_ACTS } as const)
     : ({
         kind: "accumulated",
+        acts: VIRTUAL_ASSET_ACTS,
         accumulation: SV_MONTH,
         minimum: { usd: 25_000 },
         compare: "more-than",

@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
 import type pino from "pino";
 import { type CheckedTransferAlerts, raiseLawAlerts } from "../alerts/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
-import { enqueue, type ProfileResult } from "../integrator/index.ts";
+import { enqueue, inflictedLawsOf, type ProfileResult, residenceOf } from "../integrator/index.ts";
 import { filingJurisdictions, governingJurisdiction, ruleBooksOf } from "../jurisdictions/index.ts";
 import { labelCategoryOf } from "../ledger/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
@@ -177,14 +177,6 @@ export async function raiseLawHits(trx: Kysely<DB>, outcome: LawOutcome): Promis
   for (const input of outcome.alerts) await raiseLawAlerts(trx, input);
 }
 
-/** The client's country of residence from its profile, or why it is unknown (as the transfer checker reads it). */
-function residenceOf(read: ProfileResult | null): { country: string | null } | string {
-  if (!read) return "the client's profile could not be read";
-  if (!read.ok) return `the client's profile could not be read: ${read.reason}`;
-  const country = read.profile.address?.country;
-  return { country: country && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null };
-}
-
 const roundedUsd = (op: ClientOperation) => {
   const usd = usdIn(op, "XB");
   return usd === null ? null : Math.round(usd * 100) / 100;
@@ -212,16 +204,7 @@ function notificationOf(projectId: number, op: ClientOperation, laws: InflictedL
           },
         },
         timestamp: op.blockTime.toISOString(),
-        inflictedLaws: laws.map((l) => ({
-          name: l.name,
-          description: l.description,
-          source: l.source,
-          risk: l.risk,
-          country: l.country,
-          countryCode: l.countryCode,
-          id: l.id,
-          verified: l.verified,
-        })),
+        inflictedLaws: inflictedLawsOf(laws),
       },
     },
   };

@@ -19,6 +19,7 @@ export {
   RETRY_SCHEDULE_MS,
 } from "./deliver.ts";
 export { integratorsFailing } from "./health.ts";
+export { inflictedLawsOf, residenceOf } from "./inflicted-laws.ts";
 export { enqueue, type NewMessage, openMessages } from "./outbox.ts";
 export { outboxFull } from "./outbox-cap.ts";
 export { ProfileReader, type ProfileReaderOptions, type ProfileResult } from "./profile-reader.ts";

@@ -21,7 +21,14 @@ import type pino from "pino";
 import { raiseLawAlerts } from "../alerts/index.ts";
 import { type AddressCodec, presentAddresses } from "../chains/address/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
-import { enqueue, type NewMessage, type ProfileReader, type ProfileResult } from "../integrator/index.ts";
+import {
+  enqueue,
+  inflictedLawsOf,
+  type NewMessage,
+  type ProfileReader,
+  type ProfileResult,
+  residenceOf,
+} from "../integrator/index.ts";
 import {
   filingJurisdictions,
   governingJurisdiction,
@@ -502,16 +509,7 @@ function notificationOf(
             decimals: op.decimals,
             address: native ? null : op.token,
           },
-          inflictedLaws: laws.map((l) => ({
-            name: l.name,
-            description: l.description,
-            source: l.source,
-            risk: l.risk,
-            country: l.country,
-            countryCode: l.countryCode,
-            id: l.id,
-            verified: l.verified,
-          })),
+          inflictedLaws: inflictedLawsOf(laws),
           direction: op.direction,
           counterparty: op.counterparty,
         },
@@ -566,10 +564,3 @@ function errorOf(t: PendingTransfer, reason: string, codec: AddressCodec): NewMe
 /** Whether a rule book has a rule on the client's country of residence in force on the operation's day there. */
 const judgesResidence = (book: RuleBook, day: string | undefined) =>
   day !== undefined && book.rules.some((r) => versionOn(r, day)?.check.kind === "high-risk-residence");
-
-/** The client's country of residence from its profile (upper case; null when it gives none), or why it is unknown. */
-function residenceOf(read: ProfileResult): { country: string | null } | string {
-  if (!read.ok) return `the client's profile could not be read: ${read.reason}`;
-  const country = read.profile.address?.country;
-  return { country: country && /^[A-Za-z]{2}$/.test(country) ? country.toUpperCase() : null };
-}

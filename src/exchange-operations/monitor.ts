@@ -16,7 +16,7 @@ import { jurisdiction } from "../jurisdictions/index.ts";
 import { usdPerUnit } from "../ledger/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
 import { zonedDay } from "../platform/time-zone.ts";
-import { projectCompliance } from "../projects/index.ts";
+import { type Compliance, projectCompliance } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { type ClientIdentity, identityOf } from "./client-identity.ts";
 import { judgeLaws, type LawOutcome, raiseLawHits } from "./law.ts";
@@ -198,14 +198,20 @@ function evidenceOf(o: ValuedOperation): OperationEvidenceItem {
 }
 
 /** Judges one client's new operations; how many were judged, the alerts raised by rule, the rules left unjudged. */
+interface ProjectSettings {
+  parameters: RuleParameters;
+  compliance: Compliance;
+}
+
 async function judgeClient(
   o: OperationMonitorOptions,
   c: PendingClient,
+  settingsOf: (projectId: number) => Promise<ProjectSettings>,
 ): Promise<{ operations: number; alerts: Record<string, number>; unjudged: string[] }> {
   const none = { operations: 0, alerts: {}, unjudged: [] };
   const pending = await uncheckedOf(o.db, c);
   if (pending.length === 0) return none;
-  const parameters = await ruleParametersOf(o.db, c.projectId);
+  const { parameters, compliance } = await settingsOf(c.projectId);
   const verdicts = new Map<string, DestinationVerdict>();
   if (parameters.withdrawal_to_risk.enabled)
     for (const p of pending)
@@ -241,7 +247,6 @@ async function judgeClient(
     : undefined;
   const clientLists =
     listed === undefined ? undefined : "matchedLists" in listed ? listed.matchedLists : listed.unscreened;
-  const compliance = await projectCompliance(o.db, c.projectId);
   const now = o.now?.() ?? new Date();
   const result: {
     operations: number;
@@ -342,11 +347,23 @@ async function raiseHit(
  */
 export async function judgeOperationsOnce(o: OperationMonitorOptions): Promise<number> {
   const clients = await pendingClients(o.db, o.batch ?? DEFAULT_MONITOR.batch);
+  // A project's settings are read once per step, whatever the number of its clients in it.
+  const read = new Map<number, Promise<ProjectSettings>>();
+  const settingsOf = (projectId: number) => {
+    let got = read.get(projectId);
+    if (!got) {
+      got = Promise.all([ruleParametersOf(o.db, projectId), projectCompliance(o.db, projectId)]).then(
+        ([parameters, compliance]) => ({ parameters, compliance }),
+      );
+      read.set(projectId, got);
+    }
+    return got;
+  };
   // A few clients at once: a slow integrator or analysis delays its own client, not the step.
   const judged = await Promise.all(
     clients.map(async (c) => {
       try {
-        const r = await judgeClient(o, c);
+        const r = await judgeClient(o, c, settingsOf);
         if (r.operations > 0) o.onJudged?.(r);
         return 1;
       } catch (error) {

@@ -15,7 +15,10 @@ export interface UnitQuery {
   day: string;
 }
 
-/** USD per unit for each query, keyed `unit|day`. `natives`: a coin's symbol → the chains whose native coin it is. */
+/**
+ * USD per unit for each query, keyed `unit|day`, in two statements whatever the number of queries (one for the
+ * currencies, one for the assets). `natives`: a coin's symbol → the chains whose native coin it is.
+ */
 export async function usdPerUnit(
   db: Kysely<DB>,
   queries: readonly UnitQuery[],
@@ -24,33 +27,42 @@ export async function usdPerUnit(
 ): Promise<Map<string, number | null>> {
   const out = new Map<string, number | null>();
   const wanted = [...new Map(queries.map((q) => [`${q.unit}|${q.day}`, q])).values()];
+  const fiat: { code: string; day: string }[] = [];
+  const asset: { code: string; day: string }[] = [];
   for (const q of wanted) {
     const [kind, code] = q.unit.split(":") as [string, string];
-    const key = `${q.unit}|${q.day}`;
-    if (kind === "fiat") {
-      if (code === "USD") {
-        out.set(key, 1);
-        continue;
-      }
-      const { rows } = await sql<{ per_usd: string }>`
-        SELECT per_usd::text AS per_usd FROM fx_rates
-        WHERE currency = ${code} AND day <= ${q.day}::date AND day > ${q.day}::date - ${rateDays}::int
-        ORDER BY day DESC LIMIT 1`.execute(db);
-      const per = rows[0] ? Number(rows[0].per_usd) : null;
-      out.set(key, per ? 1 / per : null);
-      continue;
+    if (kind === "fiat" && code === "USD") out.set(`${q.unit}|${q.day}`, 1);
+    else (kind === "fiat" ? fiat : asset).push({ code, day: q.day });
+  }
+  if (fiat.length > 0) {
+    const { rows } = await sql<{ code: string; day: string; per_usd: string | null }>`
+      SELECT q.code, q.day::text AS day,
+        (SELECT f.per_usd FROM fx_rates f WHERE f.currency = q.code AND f.day <= q.day
+          AND f.day > q.day - ${rateDays}::int ORDER BY f.day DESC LIMIT 1)::text AS per_usd
+      FROM unnest(${fiat.map((f) => f.code)}::text[], ${fiat.map((f) => f.day)}::date[]) AS q(code, day)`.execute(
+      db,
+    );
+    for (const r of rows) {
+      const per = r.per_usd === null ? null : Number(r.per_usd);
+      out.set(`fiat:${r.code}|${String(r.day).slice(0, 10)}`, per ? 1 / per : null);
     }
-    const chains = [...(natives.get(code) ?? [])];
-    const { rows } = await sql<{ price: string | null }>`
-      SELECT COALESCE(
+  }
+  if (asset.length > 0) {
+    const pairs = [...natives].flatMap(([symbol, chains]) => chains.map((chain) => ({ symbol, chain })));
+    const { rows } = await sql<{ code: string; day: string; price: string | null }>`
+      SELECT q.code, q.day::text AS day, COALESCE(
         (SELECT p.price_usd FROM prices p JOIN tokens tk ON tk.chain_id = p.chain_id AND tk.address = p.token
-          WHERE upper(tk.symbol) = ${code} AND p.day = ${q.day}::date ORDER BY p.chain_id LIMIT 1),
-        (SELECT p.price_usd FROM prices p WHERE p.token = 'native' AND p.chain_id = ANY(${chains}::int[])
-          AND p.day = ${q.day}::date ORDER BY p.chain_id LIMIT 1),
-        (SELECT tk.pegged_usd FROM tokens tk WHERE upper(tk.symbol) = ${code} AND tk.pegged_usd IS NOT NULL
-          ORDER BY tk.chain_id LIMIT 1))::text AS price`.execute(db);
-    const price = rows[0]?.price;
-    out.set(key, price === null || price === undefined ? null : Number(price));
+          WHERE upper(tk.symbol) = q.code AND p.day = q.day ORDER BY p.chain_id LIMIT 1),
+        (SELECT p.price_usd FROM prices p WHERE p.token = 'native' AND p.day = q.day AND p.chain_id IN (
+          SELECT n.chain FROM unnest(${pairs.map((n) => n.symbol)}::text[], ${pairs.map((n) => n.chain)}::int[])
+            AS n(symbol, chain) WHERE n.symbol = q.code) ORDER BY p.chain_id LIMIT 1),
+        (SELECT tk.pegged_usd FROM tokens tk WHERE upper(tk.symbol) = q.code AND tk.pegged_usd IS NOT NULL
+          ORDER BY tk.chain_id LIMIT 1))::text AS price
+      FROM unnest(${asset.map((a) => a.code)}::text[], ${asset.map((a) => a.day)}::date[]) AS q(code, day)`.execute(
+      db,
+    );
+    for (const r of rows)
+      out.set(`asset:${r.code}|${String(r.day).slice(0, 10)}`, r.price === null ? null : Number(r.price));
   }
   return out;
 }

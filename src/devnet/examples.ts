@@ -166,6 +166,39 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         },
       },
       "GET /v1/projects/{projectId}/clients/{clientId}/case": { params: { clientId: USER } },
+      "GET /v1/projects/{projectId}/clients/{clientId}": { params: { clientId: USER } },
+      "GET /v1/projects/{projectId}/operations": {
+        params: { userId: USER, from: "2024-01-01T06:00:00.000Z", to: "2024-02-01T06:00:00.000Z", limit: 200 },
+      },
+      // A SPEI deposit and the buy it paid for (the CLABE's check digit is right), as the exchange records them.
+      "POST /v1/projects/{projectId}/operations": {
+        body: {
+          operations: [
+            {
+              operationId: "dep-2024-0001",
+              userId: USER,
+              kind: "fiat_deposit",
+              at: "2024-01-15T09:12:00-06:00",
+              currency: "MXN",
+              amount: "15000",
+              rail: "spei",
+              counterparty: { name: "Ana Pérez García", bank: "BBVA México", account: "012180001183597198" },
+              reference: "BBVA20240115091200001",
+            },
+            {
+              operationId: "buy-2024-0001",
+              userId: USER,
+              kind: "buy",
+              at: "2024-01-15T09:20:00-06:00",
+              asset: "USDT",
+              amount: "880.5",
+              currency: "MXN",
+              fiatAmount: "15000",
+              price: "17.0358",
+            },
+          ],
+        },
+      },
       "GET /v1/projects/{projectId}/alerts/{alertId}/match": { params: { alertId: "1" } },
       "POST /v1/projects/{projectId}/alerts/{alertId}/match/review": {
         params: { alertId: "1" },

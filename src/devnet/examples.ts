@@ -168,7 +168,12 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
       "GET /v1/projects/{projectId}/clients/{clientId}/case": { params: { clientId: USER } },
       "GET /v1/projects/{projectId}/clients/{clientId}": { params: { clientId: USER } },
       "GET /v1/projects/{projectId}/operations": {
-        params: { userId: USER, from: "2024-01-01T06:00:00.000Z", to: "2024-02-01T06:00:00.000Z", limit: 200 },
+        params: {
+          userId: USER,
+          from: "2024-01-01T06:00:00.000Z",
+          to: "2024-02-01T06:00:00.000Z",
+          limit: 200,
+        },
       },
       // A SPEI deposit and the buy it paid for (the CLABE's check digit is right), as the exchange records them.
       "POST /v1/projects/{projectId}/operations": {

@@ -1,11 +1,10 @@
 // The identifiers a fiat operation names, checked before it is accepted: a Mexican CLABE (18 digits whose last is a
-// check digit over the first 17, weights 3-7-1; clabe-validator also knows the bank of its first three digits), a
+// check digit over the first 17, weights 3-7-1), a
 // Brazilian CPF or CNPJ (check digits modulo 11) and a Pix key (a CPF, a CNPJ, an e-mail, a +55 phone number or a
 // random key). The CNPJ is checked here rather than by the library: since July 2026 the Receita Federal issues
 // alphanumeric CNPJs (Instrução Normativa RFB 2.229/2024), whose first twelve characters may be letters valued as
 // their ASCII code minus 48, which the library refuses; the same computation covers the numeric ones.
 import { isValidCPF, isValidPixKey } from "@brazilian-utils/brazilian-utils";
-import { clabe } from "clabe-validator";
 
 /** A problem with an identifier, in words an integrator can act on; null when it is valid. */
 export type IdentifierProblem = string | null;
@@ -23,12 +22,6 @@ export function clabeProblem(value: string): IdentifierProblem {
   const digit = clabeCheckDigit(value);
   if (digit !== Number(value[17])) return `is not a valid CLABE: its check digit should be ${digit}`;
   return null;
-}
-
-/** The bank a valid CLABE belongs to, or null when its code is not in the catalog. */
-export function clabeBank(value: string): string | null {
-  const check = clabe.validate(value);
-  return check.valid.bank ? check.bank : null;
 }
 
 const CNPJ_FIRST = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];

@@ -8,16 +8,13 @@
 // once as the transfer.
 import type { Kysely } from "kysely";
 import { usdPerUnit } from "../ledger/index.ts";
-import { monitoredTxHashes } from "../monitoring/index.ts";
+import { monitoredTxHashes, RATE_DAYS } from "../monitoring/index.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import type { ClientOperation, ExchangeDetail, OperationAct, Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import type { OperationItem } from "./schemas.ts";
 import { heldForLaw } from "./store.ts";
 import { unitOf } from "./units.ts";
-
-/** How many days back a currency rate may be taken from when the day has none (as for transfers). */
-const RATE_DAYS = 10;
 
 export interface LawBook {
   code: string;

@@ -14,6 +14,7 @@ import type { ChainRegistry } from "../chains/index.ts";
 import type { ProfileResult } from "../integrator/index.ts";
 import { jurisdiction } from "../jurisdictions/index.ts";
 import { usdPerUnit } from "../ledger/index.ts";
+import { RATE_DAYS } from "../monitoring/index.ts";
 import { PollingLoop } from "../platform/polling.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import { type Compliance, projectCompliance } from "../projects/index.ts";
@@ -32,8 +33,6 @@ import { type RuleParameters, ruleParametersOf } from "./settings.ts";
 import { type HeldOperation, markChecked, operationsBetween } from "./store.ts";
 import { unitOf } from "./units.ts";
 
-/** How many days back a currency rate may be taken from when the day has none (weekends, holidays). */
-const RATE_DAYS = 10;
 const HOUR = 3_600_000;
 
 export interface OperationMonitorOptions {

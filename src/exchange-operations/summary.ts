@@ -3,12 +3,12 @@
 // payers paid it in and to how many destinations it withdrew. Bounded: the newest SUMMARY_MAX operations.
 import type { Kysely } from "kysely";
 import { usdPerUnit } from "../ledger/index.ts";
+import { RATE_DAYS } from "../monitoring/index.ts";
 import type { DB } from "../schema.ts";
 import type { OperationItem } from "./schemas.ts";
 import { unitOf } from "./units.ts";
 
 export const SUMMARY_MAX = 10_000;
-const RATE_DAYS = 10;
 
 /** A client's latest custody snapshot, each balance valued on the snapshot's day (RCG Art. 24 Bis 3 asks for MXN). */
 export interface CustodyView {

@@ -11,6 +11,7 @@ export {
   lastChecked,
   monitoredTxHashes,
   type OperationQuery,
+  RATE_DAYS,
   readClientOperations,
   transfersMeeting,
 } from "./operations.ts";

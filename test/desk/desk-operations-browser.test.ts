@@ -7,11 +7,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clabeCheckDigit } from "../../src/exchange-operations/index.ts";
 import { mexican } from "../jurisdictions/cases/profiles.ts";
 import { chromiumAvailable, type HeadlessBrowser, launchChromium } from "../support/browser.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
-import { judgeAllOperations } from "../support/operations.ts";
+import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { notSpanish, snap } from "./desk-page.ts";
 
@@ -29,11 +28,6 @@ let svc: TestService;
 let url: string;
 let integrator: http.Server;
 let browser: HeadlessBrowser;
-
-const clabe = (serial: number) => {
-  const first17 = `0121800${String(serial).padStart(10, "0")}`;
-  return first17 + clabeCheckDigit(first17);
-};
 
 describe.runIf(runnable)("the alerts of the exchange's operations in the officer's pages", () => {
   beforeAll(async () => {
@@ -95,7 +89,7 @@ describe.runIf(runnable)("the alerts of the exchange's operations in the officer
       currency: "MXN",
       amount: "9800",
       rail: "spei",
-      counterparty: { name, bank: "BBVA México", account: clabe(i + 1) },
+      counterparty: { name, bank: "BBVA México", account: validClabe(i + 1) },
       reference: `BBVA2026RASTREO${i}`,
     }));
     await api("POST", `/v1/projects/${projectId}/operations`, keys.developer, {
@@ -159,7 +153,7 @@ describe.runIf(runnable)("the alerts of the exchange's operations in the officer
     expect(detail).toContain("Depósito de fondos");
     expect(detail).toContain("Retiro de activos virtuales");
     expect(detail).toContain("Rosa Méndez");
-    expect(detail).toContain(clabe(1));
+    expect(detail).toContain(validClabe(1));
     expect(detail).toContain("BBVA2026RASTREO0");
     expect(await notSpanish(page)).toEqual([]);
     await snap(page, "operations-02-fan-in");

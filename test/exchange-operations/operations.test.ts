@@ -8,9 +8,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clabeCheckDigit } from "../../src/exchange-operations/index.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
-import { judgeAllOperations } from "../support/operations.ts";
+import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const SANCTIONED = "0x00000000000000000000000000000000000bad01";
@@ -27,14 +26,8 @@ const profiles: Record<string, unknown> = {
     maternalSurname: "García",
     mexico: { rfc: "PEGA800101AB1" },
   },
-  luis: { givenName: "Luis", paternalSurname: "Soto", mexico: { clabeInterbancaria: clabe("01218000") } },
+  luis: { givenName: "Luis", paternalSurname: "Soto", mexico: { clabeInterbancaria: validClabe(1) } },
 };
-
-/** A valid CLABE from a prefix (bank and city) and a serial. */
-function clabe(prefix: string, serial = 1): string {
-  const first17 = (prefix + String(serial).padStart(17 - prefix.length, "0")).slice(0, 17);
-  return first17 + clabeCheckDigit(first17);
-}
 
 beforeAll(async () => {
   integrator = http.createServer((req, res) => {
@@ -119,7 +112,7 @@ const spei = (id: string, userId: string, at: string, amount: string, payer: str
   currency: "MXN",
   amount,
   rail: "spei",
-  counterparty: { name: payer, bank: "BBVA México", account: clabe("01218000", serial) },
+  counterparty: { name: payer, bank: "BBVA México", account: validClabe(serial) },
   reference: `RASTREO${id.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 30),
 });
 const withdrawal = (id: string, userId: string, at: string, amount: string, address: string) => ({

@@ -13,14 +13,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clabeCheckDigit, exchangeClientOperations } from "../../src/exchange-operations/index.ts";
+import { exchangeClientOperations } from "../../src/exchange-operations/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { generateReports } from "../../src/reports/index.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
-import { judgeAllOperations } from "../support/operations.ts";
+import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 import { mexican } from "./cases/profiles.ts";
 
@@ -34,10 +34,6 @@ let integrator: http.Server;
 let chain: MonitoredChain;
 const address = (n: number) => `0x${(0xa000 + n).toString(16).padStart(40, "0")}`;
 const stranger = (n: number) => `0x${(0xe000 + n).toString(16).padStart(40, "0")}`;
-const clabe = (serial: number) => {
-  const first17 = `0121800${String(serial).padStart(10, "0")}`;
-  return first17 + clabeCheckDigit(first17);
-};
 /** Mexico City's wall time as an ISO instant (UTC-6 in 2026: no daylight saving time). */
 const mx = (wall: string) => `${wall.replace(" ", "T")}:00-06:00`;
 
@@ -231,7 +227,7 @@ describe("Mexico's avisos of the exchange's operations", () => {
         currency: "MXN",
         amount: "50000",
         rail: "spei",
-        counterparty: { name: "Mario López Ruiz", bank: "BBVA México", account: clabe(7) },
+        counterparty: { name: "Mario López Ruiz", bank: "BBVA México", account: validClabe(7) },
         reference: "BBVA20261008A1",
       },
       {
@@ -465,7 +461,7 @@ describe("Mexico's avisos of the exchange's operations", () => {
               persona_fisica: { nombre: "MARIO", apellido_paterno: "LOPEZ", apellido_materno: "RUIZ" },
             },
             nacionalidad_cuenta: {
-              nacional: { clabe_destino: clabe(7), clave_institucion_financiera: "40012" },
+              nacional: { clabe_destino: validClabe(7), clave_institucion_financiera: "40012" },
             },
           },
         },

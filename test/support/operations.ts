@@ -1,7 +1,7 @@
 // The monitor of the exchange's operations run to the end in a test, as the workers run it: the service's own
 // quick analysis for the withdrawals' destinations and its integrator's profiles (read on 127.0.0.1).
 import { quickVerdict } from "../../src/analysis/index.ts";
-import { judgeOperationsOnce } from "../../src/exchange-operations/index.ts";
+import { clabeCheckDigit, judgeOperationsOnce } from "../../src/exchange-operations/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import type { TestService } from "./service.ts";
@@ -29,4 +29,10 @@ export async function judgeAllOperations(
       },
     });
   for (let i = 0; i < 100 && (await step()) > 0; i++);
+}
+
+/** A valid CLABE of BBVA México in Mexico City (bank 012, city 180) for a serial: its 18th digit the check digit. */
+export function validClabe(serial: number): string {
+  const first17 = `0121800${String(serial).padStart(10, "0")}`;
+  return first17 + clabeCheckDigit(first17);
 }

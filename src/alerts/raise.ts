@@ -61,7 +61,11 @@ export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAler
       labels,
     };
     const deadline = deadlineOf(law, input.now, new Date(input.transfer.at));
-    const reason = `${law.name}: ${law.description} Transaction ${input.transfer.txHash} of address ${input.address}${input.userId ? ` (user ${input.userId})` : ""}.`;
+    const user = input.userId ? ` (user ${input.userId})` : "";
+    // An exchange operation's hash is `op:` and the integrator's id: it is named as the operation it is.
+    const reason = input.ofClient
+      ? `${law.name}: ${law.description} Exchange operation ${input.transfer.txHash.replace(/^op:/, "")}${user}.`
+      : `${law.name}: ${law.description} Transaction ${input.transfer.txHash} of address ${input.address}${user}.`;
     const alert = await insertOrOpen(trx, {
       projectId: input.projectId,
       chainId: input.chainId,

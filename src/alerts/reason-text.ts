@@ -52,15 +52,28 @@ function when(lang: Lang, iso: string, timeZone: string): string {
 const list = (lang: Lang, items: readonly string[]) =>
   new Intl.ListFormat(LOCALE[lang], { type: "conjunction" }).format(items);
 
+const OPERATION_PREFIX = "op:";
+
 function lawReason(lang: Lang, a: ReasonSource, t: (id: MessageId, p?: Params) => string): string {
   const law = a.evidence.laws.find((l) => l.id === a.causeKey) ?? a.evidence.laws[0];
   const rule = law ? ruleTitle(lang, law.id, law.name) : ruleTitle(lang, a.causeKey, a.causeKey);
   const [first, ...rest] = a.evidence.transfers;
+  // One of the exchange's own operations stands as a transfer whose hash is `op:` and the integrator's id.
+  const operationId = first?.txHash.startsWith(OPERATION_PREFIX)
+    ? first.txHash.slice(OPERATION_PREFIX.length)
+    : undefined;
   const parts = [
     a.userId ? t("reasons.client", { userId: a.userId }) : "",
     first && first.usd !== null ? t("reasons.amount", { usd: usd(lang, first.usd) }) : "",
+    operationId && first?.counterparty ? t("reasons.counterparty", { counterparty: first.counterparty }) : "",
   ].filter(Boolean);
   const more = rest.length > 0 ? `, ${t("reasons.more", { count: rest.length })}` : "";
+  if (operationId)
+    return t("reasons.lawOperation", {
+      rule,
+      operationId,
+      detail: `${parts.length > 0 ? ` (${parts.join(", ")})` : ""}${more}`,
+    });
   return t("reasons.law", {
     rule,
     txHash: first?.txHash ?? "—",

@@ -15,7 +15,14 @@ export {
 } from "./identifiers.ts";
 export { ImportRefused, type ImportSummary, importOperations } from "./import-file.ts";
 export { checkedItems, type ParseAddress } from "./items.ts";
-export { exchangeClientOperations, type LawBook, nativeCoins } from "./law-operations.ts";
+export {
+  exchangeClientOperations,
+  exchangeOperationsMeeting,
+  type LawBook,
+  nativeCoins,
+  operationIdOfHash,
+  operationTxHash,
+} from "./law-operations.ts";
 export {
   DEFAULT_MONITOR,
   judgeOperationsOnce,

@@ -8,12 +8,12 @@
 // once as the transfer.
 import type { Kysely } from "kysely";
 import { usdPerUnit } from "../ledger/index.ts";
-import { monitoredTxHashes, RATE_DAYS } from "../monitoring/index.ts";
+import { type CheckedTransfer, monitoredTxHashes, RATE_DAYS } from "../monitoring/index.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import type { ClientOperation, ExchangeDetail, OperationAct, Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import type { OperationItem } from "./schemas.ts";
-import { heldForLaw } from "./store.ts";
+import { heldForLaw, operationsMeeting } from "./store.ts";
 import { unitOf } from "./units.ts";
 
 export interface LawBook {
@@ -76,6 +76,8 @@ function detailOf(o: OperationItem): ExchangeDetail {
       return {
         ...base,
         asset: { symbol: o.asset, amount: o.amount },
+        // the chain the address is read on: its labels say who the other party is (a sanctioned destination)
+        chainId: o.chainId,
         ...(o.txHash ? { txHash: o.txHash } : {}),
       };
     case "fee":
@@ -89,6 +91,16 @@ function detailOf(o: OperationItem): ExchangeDetail {
       return base;
   }
 }
+
+/**
+ * What stands for an exchange operation's transaction hash where the law and the reports name a client operation
+ * (its aviso's reference, a report's key): the integrator's id, marked so that no chain's hash can be taken for it.
+ */
+export const operationTxHash = (operationId: string) => `op:${operationId}`;
+
+/** The integrator's id of an exchange operation from what stands for its hash, or undefined for a chain's hash. */
+export const operationIdOfHash = (txHash: string): string | undefined =>
+  txHash.startsWith("op:") ? txHash.slice(3) : undefined;
 
 /** One held operation as a client operation, with the valuations given. */
 export function asClientOperation(
@@ -112,7 +124,7 @@ export function asClientOperation(
     // id (unique across projects) stands where a transfer has its address's, so that an aviso's reference is unique.
     addressId: Number(held.id),
     chainId: 0,
-    txHash: `op:${o.operationId}`,
+    txHash: operationTxHash(o.operationId),
     logIndex: 0,
     blockTime: new Date(o.at),
     userId: o.userId,
@@ -204,6 +216,8 @@ export async function exchangeClientOperations(
   q: {
     projectId: number;
     userId?: string;
+    ids?: readonly string[];
+    operationIds?: readonly string[];
     from?: Date;
     to?: Date;
     status: "checked" | "recorded";
@@ -213,6 +227,27 @@ export async function exchangeClientOperations(
 ): Promise<ClientOperation[]> {
   const held = await heldForLaw(db, q);
   return asClientOperations(db, q.projectId, held, q.books, natives);
+}
+
+/**
+ * The project's judged operations that met one of `rules` (judged since `checkedFrom`, or concluded in [from, to)),
+ * oldest judged first, keyed as a checked transfer is (src/monitoring's CheckedTransfer): the row's id where a
+ * transfer has its address's, chain 0, the operation's id as its hash. What the 24-hour avisos are written from.
+ */
+export async function exchangeOperationsMeeting(
+  db: Kysely<DB>,
+  q: { projectId: number; rules: readonly string[]; checkedFrom?: Date; from?: Date; to?: Date },
+): Promise<CheckedTransfer[]> {
+  return (await operationsMeeting(db, q)).map((o) => ({
+    addressId: Number(o.id),
+    chainId: 0,
+    txHash: operationTxHash(o.operationId),
+    logIndex: 0,
+    userId: o.userId,
+    blockTime: o.at,
+    evaluatedAt: o.checkedAt,
+    laws: o.laws,
+  }));
 }
 
 /** A coin's symbol → the chains whose native coin it is (ETH, TRX…), to value operations in it by its chain's price. */

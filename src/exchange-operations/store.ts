@@ -2,7 +2,7 @@
 // integrator's `operationId` is the key: the same operation again changes nothing, another content under the same id
 // is a conflict naming the difference, and then nothing of the request is written), a client's operations read
 // back, and the operations the monitoring still has to judge.
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { AppError } from "../platform/errors.ts";
 import type { Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
@@ -171,14 +171,27 @@ export async function markChecked(
  */
 export async function heldForLaw(
   db: Kysely<DB>,
-  q: { projectId: number; userId?: string; from?: Date; to?: Date; status: "checked" | "recorded" },
+  q: {
+    projectId: number;
+    userId?: string;
+    /** these rows only (their ids) */
+    ids?: readonly string[];
+    /** these operations only (the integrator's ids) */
+    operationIds?: readonly string[];
+    from?: Date;
+    to?: Date;
+    status: "checked" | "recorded";
+  },
 ): Promise<HeldForLaw[]> {
+  if (q.ids?.length === 0 || q.operationIds?.length === 0) return [];
   let query = db
     .selectFrom("exchange_operations")
     .select(["id", "body", "laws", "law_unjudged", "valuations"])
     .where("project_id", "=", q.projectId)
     .where("kind", "<>", "custody_snapshot");
   if (q.userId !== undefined) query = query.where("user_id", "=", q.userId);
+  if (q.ids) query = query.where("id", "in", [...q.ids]);
+  if (q.operationIds) query = query.where("operation_id", "in", [...q.operationIds]);
   if (q.from) query = query.where("at", ">=", q.from);
   if (q.to) query = query.where("at", "<", q.to);
   if (q.status === "checked") query = query.where("checked_at", "is not", null);
@@ -192,6 +205,47 @@ export async function heldForLaw(
       string,
       Valuation
     > | null,
+  }));
+}
+
+/** An operation that met one of the rules asked for, as the reports look for the avisos it calls for. */
+export interface MetOperation {
+  id: string;
+  operationId: string;
+  userId: string;
+  at: Date;
+  checkedAt: Date;
+  laws: string[];
+}
+
+/**
+ * The project's operations that met one of `rules`, judged in [checkedFrom, now) (the 24-hour avisos look back a
+ * bounded window) or concluded in [from, to) (a month's), oldest first. Read through the index of operations that
+ * met a law (`laws <> '{}'`), which most never do.
+ */
+export async function operationsMeeting(
+  db: Kysely<DB>,
+  q: { projectId: number; rules: readonly string[]; checkedFrom?: Date; from?: Date; to?: Date },
+): Promise<MetOperation[]> {
+  if (q.rules.length === 0) return [];
+  let query = db
+    .selectFrom("exchange_operations")
+    .select(["id", "operation_id", "user_id", "at", "checked_at", "laws"])
+    .where("project_id", "=", q.projectId)
+    .where("checked_at", "is not", null)
+    .where(sql<boolean>`laws <> '{}'`)
+    .where(sql<boolean>`laws && ${[...q.rules]}::text[]`);
+  if (q.checkedFrom) query = query.where("checked_at", ">=", q.checkedFrom);
+  if (q.from) query = query.where("at", ">=", q.from);
+  if (q.to) query = query.where("at", "<", q.to);
+  const rows = await query.orderBy("checked_at").orderBy("id").execute();
+  return rows.map((r) => ({
+    id: String(r.id),
+    operationId: r.operation_id,
+    userId: r.user_id,
+    at: new Date(r.at),
+    checkedAt: new Date(r.checked_at as Date | string),
+    laws: r.laws ?? [],
   }));
 }
 

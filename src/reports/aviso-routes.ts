@@ -8,6 +8,12 @@ import { randomUUID } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { missingAlerts } from "../alerts/index.ts";
 import { type Aviso, avisoByReference, avisosOfProject, recordAviso } from "../avisos/index.ts";
+import {
+  exchangeClientOperations,
+  hasOperations,
+  operationIdOfHash,
+  operationTxHash,
+} from "../exchange-operations/index.ts";
 import { basisVersionOn, type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
 import { listAddresses, readClientOperations } from "../monitoring/index.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
@@ -51,6 +57,13 @@ const AvisoBody = Type.Object(
         description: "the client's checked transactions the aviso is about: they go into its operations",
       }),
     ),
+    operationIds: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+        maxItems: 50,
+        description:
+          "the client's judged exchange operations (the integrator's `operationId`s) the aviso is about: they go into its operations in their blocks",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -72,6 +85,7 @@ const AvisoSchema = Type.Object({
   narrative: Type.String(),
   alertIds: Type.Array(Type.String()),
   txHashes: Type.Array(Type.String()),
+  operationIds: Type.Array(Type.String()),
   createdBy: Type.String(),
   state: Type.Union(
     ["pending", "written", "not_owed"].map((s) => Type.Literal(s)),
@@ -99,7 +113,9 @@ function view(j: Jurisdiction | undefined, a: Aviso) {
     deadline: a.deadline.toISOString(),
     narrative: a.narrative,
     alertIds: a.alertIds,
-    txHashes: a.txHashes,
+    // An exchange operation is kept among the hashes as `op:` and its id (as the reports key it).
+    txHashes: a.txHashes.filter((h) => operationIdOfHash(h) === undefined),
+    operationIds: a.txHashes.flatMap((h) => operationIdOfHash(h) ?? []),
     createdBy: a.createdBy,
     state: !a.owed ? ("not_owed" as const) : a.settledAt ? ("written" as const) : ("pending" as const),
   };
@@ -120,7 +136,7 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         description:
           "The officer's own aviso, due 24 hours from now: `basis` from the jurisdiction's catalog in force today " +
           "(400 lists them), the `narrative` written in the file's description of the alert, the alerts it answers " +
-          "(closed as `reported` when its file is marked filed) and the client's transactions it reports. The file " +
+          "(closed as `reported` when its file is marked filed) and the client's transactions and exchange operations it reports. The file " +
           "is written within seconds and the filing calendar owes it.",
         params: ProjectParams,
         body: AvisoBody,
@@ -159,11 +175,13 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         limit: 1,
         offset: 0,
       });
+      // The account the file names: the client's monitored address, or (a client of the exchange's operations only)
+      // the profile's account or the client's id, as the file falls back to.
       const account = addresses[0];
-      if (!account)
+      if (!account && !(await hasOperations(ctx.db, projectId, body.userId)))
         throw bad(
           "/userId",
-          `user ${body.userId} has no monitored address in this project: register one first`,
+          `user ${body.userId} has neither a monitored address nor exchange operations in this project: register an address or send its operations first`,
         );
       const alertIds = [...new Set(body.alertIds ?? [])];
       const missing = await missingAlerts(ctx.db, projectId, alertIds);
@@ -184,6 +202,23 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         if (unknown.length > 0)
           throw bad("/txHashes", `not checked transactions of user ${body.userId}: ${unknown.join(", ")}`);
       }
+      const operationIds = [...new Set(body.operationIds ?? [])];
+      if (operationIds.length > 0) {
+        const found = await exchangeClientOperations(ctx.db, {
+          projectId,
+          userId: body.userId,
+          operationIds,
+          status: "checked",
+          books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+        });
+        const known = new Set(found.map((o) => o.exchange?.operationId));
+        const unknown = operationIds.filter((id) => !known.has(id));
+        if (unknown.length > 0)
+          throw bad(
+            "/operationIds",
+            `not judged exchange operations of user ${body.userId} (custody snapshots are none): ${unknown.join(", ")}`,
+          );
+      }
       const actor = actorName(actorOf(principalOf(req)));
       const recorded = await ctx.db.transaction().execute(async (trx) => {
         const r = await recordAviso(trx, {
@@ -197,9 +232,9 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
           dueWithinMs: j.urgent?.dueWithinMs ?? 24 * 3600_000,
           period: day.slice(0, 7),
           narrative: body.narrative,
-          account: account.address,
+          ...(account ? { account: account.address } : {}),
           alertIds,
-          txHashes,
+          txHashes: [...txHashes, ...operationIds.map(operationTxHash)],
           createdBy: actor,
         });
         await writeAudit(trx, {
@@ -207,7 +242,14 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
           actor,
           action: "avisos.raised",
           target: `avisos/${r.id}`,
-          details: { userId: body.userId, basis: basis.id, countryCode: j.code, alertIds, txHashes },
+          details: {
+            userId: body.userId,
+            basis: basis.id,
+            countryCode: j.code,
+            alertIds,
+            txHashes,
+            operationIds,
+          },
         });
         return r;
       });

@@ -244,7 +244,8 @@ async function urgentFilings(
     // One filing per aviso, named by its file's stem (two transfers of one transaction are two avisos).
     urgentFiling(j, period, m, now, {
       stem: urgent.stemOf(t),
-      name: `24-hour aviso of transaction ${t.txHash} (user ${t.userId}; ${t.laws.filter((l) => urgent.rules.includes(l)).join(", ")})`,
+      // chain 0: an exchange operation (its hash is `op:` and the integrator's id)
+      name: `24-hour aviso of ${t.chainId === 0 ? `exchange operation ${t.txHash.slice(3)}` : `transaction ${t.txHash}`} (user ${t.userId}; ${t.laws.filter((l) => urgent.rules.includes(l)).join(", ")})`,
       deadline: new Date(t.evaluatedAt.getTime() + urgent.dueWithinMs),
       source: "LFPIORPI Art. 18 fracción VI",
     }),

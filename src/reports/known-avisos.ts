@@ -7,6 +7,7 @@
 // written is a failure, reported like every failure (failures.ts), and tried again an hour later.
 import { dropDeadline } from "../alerts/index.ts";
 import { type Aviso, markAviso, unsettledAvisos } from "../avisos/index.ts";
+import { exchangeClientOperations, nativeCoins, operationIdOfHash } from "../exchange-operations/index.ts";
 import {
   type ClientFile,
   filingJurisdictions,
@@ -81,20 +82,33 @@ export async function writeKnownAviso(ctx: ReportsContext, j: Jurisdiction, a: A
       if (!filing.includes(j.code)) governedBy = governing;
       else {
         // The client's transactions the officer named, as the file reports operations.
-        const operations =
-          a.txHashes.length === 0
+        // The client's transactions and exchange operations the officer named, as the file reports operations (an
+        // exchange operation is kept among the hashes as `op:` and its id).
+        const books = [{ code: j.code, timeZone: j.timeZone, currency: j.currency }];
+        const txHashes = a.txHashes.filter((h) => operationIdOfHash(h) === undefined);
+        const operationIds = a.txHashes.flatMap((h) => operationIdOfHash(h) ?? []);
+        const operations = [
+          ...(txHashes.length === 0
             ? []
             : asChainWrites(
                 ctx.registry,
                 await readClientOperations(ctx.db, ctx.registry, {
                   projectId: a.projectId,
                   userId: a.userId,
-                  txHashes: a.txHashes,
+                  txHashes,
                   status: "checked",
-                  books: [{ code: j.code, timeZone: j.timeZone, currency: j.currency }],
+                  books,
                 }),
                 j,
-              );
+              )),
+          ...(operationIds.length === 0
+            ? []
+            : await exchangeClientOperations(
+                ctx.db,
+                { projectId: a.projectId, userId: a.userId, operationIds, status: "checked", books },
+                nativeCoins(ctx.registry),
+              )),
+        ].sort((x, y) => x.blockTime.getTime() - y.blockTime.getTime());
         const built = urgent.buildKnown({
           settings: compliance.settings[j.code],
           aviso: {

@@ -307,7 +307,18 @@ describe("the operation rules", () => {
     ]);
     expect(res.statusCode, res.body).toBe(200);
     await judgeAll();
-    const alerts = await alertsOf("ana");
+    const all = await alertsOf("ana");
+    // The withdrawal to a sanctioned address also meets the law: OFAC's rule and Mexico's 24-hour aviso, each an
+    // alert of the client naming the operation.
+    const law = all.filter((a) => a.cause === "law");
+    expect(law.map((a) => a.reason.split(":")[0]).sort()).toEqual(["LFPIORPI", "OFAC SDN"]);
+    for (const a of law) {
+      expect(a.reason).toMatch(/Exchange operation mule-out \(user ana\)\.$/);
+      expect(a.reasonText).toContain(
+        `Exchange operation mule-out (user ana, for USD 5,600, with ${SANCTIONED})`,
+      );
+    }
+    const alerts = all.filter((a) => a.cause !== "law");
     // Also a pass-through (USD 5,700 of pesos in, USD 5,600 of USDT out within the day), as it is.
     expect(alerts.map((a) => a.cause).sort()).toEqual(["fan_in", "pass_through", "withdrawal_to_risk"]);
     const fan = alerts.filter((a) => a.cause === "fan_in");
@@ -413,7 +424,7 @@ describe("the operation rules", () => {
     // Sent again and judged again: nothing new.
     await post([...deposits]);
     await judgeAll();
-    expect(await alertsOf("ana")).toHaveLength(alerts.length);
+    expect(await alertsOf("ana")).toHaveLength(all.length);
   });
 
   it("a payroll from one employer and a deposit from the client's own account raise nothing", async () => {

@@ -405,7 +405,9 @@ describe("Mexico: the officer's own 24-hour aviso (POST /projects/{id}/avisos)",
     });
     expect(tx.json().details[0].message).toMatch(/not checked transactions of user u-dormant/);
     const user = await raise({ userId: "u-nobody", basis: "behaviour", narrative: NARRATIVE });
-    expect(user.json().details[0].message).toMatch(/no monitored address in this project/);
+    expect(user.json().details[0].message).toMatch(
+      /neither a monitored address nor exchange operations in this project/,
+    );
     const developer = await raise(
       { userId: "u-dormant", basis: "behaviour", narrative: NARRATIVE },
       svc.project.keys.developer,

@@ -7,7 +7,9 @@
 //    carrying the two receipts and the buy;
 //  - the fee aviso (LFPIORPI Art. 17 XVI b), 4 UMA: MXN 469.24 in 2026): a fee at the threshold makes its operation
 //    an aviso with the fee described, a cent under makes nothing, and a fee on an operation of 210 UMA or more is
-//    reported once, by amount (Reglamento Art. 31 Bis).
+//    reported once, by amount (Reglamento Art. 31 Bis);
+//  - the 24-hour aviso (LFPIORPI Art. 18-VI) of a withdrawal to an address on a sanctions list, whatever its amount:
+//    written by the workers at once, in the envio block, owed in the month's filing calendar, and written once.
 // Amounts in MXN at the test's rate of 20 per USD; times are Mexico City's. PGlite, or PostgreSQL.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +20,7 @@ import { ProfileReader } from "../../src/integrator/index.ts";
 import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
-import { generateReports } from "../../src/reports/index.ts";
+import { filingCalendar, generateReports, UrgentAvisoWriter } from "../../src/reports/index.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -537,5 +539,138 @@ describe("Mexico's avisos of the exchange's operations", () => {
         expect.objectContaining({ id: "MX-AVISO-COMISION", countryCode: "MX", verified: true }),
       ],
     });
+  });
+});
+
+describe("Mexico's 24-hour aviso of an exchange operation", () => {
+  const SANCTIONED = stranger(66);
+  beforeAll(async () => {
+    await svc.database.db
+      .insertInto("labels")
+      .values({
+        address: SANCTIONED,
+        chain_id: 0,
+        label: "OFAC SDN test",
+        category: "sanctioned",
+        source: "test",
+      })
+      .execute();
+    // USDT 100 (MXN 2,000): far under any aviso by amount; the counterparty alone makes it urgent.
+    await post([
+      {
+        operationId: "u-send",
+        userId: "urgente",
+        kind: "crypto_withdrawal",
+        at: mx("2026-11-02 16:30"),
+        asset: "USDT",
+        amount: "100",
+        chainId: CHAIN,
+        address: SANCTIONED,
+        txHash: `0x${"6f".repeat(32)}`,
+      },
+    ]);
+    await judgeAllOperations(svc);
+  }, 60_000);
+
+  it("judges the withdrawal to a sanctioned address an urgent aviso (MX-24H-LISTA)", async () => {
+    expect(await lawsOf("u-send")).toContain("MX-24H-LISTA");
+  });
+
+  it("the workers write it at once, XSD-valid, in the envio block with alert 4122; and only once", async () => {
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(1);
+    const files = await svc.database.db
+      .selectFrom("reports")
+      .select(["name", "storage_key", "period", "tx_hash", "chain_id"])
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent")
+      .execute();
+    expect(files).toHaveLength(1);
+    const [file] = files;
+    expect(file).toMatchObject({ period: "2026-11", tx_hash: "op:u-send", chain_id: 0 });
+    expect(file?.name).toMatch(/^urgente\.24h\.[0-9A-F]{14}\.xml$/);
+    const xml = ((await svc.reports.store.get(file?.storage_key as string)) as Buffer).toString("utf8");
+    expect(await validateAvi(xml)).toEqual({ valid: true });
+    expect(xml).toContain("<prioridad>2</prioridad>");
+    expect(xml).toContain("<tipo_alerta>4122</tipo_alerta>");
+    expect(xml).toContain("<envio>");
+    expect(xml).toContain(SANCTIONED.toUpperCase().slice(2));
+    expect(xml).toContain("<fecha_hora_operacion>20261102163000</fecha_hora_operacion>");
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(0);
+  });
+
+  it("the month's filing calendar owes it, named by the operation, a day after it was judged", async () => {
+    const filings = await filingCalendar(svc.reports, svc.project.id, "2026-11", "MX");
+    const urgent = filings.filter((f) => f.name.startsWith("24-hour aviso"));
+    expect(urgent).toHaveLength(1);
+    expect(urgent[0]?.name).toContain("exchange operation u-send (user urgente; MX-24H-LISTA)");
+    expect(urgent[0]?.state).toBe("generated");
+  });
+
+  it("filed with its folio, it closes the client's alert that waited on it as reported", async () => {
+    const alerts = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts?client=urgente`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    const waiting = (alerts.json().data as { id: string; causeKey: string; status: string }[]).find(
+      (a) => a.causeKey === "MX-24H-LISTA:urgente",
+    );
+    expect(waiting?.status).toBe("open");
+    const file = await svc.database.db
+      .selectFrom("reports")
+      .select("path")
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent")
+      .executeTakeFirstOrThrow();
+    const filed = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/reports/${encodeURIComponent(file.path)}/filed`,
+      headers: auth(svc.project.keys.officer),
+      payload: { folio: "2026-5120" },
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const closed = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/alerts/${waiting?.id}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(closed.json().data).toMatchObject({
+      status: "closed",
+      resolution: "reported",
+      reference: "2026-5120",
+    });
+  });
+
+  it("the officer's own aviso of a client with operations only names them, each in its block", async () => {
+    const raise = (operationIds: string[]) =>
+      svc.app!.inject({
+        method: "POST",
+        url: `/v1/projects/${svc.project.id}/avisos`,
+        headers: auth(svc.project.keys.officer),
+        payload: {
+          userId: "urgente",
+          basis: "behaviour",
+          narrative: "Retira a una direccion sancionada lo que recibe por SPEI de terceros",
+          operationIds,
+        },
+      });
+    const unknown = await raise(["u-send", "nunca"]);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details).toEqual([
+      expect.objectContaining({ path: "/operationIds", message: expect.stringContaining(": nunca") }),
+    ]);
+    const res = await raise(["u-send"]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({ operationIds: ["u-send"], txHashes: [], state: "pending" });
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(1);
+    const { reference } = res.json().data as { reference: string };
+    const file = await svc.database.db
+      .selectFrom("reports")
+      .select("storage_key")
+      .where("project_id", "=", svc.project.id)
+      .where("path", "like", `%.24h.${reference}.xml`)
+      .executeTakeFirstOrThrow();
+    const xml = ((await svc.reports.store.get(file.storage_key)) as Buffer).toString("utf8");
+    expect(await validateAvi(xml)).toEqual({ valid: true });
+    expect(xml).toContain("<envio>");
+    expect(xml).toContain("RETIRA A UNA DIRECCION SANCIONADA");
   });
 });

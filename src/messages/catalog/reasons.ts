@@ -7,6 +7,8 @@ import { defineMessages } from "../define.ts";
 export const reasons = defineMessages({
   en: {
     "reasons.law": "{rule}. Transfer {txHash} of the address {address}{detail}.",
+    "reasons.lawOperation": "{rule}. Exchange operation {operationId}{detail}.",
+    "reasons.counterparty": "with {counterparty}",
     "reasons.client": "user {userId}",
     "reasons.amount": "for {usd}",
     "reasons.more": "{count, plural, one {and # more transfer} other {and # more transfers}}",
@@ -45,6 +47,8 @@ export const reasons = defineMessages({
   },
   es: {
     "reasons.law": "{rule}. Transferencia {txHash} de la dirección {address}{detail}.",
+    "reasons.lawOperation": "{rule}. Operación {operationId} en el exchange{detail}.",
+    "reasons.counterparty": "con {counterparty}",
     "reasons.client": "cliente {userId}",
     "reasons.amount": "por {usd}",
     "reasons.more": "{count, plural, one {y # transferencia más} other {y # transferencias más}}",

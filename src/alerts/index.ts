@@ -38,7 +38,7 @@ export {
   raiseOperationAlert,
 } from "./operation-alerts.ts";
 export { type PersonMatch, raisePersonAlert } from "./person-alerts.ts";
-export { type CheckedTransferAlerts, type LawHit, raiseLawAlerts } from "./raise.ts";
+export { type CheckedTransferAlerts, type LawHit, raiseClientLawAlerts, raiseLawAlerts } from "./raise.ts";
 export {
   alertsAwaitingTransfers,
   closeReported,

@@ -38,85 +38,130 @@ const SYSTEM = "system";
 /** Raises or extends the alerts the transfer's law hits call for; the ids of the alerts touched. */
 export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAlerts): Promise<string[]> {
   const listed = input.laws.some((l) => l.risk === "warn") ? await warnRulesOf(trx, input.projectId) : [];
-  // A rule whose text asks for an alert (`alerts`) raises one whatever the project lists.
-  const alerting = input.laws.filter((l) => l.risk === "illegal" || l.alerts || listed.includes(l.id));
-  const touched: string[] = [];
-  if (alerting.length === 0) return touched;
   const counterparty = input.transfer.counterparty;
   const labels = counterparty && !input.ofClient ? await labelsUsed(trx, input.chainId, [counterparty]) : [];
-  for (const law of alerting) {
-    const evidence: AlertEvidence = {
-      transfers: [input.transfer],
-      laws: [
-        {
-          id: law.id,
-          name: law.name,
-          source: law.source,
-          risk: law.risk,
-          country: law.country,
-          countryCode: law.countryCode,
-        },
-      ],
-      wallets: input.address ? [input.address] : [],
-      labels,
-    };
-    const deadline = deadlineOf(law, input.now, new Date(input.transfer.at));
-    const user = input.userId ? ` (user ${input.userId})` : "";
-    // An exchange operation's hash is `op:` and the integrator's id: it is named as the operation it is.
-    const reason = input.ofClient
-      ? `${law.name}: ${law.description} Exchange operation ${input.transfer.txHash.replace(/^op:/, "")}${user}.`
-      : `${law.name}: ${law.description} Transaction ${input.transfer.txHash} of address ${input.address}${user}.`;
-    const alert = await insertOrOpen(trx, {
-      projectId: input.projectId,
-      chainId: input.chainId,
-      address: input.address,
-      userId: input.userId,
-      cause: "law",
-      causeKey: input.ofClient && input.userId ? `${law.id}:${input.userId}` : law.id,
-      level: law.risk,
-      reason,
-      evidence,
-      deadline,
-      addressId: input.addressId,
-      notificationId: input.notificationId,
-      now: input.now,
-    });
-    if (alert.created) {
-      await appendHistory(
-        trx,
-        alert.id,
-        SYSTEM,
-        { event: "raised", txHash: input.transfer.txHash },
-        input.now,
-      );
-      touched.push(alert.id);
-      continue;
+  const touched: string[] = [];
+  for (const law of alerting(input.laws, listed))
+    touched.push(...(await raiseLaw(trx, input, law, [input.transfer], labels)));
+  return touched;
+}
+
+/**
+ * The same for many operations of one client at once (the exchange's operations judged together): each rule met is
+ * one raise or one extension carrying every operation that met it, rather than one per operation. The alerts
+ * touched.
+ */
+export async function raiseClientLawAlerts(
+  trx: Kysely<DB>,
+  inputs: readonly CheckedTransferAlerts[],
+): Promise<string[]> {
+  const first = inputs[0];
+  if (!first) return [];
+  const listed = inputs.some((i) => i.laws.some((l) => l.risk === "warn"))
+    ? await warnRulesOf(trx, first.projectId)
+    : [];
+  // By rule, in the order met: the first operation that met it anchors the alert (its deadline, its notification).
+  const byLaw = new Map<string, { input: CheckedTransferAlerts; law: LawHit; transfers: Transfer[] }>();
+  for (const input of inputs)
+    for (const law of alerting(input.laws, listed)) {
+      const held = byLaw.get(law.id);
+      if (held) held.transfers.push(input.transfer);
+      else byLaw.set(law.id, { input, law, transfers: [input.transfer] });
     }
-    // Open already: the transfer joins its evidence (once, however often the same transfer is seen).
-    const known = alert.evidence.transfers.some(
-      (t) => t.txHash === input.transfer.txHash && t.logIndex === input.transfer.logIndex,
-    );
-    if (known) continue;
-    const extended: AlertEvidence = {
-      ...alert.evidence,
-      transfers: [...alert.evidence.transfers, input.transfer],
-      labels: mergeLabels(alert.evidence.labels, labels),
-    };
-    await trx
-      .updateTable("alerts")
-      .set({ evidence: JSON.stringify(extended), updated_at: input.now })
-      .where("id", "=", alert.id)
-      .execute();
+  const touched: string[] = [];
+  for (const { input, law, transfers } of byLaw.values())
+    touched.push(...(await raiseLaw(trx, input, law, transfers, [])));
+  return touched;
+}
+
+type Transfer = AlertEvidence["transfers"][number];
+
+/** The hits that raise an alert: an `illegal` rule, a rule whose text asks for one, a `warn` rule the project lists. */
+const alerting = (laws: readonly LawHit[], listed: readonly string[]) =>
+  laws.filter((l) => l.risk === "illegal" || l.alerts || listed.includes(l.id));
+
+/** Raises the alert of one rule with `transfers` (the first its anchor), or extends the open one with them. */
+async function raiseLaw(
+  trx: Kysely<DB>,
+  input: CheckedTransferAlerts,
+  law: LawHit,
+  transfers: readonly Transfer[],
+  labels: NonNullable<AlertEvidence["labels"]>,
+): Promise<string[]> {
+  const anchor = transfers[0] as Transfer;
+  // Several at once are named all in the history entry (`txHashes`), the first as `txHash` as one alone is.
+  const hashes = (list: readonly Transfer[]) =>
+    list.length > 1 ? { txHashes: list.map((t) => t.txHash) } : {};
+  const evidence: AlertEvidence = {
+    transfers: [...transfers],
+    laws: [
+      {
+        id: law.id,
+        name: law.name,
+        source: law.source,
+        risk: law.risk,
+        country: law.country,
+        countryCode: law.countryCode,
+      },
+    ],
+    wallets: input.address ? [input.address] : [],
+    labels,
+  };
+  const deadline = deadlineOf(law, input.now, new Date(anchor.at));
+  const user = input.userId ? ` (user ${input.userId})` : "";
+  // An exchange operation's hash is `op:` and the integrator's id: it is named as the operation it is.
+  const reason = input.ofClient
+    ? `${law.name}: ${law.description} Exchange operation ${anchor.txHash.replace(/^op:/, "")}${user}.`
+    : `${law.name}: ${law.description} Transaction ${anchor.txHash} of address ${input.address}${user}.`;
+  const alert = await insertOrOpen(trx, {
+    projectId: input.projectId,
+    chainId: input.chainId,
+    address: input.address,
+    userId: input.userId,
+    cause: "law",
+    causeKey: input.ofClient && input.userId ? `${law.id}:${input.userId}` : law.id,
+    level: law.risk,
+    reason,
+    evidence,
+    deadline,
+    addressId: input.addressId,
+    notificationId: input.notificationId,
+    now: input.now,
+  });
+  if (alert.created) {
     await appendHistory(
       trx,
       alert.id,
       SYSTEM,
-      { event: "evidence_added", txHash: input.transfer.txHash },
+      { event: "raised", txHash: anchor.txHash, ...hashes(transfers) },
       input.now,
     );
-    touched.push(alert.id);
+    return [alert.id];
   }
-  return touched;
+  // Open already: the transfers join its evidence (once each, however often the same transfer is seen).
+  const added = transfers.filter(
+    (t) => !alert.evidence.transfers.some((k) => k.txHash === t.txHash && k.logIndex === t.logIndex),
+  );
+  const [firstAdded] = added;
+  if (!firstAdded) return [];
+  const extended: AlertEvidence = {
+    ...alert.evidence,
+    transfers: [...alert.evidence.transfers, ...added],
+    labels: mergeLabels(alert.evidence.labels, labels),
+  };
+  await trx
+    .updateTable("alerts")
+    .set({ evidence: JSON.stringify(extended), updated_at: input.now })
+    .where("id", "=", alert.id)
+    .execute();
+  await appendHistory(
+    trx,
+    alert.id,
+    SYSTEM,
+    { event: "evidence_added", txHash: firstAdded.txHash, ...hashes(added) },
+    input.now,
+  );
+  return [alert.id];
 }
 
 /**

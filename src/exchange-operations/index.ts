@@ -5,7 +5,7 @@
 // the client-level rules that watch them (fan-in, pass-through, fiat structuring, third-party funding, withdrawal to
 // risk), whose alerts the alerts room keeps. Not to be confused with src/operations, the operator's tools.
 export { registerOperationsImportCommand } from "./cli.ts";
-export { type ClientIdentity, identityOf, isClient } from "./client-identity.ts";
+export { type ClientIdentity, identityOf, isClient, isKnownPayer } from "./client-identity.ts";
 export {
   brazilianTaxIdProblem,
   clabeCheckDigit,

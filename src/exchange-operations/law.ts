@@ -8,11 +8,11 @@
 // judged once.
 import type { Kysely } from "kysely";
 import type pino from "pino";
-import { type CheckedTransferAlerts, raiseLawAlerts } from "../alerts/index.ts";
+import { type CheckedTransferAlerts, raiseClientLawAlerts } from "../alerts/index.ts";
 import type { ChainRegistry } from "../chains/index.ts";
 import { enqueue, inflictedLawsOf, type ProfileResult, residenceOf } from "../integrator/index.ts";
 import { filingJurisdictions, governingJurisdiction, ruleBooksOf } from "../jurisdictions/index.ts";
-import { labelCategoryOf } from "../ledger/index.ts";
+import { labelCategoriesOf } from "../ledger/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import type { Compliance } from "../projects/index.ts";
 import {
@@ -26,7 +26,7 @@ import {
 } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { asClientOperations } from "./law-operations.ts";
-import { heldForLaw, recordLaws } from "./store.ts";
+import { heldForLaw, type LawVerdictRow, recordLaws } from "./store.ts";
 
 /** How far back a client's history is read: the longest accumulation (Mexico's six months), with a month to spare. */
 const HISTORY_MONTHS = 7;
@@ -96,6 +96,17 @@ export async function judgeLaws(
     : [];
   // In time order, each seeing the verdicts of those judged before it (an accumulation starts again after an aviso).
   const order = exchange.filter(isFresh).sort((a, b) => a.blockTime.getTime() - b.blockTime.getTime());
+  // The crypto movements' other parties by their labels, read at once for the client's fresh operations.
+  const categories = await labelCategoriesOf(
+    trx,
+    order.flatMap((op) =>
+      op.exchange?.chainId !== undefined && op.counterparty
+        ? [{ chainId: op.exchange.chainId, address: op.counterparty }]
+        : [],
+    ),
+  );
+  // The verdicts are written at once after the loop (each operation's judgement reads those before it from memory).
+  const judged: LawVerdictRow[] = [];
   for (const current of order) {
     const history = all.filter((op) => !sameOperation(op, current));
     // What is known of the other party: a crypto movement's address by its labels (a sanctioned destination meets
@@ -104,7 +115,7 @@ export async function judgeLaws(
     const chainId = current.exchange?.chainId;
     const category =
       chainId !== undefined && current.counterparty
-        ? await labelCategoryOf(trx, chainId, current.counterparty)
+        ? categories.get(`${chainId}|${current.counterparty}`)
         : undefined;
     const counterparty = {
       category,
@@ -137,7 +148,8 @@ export async function judgeLaws(
     current.laws = laws.map((l) => l.id);
     current.unjudged = unjudged.length > 0 ? unjudged.map((u) => u.id) : null;
     const id = idOf.get(current.txHash) as string;
-    await recordLaws(trx, id, {
+    judged.push({
+      id,
       laws: current.laws,
       unjudged: unjudged.map((u) => u.id),
       valuations: { ...current.valuations },
@@ -166,6 +178,7 @@ export async function judgeLaws(
       now,
     });
   }
+  await recordLaws(trx, judged);
   return outcome;
 }
 
@@ -174,7 +187,8 @@ export async function judgeLaws(
  * the project's audit chain until the transaction ends.
  */
 export async function raiseLawHits(trx: Kysely<DB>, outcome: LawOutcome): Promise<void> {
-  for (const input of outcome.alerts) await raiseLawAlerts(trx, input);
+  // One client's operations: each rule met raises (or extends) its alert once, with every operation that met it.
+  await raiseClientLawAlerts(trx, outcome.alerts);
 }
 
 const roundedUsd = (op: ClientOperation) => {

@@ -257,6 +257,22 @@ describe("third-party funding", () => {
     ).toEqual([]);
   });
 
+  it("leaves out the payers the profile declares (an employer), by account, tax id or name; not a near name", () => {
+    const declared = identityOf({
+      givenName: "Ana",
+      paternalSurname: "Pérez",
+      knownPayers: [
+        { name: "Grupo Industrial del Norte SA de CV", account: "012180000000000501", relation: "employer" },
+        { taxId: "GIN-010101-AB1" },
+      ],
+    });
+    const hits = (d: ValuedOperation) => only("third_party_funding", judge([d], {}, { client: declared }));
+    expect(hits(deposit(0, 9_000, "Nómina", { account: "012180000000000501" }))).toEqual([]);
+    expect(hits(deposit(0, 9_000, "Otro nombre", { taxId: "GIN010101AB1" }))).toEqual([]);
+    expect(hits(deposit(0, 9_000, "Grupo Industrial del Norte, S.A. de C.V."))).toEqual([]);
+    expect(hits(deposit(0, 9_000, "Grupo Industrial del Sur SA de CV"))).toEqual(["third_party_funding"]);
+  });
+
   it("is not judged, and says so, while the client's profile cannot be read", () => {
     const out = judgeOperations({
       userId: "u1",

@@ -8,13 +8,13 @@
 //    side over the larger) within `windowHours`, from `minUsd`;
 //  - fiat_structuring: `minCount` deposits or more within `windowDays`, each within `band` under a reporting
 //    threshold of its currency on its day;
-//  - third_party_funding: a fiat deposit whose payer is not the client (name, tax id or own account), unless a
-//    fan-in hit of the same run names it already;
+//  - third_party_funding: a fiat deposit whose payer is not the client (name, tax id or own account) nor a source of
+//    funds its profile declares (`knownPayers`: its employer), unless a fan-in hit of the same run names it already;
 //  - withdrawal_to_risk: a crypto withdrawal whose destination's verdict is at `minLevel` or above, naming the fiat
 //    that came in within `fundingHours` before it.
 // A hit is raised only when one of its operations is new: an operation judged before is context, not news.
 import { compareLevels, type RiskLevel } from "../risk/index.ts";
-import { type ClientIdentity, isClient } from "./client-identity.ts";
+import { type ClientIdentity, isClient, isKnownPayer } from "./client-identity.ts";
 import type { OperationItem, OperationOf } from "./schemas.ts";
 import type { OperationRuleId, RuleParameters } from "./settings.ts";
 
@@ -231,7 +231,7 @@ function thirdParty(input: RuleInput, named: ReadonlySet<string>): RuleHit[] {
     .filter((o) => o.isNew && o.item.kind === "fiat_deposit" && !named.has(o.id))
     .flatMap((o) => {
       const c = (o.item as Fiat).counterparty;
-      if (!c || isClient(client, c)) return [];
+      if (!c || isKnownPayer(client, c)) return [];
       return [
         {
           rule: "third_party_funding" as const,

@@ -249,19 +249,28 @@ export async function operationsMeeting(
   }));
 }
 
-/** Records an operation's law verdict and the valuations it was judged at, in the caller's transaction. */
-export async function recordLaws(
-  trx: Kysely<DB>,
-  id: string,
-  verdict: { laws: readonly string[]; unjudged: readonly string[]; valuations: Record<string, Valuation> },
-): Promise<void> {
-  await trx
-    .updateTable("exchange_operations")
-    .set({
-      laws: [...verdict.laws],
-      law_unjudged: verdict.unjudged.length > 0 ? [...verdict.unjudged] : null,
-      valuations: JSON.stringify(verdict.valuations),
-    })
-    .where("id", "=", id)
-    .execute();
+/** An operation's law verdict and the valuations it was judged at. */
+export interface LawVerdictRow {
+  id: string;
+  laws: readonly string[];
+  unjudged: readonly string[];
+  valuations: Record<string, Valuation>;
+}
+
+/** Records the operations' law verdicts, in one statement, in the caller's transaction. */
+export async function recordLaws(trx: Kysely<DB>, verdicts: readonly LawVerdictRow[]): Promise<void> {
+  if (verdicts.length === 0) return;
+  const rows = verdicts.map((v) => ({
+    id: v.id,
+    laws: v.laws,
+    unjudged: v.unjudged.length > 0 ? v.unjudged : null,
+    valuations: v.valuations,
+  }));
+  await sql`
+    UPDATE exchange_operations e SET
+      laws = ARRAY(SELECT jsonb_array_elements_text(v.laws)),
+      law_unjudged = CASE WHEN v.unjudged IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(v.unjudged)) END,
+      valuations = v.valuations
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id bigint, laws jsonb, unjudged jsonb, valuations jsonb)
+    WHERE e.id = v.id`.execute(trx);
 }

@@ -69,6 +69,25 @@ export const ProfileSchema = Type.Object({
         "the beneficial owner(s) (LFPIORPI Art. 3-III, Art. 18-III): who ultimately owns or controls the client",
     }),
   ),
+  knownPayers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.Optional(Str),
+        taxId: Type.Optional(Str),
+        account: Type.Optional(Str),
+        relation: Type.Optional(
+          Type.String({
+            description: "what the payer is to the client: `employer`, `own_account`, `family`…",
+          }),
+        ),
+      }),
+      {
+        maxItems: 50,
+        description:
+          "the payers the exchange knows as the client's declared sources of funds (its employer's payroll, an account of its own at another bank): their deposits are not third-party funding",
+      },
+    ),
+  ),
   mexico: Type.Optional(
     Type.Object({
       rfc: Type.Optional(Str),

@@ -77,3 +77,22 @@ export async function labelCategoryOf(
     SELECT ${strongestCategoryOf(sql`${address}`, sql`${chainId}`)} AS category`.execute(db);
   return rows[0]?.category ?? undefined;
 }
+
+/**
+ * The strongest label category of each address on its chain (or on every chain), keyed `chainId|address`, in one
+ * statement: what a client's many movements need at once.
+ */
+export async function labelCategoriesOf(
+  db: Kysely<DB>,
+  pairs: readonly { chainId: number; address: string }[],
+): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const wanted = [...new Map(pairs.map((p) => [`${p.chainId}|${p.address}`, p])).values()];
+  if (wanted.length === 0) return out;
+  const { rows } = await sql<{ chain_id: number; address: string; category: string | null }>`
+    SELECT x.chain_id, x.address, ${strongestCategoryOf(sql`x.address`, sql`x.chain_id`)} AS category
+    FROM unnest(${wanted.map((p) => p.chainId)}::int[], ${wanted.map((p) => p.address)}::text[])
+      AS x(chain_id, address)`.execute(db);
+  for (const r of rows) out.set(`${r.chain_id}|${r.address}`, r.category ?? undefined);
+  return out;
+}

@@ -26,7 +26,13 @@ const profiles: Record<string, unknown> = {
     maternalSurname: "García",
     mexico: { rfc: "PEGA800101AB1" },
   },
-  luis: { givenName: "Luis", paternalSurname: "Soto", mexico: { clabeInterbancaria: validClabe(1) } },
+  luis: {
+    givenName: "Luis",
+    paternalSurname: "Soto",
+    mexico: { clabeInterbancaria: validClabe(1) },
+    // His declared source of funds: his employer's payroll, paid from its account.
+    knownPayers: [{ name: "Grupo Industrial SA de CV", account: validClabe(500), relation: "employer" }],
+  },
 };
 
 beforeAll(async () => {
@@ -427,7 +433,7 @@ describe("the operation rules", () => {
     expect(await alertsOf("ana")).toHaveLength(all.length);
   });
 
-  it("a payroll from one employer and a deposit from the client's own account raise nothing", async () => {
+  it("a payroll from the employer the profile declares and a deposit from the client's own account raise nothing; an undeclared payer is a third party", async () => {
     const payroll = Array.from({ length: 6 }, (_, i) =>
       spei(
         `pay-${i}`,
@@ -449,11 +455,16 @@ describe("the operation rules", () => {
     ]);
     expect(res.statusCode, res.body).toBe(200);
     await judgeAll();
+    // His declared employer pays Luis: no third party, no fan-in; his own account neither.
+    expect(await alertsOf("luis")).toEqual([]);
+    // An employer he never declared is a third party, once.
+    const other = Array.from({ length: 2 }, (_, i) =>
+      spei(`side-${i}`, "luis", `2026-11-05T0${i + 1}:00:00-06:00`, "4000", "Servicios Ajenos SA de CV", 600),
+    );
+    expect((await post(other)).statusCode).toBe(200);
+    await judgeAll();
     const alerts = await alertsOf("luis");
-    // The employer pays Luis: a third party, once, and never a fan-in.
     expect(alerts.map((a) => a.cause)).toEqual(["third_party_funding"]);
-    const named = alerts[0]?.evidence.operations.map((o) => o.operationId);
-    expect([...(named ?? [])].sort()).toEqual(payroll.map((p) => p.operationId).sort());
-    expect(named).not.toContain("own-1");
+    expect(alerts[0]?.evidence.operations.map((o) => o.operationId).sort()).toEqual(["side-0", "side-1"]);
   });
 });

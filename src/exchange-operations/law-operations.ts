@@ -172,18 +172,27 @@ export async function asClientOperations(
         seen.has(`${h.item.userId}\n${h.item.txHash}`)
       ),
   );
+  // Each operation's day in each book's zone, once; an operation judged already keeps the valuation it was judged
+  // at, so only those without one (the fresh ones) ask for the day's prices.
+  const dayOf = (h: HeldForLaw, b: LawBook) =>
+    h.valuations?.[b.code]?.day ?? zonedDay(new Date(h.item.at), b.timeZone);
+  const complete = (h: HeldForLaw, b: LawBook) => {
+    const v = h.valuations?.[b.code];
+    return v !== undefined && v.priceUsd !== null && v.perUsd !== null;
+  };
   const queries = kept.flatMap((h) => {
     const unit = unitOf(h.item);
     if (!unit) return [];
     return books.flatMap((b) => {
-      const day = zonedDay(new Date(h.item.at), b.timeZone);
+      if (complete(h, b)) return [];
+      const day = dayOf(h, b);
       return [
         { unit: unit.unit, day },
         { unit: `fiat:${b.currency}`, day },
       ];
     });
   });
-  const prices = await usdPerUnit(db, queries, natives, RATE_DAYS);
+  const prices = queries.length > 0 ? await usdPerUnit(db, queries, natives, RATE_DAYS) : new Map();
   const out: ClientOperation[] = [];
   for (const h of kept) {
     const unit = unitOf(h.item);
@@ -191,7 +200,11 @@ export async function asClientOperations(
     const valuations: Record<string, Valuation> = {};
     for (const b of books) {
       const judged = h.valuations?.[b.code];
-      const day = zonedDay(new Date(h.item.at), b.timeZone);
+      if (judged && complete(h, b)) {
+        valuations[b.code] = { ...judged, currency: b.currency };
+        continue;
+      }
+      const day = dayOf(h, b);
       const price = prices.get(`${unit.unit}|${day}`) ?? null;
       const bookUsd = prices.get(`fiat:${b.currency}|${day}`) ?? null;
       valuations[b.code] = {

@@ -38,11 +38,12 @@ const SYSTEM = "system";
 /** Raises or extends the alerts the transfer's law hits call for; the ids of the alerts touched. */
 export async function raiseLawAlerts(trx: Kysely<DB>, input: CheckedTransferAlerts): Promise<string[]> {
   const listed = input.laws.some((l) => l.risk === "warn") ? await warnRulesOf(trx, input.projectId) : [];
+  const raising = alerting(input.laws, listed);
+  if (raising.length === 0) return [];
   const counterparty = input.transfer.counterparty;
   const labels = counterparty && !input.ofClient ? await labelsUsed(trx, input.chainId, [counterparty]) : [];
   const touched: string[] = [];
-  for (const law of alerting(input.laws, listed))
-    touched.push(...(await raiseLaw(trx, input, law, [input.transfer], labels)));
+  for (const law of raising) touched.push(...(await raiseLaw(trx, input, law, [input.transfer], labels)));
   return touched;
 }
 

@@ -67,7 +67,10 @@ function lawReason(lang: Lang, a: ReasonSource, t: (id: MessageId, p?: Params) =
     first && first.usd !== null ? t("reasons.amount", { usd: usd(lang, first.usd) }) : "",
     operationId && first?.counterparty ? t("reasons.counterparty", { counterparty: first.counterparty }) : "",
   ].filter(Boolean);
-  const more = rest.length > 0 ? `, ${t("reasons.more", { count: rest.length })}` : "";
+  const more =
+    rest.length > 0
+      ? `, ${t(operationId ? "reasons.moreOperations" : "reasons.more", { count: rest.length })}`
+      : "";
   if (operationId)
     return t("reasons.lawOperation", {
       rule,

@@ -67,17 +67,20 @@ export async function closeReported(
   });
 }
 
-/** The project's open alerts that wait on `filing` (a transfer's 24-hour aviso) for one of the transfers `txHashes`. */
+/**
+ * The project's open alerts that wait on `filing` (a transfer's 24-hour aviso) for one of the transfers `txHashes`,
+ * each with every transfer it waits on (an alert that several transfers extended waits on each one's aviso).
+ */
 export async function alertsAwaitingTransfers(
   db: Kysely<DB>,
   projectId: number,
   filing: string,
   txHashes: readonly string[],
-): Promise<string[]> {
+): Promise<{ id: string; txHashes: string[] }[]> {
   if (txHashes.length === 0) return [];
   const rows = await db
     .selectFrom("alerts")
-    .select("id")
+    .select(["id", "evidence"])
     .where("project_id", "=", projectId)
     .where("deadline_filing", "=", filing)
     .where("status", "<>", "closed")
@@ -87,7 +90,12 @@ export async function alertsAwaitingTransfers(
       ),
     )
     .execute();
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => {
+    const evidence = (typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as {
+      transfers?: { txHash: string }[];
+    };
+    return { id: String(r.id), txHashes: [...new Set((evidence.transfers ?? []).map((t) => t.txHash))] };
+  });
 }
 
 /** Records on the alert's history the files its `reported` closing marked filed (or why none was). */

@@ -157,13 +157,15 @@ export async function asClientOperations(
   held: readonly HeldForLaw[],
   books: readonly LawBook[],
   natives: ReadonlyMap<string, readonly number[]> = new Map(),
+  /** keep those the chain monitoring recorded too (an operation's own aviso, read by its id) */
+  keepMonitored = false,
 ): Promise<ClientOperation[]> {
   const hashes = held.flatMap((h) =>
     (h.item.kind === "crypto_deposit" || h.item.kind === "crypto_withdrawal") && h.item.txHash
       ? [h.item.txHash]
       : [],
   );
-  const seen = await monitoredTxHashes(db, projectId, hashes);
+  const seen = keepMonitored ? new Set<string>() : await monitoredTxHashes(db, projectId, hashes);
   const kept = held.filter(
     (h) =>
       !(
@@ -173,7 +175,8 @@ export async function asClientOperations(
       ),
   );
   // Each operation's day in each book's zone, once; an operation judged already keeps the valuation it was judged
-  // at, so only those without one (the fresh ones) ask for the day's prices.
+  // at, so only those without a complete one (the fresh ones, and those judged while a price was missing) ask for
+  // the day's prices.
   const dayOf = (h: HeldForLaw, b: LawBook) =>
     h.valuations?.[b.code]?.day ?? zonedDay(new Date(h.item.at), b.timeZone);
   const complete = (h: HeldForLaw, b: LawBook) => {
@@ -235,11 +238,13 @@ export async function exchangeClientOperations(
     to?: Date;
     status: "checked" | "recorded";
     books: readonly LawBook[];
+    /** keep the crypto movements the chain monitoring recorded too (they are left out: judged as the transfers) */
+    keepMonitored?: boolean;
   },
   natives: ReadonlyMap<string, readonly number[]> = new Map(),
 ): Promise<ClientOperation[]> {
   const held = await heldForLaw(db, q);
-  return asClientOperations(db, q.projectId, held, q.books, natives);
+  return asClientOperations(db, q.projectId, held, q.books, natives, q.keepMonitored ?? false);
 }
 
 /**
@@ -251,16 +256,28 @@ export async function exchangeOperationsMeeting(
   db: Kysely<DB>,
   q: { projectId: number; rules: readonly string[]; checkedFrom?: Date; from?: Date; to?: Date },
 ): Promise<CheckedTransfer[]> {
-  return (await operationsMeeting(db, q)).map((o) => ({
-    addressId: Number(o.id),
-    chainId: 0,
-    txHash: operationTxHash(o.operationId),
-    logIndex: 0,
-    userId: o.userId,
-    blockTime: o.at,
-    evaluatedAt: o.checkedAt,
-    laws: o.laws,
-  }));
+  const met = await operationsMeeting(db, q);
+  // A crypto movement the chain monitoring recorded for the client since, and whose transfer met the same rules,
+  // owes the transfer's aviso: one aviso for one movement. Where the transfer met none (its counterparty on chain is
+  // the exchange's hot wallet, say), the operation's verdict stands and owes its own.
+  const seen = await monitoredTxHashes(
+    db,
+    q.projectId,
+    met.flatMap((o) => (o.chainTxHash ? [o.chainTxHash] : [])),
+    q.rules,
+  );
+  return met
+    .filter((o) => !(o.chainTxHash && seen.has(`${o.userId}\n${o.chainTxHash}`)))
+    .map((o) => ({
+      addressId: Number(o.id),
+      chainId: 0,
+      txHash: operationTxHash(o.operationId),
+      logIndex: 0,
+      userId: o.userId,
+      blockTime: o.at,
+      evaluatedAt: o.checkedAt,
+      laws: o.laws,
+    }));
 }
 
 /** A coin's symbol → the chains whose native coin it is (ETH, TRX…), to value operations in it by its chain's price. */

@@ -14,7 +14,7 @@
 //    that came in within `fundingHours` before it.
 // A hit is raised only when one of its operations is new: an operation judged before is context, not news.
 import { compareLevels, type RiskLevel } from "../risk/index.ts";
-import { type ClientIdentity, isClient, isKnownPayer } from "./client-identity.ts";
+import { type ClientIdentity, isKnownPayer } from "./client-identity.ts";
 import type { OperationItem, OperationOf } from "./schemas.ts";
 import type { OperationRuleId, RuleParameters } from "./settings.ts";
 
@@ -103,7 +103,7 @@ function fanIn(input: RuleInput): RuleHit[] {
     const deposits = within(input.operations, time(w) - p.windowHours * HOUR, time(w), "fiat_deposit").filter(
       (d) => {
         const c = (d.item as Fiat).counterparty;
-        return c !== undefined && !(input.client && isClient(input.client, c));
+        return c !== undefined && !(input.client && isKnownPayer(input.client, c));
       },
     );
     const payers = new Map<string, string>();

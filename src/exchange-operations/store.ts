@@ -216,6 +216,8 @@ export interface MetOperation {
   at: Date;
   checkedAt: Date;
   laws: string[];
+  /** a crypto movement's transaction on chain, when the integrator gave it */
+  chainTxHash: string | null;
 }
 
 /**
@@ -231,6 +233,7 @@ export async function operationsMeeting(
   let query = db
     .selectFrom("exchange_operations")
     .select(["id", "operation_id", "user_id", "at", "checked_at", "laws"])
+    .select(sql<string | null>`body->>'txHash'`.as("chain_tx_hash"))
     .where("project_id", "=", q.projectId)
     .where("checked_at", "is not", null)
     .where(sql<boolean>`laws <> '{}'`)
@@ -246,6 +249,7 @@ export async function operationsMeeting(
     at: new Date(r.at),
     checkedAt: new Date(r.checked_at as Date | string),
     laws: r.laws ?? [],
+    chainTxHash: r.chain_tx_hash,
   }));
 }
 

@@ -224,13 +224,15 @@ export async function monitoredTxHashes(
   db: Kysely<DB>,
   projectId: number,
   hashes: readonly string[],
+  /** only the transfers checked that met one of these rules */
+  meeting?: readonly string[],
 ): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
+  const met = meeting ? sql`AND mt.status = 'evaluated' AND mt.laws && ${[...meeting]}::text[]` : sql``;
   const { rows } = await sql<{ foreign_user_id: string; tx_hash: string }>`
     SELECT DISTINCT ma.foreign_user_id, mt.tx_hash FROM monitored_transfers mt
     JOIN monitored_addresses ma ON ma.id = mt.address_id
-    WHERE mt.project_id = ${projectId} AND mt.status <> 'unwound' AND mt.tx_hash = ANY(${[...new Set(hashes)]}::text[])`.execute(
-    db,
-  );
+    WHERE mt.project_id = ${projectId} AND mt.status <> 'unwound' AND mt.tx_hash = ANY(${[...new Set(hashes)]}::text[])
+      ${met}`.execute(db);
   return new Set(rows.map((r) => `${r.foreign_user_id}\n${r.tx_hash}`));
 }

@@ -216,7 +216,7 @@ export function registerAvisoRoutes(app: HttpApp, ctx: ReportsContext): void {
         if (unknown.length > 0)
           throw bad(
             "/operationIds",
-            `not judged exchange operations of user ${body.userId} (custody snapshots are none): ${unknown.join(", ")}`,
+            `not judged exchange operations of user ${body.userId}: ${unknown.join(", ")} (a custody snapshot is none; a crypto movement the chain monitoring recorded is named by its transaction in txHashes)`,
           );
       }
       const actor = actorName(actorOf(principalOf(req)));

@@ -252,7 +252,25 @@ async function closeAvisoAlerts(
     .executeTakeFirst();
   if (row?.kind === "urgent" && row.tx_hash) {
     const waiting = await alertsAwaitingTransfers(ctx.db, projectId, `${country}-URGENT`, [row.tx_hash]);
-    await closeReported(ctx.db, projectId, waiting, reference, actor, at);
+    // An alert is reported once the aviso of every transfer or operation it waits on is filed, not at the first.
+    const hashes = [...new Set(waiting.flatMap((w) => w.txHashes))];
+    const filed = new Set(
+      hashes.length === 0
+        ? []
+        : (
+            await ctx.db
+              .selectFrom("reports")
+              .select("tx_hash")
+              .where("project_id", "=", projectId)
+              .where("country_code", "=", country)
+              .where("kind", "=", "urgent")
+              .where("status", "=", "filed")
+              .where("tx_hash", "in", hashes)
+              .execute()
+          ).map((r) => r.tx_hash),
+    );
+    const answered = waiting.filter((w) => w.txHashes.every((h) => filed.has(h))).map((w) => w.id);
+    await closeReported(ctx.db, projectId, answered, reference, actor, at);
   }
 }
 

@@ -28,7 +28,7 @@ const RETRY_AFTER_MS = 3600_000;
 /**
  * How far back the workers look for exchange operations judged to owe an aviso: the aviso is due within a day and a
  * failed one is tried hourly, so five weeks is far more than any retry needs, and keeps the look bounded (an
- * operation still unfiled after that is owed in its month's filing calendar, where the officer sees it overdue).
+ * operation whose file is still unwritten after that is owed in its month's filing calendar, where the officer sees it overdue).
  */
 const OPERATIONS_LOOKBACK_MS = 35 * 86_400_000;
 
@@ -155,7 +155,7 @@ export async function writeUrgentAviso(ctx: ReportsContext, j: Jurisdiction, d: 
     d.chain_id === 0
       ? await exchangeClientOperations(
           ctx.db,
-          { projectId: d.project_id, ids: [d.address_id], status: "checked", books },
+          { projectId: d.project_id, ids: [d.address_id], status: "checked", books, keepMonitored: true },
           nativeCoins(ctx.registry),
         )
       : asChainWrites(

@@ -673,4 +673,149 @@ describe("Mexico's 24-hour aviso of an exchange operation", () => {
     expect(xml).toContain("<envio>");
     expect(xml).toContain("RETIRA A UNA DIRECCION SANCIONADA");
   });
+
+  it("two withdrawals to it in one run: one alert carrying both, two avisos, reported once both are filed", async () => {
+    await post(
+      [1, 2].map((n) => ({
+        operationId: `u2-send-${n}`,
+        userId: "urgente2",
+        kind: "crypto_withdrawal",
+        at: mx(`2026-11-03 1${n}:00`),
+        asset: "USDT",
+        amount: String(50 * n),
+        chainId: CHAIN,
+        address: SANCTIONED,
+        txHash: `0x${String(n).repeat(64)}`,
+      })),
+    );
+    await judgeAllOperations(svc);
+    const alertsOf = async () =>
+      (
+        await svc.app!.inject({
+          url: `/v1/projects/${svc.project.id}/alerts?client=urgente2`,
+          headers: auth(svc.project.keys.viewer),
+        })
+      ).json().data as {
+        id: string;
+        causeKey: string;
+        status: string;
+        reasonText: string;
+        evidence: { transfers: { txHash: string }[] };
+      }[];
+    const [alert, ...others] = (await alertsOf()).filter((a) => a.causeKey === "MX-24H-LISTA:urgente2");
+    expect(others).toEqual([]);
+    expect(alert?.evidence.transfers.map((t) => t.txHash)).toEqual(["op:u2-send-1", "op:u2-send-2"]);
+    expect(alert?.reasonText).toContain("Exchange operation u2-send-1 (user urgente2, for USD 50, with");
+    expect(alert?.reasonText).toContain("and 1 more operation");
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(2);
+    const files = await svc.database.db
+      .selectFrom("reports")
+      .select(["path", "tx_hash"])
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent")
+      .where("tx_hash", "in", ["op:u2-send-1", "op:u2-send-2"])
+      .orderBy("tx_hash")
+      .execute();
+    expect(files.map((f) => f.tx_hash)).toEqual(["op:u2-send-1", "op:u2-send-2"]);
+    const file = async (path: string, folio: string) =>
+      svc.app!.inject({
+        method: "POST",
+        url: `/v1/reports/${encodeURIComponent(path)}/filed`,
+        headers: auth(svc.project.keys.officer),
+        payload: { folio },
+      });
+    expect((await file(files[0]?.path as string, "2026-5121")).statusCode).toBe(200);
+    // One of its two avisos filed: the alert still waits on the other.
+    expect((await alertsOf()).find((a) => a.id === alert?.id)?.status).toBe("open");
+    expect((await file(files[1]?.path as string, "2026-5122")).statusCode).toBe(200);
+    expect((await alertsOf()).find((a) => a.id === alert?.id)?.status).toBe("closed");
+  });
+
+  it("a withdrawal the chain monitoring recorded after it was judged, meeting the rule too, owes one aviso: the transfer's", async () => {
+    // The exchange withdraws for the client from a wallet the integrator registered as the client's (address 9) to
+    // the sanctioned address, and tells of it before the chain monitoring has seen it: judged on its own, it meets
+    // the 24-hour rule.
+    await register(9, "urgente3");
+    const at = "2026-11-04 09:00";
+    // The hash the chain's next block gives its first transfer (test/support/monitored-chain.ts).
+    const hash = `0x${((chain.head + 1) * 100).toString(16).padStart(64, "d")}`;
+    await post([
+      {
+        operationId: "u3-out",
+        userId: "urgente3",
+        kind: "crypto_withdrawal",
+        at: mx(at),
+        asset: "ETH",
+        amount: "0.1",
+        chainId: CHAIN,
+        address: SANCTIONED,
+        txHash: hash,
+      },
+    ]);
+    await judgeAllOperations(svc);
+    expect(await lawsOf("u3-out")).toContain("MX-24H-LISTA");
+    // Then the chain monitoring records and checks the transfer: the same movement, meeting the same rule.
+    expect(
+      await chain.block(new Date(mx(at)), [{ from: address(9), to: SANCTIONED, value: 10n ** 17n }]),
+    ).toEqual([hash]);
+    await checkTransfers();
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(1);
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(0);
+    const files = await svc.database.db
+      .selectFrom("reports")
+      .select(["tx_hash", "chain_id"])
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent")
+      .where("tx_hash", "in", [hash, "op:u3-out"])
+      .execute();
+    expect(files).toEqual([{ tx_hash: hash, chain_id: CHAIN }]);
+    const owed = (await filingCalendar(svc.reports, svc.project.id, "2026-11", "MX")).filter((f) =>
+      f.name.includes("user urgente3"),
+    );
+    expect(owed.map((f) => f.name)).toEqual([expect.stringContaining(`transaction ${hash}`)]);
+  });
+
+  it("a withdrawal to the client's own wallet on a sanctions list keeps its aviso when the transfer on chain meets nothing", async () => {
+    // The client's own wallet (address 10, monitored) is on a sanctions list; the exchange pays it from its hot
+    // wallet, whose transfer on chain has the hot wallet, not a listed address, as the other party.
+    await register(10, "urgente4");
+    await svc.database.db
+      .insertInto("labels")
+      .values({
+        address: address(10),
+        chain_id: 0,
+        label: "OFAC SDN test",
+        category: "sanctioned",
+        source: "test",
+      })
+      .execute();
+    const at = "2026-11-05 09:00";
+    const hash = `0x${((chain.head + 1) * 100).toString(16).padStart(64, "d")}`;
+    await post([
+      {
+        operationId: "u4-out",
+        userId: "urgente4",
+        kind: "crypto_withdrawal",
+        at: mx(at),
+        asset: "ETH",
+        amount: "0.1",
+        chainId: CHAIN,
+        address: address(10),
+        txHash: hash,
+      },
+    ]);
+    await judgeAllOperations(svc);
+    expect(await lawsOf("u4-out")).toContain("MX-24H-LISTA");
+    await chain.block(new Date(mx(at)), [{ from: stranger(77), to: address(10), value: 10n ** 17n }]);
+    await checkTransfers();
+    expect(await new UrgentAvisoWriter(svc.reports).runOnce()).toBe(1);
+    const files = await svc.database.db
+      .selectFrom("reports")
+      .select(["tx_hash", "chain_id"])
+      .where("project_id", "=", svc.project.id)
+      .where("kind", "=", "urgent")
+      .where("tx_hash", "in", [hash, "op:u4-out"])
+      .execute();
+    expect(files).toEqual([{ tx_hash: "op:u4-out", chain_id: 0 }]);
+  });
 });

@@ -8,6 +8,7 @@ export const reasons = defineMessages({
   en: {
     "reasons.law": "{rule}. Transfer {txHash} of the address {address}{detail}.",
     "reasons.lawOperation": "{rule}. Exchange operation {operationId}{detail}.",
+    "reasons.moreOperations": "{count, plural, one {and # more operation} other {and # more operations}}",
     "reasons.counterparty": "with {counterparty}",
     "reasons.client": "user {userId}",
     "reasons.amount": "for {usd}",
@@ -48,6 +49,7 @@ export const reasons = defineMessages({
   es: {
     "reasons.law": "{rule}. Transferencia {txHash} de la dirección {address}{detail}.",
     "reasons.lawOperation": "{rule}. Operación {operationId} en el exchange{detail}.",
+    "reasons.moreOperations": "{count, plural, one {y # operación más} other {y # operaciones más}}",
     "reasons.counterparty": "con {counterparty}",
     "reasons.client": "cliente {userId}",
     "reasons.amount": "por {usd}",

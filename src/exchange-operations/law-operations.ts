@@ -113,10 +113,13 @@ export function asClientOperation(
   if (!act || !unit) return undefined;
   const { value, decimals } = scaled(unit.amount);
   const symbol = unit.unit.split(":")[1] as string;
+  // The other party: a fiat movement's payer or payee, a withdrawal's destination. A crypto deposit names only the
+  // client's own deposit address (its `address`): who sent it is not in the operation (the chain monitoring knows,
+  // where the address is monitored), and the client's address is not its own counterparty.
   const counterparty =
     o.kind === "fiat_deposit" || o.kind === "fiat_withdrawal"
       ? (o.counterparty?.name ?? "")
-      : o.kind === "crypto_deposit" || o.kind === "crypto_withdrawal"
+      : o.kind === "crypto_withdrawal"
         ? o.address
         : "";
   return {

@@ -1,8 +1,8 @@
 // Mexico's law on the exchange's own operations, on the real service: each operation judged by the monitor with the
 // client's history on chain and off (its laws recorded with the valuations), and October 2026's AVI written by the
 // real generation and checked against the official XSD:
-//  - a month with every block: a buy, a sale, a swap, fiat deposited and withdrawn by SPEI, a crypto withdrawal and
-//    a transfer received on chain, each of 210 UMA or more, each its own aviso in its own block;
+//  - a month with every block: a buy, a sale, a swap, fiat deposited and withdrawn by SPEI, a crypto withdrawal, a
+//    crypto deposit and a transfer received on chain, each of 210 UMA or more, each its own aviso in its own block;
 //  - a buy that completes a six-month accumulation begun on chain (the project accumulates `combined`): one aviso
 //    carrying the two receipts and the buy;
 //  - the fee aviso (LFPIORPI Art. 17 XVI b), 4 UMA: MXN 469.24 in 2026): a fee at the threshold makes its operation
@@ -184,7 +184,7 @@ async function generateOctober(): Promise<Map<string, Aviso[]>> {
 
 describe("Mexico's avisos of the exchange's operations", () => {
   beforeAll(async () => {
-    // Every block: one client, seven operations of 210 UMA (MXN 24,635.10) or more.
+    // Every block: one client, eight operations of 210 UMA (MXN 24,635.10) or more.
     await register(1, "todo");
     await receive(1, "2026-10-02 10:00", 30_000);
     await checkTransfers();
@@ -253,6 +253,17 @@ describe("Mexico's avisos of the exchange's operations", () => {
         chainId: CHAIN,
         address: stranger(50),
         txHash: `0x${"5e".repeat(32)}`,
+      },
+      {
+        operationId: "t-dep",
+        userId: "todo",
+        kind: "crypto_deposit",
+        at: mx("2026-10-11 09:00"),
+        asset: "USDT",
+        amount: "1500",
+        chainId: CHAIN,
+        address: stranger(51),
+        txHash: `0x${"7d".repeat(32)}`,
       },
     ]);
     // The chain before it: two receipts of MXN 10,000 (August, September); then the buy of MXN 5,000 that completes
@@ -393,19 +404,20 @@ describe("Mexico's avisos of the exchange's operations", () => {
   }, 120_000);
 
   it("judges each operation of 210 UMA or more an aviso by amount", async () => {
-    for (const id of ["t-buy", "t-sell", "t-swap", "t-in", "t-out", "t-send"])
+    for (const id of ["t-buy", "t-sell", "t-swap", "t-in", "t-out", "t-send", "t-dep"])
       expect(await lawsOf(id), id).toEqual(["MX-AVISO"]);
   });
 
   it("writes a month with every block, XSD-valid: compra, venta, intercambio, transferencias, fondos", () => {
     const avisos = october.get("todo") ?? [];
-    expect(avisos).toHaveLength(7);
+    expect(avisos).toHaveLength(8);
     const blocks = avisos.map((a) => Object.keys(a.operaciones_persona.detalle_operaciones).join(","));
     expect(blocks.sort()).toEqual([
       "operaciones_compra",
       "operaciones_fondos",
       "operaciones_fondos",
       "operaciones_intercambio",
+      "operaciones_transferencia",
       "operaciones_transferencia",
       "operaciones_transferencia",
       "operaciones_venta",
@@ -475,6 +487,8 @@ describe("Mexico's avisos of the exchange's operations", () => {
     expect(transfers).toContain("transferencias_recibidas");
     expect(transfers).toContain("transferencias_enviadas");
     expect(transfers).toContain("5E5E5E");
+    // The crypto deposit, received at the client's deposit address, in the same block as a receipt on chain.
+    expect(transfers).toContain("7D7D7D");
   });
 
   it("a buy completes an accumulation begun on chain: one aviso with the two receipts and the buy", async () => {

@@ -13,7 +13,7 @@ import { zonedDay } from "../platform/time-zone.ts";
 import type { ClientOperation, ExchangeDetail, OperationAct, Valuation } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import type { OperationItem } from "./schemas.ts";
-import { heldForLaw, operationsMeeting } from "./store.ts";
+import { type HeldQuery, heldForLaw, operationsMeeting } from "./store.ts";
 import { unitOf } from "./units.ts";
 
 export interface LawBook {
@@ -232,14 +232,7 @@ export async function asClientOperations(
  */
 export async function exchangeClientOperations(
   db: Kysely<DB>,
-  q: {
-    projectId: number;
-    userId?: string;
-    ids?: readonly string[];
-    operationIds?: readonly string[];
-    from?: Date;
-    to?: Date;
-    status: "checked" | "recorded";
+  q: HeldQuery & {
     books: readonly LawBook[];
     /** keep the crypto movements the chain monitoring recorded too (they are left out: judged as the transfers) */
     keepMonitored?: boolean;

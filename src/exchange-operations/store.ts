@@ -164,25 +164,25 @@ export async function markChecked(
     .execute();
 }
 
+/** Which operations the law's readers ask for. */
+export interface HeldQuery {
+  projectId: number;
+  userId?: string;
+  /** these rows only (their ids) */
+  ids?: readonly string[];
+  /** these operations only (the integrator's ids) */
+  operationIds?: readonly string[];
+  from?: Date;
+  to?: Date;
+  status: "checked" | "recorded";
+}
+
 /**
  * The project's operations concluded in [from, to) as the law reads them (with their recorded verdicts and
  * valuations), oldest first; of one client, or all. `checked`: only those the monitor judged (what the reports
  * file); `recorded`: also those waiting.
  */
-export async function heldForLaw(
-  db: Kysely<DB>,
-  q: {
-    projectId: number;
-    userId?: string;
-    /** these rows only (their ids) */
-    ids?: readonly string[];
-    /** these operations only (the integrator's ids) */
-    operationIds?: readonly string[];
-    from?: Date;
-    to?: Date;
-    status: "checked" | "recorded";
-  },
-): Promise<HeldForLaw[]> {
+export async function heldForLaw(db: Kysely<DB>, q: HeldQuery): Promise<HeldForLaw[]> {
   if (q.ids?.length === 0 || q.operationIds?.length === 0) return [];
   let query = db
     .selectFrom("exchange_operations")

@@ -558,6 +558,14 @@ describe("Mexico's avisos of the exchange's operations", () => {
 
 describe("Mexico's 24-hour aviso of an exchange operation", () => {
   const SANCTIONED = stranger(66);
+  /** The officer marks a report filed with the UIF's folio. */
+  const fileReport = (path: string, folio: string) =>
+    svc.app!.inject({
+      method: "POST",
+      url: `/v1/reports/${encodeURIComponent(path)}/filed`,
+      headers: auth(svc.project.keys.officer),
+      payload: { folio },
+    });
   beforeAll(async () => {
     await svc.database.db
       .insertInto("labels")
@@ -635,12 +643,7 @@ describe("Mexico's 24-hour aviso of an exchange operation", () => {
       .where("project_id", "=", svc.project.id)
       .where("kind", "=", "urgent")
       .executeTakeFirstOrThrow();
-    const filed = await svc.app!.inject({
-      method: "POST",
-      url: `/v1/reports/${encodeURIComponent(file.path)}/filed`,
-      headers: auth(svc.project.keys.officer),
-      payload: { folio: "2026-5120" },
-    });
+    const filed = await fileReport(file.path, "2026-5120");
     expect(filed.statusCode, filed.body).toBe(200);
     const closed = await svc.app!.inject({
       url: `/v1/projects/${svc.project.id}/alerts/${waiting?.id}`,
@@ -731,17 +734,10 @@ describe("Mexico's 24-hour aviso of an exchange operation", () => {
       .orderBy("tx_hash")
       .execute();
     expect(files.map((f) => f.tx_hash)).toEqual(["op:u2-send-1", "op:u2-send-2"]);
-    const file = async (path: string, folio: string) =>
-      svc.app!.inject({
-        method: "POST",
-        url: `/v1/reports/${encodeURIComponent(path)}/filed`,
-        headers: auth(svc.project.keys.officer),
-        payload: { folio },
-      });
-    expect((await file(files[0]?.path as string, "2026-5121")).statusCode).toBe(200);
+    expect((await fileReport(files[0]?.path as string, "2026-5121")).statusCode).toBe(200);
     // One of its two avisos filed: the alert still waits on the other.
     expect((await alertsOf()).find((a) => a.id === alert?.id)?.status).toBe("open");
-    expect((await file(files[1]?.path as string, "2026-5122")).statusCode).toBe(200);
+    expect((await fileReport(files[1]?.path as string, "2026-5122")).statusCode).toBe(200);
     expect((await alertsOf()).find((a) => a.id === alert?.id)?.status).toBe("closed");
   });
 

@@ -357,20 +357,25 @@ async function runOn(
     };
     const accepted = new Map<string, number>();
     const started = performance.now();
+    // Progress with the seconds since the start, so that a run stopped early still gives its rates.
+    const since = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
     for (let i = 0; i < planned.length; i += BATCH) {
       await send(planned.slice(i, i + BATCH), accepted);
       if ((i / BATCH) % 100 === 0)
         console.log(
-          `  ${database}: ${Math.min(planned.length, i + BATCH).toLocaleString("en-US")} operations sent`,
+          `  ${database}: ${Math.min(planned.length, i + BATCH).toLocaleString("en-US")} operations sent (${since()})`,
         );
     }
     const ingestSeconds = (performance.now() - started) / 1000;
+    console.log(
+      `  ${database}: all ${planned.length.toLocaleString("en-US")} operations accepted (${since()})`,
+    );
     // The monitor's backlog, until empty.
     for (let last = 0; ; ) {
       const left = await backlog();
       if (left === 0) break;
       if (performance.now() - last > 30_000) {
-        console.log(`  ${database}: ${left.toLocaleString("en-US")} operations left to judge`);
+        console.log(`  ${database}: ${left.toLocaleString("en-US")} operations left to judge (${since()})`);
         last = performance.now();
       }
       await new Promise((r) => setTimeout(r, 1_000));

@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
+import pg from "pg";
 import { clabeCheckDigit } from "../src/exchange-operations/index.ts";
 import { createKey, createProject } from "../src/keys/index.ts";
 import { loadConfig } from "../src/platform/config.ts";
@@ -406,6 +407,13 @@ async function runOn(
     await service.close();
     integrator.close();
     fs.rmSync(dir, { recursive: true, force: true });
+    // The run's schema holds a million operations: dropped, not left in the operator's database.
+    if (database === "postgres") {
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+      await admin.end();
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 // closed, the same rule met again by the same address adds the transfer to its evidence instead of opening
 // another (the partial unique index of migrations/0028_alerts.sql decides, across workers).
 import type { Kysely } from "kysely";
-import type { InflictedLaw } from "../regulation/index.ts";
+import { type InflictedLaw, operationIdOfHash } from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import { deadlineOf } from "./deadline.ts";
 import { auditHistoryRow } from "./history-audit.ts";
@@ -112,7 +112,7 @@ async function raiseLaw(
   const user = input.userId ? ` (user ${input.userId})` : "";
   // An exchange operation's hash is `op:` and the integrator's id: it is named as the operation it is.
   const reason = input.ofClient
-    ? `${law.name}: ${law.description} Exchange operation ${anchor.txHash.replace(/^op:/, "")}${user}.`
+    ? `${law.name}: ${law.description} Exchange operation ${operationIdOfHash(anchor.txHash) ?? anchor.txHash}${user}.`
     : `${law.name}: ${law.description} Transaction ${anchor.txHash} of address ${input.address}${user}.`;
   const alert = await insertOrOpen(trx, {
     projectId: input.projectId,

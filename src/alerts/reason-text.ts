@@ -8,6 +8,7 @@
 import { categoryWord, causeWord, exposureEs, levelWord, patternWord } from "../analysis/index.ts";
 import { ruleTitle } from "../jurisdictions/index.ts";
 import { type Lang, LOCALE, type MessageId, type Params, translate } from "../messages/index.ts";
+import { operationIdOfHash } from "../regulation/index.ts";
 import type { AlertEvidence, AnalysisEvidence } from "./schemas.ts";
 
 /** What the reason is written from: the alert's row as stored. */
@@ -52,16 +53,12 @@ function when(lang: Lang, iso: string, timeZone: string): string {
 const list = (lang: Lang, items: readonly string[]) =>
   new Intl.ListFormat(LOCALE[lang], { type: "conjunction" }).format(items);
 
-const OPERATION_PREFIX = "op:";
-
 function lawReason(lang: Lang, a: ReasonSource, t: (id: MessageId, p?: Params) => string): string {
   const law = a.evidence.laws.find((l) => l.id === a.causeKey) ?? a.evidence.laws[0];
   const rule = law ? ruleTitle(lang, law.id, law.name) : ruleTitle(lang, a.causeKey, a.causeKey);
   const [first, ...rest] = a.evidence.transfers;
   // One of the exchange's own operations stands as a transfer whose hash is `op:` and the integrator's id.
-  const operationId = first?.txHash.startsWith(OPERATION_PREFIX)
-    ? first.txHash.slice(OPERATION_PREFIX.length)
-    : undefined;
+  const operationId = first ? operationIdOfHash(first.txHash) : undefined;
   const parts = [
     a.userId ? t("reasons.client", { userId: a.userId }) : "",
     first && first.usd !== null ? t("reasons.amount", { usd: usd(lang, first.usd) }) : "",

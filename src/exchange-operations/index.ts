@@ -20,8 +20,6 @@ export {
   exchangeOperationsMeeting,
   type LawBook,
   nativeCoins,
-  operationIdOfHash,
-  operationTxHash,
 } from "./law-operations.ts";
 export {
   DEFAULT_MONITOR,

@@ -10,7 +10,13 @@ import type { Kysely } from "kysely";
 import { usdPerUnit } from "../ledger/index.ts";
 import { type CheckedTransfer, monitoredTxHashes, RATE_DAYS } from "../monitoring/index.ts";
 import { zonedDay } from "../platform/time-zone.ts";
-import type { ClientOperation, ExchangeDetail, OperationAct, Valuation } from "../regulation/index.ts";
+import {
+  type ClientOperation,
+  type ExchangeDetail,
+  type OperationAct,
+  operationTxHash,
+  type Valuation,
+} from "../regulation/index.ts";
 import type { DB } from "../schema.ts";
 import type { OperationItem } from "./schemas.ts";
 import { type HeldQuery, heldForLaw, operationsMeeting } from "./store.ts";
@@ -91,16 +97,6 @@ function detailOf(o: OperationItem): ExchangeDetail {
       return base;
   }
 }
-
-/**
- * What stands for an exchange operation's transaction hash where the law and the reports name a client operation
- * (its aviso's reference, a report's key): the integrator's id, marked so that no chain's hash can be taken for it.
- */
-export const operationTxHash = (operationId: string) => `op:${operationId}`;
-
-/** The integrator's id of an exchange operation from what stands for its hash, or undefined for a chain's hash. */
-export const operationIdOfHash = (txHash: string): string | undefined =>
-  txHash.startsWith("op:") ? txHash.slice(3) : undefined;
 
 /** One held operation as a client operation, with the valuations given. */
 export function asClientOperation(

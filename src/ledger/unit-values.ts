@@ -67,17 +67,6 @@ export async function usdPerUnit(
   return out;
 }
 
-/** The strongest label category of an address on a chain (its own labels and every chain's), or undefined. */
-export async function labelCategoryOf(
-  db: Kysely<DB>,
-  chainId: number,
-  address: string,
-): Promise<string | undefined> {
-  const { rows } = await sql<{ category: string | null }>`
-    SELECT ${strongestCategoryOf(sql`${address}`, sql`${chainId}`)} AS category`.execute(db);
-  return rows[0]?.category ?? undefined;
-}
-
 /**
  * The strongest label category of each address on its chain (or on every chain), keyed `chainId|address`, in one
  * statement: what a client's many movements need at once.

@@ -23,6 +23,8 @@ export {
   type ExchangeDetail,
   localIn,
   type OperationAct,
+  operationIdOfHash,
+  operationTxHash,
   sameOperation,
   usdIn,
   type Valuation,

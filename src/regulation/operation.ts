@@ -48,6 +48,16 @@ export interface ExchangeDetail {
   txHash?: string;
 }
 
+/**
+ * What stands for an exchange operation's transaction hash where the law and the reports name a client operation
+ * (its aviso's reference, a report's key): the integrator's id, marked so that no chain's hash can be taken for it.
+ */
+export const operationTxHash = (operationId: string) => `op:${operationId}`;
+
+/** The integrator's id of an exchange operation from what stands for its hash, or undefined for a chain's hash. */
+export const operationIdOfHash = (txHash: string): string | undefined =>
+  txHash.startsWith("op:") ? txHash.slice("op:".length) : undefined;
+
 export interface ClientOperation {
   addressId: number;
   chainId: number;

@@ -8,12 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import { missingAlerts } from "../alerts/index.ts";
 import { type Aviso, avisoByReference, avisosOfProject, recordAviso } from "../avisos/index.ts";
-import {
-  exchangeClientOperations,
-  hasOperations,
-  operationIdOfHash,
-  operationTxHash,
-} from "../exchange-operations/index.ts";
+import { exchangeClientOperations, hasOperations } from "../exchange-operations/index.ts";
 import { basisVersionOn, type Jurisdiction, jurisdictionsOf } from "../jurisdictions/index.ts";
 import { listAddresses, readClientOperations } from "../monitoring/index.ts";
 import { invalid, MESSAGES } from "../platform/errors.ts";
@@ -23,6 +18,7 @@ import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
 import { Ok, ok } from "../platform/http/schemas.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import { actorName, actorOf, projectJurisdictions, writeAudit } from "../projects/index.ts";
+import { operationIdOfHash, operationTxHash } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 
 const AvisoBody = Type.Object(

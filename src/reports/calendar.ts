@@ -25,6 +25,7 @@ import {
   projectsWithJurisdictions,
   writeAudit,
 } from "../projects/index.ts";
+import { operationIdOfHash } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { periodOf, previousPeriod } from "./period.ts";
 import { owedUrgent } from "./urgent.ts";
@@ -244,8 +245,7 @@ async function urgentFilings(
     // One filing per aviso, named by its file's stem (two transfers of one transaction are two avisos).
     urgentFiling(j, period, m, now, {
       stem: urgent.stemOf(t),
-      // chain 0: an exchange operation (its hash is `op:` and the integrator's id)
-      name: `24-hour aviso of ${t.chainId === 0 ? `exchange operation ${t.txHash.slice(3)}` : `transaction ${t.txHash}`} (user ${t.userId}; ${t.laws.filter((l) => urgent.rules.includes(l)).join(", ")})`,
+      name: `24-hour aviso of ${operationIdOfHash(t.txHash) !== undefined ? `exchange operation ${operationIdOfHash(t.txHash)}` : `transaction ${t.txHash}`} (user ${t.userId}; ${t.laws.filter((l) => urgent.rules.includes(l)).join(", ")})`,
       deadline: new Date(t.evaluatedAt.getTime() + urgent.dueWithinMs),
       source: "LFPIORPI Art. 18 fracción VI",
     }),

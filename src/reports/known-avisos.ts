@@ -7,7 +7,7 @@
 // written is a failure, reported like every failure (failures.ts), and tried again an hour later.
 import { dropDeadline } from "../alerts/index.ts";
 import { type Aviso, markAviso, unsettledAvisos } from "../avisos/index.ts";
-import { exchangeClientOperations, nativeCoins, operationIdOfHash } from "../exchange-operations/index.ts";
+import { exchangeClientOperations, nativeCoins } from "../exchange-operations/index.ts";
 import {
   type ClientFile,
   filingJurisdictions,
@@ -17,6 +17,7 @@ import {
 } from "../jurisdictions/index.ts";
 import { readClientOperations } from "../monitoring/index.ts";
 import { projectCompliance, writeAudit } from "../projects/index.ts";
+import { operationIdOfHash } from "../regulation/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { failuresInTransaction, logFailures } from "./failures.ts";
 import { folderOf, type Unbuilt, writeFiles } from "./files.ts";

@@ -17,6 +17,7 @@ import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain, type NativeTransfer } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
@@ -82,16 +83,7 @@ beforeAll(async () => {
     .values({ chain_id: CHAIN, token: "native", day: DAY, price_usd: "3000" })
     .execute();
   await db.insertInto("fx_rates").values({ day: "2026-03-09", currency: "MXN", per_usd: "20" }).execute();
-  await db
-    .insertInto("labels")
-    .values({
-      address: SANCTIONED,
-      chain_id: 0,
-      label: "OFAC SDN test",
-      category: "sanctioned",
-      source: "test",
-    })
-    .execute();
+  await labelSanctioned(db, SANCTIONED);
   const patch = await api("PATCH", `/v1/projects/${svc.project.id}`, svc.project.keys.admin, {
     integration_url: `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`,
     jurisdictions: ["MX", "CO"],

@@ -14,6 +14,7 @@ import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { clientListings, Screener } from "../../src/screening/index.ts";
 import { colombian } from "../jurisdictions/cases/profiles.ts";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain, type NativeTransfer } from "../support/monitored-chain.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
@@ -154,16 +155,7 @@ beforeAll(async () => {
     .values({ chain_id: CHAIN, token: "native", day: DAY, price_usd: "3000" })
     .execute();
   await db.insertInto("fx_rates").values({ day: "2026-03-09", currency: "MXN", per_usd: "20" }).execute();
-  await db
-    .insertInto("labels")
-    .values({
-      address: SANCTIONED,
-      chain_id: 0,
-      label: "OFAC SDN test",
-      category: "sanctioned",
-      source: "test",
-    })
-    .execute();
+  await labelSanctioned(db, SANCTIONED);
   const patch = await api("PATCH", `/v1/projects/${svc.project.id}`, svc.project.keys.admin, {
     integration_url: `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`,
     jurisdictions: ["MX", "CO"],

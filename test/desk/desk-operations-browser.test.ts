@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mexican } from "../jurisdictions/cases/profiles.ts";
 import { chromiumAvailable, type HeadlessBrowser, launchChromium } from "../support/browser.ts";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -60,16 +61,7 @@ describe.runIf(runnable)("the alerts of the exchange's operations in the officer
     await new MonitoredChain(db, CHAIN).block(new Date(Date.now() - 86_400_000), [
       { from: SANCTIONED, to: "0x0000000000000000000000000000000000000b01", value: 10n ** 18n },
     ]);
-    await db
-      .insertInto("labels")
-      .values({
-        address: SANCTIONED,
-        chain_id: 0,
-        label: "OFAC SDN test",
-        category: "sanctioned",
-        source: "test",
-      })
-      .execute();
+    await labelSanctioned(db, SANCTIONED);
     for (const daysAgo of [0, 1])
       await db
         .insertInto("fx_rates")

@@ -8,6 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -70,16 +71,7 @@ beforeAll(async () => {
     { from: SANCTIONED, to: "0x0000000000000000000000000000000000000a01", value: 10n ** 18n },
     { from: "0x0000000000000000000000000000000000000a02", to: CLEAN, value: 10n ** 18n },
   ]);
-  await db
-    .insertInto("labels")
-    .values({
-      address: SANCTIONED,
-      chain_id: 0,
-      label: "OFAC SDN test",
-      category: "sanctioned",
-      source: "test",
-    })
-    .execute();
+  await labelSanctioned(db, SANCTIONED);
   const patch = await svc.app!.inject({
     method: "PATCH",
     url: `/v1/projects/${svc.project.id}`,

@@ -21,6 +21,7 @@ import { validateAvi } from "../../src/jurisdictions/mx/validate.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
 import { filingCalendar, generateReports, UrgentAvisoWriter } from "../../src/reports/index.ts";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { judgeAllOperations, validClabe } from "../support/operations.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
@@ -567,16 +568,7 @@ describe("Mexico's 24-hour aviso of an exchange operation", () => {
       payload: { folio },
     });
   beforeAll(async () => {
-    await svc.database.db
-      .insertInto("labels")
-      .values({
-        address: SANCTIONED,
-        chain_id: 0,
-        label: "OFAC SDN test",
-        category: "sanctioned",
-        source: "test",
-      })
-      .execute();
+    await labelSanctioned(svc.database.db, SANCTIONED);
     // USDT 100 (MXN 2,000): far under any aviso by amount; the counterparty alone makes it urgent.
     await post([
       {
@@ -789,16 +781,7 @@ describe("Mexico's 24-hour aviso of an exchange operation", () => {
     // The client's own wallet (address 10, monitored) is on a sanctions list; the exchange pays it from its hot
     // wallet, whose transfer on chain has the hot wallet, not a listed address, as the other party.
     await register(10, "urgente4");
-    await svc.database.db
-      .insertInto("labels")
-      .values({
-        address: address(10),
-        chain_id: 0,
-        label: "OFAC SDN test",
-        category: "sanctioned",
-        source: "test",
-      })
-      .execute();
+    await labelSanctioned(svc.database.db, address(10));
     const at = "2026-11-05 09:00";
     const hash = `0x${((chain.head + 1) * 100).toString(16).padStart(64, "d")}`;
     await post([

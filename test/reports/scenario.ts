@@ -14,6 +14,7 @@ import { EVM_CODEC } from "../../src/chains/address/index.ts";
 import { ProfileReader } from "../../src/integrator/index.ts";
 import { TransferChecker } from "../../src/monitoring/index.ts";
 import { OutboundClient } from "../../src/platform/outbound/index.ts";
+import { labelSanctioned } from "../support/ledger.ts";
 import { MonitoredChain } from "../support/monitored-chain.ts";
 import { auth, type TestService } from "../support/service.ts";
 
@@ -223,16 +224,7 @@ export async function buildScenario(svc: TestService, integratorUrl: string): Pr
       ]),
     )
     .execute();
-  await db
-    .insertInto("labels")
-    .values({
-      address: SANCTIONED,
-      chain_id: 0,
-      label: "OFAC SDN test",
-      category: "sanctioned",
-      source: "test",
-    })
-    .execute();
+  await labelSanctioned(db, SANCTIONED);
   const patch = await svc.app!.inject({
     method: "PATCH",
     url: `/v1/projects/${svc.project.id}`,

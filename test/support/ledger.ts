@@ -1,5 +1,6 @@
-// Puts a transfer in the ledger, as an import would: the chain then holds data (coverage `import`), so a verdict
-// on it is given as of that data's end (src/ledger/coverage.ts) instead of withheld for want of any data.
+// Puts facts in the ledger as the imports would: a transfer (the chain then holds data, coverage `import`, so a
+// verdict on it is given as of that data's end, src/ledger/coverage.ts, instead of withheld for want of any data),
+// and an address on a sanctions list (a label of every chain, as the OFAC import writes it).
 import type { Kysely } from "kysely";
 import { insertTransfers } from "../../src/chains/store/transfers.ts";
 import type { DB } from "../../src/schema.ts";
@@ -21,4 +22,12 @@ export async function holdTransfer(
       value: 10n ** 18n,
     },
   ]);
+}
+
+/** Labels `address` as on OFAC's SDN list, on every chain. */
+export async function labelSanctioned(db: Kysely<DB>, address: string): Promise<void> {
+  await db
+    .insertInto("labels")
+    .values({ address, chain_id: 0, label: "OFAC SDN test", category: "sanctioned", source: "test" })
+    .execute();
 }

@@ -36,6 +36,8 @@ export interface Config {
    */
   allowPrivateOutbound: boolean;
   rateLimitPerMinute: number;
+  /** The largest share (0-1) of a list's entries an import may remove without `--allow-shrink`. */
+  listMaxShrink: number;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
   /** Requests per key and minute to each heavy route (analyses, reports). */
@@ -508,6 +510,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "wallet reports a project's viewer keys may refresh (`recreate=true`) per hour, across every API process; beyond it, 429 (0: viewers may not refresh)",
   },
   {
+    name: "VIGIA_LIST_MAX_SHRINK_PERCENT",
+    default: "10",
+    meaning:
+      "the largest share of a list's entries (or of the sanctioned addresses) an import or refresh may remove; more is refused with the counts unless `--allow-shrink` (a truncated download must not wipe screening)",
+  },
+  {
     name: "VIGIA_METRICS_ALLOW",
     default: "unset",
     meaning: "addresses and networks (CIDR), comma-separated, that may read `/metrics` without a key",
@@ -765,6 +773,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llmReportsPerHour: r.int("VIGIA_LLM_REPORTS_PER_HOUR", 100),
     walletReportRefreshesPerHour: r.int("VIGIA_WALLET_REPORT_REFRESHES_PER_HOUR", 30),
     devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
+    listMaxShrink:
+      r.int("VIGIA_LIST_MAX_SHRINK_PERCENT", configDefault("VIGIA_LIST_MAX_SHRINK_PERCENT"), 0, 100) / 100,
     metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
     sessionIdleMs:
       r.int("VIGIA_SESSION_IDLE_MINUTES", configDefault("VIGIA_SESSION_IDLE_MINUTES"), 1) * 60_000,

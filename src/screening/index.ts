@@ -15,7 +15,13 @@ export {
 } from "./clients.ts";
 export * from "./entry.ts";
 export { type ScreeningShareLimits, screeningShare } from "./fair-share.ts";
-export { importPersonList, type ListImportSummary, OlderListError } from "./lists/import.ts";
+export {
+  importPersonList,
+  type ListImportSummary,
+  OlderListError,
+  percent,
+  ShrunkListError,
+} from "./lists/import.ts";
 export { currentLists, type ListVersion } from "./lists/read.ts";
 export { comparedTokens } from "./match/normalise.ts";
 export { DEFAULT_THRESHOLDS } from "./match/thresholds.ts";

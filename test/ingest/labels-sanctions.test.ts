@@ -242,4 +242,31 @@ describe("sanctions update", () => {
     ]);
     expect(await sanctioned()).toHaveLength(3000);
   });
+
+  it("refuses to remove more than the allowed share of the sanctioned addresses unless allowed, and says the counts", async () => {
+    // 3000 addresses held (the test above). A list that keeps 2,710 removes 290 (9.7 %): within 10 %, accepted.
+    const address = (i: number) => ethId(`0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const keep = (n: number) => list(Array.from({ length: n }, (_, i) => entry(i + 1, address(i))));
+    const within = await updateSanctions(database.db, write("within.xml", keep(2710)), { maxShrink: 0.1 });
+    expect(within).toMatchObject({ deleted: 290, unchanged: 2710 });
+    // Then one of 2,438 removes 272 of the 2,710 (10.04 %): refused, and nothing changes.
+    const shrunk = write("shrunk.xml", keep(2438));
+    await expect(updateSanctions(database.db, shrunk, { maxShrink: 0.1 })).rejects.toThrow(
+      `${shrunk}: this SDN list would remove 272 of the 2710 sanctioned addresses held (10.04 %), more than the 10 % allowed (VIGIA_LIST_MAX_SHRINK_PERCENT), so nothing was changed. A truncated download looks so; if OFAC did delist them, run the command again with --allow-shrink`,
+    );
+    expect(await sanctioned()).toHaveLength(2710);
+    const runs = await database.db
+      .selectFrom("import_runs")
+      .select(["status", "error"])
+      .where("kind", "=", "sanctions")
+      .orderBy("id", "desc")
+      .limit(1)
+      .execute();
+    expect(runs[0]?.status).toBe("failed");
+    expect(runs[0]?.error).toContain("would remove 272 of the 2710");
+    // Allowed, it is what OFAC published.
+    const allowed = await updateSanctions(database.db, shrunk, { maxShrink: 0.1, allowShrink: true });
+    expect(allowed).toMatchObject({ deleted: 272 });
+    expect(await sanctioned()).toHaveLength(2438);
+  });
 });

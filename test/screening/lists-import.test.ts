@@ -237,4 +237,45 @@ describe("a list is never rolled back unless forced", () => {
     );
     expect(await lists()).toEqual(before);
   });
+
+  it("a list that would lose more than the allowed share of its entries is refused with both counts, unless allowed", async () => {
+    const sat = fs.readFileSync(at("sat_69b_listado_completo.csv")).toString("latin1");
+    const lines = sat.split("\n");
+    const head = lines.slice(0, 3);
+    const rows = lines.slice(3).filter((line) => line.trim() !== "");
+    const dated = (date: string, kept: string[]) => {
+      const file = path.join(tmp, `69b-${date.replaceAll(" ", "-")}-${kept.length}.csv`);
+      const text = [...head, ...kept, ""].join("\n").replace("31 de enero de 2026", date);
+      fs.writeFileSync(file, Buffer.from(text.replace("30 de noviembre de 2022", date), "latin1"));
+      return file;
+    };
+    const held = (await current("sat-69b"))?.entries as number;
+    expect(held).toBeGreaterThan(20);
+    // One taxpayer fewer: well within 10 %.
+    const fewer = await importPersonListFiles(
+      database.db,
+      "sat-69b",
+      [dated("28 de febrero de 2026", rows.slice(1))],
+      {
+        maxShrink: 0.1,
+      },
+    );
+    expect(fewer).toMatchObject({ status: "imported", entries: held - 1 });
+    // A truncated download: four rows where the list holds the rest.
+    const truncated = dated("31 de marzo de 2026", rows.slice(1, 5));
+    const before = await lists();
+    const refused = importPersonListFiles(database.db, "sat-69b", [truncated], { maxShrink: 0.1 });
+    await expect(refused).rejects.toThrow(
+      `${truncated}: this sat-69b list holds 4 entries where the current version holds ${held - 1}; importing it would remove ${held - 5}`,
+    );
+    await expect(refused).rejects.toThrow(
+      /more than the 10 % allowed \(VIGIA_LIST_MAX_SHRINK_PERCENT\).*--allow-shrink/,
+    );
+    expect(await lists()).toEqual(before);
+    const allowed = await importPersonListFiles(database.db, "sat-69b", [truncated], {
+      maxShrink: 0.1,
+      allowShrink: true,
+    });
+    expect(allowed).toMatchObject({ status: "imported", entries: 4 });
+  });
 });

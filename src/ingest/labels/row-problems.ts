@@ -5,6 +5,20 @@
 /** Bad input: the message names the file, the line and the reason. The command exits non-zero with it. */
 export class InputError extends Error {}
 
+/**
+ * An import refused because it would remove more than the allowed share of a list (VIGIA_LIST_MAX_SHRINK_PERCENT):
+ * nothing was changed, and `--allow-shrink` takes it anyway. A scheduled refresh counts it apart from a failure.
+ */
+export class ShrinkRefused extends InputError {
+  constructor(
+    message: string,
+    readonly current: number,
+    readonly read: number,
+  ) {
+    super(message);
+  }
+}
+
 /** One row's verdict from a reader: a value to import, a reason to skip it, or a reason to reject it. */
 export type RowOutcome<T> = { row: T } | { skip: string } | { error: string };
 

@@ -16,10 +16,14 @@ import { importPersonListFiles } from "./import.ts";
 const FORCE_HELP =
   "import the list even when its own date is older than the current version's (a deliberate rollback; refused otherwise)";
 
+const ALLOW_SHRINK_HELP =
+  "import the list even when it removes more than VIGIA_LIST_MAX_SHRINK_PERCENT of the current entries (refused otherwise: a truncated download looks so)";
+
 interface ImportOptions {
   skipInvalid?: boolean;
   project?: string;
   force?: boolean;
+  allowShrink?: boolean;
 }
 
 function kindOf(raw: string): ListKind {
@@ -38,6 +42,7 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
     .argument("<files...>", "the list's file (ofac-sdn: sdn.csv and optionally alt.csv)")
     .option("--skip-invalid", "leave out malformed rows instead of failing the import")
     .option("--force", FORCE_HELP)
+    .option("--allow-shrink", ALLOW_SHRINK_HELP)
     .option(
       "--project <id>",
       "mx-lpb: the project whose own list it is (the UIF delivers the LPB to each provider; no other project reads it)",
@@ -53,6 +58,8 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
             ...(projectId !== undefined ? { projectId } : {}),
             skipInvalid: opts.skipInvalid,
             force: opts.force,
+            maxShrink: loadConfig().listMaxShrink,
+            allowShrink: opts.allowShrink,
             progress: terminalProgress(`lists import ${k}`),
           }),
         );
@@ -67,28 +74,32 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
     .option("--url <url>", "download from this URL instead of the official one")
     .option("--skip-invalid", "leave out malformed rows instead of failing the import")
     .option("--force", FORCE_HELP)
-    .action((kind: string, opts: { url?: string; skipInvalid?: boolean; force?: boolean }) =>
-      withDatabase(async ({ database }) => {
-        const k = kindOf(kind);
-        const url = opts.url ?? OFFICIAL_URLS[k];
-        if (!url) throw new InputError(`vigia lists refresh ${k}: ${NO_URL[k]}`);
-        // --url reaches loopback and private addresses only with VIGIA_ALLOW_PRIVATE_OUTBOUND=true.
-        const outbound = new OutboundClient({ allowPrivate: loadConfig().allowPrivateOutbound });
-        const warning = plainHttpWarning(url);
-        if (warning) process.stderr.write(`vigia: warning: ${warning}\n`);
-        const file = await downloadList(outbound, k, url);
-        try {
-          printSummary(
-            await importPersonListFiles(database.db, k, [file], {
-              skipInvalid: opts.skipInvalid,
-              force: opts.force,
-              progress: terminalProgress(`lists refresh ${k}`),
-              source: url,
-            }),
-          );
-        } finally {
-          await fs.promises.rm(path.dirname(file), { recursive: true, force: true });
-        }
-      }),
+    .option("--allow-shrink", ALLOW_SHRINK_HELP)
+    .action(
+      (kind: string, opts: { url?: string; skipInvalid?: boolean; force?: boolean; allowShrink?: boolean }) =>
+        withDatabase(async ({ database }) => {
+          const k = kindOf(kind);
+          const url = opts.url ?? OFFICIAL_URLS[k];
+          if (!url) throw new InputError(`vigia lists refresh ${k}: ${NO_URL[k]}`);
+          // --url reaches loopback and private addresses only with VIGIA_ALLOW_PRIVATE_OUTBOUND=true.
+          const outbound = new OutboundClient({ allowPrivate: loadConfig().allowPrivateOutbound });
+          const warning = plainHttpWarning(url);
+          if (warning) process.stderr.write(`vigia: warning: ${warning}\n`);
+          const file = await downloadList(outbound, k, url);
+          try {
+            printSummary(
+              await importPersonListFiles(database.db, k, [file], {
+                skipInvalid: opts.skipInvalid,
+                force: opts.force,
+                maxShrink: loadConfig().listMaxShrink,
+                allowShrink: opts.allowShrink,
+                progress: terminalProgress(`lists refresh ${k}`),
+                source: url,
+              }),
+            );
+          } finally {
+            await fs.promises.rm(path.dirname(file), { recursive: true, force: true });
+          }
+        }),
     );
 }

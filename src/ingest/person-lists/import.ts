@@ -4,7 +4,9 @@
 // --skip-invalid leaves it out; rows of a kind Vigía keeps nothing for (a vessel, a FollowTheMoney address) are
 // counted as skipped. A file that holds no entry at all is refused rather than allowed to empty the list, and one
 // its publisher dated earlier than the current version is refused unless forced (--force): importing it would roll
-// the list back (an old download replayed, or a mistake), and screening would miss everyone listed since.
+// the list back (an old download replayed, or a mistake), and screening would miss everyone listed since. One that
+// would remove more than the allowed share of the current entries is refused too (ShrinkRefused) unless
+// --allow-shrink: a truncated but well-formed download would otherwise wipe screening.
 
 import type { Kysely } from "kysely";
 import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
@@ -16,10 +18,12 @@ import {
   type ListKind,
   OlderListError,
   PROJECT_LIST_KINDS,
+  percent,
+  ShrunkListError,
 } from "../../screening/index.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
-import { InputError, RowProblems } from "../labels/row-problems.ts";
+import { InputError, RowProblems, ShrinkRefused } from "../labels/row-problems.ts";
 import { READERS } from "./formats/readers.ts";
 
 export interface PersonListImport extends ListImportSummary {
@@ -45,6 +49,10 @@ export async function importPersonListFiles(
     projectId?: number;
     /** import even a list dated earlier than the current version (--force) */
     force?: boolean;
+    /** the largest share (0-1) of the current entries the import may remove (VIGIA_LIST_MAX_SHRINK_PERCENT) */
+    maxShrink?: number;
+    /** import even a list that removes more than maxShrink (--allow-shrink) */
+    allowShrink?: boolean;
   } = {},
 ): Promise<PersonListImport> {
   const first = files[0];
@@ -79,7 +87,14 @@ export async function importPersonListFiles(
         ...(options.now ? { now: options.now } : {}),
         progress: (read) => progress.tick(read),
         force: options.force === true,
+        ...(options.maxShrink !== undefined && !options.allowShrink ? { maxShrink: options.maxShrink } : {}),
       }).catch((error: unknown) => {
+        if (error instanceof ShrunkListError)
+          throw new ShrinkRefused(
+            `${first}: this ${kind} list holds ${error.read} entries where the current version holds ${error.current}; importing it would remove ${error.current - error.read} (${percent((error.current - error.read) / error.current)}), more than the ${percent(error.maxShrink)} allowed (VIGIA_LIST_MAX_SHRINK_PERCENT), so nothing was changed. A truncated download looks so; if the list did shrink, run the command again with --allow-shrink`,
+            error.current,
+            error.read,
+          );
         if (!(error instanceof OlderListError)) throw error;
         throw new InputError(
           `${first}: this ${kind} list is dated ${error.listDate}, older than the current version ${error.current.version} (dated ${error.current.listDate}); importing it would roll the list back, so nothing was changed. To import it anyway, run the command again with --force`,

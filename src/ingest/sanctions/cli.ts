@@ -22,7 +22,11 @@ export function registerSanctionsCommand(program: Command, withDatabase: WithDat
     .argument("[file]", `a local copy of SDN.XML (default: download it from ${OFAC_SDN_URL})`)
     .option("--url <url>", "download the list from this URL instead of OFAC's", OFAC_SDN_URL)
     .option("--skip-invalid", "leave out rejected addresses instead of failing the update")
-    .action((file: string | undefined, opts: { url: string; skipInvalid?: boolean }) =>
+    .option(
+      "--allow-shrink",
+      "update even when it removes more than VIGIA_LIST_MAX_SHRINK_PERCENT of the sanctioned addresses (refused otherwise: a truncated download looks so)",
+    )
+    .action((file: string | undefined, opts: { url: string; skipInvalid?: boolean; allowShrink?: boolean }) =>
       withDatabase(async ({ database }) => {
         // Through the safe outbound client: --url reaches loopback and private addresses only with
         // VIGIA_ALLOW_PRIVATE_OUTBOUND=true, and never link-local or metadata ones.
@@ -32,6 +36,8 @@ export function registerSanctionsCommand(program: Command, withDatabase: WithDat
           printSummary(
             await updateSanctions(database.db, local, {
               skipInvalid: opts.skipInvalid,
+              maxShrink: loadConfig().listMaxShrink,
+              allowShrink: opts.allowShrink,
               progress: terminalProgress("sanctions update"),
             }),
           );

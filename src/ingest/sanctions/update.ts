@@ -3,7 +3,8 @@
 // no longer on the list lose the label. EVM addresses are labelled on every EVM chain (chain id 0): the designated
 // key controls the address on all of them. TRX addresses, and USDT ones written `T...`, label Tron mainnet in the
 // stored 0x form, their base58 checksum checked (labels/chains.ts): a mistyped address is a rejected entry, never a
-// label on some other address. Without FILE the list is downloaded from OFAC_SDN_URL first.
+// label on some other address. Without FILE the list is downloaded from OFAC_SDN_URL first. An update that would
+// remove more than the allowed share of the sanctioned addresses is refused (ShrinkRefused) unless --allow-shrink.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -12,11 +13,12 @@ import type { Kysely } from "kysely";
 import { type OutboundClient, OutboundError } from "../../platform/outbound/index.ts";
 import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import type { DB } from "../../schema.ts";
+import { percent } from "../../screening/index.ts";
 import { ALL_EVM_CHAINS, placeAddress, resolveCurrency } from "../labels/chains.ts";
 import { assertReadableFile } from "../labels/csv-rows.ts";
 import { recordedImport } from "../labels/import-run.ts";
 import { LabelStage, type MergeCounts } from "../labels/label-stage.ts";
-import { InputError, RowProblems } from "../labels/row-problems.ts";
+import { InputError, RowProblems, ShrinkRefused } from "../labels/row-problems.ts";
 import { DIGITAL_CURRENCY_ID, parseSdnEntry } from "./sdn-entry.ts";
 import { type SdnListInfo, sdnEntries } from "./sdn-scan.ts";
 
@@ -33,6 +35,10 @@ const SANCTIONS_CONFIDENCE = 100;
 export interface SanctionsOptions {
   skipInvalid?: boolean;
   progress?: Progress;
+  /** the largest share (0-1) of the sanctioned addresses the update may remove (VIGIA_LIST_MAX_SHRINK_PERCENT) */
+  maxShrink?: number;
+  /** update even when more than maxShrink would go (--allow-shrink) */
+  allowShrink?: boolean;
 }
 
 export interface SanctionsSummary extends MergeCounts {
@@ -97,6 +103,20 @@ export async function updateSanctions(
         replaceSources: [SANCTIONS_SOURCE],
         logChanges: true,
       });
+      // The addresses held before are those the file updated, left alone or removed. Throwing here rolls the
+      // merge back with the transaction.
+      const held = counts.updated + counts.unchanged + counts.deleted;
+      if (
+        options.maxShrink !== undefined &&
+        !options.allowShrink &&
+        counts.deleted > held * options.maxShrink
+      ) {
+        throw new ShrinkRefused(
+          `${file}: this SDN list would remove ${counts.deleted} of the ${held} sanctioned addresses held (${percent(counts.deleted / held)}), more than the ${percent(options.maxShrink)} allowed (VIGIA_LIST_MAX_SHRINK_PERCENT), so nothing was changed. A truncated download looks so; if OFAC did delist them, run the command again with --allow-shrink`,
+          held,
+          held - counts.deleted,
+        );
+      }
       return {
         rows_read: addresses,
         rows_written: counts.inserted + counts.updated + counts.deleted,

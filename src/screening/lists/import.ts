@@ -9,7 +9,8 @@
 // version's is refused with OlderListError, before any entry is written when the date is known from the file's head,
 // or once the last entry is read when it is not (FollowTheMoney's latest change). The same date is not a rollback
 // (the same content changes nothing; other content is the publisher's correction of that day's list), and a list
-// without a date, or replacing one without, cannot be compared and is imported.
+// without a date, or replacing one without, cannot be compared and is imported. Nor does a list shrink past the
+// caller's share (options.maxShrink): ShrunkListError, with both counts, and nothing is changed.
 import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
 import { type Kysely, sql } from "kysely";
@@ -29,6 +30,28 @@ export class OlderListError extends Error {
       `the ${kind} list read is dated ${listDate}, older than the current version ${current.version} (dated ${current.listDate}): refused, a list is not rolled back unless forced`,
     );
   }
+}
+
+/**
+ * A list that would lose more than the allowed share of its entries: a truncated but well-formed download looks so,
+ * and replacing the list with it would stop screening everyone it left out.
+ */
+export class ShrunkListError extends Error {
+  constructor(
+    readonly kind: string,
+    readonly current: number,
+    readonly read: number,
+    readonly maxShrink: number,
+  ) {
+    super(
+      `the ${kind} list read holds ${read} entries where the current version holds ${current}: it would remove ${current - read} (${percent((current - read) / current)}), more than the ${percent(maxShrink)} allowed; refused, a list does not shrink so unless allowed`,
+    );
+  }
+}
+
+/** 0.1 -> "10 %", 0.10037 -> "10.04 %": two decimals at most, so a share just past a limit does not read as it. */
+export function percent(share: number): string {
+  return `${Number((share * 100).toFixed(2))} %`;
 }
 
 export interface ListImportSummary {
@@ -71,6 +94,8 @@ export async function importPersonList(
     progress?: (read: number) => void;
     /** import even a list dated earlier than the current version (a deliberate rollback) */
     force?: boolean;
+    /** the largest share (0-1) of the current version's entries the new one may leave out; undefined: any */
+    maxShrink?: number;
   } = {},
 ): Promise<ListImportSummary> {
   const now = options.now ?? new Date();
@@ -209,6 +234,12 @@ export async function importPersonList(
       replaced: null,
     };
   }
+  if (
+    current &&
+    options.maxShrink !== undefined &&
+    current.entries - count > current.entries * options.maxShrink
+  )
+    throw new ShrunkListError(info.kind, current.entries, count, options.maxShrink);
   // A list that says its version keeps it; one whose content changed under the same version says both.
   const version =
     info.version === undefined

@@ -427,7 +427,12 @@ async function assemble(
     countLoopFailure: metrics.loopFailure,
   };
   metrics.followFilings(() => overdueFilings(reports));
-  metrics.followChainLags(() => chainLags(database.db, new Date()));
+  // Only the chains this deployment follows: a store moved from another setup (the devnet's checkpoints, brought
+  // to PostgreSQL by export and import-db) keeps rows of chains nothing here follows, whose last lag is no news.
+  const followedIds = new Set(followed.map((c) => c.id));
+  const followedLags = async () =>
+    (await chainLags(database.db, new Date())).filter((lag) => followedIds.has(lag.chainId));
+  metrics.followChainLags(followedLags);
   await registerReportJobs(reports, jobs);
   const walletReports = new WalletReports({
     db: database.db,
@@ -466,7 +471,7 @@ async function assemble(
                 chains: async () => {
                   const problems = chainReadinessProblems({
                     followed: followed.map((c) => c.id),
-                    lags: await chainLags(database.db, new Date()),
+                    lags: await followedLags(),
                     stopped: stoppedChains(),
                     maxLagBlocks: readyMaxLagBlocks,
                     maxSilenceSeconds: config.coverageMaxSilenceSeconds,
@@ -482,7 +487,7 @@ async function assemble(
         readinessFacts: async () => {
           const stopped = stoppedChains();
           return {
-            chains: await chainLags(database.db, new Date()),
+            chains: await followedLags(),
             ...(stopped.length > 0 ? { stoppedChains: stopped } : {}),
           };
         },

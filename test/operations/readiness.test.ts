@@ -91,3 +91,49 @@ describe.skipIf(onPostgres)("readiness on the embedded database", () => {
     expect((await probe(svc, "/readyz")).status).toBe(200);
   }, 60_000);
 });
+
+describe("readiness names only the chains this deployment follows", () => {
+  it("a store's checkpoints of chains nothing here follows (the devnet's, after a move) are not shown", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-ready-"));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    // Chain 1 has a node to follow; the devnet's chain (31337) and chain 137 have none here, though the store
+    // holds their checkpoints (as a store exported from the embedded setup, where the devnet ran, does).
+    const chains = [
+      { id: 1, name: "Ethereum", currency_symbol: "ETH", rpc_url: "http://127.0.0.1:9" },
+      { id: 137, name: "Polygon PoS", currency_symbol: "POL" },
+      { id: 31337, name: "Vigía devnet", currency_symbol: "ETH" },
+    ];
+    const svc = await start({
+      VIGIA_DATA_DIR: dataDir,
+      VIGIA_CHAINS: writeChainsFile(chains),
+      VIGIA_METRICS_ALLOW: "127.0.0.1",
+    });
+    const seen = new Date(Date.now() - 5_000);
+    await svc.database.db
+      .insertInto("indexer_checkpoints")
+      .values(
+        [1, 137, 31337].map((chainId) => ({
+          chain_id: chainId,
+          block_number: "100",
+          block_hash: `0x${"ab".repeat(32)}`,
+          updated_at: seen,
+          head_number: "100",
+          head_seen_at: seen,
+        })),
+      )
+      .execute();
+    const ready = await probe(svc, "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body.chains.map((c: { chainId: number }) => c.chainId)).toEqual([1]);
+    expect(ready.body.chains[0]).toMatchObject({ chainId: 1, block: "100", head: "100", lagBlocks: 0 });
+    // The metrics say the same.
+    const metrics = await svc.app!.inject({ url: "/metrics", remoteAddress: "127.0.0.1" });
+    const series = (name: string) =>
+      metrics.body
+        .split("\n")
+        .filter((line) => line.startsWith(`${name}{`))
+        .map((line) => line.match(/chain="(\d+)"/)?.[1]);
+    expect(series("vigia_chain_lag_blocks")).toEqual(["1"]);
+    expect(series("vigia_chain_silent_seconds")).toEqual(["1"]);
+  }, 60_000);
+});

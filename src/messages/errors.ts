@@ -11,7 +11,6 @@ const FIXED: Record<string, MessageId> = {
   [MESSAGES.invalidQuery]: "error.invalid_query",
   [MESSAGES.invalidPath]: "error.invalid_path",
   [MESSAGES.invalidKey]: "error.invalid_key",
-  [MESSAGES.forbidden]: "error.forbidden_project",
   "Invalid headers": "error.invalid_headers",
   "Request body is larger than 1 MiB": "error.payload_too_large",
   "Content-Type must be application/json": "error.unsupported_media_type",
@@ -50,7 +49,7 @@ function errorMessageIn(lang: Lang, error: AppError): string {
     return translate(lang, "error.rate_limited", { seconds: error.retryAfter ?? 60 });
   if (error.code === "invalid_request")
     return translate(lang, "error.invalid_request", { message: error.message });
-  if (error.code === "forbidden") return translate(lang, "error.forbidden_project");
+  if (error.code === "forbidden") return translate(lang, "error.forbidden_generic");
   const generic = GENERIC[error.code];
   return generic ? translate(lang, generic) : error.message;
 }

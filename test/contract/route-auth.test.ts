@@ -216,8 +216,12 @@ describe("project scope", () => {
         for (const role of ROLES) {
           const url = validUrl(op, scope(), { projectId });
           const res = await send(op, url, auth(svc.project.keys[role]));
-          if (res.statusCode !== 403 || !isJson(res.body, FORBIDDEN))
-            fail(`project ${projectId}, ${role}`, res);
+          // The 403 names the key's own project and the one asked, nothing of the other's existence.
+          const other = {
+            ...FORBIDDEN,
+            message: `Forbidden: this key belongs to project ${svc.project.id} and reaches only its resources, not those of project ${projectId}`,
+          };
+          if (res.statusCode !== 403 || !isJson(res.body, other)) fail(`project ${projectId}, ${role}`, res);
         }
       }
     });
@@ -227,8 +231,23 @@ describe("project scope", () => {
     await everyRoute(async (op, fail) => {
       if (!withProject().includes(op)) return;
       const res = await send(op, validUrl(op, scope()), auth(svc.other.keys.admin));
-      if (res.statusCode !== 403 || !isJson(res.body, FORBIDDEN)) fail("other project's key", res);
+      const other = {
+        ...FORBIDDEN,
+        message: `Forbidden: this key belongs to project ${svc.other.id} and reaches only its resources, not those of project ${svc.project.id}`,
+      };
+      if (res.statusCode !== 403 || !isJson(res.body, other)) fail("other project's key", res);
     });
+  });
+
+  it("says it in the reader's language", async () => {
+    const res = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/keys`,
+      headers: { ...auth(svc.other.keys.admin), "accept-language": "es" },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(
+      `Prohibido: esta clave pertenece al proyecto ${svc.other.id} y solo alcanza sus recursos, no los del proyecto ${svc.project.id}`,
+    );
   });
 
   // Resources of another project behind this project's id: 404, as if they did not exist. Add a row here

@@ -10,7 +10,9 @@ export const errors = defineMessages({
     "error.invalid_path": "Invalid path",
     "error.invalid_headers": "Invalid headers",
     "error.invalid_key": "The api key is invalid",
-    "error.forbidden_project": "Forbidden",
+    "error.forbidden_generic": "Forbidden",
+    "error.forbidden_project":
+      "Forbidden: {who, select, user {your account} other {this key}} belongs to project {own} and reaches only its resources, not those of project {asked}",
     "error.forbidden_role":
       "Forbidden: this action needs a key of role {needed}{needed, select, admin {} other { or above}}; this key's role is {role}",
     "error.route_not_found": "Route {method} {path} not found",
@@ -25,7 +27,9 @@ export const errors = defineMessages({
     "error.invalid_headers": "Los encabezados no son válidos",
     "error.invalid_key":
       "La clave de API no es válida: envíela en el encabezado x-api-key, tras la palabra ApiKey y un espacio, o inicie sesión de nuevo",
-    "error.forbidden_project": "Prohibido: no tiene acceso a este proyecto",
+    "error.forbidden_generic": "Prohibido",
+    "error.forbidden_project":
+      "Prohibido: {who, select, user {su cuenta} other {esta clave}} pertenece al proyecto {own} y solo alcanza sus recursos, no los del proyecto {asked}",
     "error.forbidden_role":
       "Prohibido: esta acción requiere el rol {needed, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{needed}}}{needed, select, admin {} other { o superior}}; su rol es {role, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{role}}}. Pida a un administrador del proyecto que le asigne el rol necesario",
     "error.route_not_found": "No existe la ruta {method} {path}",

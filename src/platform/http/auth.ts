@@ -219,9 +219,25 @@ export function authHook(
 function admit(principal: Principal, access: Role, request: FastifyRequest): void {
   // Another project's resource first, and saying nothing more: the role a route needs is told only of the
   // principal's own project.
+  // The caller learns which project its own key (or account) belongs to, which it may know, and nothing of the
+  // other: whether it exists reads the same.
   const projectId = requestedProjectId(request);
   if (projectId !== undefined && projectId !== String(principal.projectId)) {
-    throw new AppError("forbidden", MESSAGES.forbidden);
+    const who = principal.userId !== null ? "your account" : "this key";
+    throw new AppError(
+      "forbidden",
+      `Forbidden: ${who} belongs to project ${principal.projectId} and reaches only its resources, not those of project ${projectId}`,
+      {
+        text: {
+          id: "error.forbidden_project",
+          params: {
+            own: principal.projectId,
+            asked: projectId,
+            who: principal.userId !== null ? "user" : "key",
+          },
+        },
+      },
+    );
   }
   if (roleRank(principal.role) < roleRank(access)) {
     const whose = principal.userId !== null ? "your" : "this key's";

@@ -26,7 +26,6 @@ import { openDatabase } from "./platform/db/open.ts";
 import { isRole, ROLES, type Role } from "./platform/http/auth.ts";
 import { projectExists, registerAuditCommand, upgradedToAuditHeads, useAuditKeys } from "./projects/index.ts";
 import type { DB } from "./schema.ts";
-import { startService, upgradeAuditLog } from "./service.ts";
 import { registerUsersCommand } from "./users/index.ts";
 
 class UsageError extends Error {}
@@ -67,7 +66,11 @@ async function openForCommand() {
   const serverKeys = deriveKeys(serverSecret(config), previousSecrets(config));
   // Every audit entry a command writes moves its chain's signed head (src/projects/audit-head.ts).
   useAuditKeys(serverKeys);
-  if (upgradedToAuditHeads(applied)) await upgradeAuditLog(database.db);
+  if (upgradedToAuditHeads(applied)) {
+    // The service (HTTP, workers and every room they wire) loads only for the commands that use it.
+    const { upgradeAuditLog } = await import("./service.ts");
+    await upgradeAuditLog(database.db);
+  }
   return { config, database, keys: { db: database.db, serverKeys } };
 }
 
@@ -79,6 +82,7 @@ async function serve(opts: { workers: boolean }) {
   const config = loadConfig();
   // A fresh embedded setup gets the demo devnet, indexed by this process (src/devnet/when.ts).
   const devnet = shouldRunDevnet(config, opts.workers);
+  const { startService } = await import("./service.ts");
   const service = await startService(config, { http: true, workers: opts.workers, devnet });
   const url = await service.listen();
   const lines = [
@@ -140,6 +144,7 @@ async function worker() {
   const config = loadConfig();
   // With VIGIA_METRICS_PORT the worker serves /healthz, /readyz and /metrics there (docs/operations.md).
   const probes = config.metricsPort !== undefined;
+  const { startService } = await import("./service.ts");
   const service = await startService(config, { http: probes ? "probes" : false, workers: true });
   const url = probes ? await service.listen(config.metricsPort) : undefined;
   process.stdout.write(

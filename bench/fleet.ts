@@ -154,6 +154,8 @@ async function run(): Promise<{ markdown: string; passed: boolean }> {
     VIGIA_SECRET: SECRET,
     VIGIA_CHAINS: chainsFile,
     VIGIA_LOG_LEVEL: "warn",
+    // The lists' scheduled refresh (an internet download) is no part of what is measured.
+    VIGIA_LIST_REFRESH_HOURS: "0",
     VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
     VIGIA_MAX_ACTIVE_JOBS_PER_PROJECT: "100000",
     VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1000000",

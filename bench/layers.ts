@@ -70,6 +70,8 @@ async function runOn(
   const config = loadConfig({
     VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_LOG_LEVEL: "warn",
+    // The lists' scheduled refresh (an internet download) is no part of what is measured.
+    VIGIA_LIST_REFRESH_HOURS: "0",
     VIGIA_CHAINS: chains,
     VIGIA_RATE_LIMIT_PER_MINUTE: "1000000",
     ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : { VIGIA_DATA_DIR: target.dataDir }),

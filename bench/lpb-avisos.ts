@@ -124,6 +124,8 @@ async function runOn(
     VIGIA_CHAINS: chains,
     VIGIA_SECRET: crypto.randomBytes(32).toString("base64"),
     VIGIA_LOG_LEVEL: "warn",
+    // The lists' scheduled refresh (an internet download) is no part of what is measured.
+    VIGIA_LIST_REFRESH_HOURS: "0",
     PORT: "0",
     VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
     VIGIA_DATA_DIR: path.join(workDir, "data"),

@@ -194,6 +194,8 @@ async function measure(o: Options, rev: string | undefined): Promise<Run> {
     VIGIA_CHAINS: o.builtinChains ? "" : chainsFile,
     VIGIA_PUBLIC_EXPLORERS: "false",
     VIGIA_LOG_LEVEL: "warn",
+    // The lists' scheduled refresh (an internet download) is no part of what is measured.
+    VIGIA_LIST_REFRESH_HOURS: "0",
     LOG_LEVEL: "",
     // The limiter runs on every request, with a limit the run never reaches.
     VIGIA_RATE_LIMIT_PER_MINUTE: "1000000000",

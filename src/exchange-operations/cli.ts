@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { loadChainRegistry } from "../chains/index.ts";
 import { importCommand, type WithDatabase } from "../ingest/index.ts";
-import { terminalProgress } from "../platform/progress.ts";
+import { commandProgress } from "../platform/progress.ts";
 import { projectExists } from "../projects/index.ts";
 import { ImportRefused, importOperations } from "./import-file.ts";
 
@@ -36,7 +36,7 @@ export function registerOperationsImportCommand(program: Command, withDatabase: 
               registry.get(chainId)
                 ? registry.parseAddress(chainId, raw)
                 : { error: `chain ${chainId} is not one this service follows (VIGIA_CHAINS)` },
-            terminalProgress("import operations"),
+            commandProgress("import operations"),
           );
           process.stdout.write(
             `${s.lines.toLocaleString("en-US")} operations read: ${s.created.toLocaleString("en-US")} new, ${s.unchanged.toLocaleString("en-US")} already held.${s.created > 0 ? " The workers judge the new ones within seconds." : ""}\n`,

@@ -1,7 +1,8 @@
 // The service's own Prometheus metrics, beside the process and HTTP ones of src/platform/metrics: the job queues'
 // backlog, the chain followers' lag, webhook attempts, failed calls to integrators and integrators failing for an
 // hour, open and overdue alerts, analysis durations, quick checks running, waiting and refused, registered addresses'
-// first scans, report files that could not be written, overdue filings and failed loop steps. Every metric here is listed, with what to watch, in docs/operations.md
+// first scans, report files that could not be written, overdue filings, failed loop steps, and each list's age and
+// scheduled refreshes. Every metric here is listed, with what to watch, in docs/operations.md
 // ("Metrics"); test/operations/metrics.test.ts checks the two agree.
 import type { AlertCount } from "../alerts/index.ts";
 import type { AnalysisKindObserved, FirstScanOutcome } from "../analysis/index.ts";
@@ -46,6 +47,10 @@ export interface ServiceMetrics {
   quickRefused(): void;
   /** A screening batch refused for want of a place (src/screening/fair-share.ts). */
   screeningRefused(): void;
+  /** How to read each list's age (src/ingest's freshness), once the lists are wired. */
+  followLists(read: () => Promise<{ kind: string; ageSeconds: number | null }[]>): void;
+  /** A scheduled refresh of a list, by kind and outcome (imported, unchanged, refused, failed). */
+  listRefresh(kind: string, outcome: string): void;
   /** Exchange operations judged by the operation rules, the alerts they raised by rule, the rules left unjudged. */
   operationsJudged(r: {
     operations: number;
@@ -352,7 +357,30 @@ export function serviceMetrics(registry: Registry, jobs: JobQueue): ServiceMetri
     registers: [registry],
   });
 
+  let lists: (() => Promise<{ kind: string; ageSeconds: number | null }[]>) | undefined;
+  new Gauge({
+    name: `${METRIC_PREFIX}list_age_seconds`,
+    help: "Seconds since each list's last completed import (by hand or by the workers' schedule), by kind; absent until it is imported",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const read = await (lists?.() ?? Promise.resolve([])).catch(() => []);
+      for (const l of read) if (l.ageSeconds !== null) this.set({ kind: l.kind }, l.ageSeconds);
+    },
+  });
+  const listRefreshes = new Counter({
+    name: `${METRIC_PREFIX}list_refreshes_total`,
+    help: "Scheduled refreshes of the lists by this process, by kind and outcome: imported, unchanged, refused (it would shrink, roll back or empty the list: nothing changed), failed",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+  });
+
   return {
+    followLists: (read) => {
+      lists = read;
+    },
+    listRefresh: (kind, outcome) => listRefreshes.inc({ kind, outcome }),
     screeningRefused: () => screeningRefusals.inc(),
     followQuickAdmission: (stats) => {
       quickAdmission = stats;

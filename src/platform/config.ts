@@ -38,6 +38,12 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The largest share (0-1) of a list's entries an import may remove without `--allow-shrink`. */
   listMaxShrink: number;
+  /** Hours between the workers' refreshes of each list, by kind (0: never). */
+  listRefreshHours: PerKind;
+  /** Where the workers fetch a list instead of its official URL, by kind. */
+  listUrls: Record<string, string>;
+  /** The age (hours) past which a list is reported stale, by kind. */
+  listMaxAgeHours: PerKind;
   /** Failed authentications (401, 403) per client address and minute before its requests are refused. */
   authFailuresPerMinute: number;
   /** Requests per key and minute to each heavy route (analyses, reports). */
@@ -141,6 +147,17 @@ export interface Config {
 }
 
 /** One environment variable: its name, its default as the documentation says it, and what it does. */
+/** A number for every kind of list, with exceptions by kind (`24,un=12`). */
+export interface PerKind {
+  fallback: number;
+  byKind: Record<string, number>;
+}
+
+/** The value of `kind` in a per-kind setting. */
+export function ofKind(setting: PerKind, kind: string): number {
+  return setting.byKind[kind] ?? setting.fallback;
+}
+
 export interface ConfigVariable {
   name: string;
   default: string;
@@ -516,6 +533,24 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
       "the largest share of a list's entries (or of the sanctioned addresses) an import or refresh may remove; more is refused with the counts unless `--allow-shrink` (a truncated download must not wipe screening)",
   },
   {
+    name: "VIGIA_LIST_REFRESH_HOURS",
+    default: "24",
+    meaning:
+      "hours between the workers' refreshes of each public list (`ofac-sdn`, `un`, `sat-69b`, `sanctions`: OFAC's digital currency addresses; `ftm` once `VIGIA_LIST_URLS` names it), one value or per kind (`24,un=12,sat-69b=0`); 0: never",
+  },
+  {
+    name: "VIGIA_LIST_URLS",
+    default: "unset",
+    meaning:
+      "where the workers fetch a list instead of its official URL, per kind, comma-separated (`ofac-sdn=https://mirror.example/SDN.XML,ftm=https://…`); plain http only for a mirror of your own",
+  },
+  {
+    name: "VIGIA_LIST_MAX_AGE_HOURS",
+    default: "48,mx-lpb=744",
+    meaning:
+      "the age past which a list is reported stale (`/readyz`'s details, `GET /screening/lists`, the `VigiaListStale` alert), one value or per kind; the UIF's LPB, loaded by hand, 31 days",
+  },
+  {
     name: "VIGIA_METRICS_ALLOW",
     default: "unset",
     meaning: "addresses and networks (CIDR), comma-separated, that may read `/metrics` without a key",
@@ -588,6 +623,54 @@ class EnvReader {
     } catch {}
     this.problems.push(`${name} must be a ${schemes.join(" or ")} URL, got "${redactUrl(raw)}"`);
     return undefined;
+  }
+
+  /** `24,un=12,sat-69b=0`: a number for every kind, with exceptions; hours, 0 or more. */
+  perKind(name: string, fallback: string): PerKind {
+    const parse = (text: string): PerKind | string => {
+      const setting: PerKind = { fallback: Number.NaN, byKind: {} };
+      for (const item of text
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        const [kind, value] = item.includes("=")
+          ? item.split("=", 2).map((s) => s.trim())
+          : [undefined, item];
+        if (!/^\d+$/.test(value ?? "")) return `"${item}" is no number of hours (0 or more)`;
+        if (kind === undefined) setting.fallback = Number(value);
+        else if (!/^[a-z0-9-]+$/.test(kind)) return `"${kind}" is no kind of list`;
+        else setting.byKind[kind] = Number(value);
+      }
+      if (Number.isNaN(setting.fallback))
+        return "give one value for every kind (`24`), then any exceptions (`24,un=12`)";
+      return setting;
+    };
+    const given = this.text(name);
+    const parsed = parse(given ?? fallback);
+    if (typeof parsed === "string") {
+      this.problems.push(`${name}: ${parsed}`);
+      return parse(fallback) as PerKind;
+    }
+    return parsed;
+  }
+
+  /** `kind=url,kind=url`: an http(s) URL by kind of list. */
+  kindUrls(name: string): Record<string, string> {
+    const urls: Record<string, string> = {};
+    for (const item of this.list(name, (item) => {
+      const at = item.indexOf("=");
+      if (at < 1) return `"${item}" is not kind=URL`;
+      try {
+        const url = new URL(item.slice(at + 1));
+        return ["http:", "https:"].includes(url.protocol) ? undefined : `"${item}" is not an http(s) URL`;
+      } catch {
+        return `"${item}" is not kind=URL`;
+      }
+    })) {
+      const at = item.indexOf("=");
+      if (at >= 1) urls[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+    }
+    return urls;
   }
 
   list(name: string, check: (item: string) => string | undefined): string[] {
@@ -775,6 +858,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet: devnet === "true" ? true : devnet === "false" ? false : undefined,
     listMaxShrink:
       r.int("VIGIA_LIST_MAX_SHRINK_PERCENT", configDefault("VIGIA_LIST_MAX_SHRINK_PERCENT"), 0, 100) / 100,
+    listRefreshHours: r.perKind("VIGIA_LIST_REFRESH_HOURS", textDefault("VIGIA_LIST_REFRESH_HOURS")),
+    listUrls: r.kindUrls("VIGIA_LIST_URLS"),
+    listMaxAgeHours: r.perKind("VIGIA_LIST_MAX_AGE_HOURS", textDefault("VIGIA_LIST_MAX_AGE_HOURS")),
     metricsAllow: r.list("VIGIA_METRICS_ALLOW", ipOrNetwork),
     sessionIdleMs:
       r.int("VIGIA_SESSION_IDLE_MINUTES", configDefault("VIGIA_SESSION_IDLE_MINUTES"), 1) * 60_000,

@@ -16,11 +16,12 @@ import { screenInSlices, withScreeningPlace } from "./fair-share.ts";
 import { visibleTo } from "./lists/read.ts";
 import { comparedTokens } from "./match/normalise.ts";
 import { queueProjectScreening } from "./queue.ts";
-import type { PersonInput, PersonResult } from "./schemas.ts";
+import type { ListFreshness, PersonInput, PersonResult } from "./schemas.ts";
 import {
   CombinedBody,
   CombinedResponse,
-  ListVersionSchema,
+  ListFreshnessSchema,
+  ListStateSchema,
   PersonsBody,
   PersonsResponse,
 } from "./schemas.ts";
@@ -50,6 +51,11 @@ export interface ScreeningContext {
   analysis: AnalysisContext;
   /** the places of screening batches in this process (fair-share.ts) */
   share: Admission;
+  /** each list's age and last scheduled refresh, service-wide (src/ingest keeps them) */
+  freshness?: () => Promise<ListFreshness[]>;
+  /** the age (hours) past which a list of a kind is stale (VIGIA_LIST_MAX_AGE_HOURS; 0: never) */
+  maxAgeHours?: (kind: string) => number;
+  now?: () => number;
 }
 
 export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): void {
@@ -170,22 +176,50 @@ export function registerScreeningRoutes(app: HttpApp, ctx: ScreeningContext): vo
       config: { access: "viewer" },
       schema: {
         tags,
-        summary: "The lists of persons screened against, each at its current version",
-        response: { 200: Ok(Type.Object({ lists: Type.Array(ListVersionSchema) })) },
+        summary:
+          "The lists of persons screened against, each at its current version and age, and their refreshes",
+        description:
+          "`lists`: each list of persons this project is screened against, at its current version, with its age and " +
+          "whether it is stale (older than VIGIA_LIST_MAX_AGE_HOURS; the project's own LPB, loaded by hand, past 31 " +
+          "days by default). `refreshes`: each public list the workers keep fresh (and `sanctions`, OFAC's digital " +
+          "currency addresses), its age and how its last scheduled refresh ended.",
+        response: {
+          200: Ok(
+            Type.Object({
+              lists: Type.Array(ListStateSchema),
+              refreshes: Type.Array(ListFreshnessSchema),
+            }),
+          ),
+        },
       },
     },
     async (req) => {
       const { lists } = await ctx.screener.current();
+      const refreshes = (await ctx.freshness?.()) ?? [];
+      const now = ctx.now?.() ?? Date.now();
+      const byKind = new Map(refreshes.map((f) => [f.kind, f]));
       return ok({
         lists: lists
           .filter(visibleTo(principalOf(req).projectId))
-          .map(({ kind, version, listDate, entries, importedAt }) => ({
-            kind,
-            version,
-            listDate,
-            entries,
-            importedAt,
-          })),
+          .map(({ kind, version, listDate, entries, importedAt }) => {
+            // The project's own LPB is aged by its own import; a public list by its last import of any kind
+            // (an import that found the same content confirms it current too).
+            const shared = kind === "mx-lpb" ? undefined : byKind.get(kind);
+            const ageSeconds =
+              shared?.ageSeconds ?? Math.max(0, Math.round((now - Date.parse(importedAt)) / 1000));
+            const maxAge = (ctx.maxAgeHours?.(kind) ?? 0) * 3600;
+            return {
+              kind,
+              version,
+              listDate,
+              entries,
+              importedAt,
+              ageSeconds,
+              stale: maxAge > 0 && ageSeconds > maxAge,
+            };
+          }),
+        // The LPB is each project's own: another project's import times are not this one's to read.
+        refreshes: refreshes.filter((f) => f.kind !== "mx-lpb"),
       });
     },
   );

@@ -4,8 +4,9 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { BUILT_IN_CHAINS, ChainRegistry, loadChainRegistry } from "../../chains/index.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
+import { findEtlFiles } from "./files.ts";
 import { importEtl } from "./import.ts";
-import { terminalProgress } from "./progress.ts";
+import { etlProgress } from "./progress.ts";
 
 const HELP = `
 Reads an ethereum-etl export directory: transactions.csv (required), token_transfers.csv, blocks.csv,
@@ -55,7 +56,8 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
           chainId: opts.chain,
           chainKind: chainKindOf(opts.chain, config.chainsFile),
           dir,
-          progress: terminalProgress(),
+          // The export's files, found as the import finds them, give the total the progress counts against.
+          progress: etlProgress(findEtlFiles(dir).files.map((f) => f.path)),
         });
         if (summary.skipped.transfers_without_time > 0) {
           process.stderr.write(

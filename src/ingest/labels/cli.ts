@@ -1,7 +1,7 @@
 // `vigia import tags FILE`: the command line of the label import. Prints a one-line JSON summary on stdout; bad
 // input fails with one line (file:line: reason) on stderr and a non-zero exit, from main.ts.
 import { type Command, Option } from "commander";
-import { terminalProgress } from "../../platform/progress.ts";
+import { commandProgress } from "../../platform/progress.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { importLabels, type LabelFileFormat } from "./import-labels.ts";
 
@@ -42,7 +42,7 @@ export function registerTagsCommand(program: Command, withDatabase: WithDatabase
         withDatabase(async ({ database }) => {
           const summary = await importLabels(database.db, file, {
             ...opts,
-            progress: terminalProgress("import tags"),
+            progress: commandProgress("import tags"),
           });
           printSummary(summary);
         }),

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../platform/config.ts";
 import { OutboundClient } from "../../platform/outbound/index.ts";
-import { terminalProgress } from "../../platform/progress.ts";
+import { commandProgress } from "../../platform/progress.ts";
 import { LIST_KINDS, type ListKind } from "../../screening/index.ts";
 import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
@@ -60,7 +60,7 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
             force: opts.force,
             maxShrink: loadConfig().listMaxShrink,
             allowShrink: opts.allowShrink,
-            progress: terminalProgress(`lists import ${k}`),
+            progress: commandProgress(`lists import ${k}`),
           }),
         );
       }),
@@ -93,7 +93,7 @@ export function registerListsCommand(program: Command, withDatabase: WithDatabas
                 force: opts.force,
                 maxShrink: loadConfig().listMaxShrink,
                 allowShrink: opts.allowShrink,
-                progress: terminalProgress(`lists refresh ${k}`),
+                progress: commandProgress(`lists refresh ${k}`),
                 source: url,
               }),
             );

@@ -44,6 +44,8 @@ export async function downloadList(
   kind: ListKind,
   url: string,
   timeoutMs = 600_000,
+  /** cancels the download (a worker stopping) */
+  signal?: AbortSignal,
 ): Promise<string> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `vigia-${kind}-`));
   const file = path.join(dir, path.basename(new URL(url).pathname) || `${kind}.list`);
@@ -55,6 +57,7 @@ export async function downloadList(
       maxResponseBytes: MAX_BYTES,
       toFile: file,
       sameHostRedirects: 3,
+      ...(signal ? { signal } : {}),
     });
     if (response.status < 200 || response.status >= 300) throw new Error(`${url}: HTTP ${response.status}`);
   } catch (error) {

@@ -1,6 +1,6 @@
 // `vigia import prices FILE` and `vigia import fx FILE`: the command line of the rate imports.
 import type { Command } from "commander";
-import { terminalProgress } from "../../platform/progress.ts";
+import { commandProgress } from "../../platform/progress.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
 import { importFx, importPrices } from "./import-rates.ts";
@@ -17,7 +17,7 @@ export function registerRateCommands(program: Command, withDatabase: WithDatabas
     .action((file: string, opts: { skipInvalid?: boolean }) =>
       withDatabase(async ({ database }) => {
         printSummary(
-          await importPrices(database.db, file, { ...opts, progress: terminalProgress("import prices") }),
+          await importPrices(database.db, file, { ...opts, progress: commandProgress("import prices") }),
         );
       }),
     );
@@ -30,7 +30,7 @@ export function registerRateCommands(program: Command, withDatabase: WithDatabas
     .option("--skip-invalid", "leave out rejected rows instead of failing the import")
     .action((file: string, opts: { skipInvalid?: boolean }) =>
       withDatabase(async ({ database }) => {
-        printSummary(await importFx(database.db, file, { ...opts, progress: terminalProgress("import fx") }));
+        printSummary(await importFx(database.db, file, { ...opts, progress: commandProgress("import fx") }));
       }),
     );
 }

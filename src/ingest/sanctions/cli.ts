@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../platform/config.ts";
 import { OutboundClient } from "../../platform/outbound/index.ts";
-import { terminalProgress } from "../../platform/progress.ts";
+import { commandProgress } from "../../platform/progress.ts";
 import type { WithDatabase } from "../cli.ts";
 import { printSummary } from "../labels/cli.ts";
 import { downloadSdnList, OFAC_SDN_URL, updateSanctions } from "./update.ts";
@@ -38,7 +38,7 @@ export function registerSanctionsCommand(program: Command, withDatabase: WithDat
               skipInvalid: opts.skipInvalid,
               maxShrink: loadConfig().listMaxShrink,
               allowShrink: opts.allowShrink,
-              progress: terminalProgress("sanctions update"),
+              progress: commandProgress("sanctions update"),
             }),
           );
         } finally {

@@ -152,6 +152,8 @@ export async function downloadSdnList(
   outbound: OutboundClient,
   url = OFAC_SDN_URL,
   timeoutMs = 300_000,
+  /** cancels the download (a worker stopping) */
+  signal?: AbortSignal,
 ): Promise<string> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "vigia-sdn-"));
   const file = path.join(dir, "sdn.xml");
@@ -164,6 +166,7 @@ export async function downloadSdnList(
       maxResponseBytes: SDN_MAX_BYTES,
       toFile: file,
       sameHostRedirects: 3,
+      ...(signal ? { signal } : {}),
     });
     if (response.status < 200 || response.status >= 300) throw new Error(`${url}: HTTP ${response.status}`);
   } catch (error) {

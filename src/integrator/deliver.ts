@@ -128,6 +128,7 @@ export class NotificationDeliverer {
     let statusCode: number | null = null;
     let failure: { reason: FailureReason; message: string } | undefined;
     let failing = true;
+    let refused: { status: number; durationMs: number } | undefined;
     try {
       const integration = integrationOf(ctx.serverKeys, claim.integration, startedAt);
       failing = integration.failing;
@@ -137,23 +138,30 @@ export class NotificationDeliverer {
       const body = withId(JSON.parse(claim.body), claim.id);
       const payload = serializeBody(integration.scheme, body);
       // Under a rotation of the canonical scheme, sent again at once with the new secret if the old is refused.
-      const res = await callSigned(ctx, claim.projectId, integration, (secrets) =>
-        ctx.outbound.request({
-          method: "POST",
-          url,
-          timeoutMs: o.webhookTimeoutMs,
-          headers: {
-            ...signatureHeaders(integration.scheme, secrets, {
-              id: claim.messageId,
-              method: "POST",
-              path: new URL(url).pathname,
-              body,
-              at: ctx.now(),
-            }),
-            "content-type": "application/json",
-          },
-          body: payload,
-        }),
+      const res = await callSigned(
+        ctx,
+        claim.projectId,
+        integration,
+        (secrets) =>
+          ctx.outbound.request({
+            method: "POST",
+            url,
+            timeoutMs: o.webhookTimeoutMs,
+            headers: {
+              ...signatureHeaders(integration.scheme, secrets, {
+                id: claim.messageId,
+                method: "POST",
+                path: new URL(url).pathname,
+                body,
+                at: ctx.now(),
+              }),
+              "content-type": "application/json",
+            },
+            body: payload,
+          }),
+        (first) => {
+          refused = first;
+        },
       );
       statusCode = res.status;
       if (res.status < 200 || res.status > 299)
@@ -169,6 +177,7 @@ export class NotificationDeliverer {
       statusCode,
       error: failure?.message ?? null,
       durationMs: performance.now() - started,
+      ...(refused ? { refused } : {}),
     };
     if (failure === undefined) {
       await recordAttempt(ctx.db, claim, outcome, { status: "delivered" });

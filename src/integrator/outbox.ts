@@ -155,6 +155,8 @@ export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** the call signed with the rotated-out secret that the integrator refused before this one was sent again */
+  refused?: { status: number; durationMs: number };
 }
 
 /**
@@ -182,9 +184,11 @@ export async function recordAttempt(
       RETURNING id
     ),
     attempt AS (
-      INSERT INTO notification_attempts (notification_id, attempt, started_at, status_code, error, duration_ms)
+      INSERT INTO notification_attempts (notification_id, attempt, started_at, status_code, error, duration_ms,
+        refused_status, refused_ms)
       SELECT id, ${claim.attempt}, ${outcome.startedAt}, ${outcome.statusCode}, ${outcome.error},
-        ${Math.round(outcome.durationMs)}
+        ${Math.round(outcome.durationMs)}, ${outcome.refused?.status ?? null}::integer,
+        ${outcome.refused ? Math.round(outcome.refused.durationMs) : null}::integer
       FROM updated
       ON CONFLICT (notification_id, attempt) DO NOTHING
     )
@@ -212,6 +216,11 @@ export interface NotificationView {
     status_code: number | null;
     error: string | null;
     duration_ms: number;
+    /**
+     * during a rotation of an hmac-canonical secret: the integrator refused the call signed with the rotated-out
+     * secret (its status and duration), and this attempt is the same call sent again at once with the new one
+     */
+    refused_old_secret?: { status_code: number; duration_ms: number };
   }[];
 }
 
@@ -245,6 +254,9 @@ export async function listNotifications(
       status_code: a.status_code,
       error: a.error,
       duration_ms: a.duration_ms,
+      ...(a.refused_status !== null
+        ? { refused_old_secret: { status_code: a.refused_status, duration_ms: a.refused_ms ?? 0 } }
+        : {}),
     });
     byId.set(String(a.notification_id), list);
   }

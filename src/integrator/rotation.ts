@@ -38,10 +38,14 @@ export async function callSigned<R extends { status: number }>(
   projectId: number,
   integration: Integration,
   send: (secrets: readonly string[]) => Promise<R>,
+  /** told of the refused call signed with the rotated-out secret, before the call sent again */
+  onRefused?: (refused: { status: number; durationMs: number }) => void,
 ): Promise<R> {
   const [first, next] = signingOrder(integration);
+  const started = performance.now();
   const answer = await send(first as readonly string[]);
   if (next === undefined || !REFUSED_SIGNATURE.has(answer.status)) return answer;
+  onRefused?.({ status: answer.status, durationMs: performance.now() - started });
   const again = await send(next);
   if (again.status >= 200 && again.status < 300) {
     if (await confirmRotation(ctx.db, projectId, integration.sealedSecret))

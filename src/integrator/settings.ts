@@ -10,11 +10,13 @@ import { Type } from "@sinclair/typebox";
 import type { Kysely, Selectable } from "kysely";
 import { type ServerKeys, seal, unseal } from "../platform/crypto/secrets.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 import { type Actor, actorName, type SettingsPart, writeAudit } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 import { MAX_SECRET_LENGTH, weakSecret } from "./secret-strength.ts";
 import type { SigningScheme } from "./signing.ts";
 import type { IntegrationsTable } from "./tables.ts";
+import { unreachableIntegrationUrl } from "./url-reach.ts";
 
 /** How long a rotated-out webhook secret keeps signing beside the new one, unless the rotation says otherwise. */
 export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60_000;
@@ -102,10 +104,14 @@ export function integrationOf(keys: ServerKeys, row: IntegrationRow, at: Date): 
   };
 }
 
-const SigningSchemeSchema = Type.Union([Type.Literal("standard-webhooks"), Type.Literal("hmac-canonical")]);
+const SigningSchemeSchema = StringEnum(["standard-webhooks", "hmac-canonical"]);
 
 /** The integrator's fields of a project's settings (GET and PATCH /projects/{id}). */
-export function integrationSettings(keys: ServerKeys): SettingsPart {
+export function integrationSettings(
+  keys: ServerKeys,
+  /** VIGIA_ALLOW_PRIVATE_OUTBOUND: whether calls may reach loopback and private addresses */
+  allowPrivateOutbound: boolean,
+): SettingsPart {
   const read = async (trx: Kysely<DB>, projectId: number) => {
     const row = await integrationRow(trx, keys, projectId);
     return {
@@ -174,6 +180,9 @@ export function integrationSettings(keys: ServerKeys): SettingsPart {
       const set: Record<string, unknown> = {};
       const url = patch.integration_url as string | null | undefined;
       if (url !== undefined && url !== before.integration_url) {
+        const unreachable = url === null ? undefined : unreachableIntegrationUrl(url, allowPrivateOutbound);
+        if (unreachable)
+          throw invalid(MESSAGES.invalidBody, [{ path: "/integration_url", message: unreachable }]);
         set.integration_url = changes.integration_url = url;
         // A new endpoint starts with a clean record: the old one's failures and pause are not its.
         Object.assign(set, {

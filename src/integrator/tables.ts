@@ -56,6 +56,9 @@ export interface NotificationAttemptsTable {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
+  /** the status of the call signed with the rotated-out secret that the integrator refused, before this one */
+  refused_status: ColumnType<number | null, number | null | undefined, number | null>;
+  refused_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface IntegratorTables {

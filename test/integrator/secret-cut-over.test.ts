@@ -256,6 +256,18 @@ describe("rotating the secret under hmac-canonical", () => {
       ["POST", 401],
       ["POST", 200],
     ]);
+    // The notification's attempt log shows both calls: the refusal under the old secret, then the delivery.
+    const listed = await svc.app!.inject({
+      url: `/v1/projects/${svc.project.id}/notifications?limit=1`,
+      headers: admin(),
+    });
+    const [attempt] = listed.json().data[0].attempt_log;
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      status_code: 200,
+      error: null,
+      refused_old_secret: { status_code: 401, duration_ms: expect.any(Number) },
+    });
     expect((await project()).previous_webhook_secret_until).toBeNull();
     expect((await audit())[0]).toMatchObject({
       action: "project.webhook_secret_confirmed",

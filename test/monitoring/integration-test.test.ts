@@ -138,10 +138,36 @@ describe("integration test", () => {
     }
   });
 
-  it("by default, refuses an integration URL on a private address and says why", async () => {
-    await configure(strict, { integration_url: integratorUrl });
+  it("by default, refuses an integration URL on a private address when it is set, saying why and what allows it", async () => {
+    const refused = await strict.app!.inject({
+      method: "PATCH",
+      url: `/v1/projects/${strict.project.id}`,
+      headers: auth(strict.project.keys.admin),
+      payload: { integration_url: integratorUrl },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details).toEqual([
+      {
+        path: "/integration_url",
+        message: expect.stringMatching(
+          /^127\.0\.0\.1 is a loopback address, and this service does not call private networks: .*VIGIA_ALLOW_PRIVATE_OUTBOUND=true$/,
+        ),
+      },
+    ]);
+    // A URL stored before (or one whose name resolves to a private address) is refused at each call, saying why.
+    await strict.app!.inject({
+      url: `/v1/projects/${strict.project.id}`,
+      headers: auth(strict.project.keys.admin),
+    });
+    await strict.database.db
+      .updateTable("integrations")
+      .set({ integration_url: integratorUrl })
+      .where("project_id", "=", strict.project.id)
+      .execute();
     received.length = 0;
-    const { profile, webhook } = (await runTest(strict, { foreign_user_id: "u" })).json().data;
+    const tested = await runTest(strict, { foreign_user_id: "u" });
+    expect(tested.statusCode, tested.body).toBe(200);
+    const { profile, webhook } = tested.json().data;
     for (const call of [profile, webhook]) {
       expect(call).toMatchObject({ status: null, ok: false });
       expect(call.error).toMatch(/loopback.*VIGIA_ALLOW_PRIVATE_OUTBOUND/);
@@ -156,7 +182,20 @@ describe("integration test", () => {
       "[::ffff:0:169.254.169.254]",
       "[fd00:ec2::254]",
     ]) {
-      await configure(svc, { integration_url: `http://${host}` });
+      const refused = await svc.app!.inject({
+        method: "PATCH",
+        url: `/v1/projects/${svc.project.id}`,
+        headers: auth(svc.project.keys.admin),
+        payload: { integration_url: `http://${host}` },
+      });
+      expect(refused.statusCode, host).toBe(400);
+      expect(refused.json().details[0].message, host).toMatch(/address, which this service never calls/);
+      // Stored anyway (before this check existed), each call is refused.
+      await svc.database.db
+        .updateTable("integrations")
+        .set({ integration_url: `http://${host}` })
+        .where("project_id", "=", svc.project.id)
+        .execute();
       const { profile, webhook } = (await runTest(svc, { foreign_user_id: "u" })).json().data;
       for (const call of [profile, webhook]) {
         expect(call, host).toMatchObject({ status: null, ok: false });

@@ -71,7 +71,7 @@ let day = 15;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "vigia-match-review-"));
-  svc = await startTestService();
+  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
   integrator = http.createServer((req, res) => {
     const user = /\/users\/([^/?]+)/.exec(req.url ?? "")?.[1];
     const profile = user ? PROFILES[decodeURIComponent(user)] : undefined;

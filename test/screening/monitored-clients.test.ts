@@ -41,7 +41,7 @@ let checker: TransferChecker;
 let chain: MonitoredChain;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
   integrator = http.createServer((req, res) => {
     const user = /\/users\/([^/?]+)/.exec(req.url ?? "")?.[1];
     const profile = user ? PROFILES[decodeURIComponent(user)] : undefined;

@@ -34,7 +34,7 @@ let svc: TestService;
 let integrator: http.Server;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
   for (const [kind, entries] of LISTS)
     await svc.database.db.transaction().execute((trx) =>
       importPersonList(

@@ -41,7 +41,7 @@ import {
 } from "./chains/index.ts";
 import { type Indexers, indexedChains, indexStats, startIndexers } from "./chains/indexer/index.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "./devnet/embedded.ts";
-import { devnetRequestExamples } from "./devnet/examples.ts";
+import { devnetApiExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
 import {
   exchangeClientOperations,
@@ -50,12 +50,13 @@ import {
   registerExchangeOperationRoutes,
   startOperationMonitor,
 } from "./exchange-operations/index.ts";
-import { issuerFreezeLabels } from "./ingest/index.ts";
+import { issuerFreezeLabels, ListRefresher, listFreshness, refreshUrl } from "./ingest/index.ts";
 import {
   type IntegratorContext,
   integrationSettings,
   integratorsFailing,
   NotificationDeliverer,
+  notificationWebhooks,
   outboxFull,
   ProfileReader,
   registerIntegratorRoutes,
@@ -81,7 +82,7 @@ import {
 import { LlmWriter, registerNarrativeRoutes, WalletReports } from "./narratives/index.ts";
 import { serviceMetrics } from "./operations/index.ts";
 import { chainReadinessProblems } from "./operations/ready-chains.ts";
-import type { Config } from "./platform/config.ts";
+import { type Config, ofKind } from "./platform/config.ts";
 import { deriveKeys } from "./platform/crypto/secrets.ts";
 import { previousSecrets, serverSecret } from "./platform/crypto/server-secret.ts";
 import { migrate } from "./platform/db/migrate.ts";
@@ -365,6 +366,16 @@ async function assemble(
       "no list of persons is imported: monitored clients are screened against none, and POST /v1/screening answers 409 until `vigia lists import KIND FILE` (docs/person-lists.md)",
     );
 
+  // The public lists kept fresh by the workers, and each list's age for the metrics, /readyz and the screening
+  // routes (src/ingest/refresh).
+  const listFreshnessNow = () =>
+    listFreshness(database.db, new Date(options.clock?.() ?? Date.now()), {
+      maxAgeHours: config.listMaxAgeHours,
+      refreshHours: config.listRefreshHours,
+      refreshable: (kind) => refreshUrl(kind, config.listUrls) !== undefined,
+    });
+  metrics.followLists(listFreshnessNow);
+
   const demo = embedded && database.kind === "pglite" ? await createDemoProjectOnFirstStart(keys) : undefined;
 
   const authenticator = new KeyAuthenticator(database.db, keys.serverKeys);
@@ -396,7 +407,7 @@ async function assemble(
   const projects: ProjectsContext = {
     db: database.db,
     parts: [
-      integrationSettings(keys.serverKeys),
+      integrationSettings(keys.serverKeys, config.allowPrivateOutbound),
       alertSettings(config.alertLevel),
       screeningSettings(),
       operationRuleSettings(),
@@ -488,12 +499,17 @@ async function assemble(
           const stopped = stoppedChains();
           return {
             chains: await followedLags(),
+            // Each list's age and last refresh: a stale list is said here and alerted, it does not make the API
+            // unready (screening against the list held goes on).
+            lists: await listFreshnessNow(),
             ...(stopped.length > 0 ? { stoppedChains: stopped } : {}),
           };
         },
         metrics: { registry: metricsRegistry, allow: new AddressAllowList(config.metricsAllow) },
-        // The OpenAPI document's request examples are the devnet scenario's, which `npm start` runs.
-        examples: devnetRequestExamples(),
+        // The OpenAPI document's examples are the devnet scenario's, which `npm start` runs; its webhooks section
+        // describes the notification the integrator receives.
+        examples: devnetApiExamples(),
+        webhooks: notificationWebhooks(),
         routes: (v1) => {
           if (options.http === "probes") return;
           presentAddressesPerChain(v1, registry);
@@ -532,6 +548,9 @@ async function assemble(
               },
               { refused: metrics.screeningRefused, log: analysisLog },
             ),
+            freshness: listFreshnessNow,
+            maxAgeHours: (kind) => ofKind(config.listMaxAgeHours, kind),
+            ...(options.clock ? { now: options.clock } : {}),
           });
           registerIntegratorRoutes(v1, integrator, {
             redeliveriesPerMinute: config.redeliveriesPerMinute,
@@ -547,6 +566,7 @@ async function assemble(
             {
               refreshesPerHour: config.walletReportRefreshesPerHour,
             },
+            (chainId) => registry.unknownChain(chainId),
           );
         },
         session: (root) => (options.http === "probes" ? undefined : registerSessionRoutes(root, users)),
@@ -651,6 +671,21 @@ async function assemble(
         },
       })
     : undefined;
+  // The public lists are refreshed on their schedule (VIGIA_LIST_REFRESH_HOURS), shrink guard included.
+  const listRefresher = options.workers
+    ? new ListRefresher({
+        db: database.db,
+        outbound,
+        refreshHours: config.listRefreshHours,
+        urls: config.listUrls,
+        maxShrink: config.listMaxShrink,
+        log: pino({ level: config.logLevel, name: "lists" }),
+        onOutcome: metrics.listRefresh,
+        onError: () => metrics.loopFailure("list_refresh"),
+        ...(options.clock ? { now: () => new Date((options.clock as () => number)()) } : {}),
+      })
+    : undefined;
+  listRefresher?.start();
   // Finished analyses past their retention are deleted (src/analysis/retention.ts).
   const pruning = options.workers
     ? startAnalysisPruning(
@@ -748,6 +783,7 @@ async function assemble(
         stopSweep?.();
         loopLag.stop();
         await pruning?.stop();
+        await listRefresher?.stop();
         await checker?.stop();
         await rescreening?.stop();
         await clientRescreening?.stop();

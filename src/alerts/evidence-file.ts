@@ -1,11 +1,29 @@
 // An evidence file as it is downloaded (an alert's pack, an investigation's evidence): its bytes, their SHA-256,
-// its media type and name; and the answer that carries it (a file to keep, never cached, its hash in a header).
+// its media type and name; the answer that carries it (a file to keep, never cached, its hash in a header), and that
+// answer as the OpenAPI document describes it.
 import { createHash } from "node:crypto";
+import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import { type AddressCodec, EVM_CODEC, presentInText } from "../chains/address/index.ts";
+import { FileResponse } from "../platform/http/schemas.ts";
 
 export const PACK_FORMATS = ["json", "md"] as const;
 export type PackFormat = (typeof PACK_FORMATS)[number];
+
+/** The 200 of an evidence route, for the OpenAPI document: the pack `pack` in JSON or markdown, and its digest. */
+export const evidenceResponse = (pack: string) => ({
+  ...FileResponse(
+    `The file, as an attachment (\`content-disposition\`): \`format=json\` answers application/json, \`format=md\` text/markdown, both UTF-8.`,
+    {
+      "application/json": Type.Object(
+        { pack: Type.String({ description: `the pack's kind and version: \`${pack}\`` }) },
+        { additionalProperties: true },
+      ),
+      "text/markdown": Type.String(),
+    },
+  ),
+  headers: { "x-evidence-sha256": { type: "string", description: "the SHA-256 of the bytes, in hex" } },
+});
 
 export interface EvidenceFile {
   body: string;

@@ -11,6 +11,7 @@ export { dropDeadline } from "./drop-deadline.ts";
 export {
   type EvidenceFile,
   evidenceFile,
+  evidenceResponse,
   PACK_FORMATS,
   type PackFormat,
   sendEvidence,

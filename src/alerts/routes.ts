@@ -7,10 +7,10 @@ import type { AddressCodec } from "../chains/address/index.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { actorName, actorOf } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
-import { PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
+import { evidenceResponse, PACK_FORMATS, type PackFormat, sendEvidence } from "./evidence-file.ts";
 import { exportEvidence, type MatchOf } from "./evidence-pack.ts";
 import { listInbox } from "./inbox.ts";
 import { langOf } from "./lang.ts";
@@ -149,9 +149,10 @@ export function registerAlertRoutes(app: HttpApp, ctx: AlertsContext): void {
           "JSON (`format=json`, the default) or markdown (`format=md`): subject, cause, level and reason, the verdicts with model version, data coverage, findings and exposure paths with transaction hashes, the transfers, the law rules with their sources, the labels used with their sources, for a person match the client and the list entry side by side with why and the officer's review, and the triage history, each change also as a sentence naming who made it. Written in the request's language (`lang` in JSON). The same alert in the same state and language gives the same bytes; `x-evidence-sha256` is their SHA-256, which the alert's history keeps too.",
         params: AlertParams,
         querystring: Type.Object(
-          { format: Type.Optional(Type.Union(PACK_FORMATS.map((f) => Type.Literal(f)))) },
+          { format: Type.Optional(StringEnum(PACK_FORMATS)) },
           { additionalProperties: false },
         ),
+        response: { 200: evidenceResponse("vigia-alert-evidence/1") },
       },
     },
     async (req, reply) => {

@@ -1,6 +1,7 @@
 // The alerts' HTTP schemas (docs/api.md, "Alerts"); the row and view types derive from them.
 import { type Static, Type } from "@sinclair/typebox";
 import { CoverageSchema } from "../ledger/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 export const STATUSES = ["open", "in_review", "escalated", "closed"] as const;
 export const RESOLUTIONS = ["false_positive", "no_action", "reported"] as const;
@@ -240,11 +241,11 @@ export const AlertSchema = Type.Object({
     analysisId: Type.Union([Type.String(), Type.Null()]),
     address: Type.Union([Type.String(), Type.Null()]),
   }),
-  status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
-  transitions: Type.Array(Type.Union(STATUSES.map((s) => Type.Literal(s))), {
+  status: StringEnum(STATUSES),
+  transitions: Type.Array(StringEnum(STATUSES), {
     description: "the states it may move to now (an empty list: closed, it stays closed)",
   }),
-  resolution: Type.Union([...RESOLUTIONS.map((r) => Type.Literal(r)), Type.Null()]),
+  resolution: Type.Union([StringEnum(RESOLUTIONS), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),
   assignee: Type.Union([Type.String(), Type.Null()], {
     description:
@@ -299,13 +300,10 @@ export const HistoryAuditSchema = Type.Object(
         index: Type.Union([Type.Integer(), Type.Null()], {
           description: "the entry's place in `history`; null for an entry no longer there",
         }),
-        problem: Type.Union(
-          ["changed", "removed", "unrecorded", "audit_entry_changed"].map((p) => Type.Literal(p)),
-          {
-            description:
-              "`changed`: differs from the audit's record; `removed`: recorded by the audit, gone from the history; `unrecorded`: never recorded by the audit (written around the service); `audit_entry_changed`: the audit entry that recorded it was changed",
-          },
-        ),
+        problem: StringEnum(["changed", "removed", "unrecorded", "audit_entry_changed"], {
+          description:
+            "`changed`: differs from the audit's record; `removed`: recorded by the audit, gone from the history; `unrecorded`: never recorded by the audit (written around the service); `audit_entry_changed`: the audit entry that recorded it was changed",
+        }),
         recorded: Type.Optional(RecordedHistorySchema),
       }),
     ),
@@ -324,7 +322,7 @@ export const AlertParams = Type.Object({
 });
 
 export const AlertQuery = Type.Object({
-  status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(StringEnum(STATUSES)),
   level: Type.Optional(Type.String({ maxLength: 32 })),
   cause: Type.Optional(Type.String({ maxLength: 32 })),
   assignee: Type.Optional(
@@ -347,8 +345,8 @@ export type AlertFilter = Static<typeof AlertQuery>;
 
 export const AlertPatch = Type.Object(
   {
-    status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
-    resolution: Type.Optional(Type.Union(RESOLUTIONS.map((r) => Type.Literal(r)))),
+    status: Type.Optional(StringEnum(STATUSES)),
+    resolution: Type.Optional(StringEnum(RESOLUTIONS)),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     assignee: Type.Optional(
       Type.Union(

@@ -6,6 +6,7 @@ import { Type } from "@sinclair/typebox";
 import type { Kysely } from "kysely";
 import { INTERNATIONAL, JURISDICTIONS } from "../jurisdictions/index.ts";
 import { AppError, MESSAGES } from "../platform/errors.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 import type { SettingsPart } from "../projects/index.ts";
 import type { RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
@@ -54,13 +55,10 @@ const WarnRules = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   description:
     "ids of `warn` law rules (e.g. `CO-TX-450`, `XB-MIXER`) whose infringement by a monitored transfer raises an alert; `illegal` rules always do",
 });
-const Level = Type.Union(
-  ALERT_LEVELS.map((l) => Type.Literal(l)),
-  {
-    description:
-      "the risk level from which an analysis (scan, risk job, investigation, the scan on registration) of a monitored address raises an alert",
-  },
-);
+const Level = StringEnum(ALERT_LEVELS, {
+  description:
+    "the risk level from which an analysis (scan, risk job, investigation, the scan on registration) of a monitored address raises an alert",
+});
 
 export function alertSettings(serviceDefault: AlertLevel): SettingsPart {
   return {

@@ -3,7 +3,7 @@
 
 import { Type } from "@sinclair/typebox";
 import { type Admission, Overloaded } from "../platform/admission.ts";
-import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { AppError, invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
@@ -73,7 +73,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
     },
     async (req, reply) => {
       const chainId = req.query.chainId ?? 1;
-      if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      if (!ctx.registry.get(chainId)) throw ctx.registry.unknownChain(chainId);
       const parsed = ctx.registry.parseAddress(chainId, req.query.address);
       if ("error" in parsed)
         throw invalid(MESSAGES.invalidQuery, [{ path: "/address", message: parsed.error }]);
@@ -170,7 +170,7 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
     async (req, reply) => {
       const { address, chainId, fromDate, toDate } = req.body;
       const { from, to } = requestWindow(fromDate, toDate);
-      if (!ctx.registry.get(chainId)) throw notFound("Chain");
+      if (!ctx.registry.get(chainId)) throw ctx.registry.unknownChain(chainId);
       const parsed = ctx.registry.parseAddress(chainId, address);
       if ("error" in parsed)
         throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: parsed.error }]);

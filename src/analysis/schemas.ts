@@ -1,19 +1,19 @@
 // TypeBox schemas of the risk routes (docs/api.md, "Risk analysis").
 import { type Static, Type } from "@sinclair/typebox";
 import { CoverageSchema } from "../ledger/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 import { PATTERNS, RISK_LEVELS, SEVERITIES } from "../risk/index.ts";
 import { MaxDepthSchema } from "./depth.ts";
 
-const Level = Type.Union(
-  RISK_LEVELS.map((l) => Type.Literal(l)),
-  { description: "minimal 0-19, low 20-39, medium 40-59, high 60-79, critical 80-100" },
-);
-const PatternName = Type.Union(PATTERNS.map((p) => Type.Literal(p)));
+const Level = StringEnum(RISK_LEVELS, {
+  description: "minimal 0-19, low 20-39, medium 40-59, high 60-79, critical 80-100",
+});
+const PatternName = StringEnum(PATTERNS);
 
 export const ScanResultSchema = Type.Object({
   address: Type.String(),
   chainId: Type.String(),
-  status: Type.Union([Type.Literal("completed"), Type.Literal("skipped"), Type.Literal("failed")]),
+  status: StringEnum(["completed", "skipped", "failed"]),
   analysisId: Type.String({ format: "uuid" }),
   riskScore: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
     description: "null when status is failed: a failure is never a score",
@@ -96,13 +96,10 @@ export const StoredScanSchema = Type.Object({
   transactionsAnalyzed: Type.Integer(),
   completedAt: Type.String({ format: "date-time" }),
   maxDepth: Type.Integer(),
-  source: Type.Union(
-    (["scan", "job", "investigation"] as const).map((k) => Type.Literal(k)),
-    {
-      description:
-        "beyond the contract: the kind of analysis the result comes from: a scan (POST .../scan-risk), a risk job (POST /risk, or the first scan of a registered address), an investigation",
-    },
-  ),
+  source: StringEnum(["scan", "job", "investigation"], {
+    description:
+      "beyond the contract: the kind of analysis the result comes from: a scan (POST .../scan-risk), a risk job (POST /risk, or the first scan of a registered address), an investigation",
+  }),
   fromDate: Type.Union([Type.String({ format: "date-time" }), Type.Null()], {
     description:
       "beyond the contract: a risk job's date window (null: from the beginning, and for the others)",
@@ -141,7 +138,7 @@ export const QuickResponse = Type.Object({
   patterns: Type.Array(
     Type.Object({
       name: PatternName,
-      severity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
+      severity: StringEnum(SEVERITIES),
       involvedWallets: Type.Array(Type.String()),
       involvedTxs: Type.Array(Type.String()),
       usdAmount: Type.Number(),
@@ -178,7 +175,7 @@ export const RiskJobBody = Type.Object({
 
 export const RiskJobView = Type.Object({
   jobId: Type.String(),
-  status: Type.Union((["queued", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
+  status: StringEnum(["queued", "running", "completed", "failed"]),
   result: Type.Optional(
     Type.Composite([
       ScanResultSchema,

@@ -1,5 +1,6 @@
 // The client picture's HTTP schema (docs/api.md, "Client picture"); its type derives from it.
 import { type Static, Type } from "@sinclair/typebox";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Level = Type.String({ description: "`low`, `medium`, `high` or `critical`" });
@@ -14,7 +15,7 @@ export const ClientPictureSchema = Type.Object({
     levelText: Nullable(Type.String()),
     drivers: Type.Array(
       Type.Object({
-        kind: Type.Union([Type.Literal("wallet"), Type.Literal("operations")]),
+        kind: StringEnum(["wallet", "operations"]),
         level: Level,
         levelText: Type.String(),
         ref: Type.String({ description: "`chainId:address` of a wallet, `alert:<id>` of an alert" }),

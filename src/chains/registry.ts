@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { AppError } from "../platform/errors.ts";
 import { type AddressCodec, codecOfKind } from "./address/codec.ts";
 
 const HttpUrl = Type.String({ pattern: "^https?://[^\\s]+$" });
@@ -169,6 +170,19 @@ export class ChainRegistry {
   /** Enabled chains, ordered by id. */
   enabled(): ChainConfig[] {
     return [...this.#byId.values()].filter((c) => c.enabled).sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * The 404 of a chain id this service does not know (or has disabled), naming the chains it does, so that a
+   * caller who wrote the wrong id sees the right one.
+   */
+  unknownChain(id: number | string): AppError {
+    const chains = this.enabled()
+      .map((c) => `${c.id} (${c.name})`)
+      .join(", ");
+    return new AppError("not_found", `Chain ${id} not found: the chains here are ${chains}`, {
+      text: { id: "error.chain_not_found", params: { chain: String(id), chains } },
+    });
   }
 
   /** How the chain writes addresses (EVM's codec for a chain the registry does not know). */

@@ -1,8 +1,7 @@
 // GET /chains and GET /chains/{chainId} (docs/api.md, "Chains (viewer)").
 import { Type } from "@sinclair/typebox";
-import { notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import type { ChainStatsService } from "./chain-stats.ts";
 import type { ChainRegistry } from "./registry.ts";
 
@@ -28,7 +27,7 @@ const ChainDetailSchema = Type.Object({
   total_transactions: NullableDecimal,
   tvl: NullableDecimal,
   stats_updated_at: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-  stats_source: Type.Union([Type.Literal("blockscout"), Type.Literal("index")]),
+  stats_source: StringEnum(["blockscout", "index"]),
 });
 
 export function registerChainRoutes(app: HttpApp, registry: ChainRegistry, stats: ChainStatsService): void {
@@ -67,7 +66,7 @@ export function registerChainRoutes(app: HttpApp, registry: ChainRegistry, stats
     },
     async (req) => {
       const chain = registry.get(req.params.chainId);
-      if (!chain) throw notFound("Chain");
+      if (!chain) throw registry.unknownChain(req.params.chainId);
       return ok(await stats.detail(chain));
     },
   );

@@ -1,12 +1,16 @@
 // The example of every request of the API, from the devnet scenario: its addresses (README.md's table), its chain
 // (31337) and its time (January and February 2024), with the demo project a fresh `npm start` creates (project 1)
-// and the quickstart's customer `ana`. The OpenAPI document carries them, so the docs page's "Try it out" sends
-// requests that find data on a fresh machine. test/contract/openapi-examples.test.ts fails for an operation
-// without an example for each of its parameters and its body, or with one its schema refuses: a new route adds its
-// own here (or in its schema).
+// and the quickstart's customer `ana`; and, with the answers (response-examples.ts) and the notification webhook's
+// (webhook-example.ts), every example the OpenAPI document carries, so the docs page's "Try it out" sends requests
+// that find data on a fresh machine and each answer shows what comes back. test/contract/openapi-examples.test.ts
+// fails for an operation without an example for each of its parameters, its body and its answer, or with one its
+// schema refuses: a new route adds its own here (or in its schema).
 import { DEVNET_CHAIN_ID } from "../chains/index.ts";
-import type { RequestExamples } from "../platform/http/examples.ts";
+import type { ApiExamples } from "../platform/http/examples.ts";
+import { devnetWorld } from "../worlds/index.ts";
 import { type DemoAddress, demoAddresses } from "./addresses.ts";
+import { devnetResponseExamples } from "./response-examples.ts";
+import { devnetWebhookExamples } from "./webhook-example.ts";
 
 /** Real-looking ids of things a fresh service has not made yet: answers for them are 404s of the right shape. */
 const INVESTIGATION_ID = "6f1c2a4e-9b3d-4e7a-8c55-2d0f9a1b7e34";
@@ -19,7 +23,17 @@ const PERIOD = "2024-01";
 const REPORT = `${USER}.xml`;
 const REPORT_PATH = `mx/1/${PERIOD}/${REPORT}`;
 
-export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAddresses()): RequestExamples {
+/** Every example of the OpenAPI document: requests, answers and the webhook's. */
+export function devnetApiExamples(): ApiExamples {
+  const world = devnetWorld();
+  return {
+    ...devnetRequestExamples(demoAddresses(world)),
+    responses: devnetResponseExamples(world),
+    webhooks: devnetWebhookExamples(),
+  };
+}
+
+export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAddresses()): ApiExamples {
   const of = (pattern: string, n = 0) => {
     const found = addresses.filter((a) => a.pattern === pattern)[n];
     if (!found) throw new Error(`the devnet scenario has no ${pattern} case #${n}`);

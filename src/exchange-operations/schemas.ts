@@ -4,6 +4,7 @@
 // its field. The row and view types derive from these schemas.
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { FOREIGN_USER_ID_MAX } from "../integrator/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 export const OPERATION_KINDS = [
   "buy",
@@ -208,10 +209,7 @@ const Envelope = Type.Object(
   {
     operationId: Common.operationId,
     userId: Common.userId,
-    kind: Type.Union(
-      OPERATION_KINDS.map((k) => Type.Literal(k)),
-      { description: OPERATION_KINDS.join(", ") },
-    ),
+    kind: StringEnum(OPERATION_KINDS, { description: OPERATION_KINDS.join(", ") }),
     at: Type.String({ format: "date-time", description: Common.at.description }),
   },
   { additionalProperties: true },

@@ -5,11 +5,12 @@
 // tuned by each officer on her own population.
 import { type Static, Type } from "@sinclair/typebox";
 import type { Kysely } from "kysely";
+import { StringEnum } from "../platform/http/schemas.ts";
 import type { SettingsPart } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
 
 const Hours = Type.Number({ minimum: 0.25, maximum: 24 * 90 });
-const Level = Type.Union([Type.Literal("medium"), Type.Literal("high"), Type.Literal("critical")]);
+const Level = StringEnum(["medium", "high", "critical"]);
 
 const RuleSchemas = {
   fan_in: Type.Object({

@@ -2,8 +2,9 @@
 // (settings.ts, shown in the project's settings), how calls are signed (signing.ts), the profile read
 // (profile-reader.ts), the notification outbox the monitoring room hands its messages to (outbox.ts) and its
 // delivery, at least once, signed, retried on schedule, fair to every tenant (deliver.ts), the integrator's health
-// (health.ts), the endpoint check an admin runs before going live and the notifications log (routes.ts), and the
-// local receiver of `vigia webhooks listen` (receiver.ts).
+// (health.ts), the endpoint check an admin runs before going live and the notifications log (routes.ts), the
+// local receiver of `vigia webhooks listen` (receiver.ts), and the notification as the OpenAPI document describes it
+// (webhook-doc.ts).
 export {
   FAILURE_REASONS,
   type FailureReason,
@@ -47,3 +48,9 @@ export {
   ForeignUserIdSchema,
   foreignUserIdProblem,
 } from "./user-id.ts";
+export {
+  NOTIFICATION_WEBHOOK,
+  type NotificationBody,
+  NotificationBodySchema,
+  notificationWebhooks,
+} from "./webhook-doc.ts";

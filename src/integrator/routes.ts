@@ -7,7 +7,7 @@ import { AppError, invalid, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { actorOf } from "../projects/index.ts";
 import type { IntegratorContext } from "./context.ts";
 import { checkEndpoint } from "./endpoint-check.ts";
@@ -50,13 +50,22 @@ const Attempt = Type.Object({
   status_code: Type.Union([Type.Integer(), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
   duration_ms: Type.Integer(),
+  refused_old_secret: Type.Optional(
+    Type.Object(
+      { status_code: Type.Integer(), duration_ms: Type.Integer() },
+      {
+        description:
+          "during a rotation of an hmac-canonical secret: the integrator refused the call signed with the rotated-out secret (this status), and this attempt is the same call sent again at once signed with the new one",
+      },
+    ),
+  ),
 });
 
 const NotificationSchema = Type.Object({
   id: Type.Integer(),
   message_id: Type.String({ description: "the webhook-id every attempt of the message carries" }),
-  type: Type.Union([Type.Literal("notification"), Type.Literal("error")]),
-  status: Type.Union(NOTIFICATION_STATUSES.map((s) => Type.Literal(s))),
+  type: StringEnum(["notification", "error"]),
+  status: StringEnum(NOTIFICATION_STATUSES),
   address_id: Type.Union([Type.Integer(), Type.Null()]),
   chain_id: Type.Union([Type.Integer(), Type.Null()]),
   tx_hash: Type.Union([Type.String(), Type.Null()]),
@@ -97,7 +106,7 @@ export function registerIntegratorRoutes(
         querystring: Type.Composite([
           Pagination,
           Type.Object({
-            status: Type.Optional(Type.Union(NOTIFICATION_STATUSES.map((s) => Type.Literal(s)))),
+            status: Type.Optional(StringEnum(NOTIFICATION_STATUSES)),
           }),
         ]),
         response: { 200: Ok(Type.Array(NotificationSchema)) },

@@ -2,13 +2,13 @@
 // Thin: parse, authorise (route config), call a verb, shape the answer.
 
 import { Type } from "@sinclair/typebox";
-import { PACK_FORMATS, type PackFormat, sendEvidence } from "../alerts/index.ts";
+import { evidenceResponse, PACK_FORMATS, type PackFormat, sendEvidence } from "../alerts/index.ts";
 import type { AnalysisContext } from "../analysis/index.ts";
 import { DEFAULT_DEPTH } from "../analysis/index.ts";
 import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { isUuid, Pagination, ProjectParams, page } from "../platform/http/params.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { createInvestigation } from "./create.ts";
 import { investigationEvidence } from "./evidence.ts";
 import { CreateBody, CreatedSchema, InvestigationParams, InvestigationSchema } from "./schemas.ts";
@@ -44,7 +44,7 @@ export function registerInvestigationRoutes(
       if (name.trim().length === 0)
         throw invalid(MESSAGES.invalidBody, [{ path: "/name", message: "is empty" }]);
       const chain = Number(chainId ?? 1);
-      if (!ctx.registry.get(chain)) throw notFound("Chain");
+      if (!ctx.registry.get(chain)) throw ctx.registry.unknownChain(chain);
       // The wallet as its chain writes it; `address` is the older name of the field and must agree with it.
       const parse = (raw: string | undefined) =>
         raw === undefined ? undefined : ctx.registry.parseAddress(chain, raw);
@@ -122,9 +122,10 @@ export function registerInvestigationRoutes(
           "JSON (`format=json`, the default) or markdown (`format=md`): the investigation, its final verdict (score, level, reason, model version, data coverage, findings and exposure paths with transaction hashes) and the labels it names with their sources. 409 until its analysis has completed. `x-evidence-sha256` is the SHA-256 of the bytes.",
         params: InvestigationParams,
         querystring: Type.Object(
-          { format: Type.Optional(Type.Union(PACK_FORMATS.map((f) => Type.Literal(f)))) },
+          { format: Type.Optional(StringEnum(PACK_FORMATS)) },
           { additionalProperties: false },
         ),
+        response: { 200: evidenceResponse("vigia-investigation-evidence/1") },
       },
     },
     async (req, reply) => {

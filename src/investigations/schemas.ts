@@ -2,6 +2,7 @@
 
 import { type Static, Type } from "@sinclair/typebox";
 import { GraphSchema, MaxDepthSchema } from "../analysis/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 const Address = Type.String({
   minLength: 10,
@@ -25,10 +26,9 @@ export const CreateBody = Type.Object({
   maxDepth: MaxDepthSchema,
 });
 
-const AnalysisStatus = Type.Union(
-  (["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s)),
-  { description: "its analysis's status" },
-);
+const AnalysisStatus = StringEnum(["pending", "running", "completed", "failed"], {
+  description: "its analysis's status",
+});
 
 export const InvestigationSchema = Type.Object({
   id: Type.String({ format: "uuid" }),

@@ -11,6 +11,7 @@
 // `alsoByNationality`, a client one jurisdiction governs is also filed in each listed jurisdiction whose country is
 // the client's nationality (Mexico's law reaches its nationals' operations abroad): `filingJurisdictions`.
 import { type Static, Type } from "@sinclair/typebox";
+import { StringEnum } from "../platform/http/schemas.ts";
 import type { Profile } from "./profile.ts";
 
 const Code = Type.String({ pattern: "^[A-Z]{2}$" });
@@ -18,7 +19,7 @@ const Code = Type.String({ pattern: "^[A-Z]{2}$" });
 export const ClientJurisdictionSchema = Type.Object(
   {
     basis: Type.Optional(
-      Type.Union([Type.Literal("residence"), Type.Literal("nationality")], {
+      StringEnum(["residence", "nationality"], {
         description: "which of the profile's countries decides (default residence: `address.country`)",
       }),
     ),

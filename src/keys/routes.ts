@@ -4,16 +4,13 @@ import { Type } from "@sinclair/typebox";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, ROLES } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
-import { Ok, OkEmpty, ok } from "../platform/http/schemas.ts";
+import { Ok, OkEmpty, ok, StringEnum } from "../platform/http/schemas.ts";
 import { actorOf } from "../projects/index.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 import type { KeyAuthenticator } from "./authenticator.ts";
 import type { KeysContext } from "./context.ts";
 
-const RoleSchema = Type.Union(
-  ROLES.map((r) => Type.Literal(r)),
-  { description: "admin ⊇ developer ⊇ viewer" },
-);
+const RoleSchema = StringEnum(ROLES, { description: "admin ⊇ developer ⊇ viewer" });
 
 const ApiKeySchema = Type.Object({
   id: Type.Integer(),

@@ -5,6 +5,7 @@
 // verdict and never give an all-clear on data that is not current.
 import { type Static, Type } from "@sinclair/typebox";
 import { type Kysely, sql } from "kysely";
+import { StringEnum } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
 import { type FetchRecord, readFetch } from "./explorer-fetches.ts";
 
@@ -16,13 +17,10 @@ const Time = Type.Union([Type.String({ format: "date-time" }), Type.Null()]);
 export const CoverageSchema = Type.Object(
   {
     chainId: Type.String(),
-    source: Type.Union(
-      COVERAGE_SOURCES.map((s) => Type.Literal(s)),
-      {
-        description:
-          "index: an indexer follows the chain's node; explorer: the address's history was fetched from an explorer; import: data imported into the service with no follower; none: the service holds no data of the chain",
-      },
-    ),
+    source: StringEnum(COVERAGE_SOURCES, {
+      description:
+        "index: an indexer follows the chain's node; explorer: the address's history was fetched from an explorer; import: data imported into the service with no follower; none: the service holds no data of the chain",
+    }),
     current: Type.Boolean({
       description:
         "the data is current: the index keeps up with the node, the explorer history is fresh, or the import reaches the end of the window analysed (without one, the verdict is as of the import's end, dataUntil). A verdict on data that is not current is never an all-clear",

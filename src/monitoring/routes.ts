@@ -134,7 +134,7 @@ export function registerMonitoringRoutes(
       const foreignUserId = checkForeignUserId(req.body.foreign_user_id, "/foreign_user_id");
       const chainId =
         req.body.chainId === undefined || req.body.chainId === null ? null : Number(req.body.chainId);
-      if (chainId !== null && !ctx.registry.get(chainId)) throw notFound("Chain");
+      if (chainId !== null && !ctx.registry.get(chainId)) throw ctx.registry.unknownChain(chainId);
       const address = registeredAddress(req.body.address, chainId);
       const jurisdiction = req.body.jurisdiction ?? null;
       if (jurisdiction !== null) {

@@ -4,6 +4,7 @@ import { StoredScanSchema } from "../analysis/index.ts";
 import { ForeignUserIdSchema } from "../integrator/index.ts";
 import { JURISDICTION_CODES } from "../jurisdictions/index.ts";
 import { Pagination } from "../platform/http/params.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
 
@@ -25,7 +26,7 @@ export const RegisterBody = Type.Object({
   foreign_user_id: ForeignUserIdSchema,
   description: Type.Optional(Description),
   jurisdiction: Type.Optional(
-    Type.Union([...JURISDICTION_CODES.map((c) => Type.Literal(c)), Type.Null()], {
+    Type.Union([StringEnum(JURISDICTION_CODES), Type.Null()], {
       description:
         'the jurisdiction that governs this client relationship; absent or null: the client\'s profile decides (docs/api.md, "Which regulator gets a client")',
     }),

@@ -7,10 +7,10 @@
 import { Type } from "@sinclair/typebox";
 import { type AnalysisContext, quickRisk } from "../analysis/index.ts";
 import { CoverageSchema, labelsOf, latestTransfers, recentContracts } from "../ledger/index.ts";
-import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { AppError, invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { readBalances } from "./balances.ts";
 import { AssetSchema, WalletParams, WalletQuery } from "./schemas.ts";
 
@@ -19,7 +19,7 @@ const RISKY_OWN_CATEGORIES = ["sanctioned", "illicit", "blocklisted", "mixer"];
 const Tx = Type.Object({
   txHash: Type.String(),
   timestamp: Type.String({ format: "date-time" }),
-  direction: Type.Union([Type.Literal("in"), Type.Literal("out")]),
+  direction: StringEnum(["in", "out"]),
   counterparty: Type.String(),
   token: Type.String(),
   value: Type.String({ description: "in the token's smallest unit" }),
@@ -40,7 +40,7 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
   };
   const chainOf = (id: number | undefined) => {
     const chain = ctx.registry.get(id ?? 1);
-    if (!chain) throw notFound("Chain");
+    if (!chain) throw ctx.registry.unknownChain(id ?? 1);
     return chain;
   };
 
@@ -56,7 +56,7 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
         response: {
           200: Ok(
             Type.Object({
-              status: Type.Union([Type.Literal("clean"), Type.Literal("dirty"), Type.Literal("unknown")], {
+              status: StringEnum(["clean", "dirty", "unknown"], {
                 description:
                   "unknown: the service holds no current data of the wallet on this chain (see coverage)",
               }),

@@ -13,10 +13,10 @@ import {
   parseTronAddress,
   tronBase58,
 } from "../chains/address/index.ts";
-import { AppError, invalid, MESSAGES, notFound } from "../platform/errors.ts";
+import { AppError, invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf, roleRank } from "../platform/http/auth.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import type { WalletReports } from "./report.ts";
 
 const Params = Type.Object({ wallet: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -25,7 +25,7 @@ const Query = Type.Object(
     chainId: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 2147483647, description: "narrows an EVM address to one chain" }),
     ),
-    lang: Type.Optional(Type.Union([Type.Literal("en"), Type.Literal("es")], { default: "en" })),
+    lang: Type.Optional(StringEnum(["en", "es"], { default: "en" })),
     recreate: Type.Optional(
       Type.Boolean({
         default: false,
@@ -68,6 +68,8 @@ export function registerNarrativeRoutes(
   /** The kind of an enabled chain, undefined for a chain the service does not know. */
   chainKind: (chainId: number) => ChainKind | undefined,
   limits: NarrativeLimits,
+  /** The 404 of a chain the service does not know, naming those it does. */
+  unknownChain: (chainId: number) => Error,
 ): void {
   // One count per project, whichever of its viewer keys asks.
   const viewerRefresh = app.createRateLimit({
@@ -98,7 +100,7 @@ export function registerNarrativeRoutes(
     async (req, reply) => {
       const { chainId, lang = "en", recreate = false } = req.query;
       const kind = chainId === undefined ? undefined : chainKind(chainId);
-      if (chainId !== undefined && kind === undefined) throw notFound("Chain");
+      if (chainId !== undefined && kind === undefined) throw unknownChain(chainId);
       const written = parseAddress(req.params.wallet);
       // A hex address on a Tron chain is that chain's: the report names it as Tron writes it.
       const asTron =

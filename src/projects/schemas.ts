@@ -7,6 +7,7 @@ import {
   JURISDICTIONS,
   MEXICO,
 } from "../jurisdictions/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 /** The MX settings without the accumulation choice: the earlier `mx_reporting_entity`. */
 export const MxReportingEntitySchema = Type.Omit(MEXICO.settings, ["accumulation"], {
@@ -28,7 +29,7 @@ const JurisdictionSettingsView = Type.Object(
   Object.fromEntries(JURISDICTIONS.map((j) => [j.code, Type.Optional(j.settings)])),
 );
 
-const JurisdictionsSchema = Type.Array(Type.Union(JURISDICTION_CODES.map((j) => Type.Literal(j))), {
+const JurisdictionsSchema = Type.Array(StringEnum(JURISDICTION_CODES), {
   maxItems: JURISDICTION_CODES.length,
   uniqueItems: true,
 });

@@ -15,7 +15,7 @@ import { invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, ProjectParams, page } from "../platform/http/params.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { zonedDay } from "../platform/time-zone.ts";
 import { actorName, actorOf, projectJurisdictions, writeAudit } from "../projects/index.ts";
 import { operationIdOfHash, operationTxHash } from "../regulation/index.ts";
@@ -83,13 +83,10 @@ const AvisoSchema = Type.Object({
   txHashes: Type.Array(Type.String()),
   operationIds: Type.Array(Type.String()),
   createdBy: Type.String(),
-  state: Type.Union(
-    ["pending", "written", "not_owed"].map((s) => Type.Literal(s)),
-    {
-      description:
-        "`pending`: its file is not written yet (or could not be: the filing calendar says why); `written`: see the filing calendar for filed or overdue; `not_owed`: the client is governed by another jurisdiction",
-    },
-  ),
+  state: StringEnum(["pending", "written", "not_owed"], {
+    description:
+      "`pending`: its file is not written yet (or could not be: the filing calendar says why); `written`: see the filing calendar for filed or overdue; `not_owed`: the client is governed by another jurisdiction",
+  }),
 });
 
 function view(j: Jurisdiction | undefined, a: Aviso) {

@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { checkSignedPath } from "../platform/crypto/signed-url.ts";
 import { AppError, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
+import { FileResponse } from "../platform/http/schemas.ts";
 import { isStoragePath } from "../platform/storage/index.ts";
 import type { ReportsContext } from "./context.ts";
 import { STORAGE_PATH_PATTERN } from "./routes.ts";
@@ -46,6 +47,18 @@ export function registerFileRoutes(app: HttpApp, ctx: ReportsContext): void {
           },
           { additionalProperties: false },
         ),
+        response: {
+          200: FileResponse(
+            "The file, as an attachment (`content-disposition`), in its jurisdiction's format",
+            {
+              "application/xml": Type.String({ description: "Mexico's AVI (UTF-8)" }),
+              "text/plain": Type.String({
+                description:
+                  "Colombia's, El Salvador's and Guatemala's layouts: ISO-8859-1, CRLF, fields separated by `|`",
+              }),
+            },
+          ),
+        },
       },
     },
     async (req, reply) => {

@@ -10,7 +10,7 @@ import { invalid, MESSAGES, notFound } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { principalOf } from "../platform/http/auth.ts";
 import { Pagination, page } from "../platform/http/params.ts";
-import { Ok, ok } from "../platform/http/schemas.ts";
+import { Ok, ok, StringEnum } from "../platform/http/schemas.ts";
 import { actorName, actorOf } from "../projects/index.ts";
 import { filingCalendar, filingsDueBetween, MAX_SPAN_DAYS, markFilingFiled } from "./calendar.ts";
 import type { ReportsContext } from "./context.ts";
@@ -22,7 +22,7 @@ import type { CountryCode } from "./tables.ts";
 /** How long a signed download URL is valid. */
 export const SIGNED_URL_TTL_MS = SIGNED_URL_LIFETIME_MS;
 
-const Country = Type.Union(JURISDICTION_CODES.map((c) => Type.Literal(c)));
+const Country = StringEnum(JURISDICTION_CODES);
 const Period = Type.String({ pattern: PERIOD_PATTERN, description: "YYYY-MM" });
 const Day = Type.String({
   pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$",
@@ -73,9 +73,9 @@ const ReportSchema = Type.Object({
   countryCode: Type.String(),
   period: Type.String(),
   userId: Type.Union([Type.String(), Type.Null()]),
-  kind: Type.Union([Type.Literal("monthly"), Type.Literal("urgent"), Type.Literal("zero")]),
+  kind: StringEnum(["monthly", "urgent", "zero"]),
   version: Type.Integer({ description: "0 for a file that could not be written" }),
-  status: Type.Union([Type.Literal("draft"), Type.Literal("filed"), Type.Literal("failed")], {
+  status: StringEnum(["draft", "filed", "failed"], {
     description:
       "failed: the file could not be written (see `reason`); it is tried again by the next generation",
   }),
@@ -109,12 +109,12 @@ const FilingSchema = Type.Object({
     description:
       "false when the deadline was read in secondary sources, not in the law's own text (Colombia's 20 days): `source` says so",
   }),
-  state: Type.Union(["pending", "generated", "filed", "overdue"].map((s) => Type.Literal(s))),
+  state: StringEnum(["pending", "generated", "filed", "overdue"]),
   folio: Type.Union([Type.String(), Type.Null()]),
   files: Type.Array(
     Type.Object({
       path: Type.String(),
-      status: Type.Union([Type.Literal("draft"), Type.Literal("filed")]),
+      status: StringEnum(["draft", "filed"]),
       folio: Type.Union([Type.String(), Type.Null()]),
     }),
   ),
@@ -156,7 +156,7 @@ const GenerationSchema = Type.Object({
       path: Type.String(),
       name: Type.String(),
       version: Type.Integer(),
-      outcome: Type.Union([Type.Literal("written"), Type.Literal("unchanged")]),
+      outcome: StringEnum(["written", "unchanged"]),
     }),
   ),
   removed: Type.Array(Type.String()),

@@ -4,6 +4,7 @@
 // a namesake, and the programmes or list sections it is on. The importers (src/ingest/person-lists) turn each
 // format into these; the matcher (match/) reads only these.
 import { type Static, Type } from "@sinclair/typebox";
+import { StringEnum } from "../platform/http/schemas.ts";
 
 /** The lists Vigía reads, by the name `vigia lists import KIND` takes. */
 export const LIST_KINDS = ["ofac-sdn", "un", "sat-69b", "mx-lpb", "ftm"] as const;
@@ -13,7 +14,7 @@ export const IDENTIFIER_KINDS = ["rfc", "curp", "passport", "national_id", "tax_
 export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
 
 export const IdentifierSchema = Type.Object({
-  kind: Type.Union(IDENTIFIER_KINDS.map((k) => Type.Literal(k))),
+  kind: StringEnum(IDENTIFIER_KINDS),
   value: Type.String({ minLength: 1, maxLength: 100 }),
   /** ISO 3166-1 alpha-2 of the issuing country, when the list says */
   country: Type.Optional(Type.String({ pattern: "^[A-Z]{2}$" })),

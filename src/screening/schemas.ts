@@ -1,6 +1,7 @@
 // The screening's HTTP schemas (docs/api.md, "Screening"); the verbs' types derive from them.
 import { type Static, Type } from "@sinclair/typebox";
 import { MaxDepthSchema, ScanBody, ScanResponse } from "../analysis/index.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 import { IdentifierSchema, LIST_KINDS } from "./entry.ts";
 import { OUTCOME_CLASSES, VERDICTS } from "./outcomes.ts";
 
@@ -18,7 +19,7 @@ export const PersonSchema = Type.Object(
         "the full name as the client record holds it (any order: given names and surnames, or a company's name)",
     }),
     type: Type.Optional(
-      Type.Union([Type.Literal("person"), Type.Literal("entity")], {
+      StringEnum(["person", "entity"], {
         description: "`person` (default) or `entity` (a company, trust or organisation)",
       }),
     ),
@@ -43,7 +44,7 @@ export type PersonInput = Static<typeof PersonSchema>;
 
 export const OperationSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal("attempt"), Type.Literal("onboarding")], {
+    kind: StringEnum(["attempt", "onboarding"], {
       description:
         "`attempt`: the person tried an operation that was not carried out (refused, abandoned); `onboarding`: the person is applying to become a client",
     }),
@@ -96,7 +97,7 @@ export const PersonsBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Kind = Type.Union(LIST_KINDS.map((k) => Type.Literal(k)));
+const Kind = StringEnum(LIST_KINDS);
 
 export const ListVersionSchema = Type.Object({
   kind: Kind,
@@ -106,32 +107,58 @@ export const ListVersionSchema = Type.Object({
   importedAt: Type.String({ format: "date-time" }),
 });
 
+/** How old a list is and how its last scheduled refresh ended (src/ingest keeps them; GET /screening/lists shows). */
+export const ListFreshnessSchema = Type.Object({
+  kind: Type.String({
+    description: "a list of persons, or `sanctions`: OFAC's digital currency addresses (sanctioned labels)",
+  }),
+  ageSeconds: Type.Union([Type.Integer(), Type.Null()], {
+    description: "seconds since its last completed import, by hand or by the schedule; null: never imported",
+  }),
+  stale: Type.Boolean({
+    description: "older than VIGIA_LIST_MAX_AGE_HOURS, or never loaded though scheduled",
+  }),
+  lastRefresh: Type.Union([
+    Type.Object({
+      at: Type.String({ format: "date-time" }),
+      outcome: StringEnum(["imported", "unchanged", "refused", "failed"]),
+      error: Type.Union([Type.String(), Type.Null()]),
+      failures: Type.Integer({ description: "refreshes failed or refused in a row" }),
+    }),
+    Type.Null(),
+  ]),
+});
+export type ListFreshness = Static<typeof ListFreshnessSchema>;
+
+/** A list's current version with its age (GET /screening/lists). */
+export const ListStateSchema = Type.Composite([
+  ListVersionSchema,
+  Type.Object({
+    ageSeconds: Type.Union([Type.Integer(), Type.Null()]),
+    stale: Type.Boolean({ description: "older than its VIGIA_LIST_MAX_AGE_HOURS (the UIF's LPB: 31 days)" }),
+  }),
+]);
+
 export type { Verdict } from "./outcomes.ts";
 
-const VerdictSchema = Type.Union(
-  VERDICTS.map((v) => Type.Literal(v)),
-  {
-    description:
-      "`match`: a candidate on a sanctions or blocked-persons list (OFAC, UN, the UIF's LPB) reached its list's match threshold: do not operate; `review`: a candidate for the officer to check (any list's review threshold, and every SAT 69-B candidate); `pep`: a politically exposed person, to be watched with enhanced due diligence and a directivo's approval, never refused for that alone; `clear`",
-  },
-);
+const VerdictSchema = StringEnum(VERDICTS, {
+  description:
+    "`match`: a candidate on a sanctions or blocked-persons list (OFAC, UN, the UIF's LPB) reached its list's match threshold: do not operate; `review`: a candidate for the officer to check (any list's review threshold, and every SAT 69-B candidate); `pep`: a politically exposed person, to be watched with enhanced due diligence and a directivo's approval, never refused for that alone; `clear`",
+});
 
 export const CandidateSchema = Type.Object({
   list: Kind,
   listVersion: Type.String(),
   entryId: Type.String(),
   score: Type.Number({ minimum: 0, maximum: 1 }),
-  verdict: Type.Union([Type.Literal("review"), Type.Literal("pep"), Type.Literal("match")], {
+  verdict: StringEnum(["review", "pep", "match"], {
     description:
       "what this candidate's score is at its list's thresholds, read by its class: `match` only on a sanctions list, `pep` for a PEP at the match threshold, `review` otherwise",
   }),
-  class: Type.Union(
-    OUTCOME_CLASSES.map((c) => Type.Literal(c)),
-    {
-      description:
-        "what the list's entries are: `sanctions` (OFAC, UN, the UIF's LPB, OpenSanctions entries that are not only PEPs), `pep` (an OpenSanctions PEP or a relative or close associate), `tax` (the SAT's Art. 69-B list)",
-    },
-  ),
+  class: StringEnum(OUTCOME_CLASSES, {
+    description:
+      "what the list's entries are: `sanctions` (OFAC, UN, the UIF's LPB, OpenSanctions entries that are not only PEPs), `pep` (an OpenSanctions PEP or a relative or close associate), `tax` (the SAT's Art. 69-B list)",
+  }),
   matchedName: Type.String({ description: "the entry's name that matched, as the list writes it" }),
   matchedFields: Type.Array(Type.String(), {
     description: "`name` or `alias`, and `date`, `country`, `identifier` where they agree",
@@ -154,13 +181,10 @@ export const NameAsReadSchema = Type.Object(
     compared: Type.String({ description: "the name as a reader sees it: what was compared with the lists" }),
     hidden: Type.Array(
       Type.Object({
-        kind: Type.Union(
-          [Type.Literal("invisible"), Type.Literal("compatibility"), Type.Literal("look-alike")],
-          {
-            description:
-              "`invisible`: renders as nothing (zero-width space, soft hyphen, word joiner, U+FEFF, a variation selector); `compatibility`: a compatibility form of a letter (fullwidth, mathematical, a ligature); `look-alike`: a letter of another script confusable with a Latin one (Unicode TS #39)",
-          },
-        ),
+        kind: StringEnum(["invisible", "compatibility", "look-alike"], {
+          description:
+            "`invisible`: renders as nothing (zero-width space, soft hyphen, word joiner, U+FEFF, a variation selector); `compatibility`: a compatibility form of a letter (fullwidth, mathematical, a ligature); `look-alike`: a letter of another script confusable with a Latin one (Unicode TS #39)",
+        }),
         character: Type.String({ description: 'the code point as stored, "U+200B"' }),
         at: Type.Integer({
           minimum: 0,

@@ -8,7 +8,7 @@ import { translate } from "../messages/index.ts";
 import type { HttpApp } from "../platform/http/app.ts";
 import { type Principal, principalOf, SESSION_COOKIE } from "../platform/http/auth.ts";
 import { ProjectParams } from "../platform/http/params.ts";
-import { Ok, OkEmpty, ok } from "../platform/http/schemas.ts";
+import { Ok, OkEmpty, ok, RedirectResponse } from "../platform/http/schemas.ts";
 import { actorOf } from "../projects/index.ts";
 import {
   changePassword,
@@ -300,7 +300,16 @@ export function registerSessionRoutes(app: HttpApp, ctx: UsersContext): void {
     "/auth/oidc/start",
     {
       config: { access: "public" },
-      schema: { tags, summary: "Start signing in with the identity provider: a redirect to it" },
+      schema: {
+        tags,
+        summary: "Start signing in with the identity provider: a redirect to it",
+        response: {
+          302: RedirectResponse(
+            "To the identity provider's authorization endpoint, with a flow cookie (no body)",
+            "the provider's authorization URL (state, nonce and PKCE challenge in its query)",
+          ),
+        },
+      },
     },
     async (request, reply) => {
       const { url, cookie } = await startOidc(ctx);
@@ -326,6 +335,12 @@ export function registerSessionRoutes(app: HttpApp, ctx: UsersContext): void {
           "Where the identity provider sends the browser back: the session cookie and a redirect to /app",
         description:
           "A refusal (no account with the e-mail, an unverified e-mail, a flow that failed) redirects to `/app/login#error=<message id>` instead, with the message's parameters beside it (`&email=...` for `oidc.no_account`), so the sign-in page says why.",
+        response: {
+          302: RedirectResponse(
+            "Signed in: to the officer's pages with the session cookie; refused: to the sign-in page (no body)",
+            "`/app`, or `/app/login#error=<message id>` on a refusal",
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -1,11 +1,9 @@
 // The shapes of the sign-in and user routes (docs/api.md, "People and sessions").
 import { Type } from "@sinclair/typebox";
 import { ROLES } from "../platform/http/auth.ts";
+import { StringEnum } from "../platform/http/schemas.ts";
 
-export const RoleSchema = Type.Union(
-  ROLES.map((r) => Type.Literal(r)),
-  { description: "viewer < developer < officer < admin" },
-);
+export const RoleSchema = StringEnum(ROLES, { description: "viewer < developer < officer < admin" });
 
 const DateTime = Type.String({ format: "date-time" });
 
@@ -23,7 +21,7 @@ export const SessionUserSchema = Type.Object({
   email: Type.String(),
   displayName: Type.String(),
   role: RoleSchema,
-  lang: Type.Union([Type.Literal("es"), Type.Literal("en")]),
+  lang: StringEnum(["es", "en"]),
   timeZone: Type.String(),
   totpEnabled: Type.Boolean(),
 });
@@ -48,7 +46,7 @@ export const LoginBody = Type.Object({
 });
 
 export const SettingsBody = Type.Object({
-  lang: Type.Optional(Type.Union([Type.Literal("es"), Type.Literal("en")])),
+  lang: Type.Optional(StringEnum(["es", "en"])),
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "an IANA zone" })),
 });
 

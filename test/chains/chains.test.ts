@@ -266,7 +266,10 @@ describe("GET /v1/chains/{chainId}", () => {
     for (const id of [999_999, ID.disabled]) {
       const { res, body } = await detail(id);
       expect(res.statusCode, String(id)).toBe(404);
-      expect(body).toEqual({ success: false, error: "not_found", message: "Chain not found" });
+      // The answer names the chains there are, so that a caller who wrote the wrong id sees the right one.
+      expect(body).toMatchObject({ success: false, error: "not_found" });
+      expect(body.message).toMatch(new RegExp(`^Chain ${id} not found: the chains here are \\d+ \\(`));
+      expect(body.message).not.toContain(`${ID.disabled} (`);
     }
     expect(fakes.disabled.requests).toBe(0);
   });

@@ -1,12 +1,14 @@
 // Contract suite: EVERY operation of the OpenAPI document a running service serves has an example for each of its
-// path and query parameters and for its JSON body, and each example is valid against its own schema (the body's
-// as strictly as the service validates bodies: no unknown field, no string for a number), so that the docs page's
-// "Try it out" fills in values that work, not "string". The examples are the devnet scenario's
-// (src/devnet/examples.ts). A route added later without one fails here.
+// path and query parameters, for its JSON body and for each media type of its success answer, and each example is
+// valid against its own schema (the body's as strictly as the service validates bodies: no unknown field, no
+// string for a number), so that the docs page's "Try it out" fills in values that work, not "string", and an
+// integrator sees what comes back. The examples are the devnet scenario's (src/devnet/examples.ts and beside it).
+// A route added later without one fails here.
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAddresses } from "../../src/devnet/addresses.ts";
+import { devnetApiExamples } from "../../src/devnet/examples.ts";
 import { auth, startTestService, type TestService } from "../support/service.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -27,6 +29,7 @@ interface Media {
 interface OperationObject {
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
 }
 
 let svc: TestService;
@@ -100,6 +103,52 @@ describe("OpenAPI examples", () => {
     expect(problems).toEqual([]);
   });
 
+  it("every operation answers with an example of each media type its success answer comes in, valid against its schema", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const { name, op } of operations) {
+      const successes = Object.entries(op.responses ?? {}).filter(([status]) => /^[23]/.test(status));
+      if (successes.length === 0) problems.push(`${name}: documents no success answer`);
+      for (const [status, response] of successes) {
+        const content = Object.entries(response.content ?? {});
+        // A redirect (3xx) and 204 have no body: nothing to exemplify. Any other success must describe its body.
+        if (content.length === 0) {
+          if (!/^(3\d\d|204)$/.test(status)) problems.push(`${name} ${status}: describes no body`);
+          continue;
+        }
+        for (const [type, media] of content) {
+          const values = examplesOf(media);
+          if (values.length === 0) problems.push(`${name} ${status} ${type}: no example`);
+          for (const value of values) {
+            checked++;
+            if (type.includes("json")) {
+              const why = invalid(media.schema, value);
+              if (why)
+                problems.push(`${name} ${status}: example ${JSON.stringify(value).slice(0, 200)}: ${why}`);
+            } else if (typeof value !== "string" || value.trim() === "") {
+              // Markdown, XML, text files: the example is the document itself.
+              problems.push(`${name} ${status} ${type}: the example is not the text of the file`);
+            }
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+
+  it("every answer example given is for a status and media type its operation documents", () => {
+    const stray: string[] = [];
+    for (const [name, byStatus] of Object.entries(devnetApiExamples().responses ?? {})) {
+      const [method = "", path = ""] = name.split(" ");
+      const op = doc.paths[path]?.[method.toLowerCase()];
+      for (const [status, byMedia] of Object.entries(byStatus))
+        for (const type of Object.keys(byMedia))
+          if (!op?.responses?.[status]?.content?.[type]) stray.push(`${name} ${status} ${type}`);
+    }
+    expect(stray).toEqual([]);
+  });
+
   it("no example is the placeholder a generator writes ('string', 'stringstri...')", () => {
     const text = JSON.stringify(
       operations.map(({ op }) => [
@@ -107,6 +156,7 @@ describe("OpenAPI examples", () => {
         op.requestBody?.content?.["application/json"]
           ? examplesOf(op.requestBody.content["application/json"])
           : [],
+        Object.values(op.responses ?? {}).flatMap((r) => Object.values(r.content ?? {}).map(examplesOf)),
       ]),
     );
     expect(text).not.toMatch(/"string\w*"/);

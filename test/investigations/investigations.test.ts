@@ -237,7 +237,7 @@ describe("errors and scoping", () => {
     expect((await create({ name: "x", wallet: peel.subject }, svc.project.keys.viewer)).statusCode).toBe(403);
     const unknown = await create({ name: "x", wallet: peel.subject, chainId: 424242 });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe("Chain not found");
+    expect(unknown.json().message).toMatch(/^Chain 424242 not found: the chains here are 1 \(Ethereum\), /);
   });
 
   it("lists the project's investigations, newest first, paginated", async () => {

@@ -2,13 +2,14 @@
 // "Investigations and layered analyses"). They document the answers in OpenAPI; a completed layer is sent as its stored JSON text.
 import { type Static, Type } from "@sinclair/typebox";
 import { CoverageSchema } from "../../ledger/index.ts";
+import { StringEnum } from "../../platform/http/schemas.ts";
 import { NODE_TYPES, PATTERNS, RISK_LEVELS, SEVERITIES } from "../../risk/index.ts";
 
-const Severity = Type.Union(SEVERITIES.map((s) => Type.Literal(s)));
-const Level = Type.Union(RISK_LEVELS.map((l) => Type.Literal(l)));
+const Severity = StringEnum(SEVERITIES);
+const Level = StringEnum(RISK_LEVELS);
 
 export const LayerPatternSchema = Type.Object({
-  patternType: Type.Union(PATTERNS.map((p) => Type.Literal(p))),
+  patternType: StringEnum(PATTERNS),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   severity: Severity,
   description: Type.String(),
@@ -24,10 +25,9 @@ export const LayerPatternSchema = Type.Object({
 
 const NodeSchema = Type.Object({
   address: Type.String(),
-  type: Type.Union(
-    NODE_TYPES.map((t) => Type.Literal(t)),
-    { description: "eoa, contract, exchange, mixer, bridge, defi, sanctioned, illicit or unknown" },
-  ),
+  type: StringEnum(NODE_TYPES, {
+    description: "eoa, contract, exchange, mixer, bridge, defi, sanctioned, illicit or unknown",
+  }),
   depth: Type.Integer({ description: "hops from the root" }),
   label: Type.Optional(Type.String()),
   labelSource: Type.Optional(
@@ -85,7 +85,7 @@ export const LayerExposureSchema = Type.Object({
   category: Type.String({
     description: "the labelled addresses' category: sanctioned, illicit, mixer, blocklisted, exchange, ...",
   }),
-  direction: Type.Union([Type.Literal("incoming"), Type.Literal("outgoing"), Type.Literal("self")], {
+  direction: StringEnum(["incoming", "outgoing", "self"], {
     description:
       "incoming: funds came from them to the root; outgoing: the root's funds went to them; self: the root itself is labelled so",
   }),
@@ -157,7 +157,7 @@ const CompletedLayerSchema = Type.Object({
 const ShortLayerSchema = Type.Object({
   analysisId: Type.String({ format: "uuid" }),
   layer: Type.Integer(),
-  status: Type.Union([Type.Literal("pending"), Type.Literal("failed")]),
+  status: StringEnum(["pending", "failed"]),
   totalLayers: Type.Integer(),
   error: Type.Optional(Type.String()),
 });
@@ -176,7 +176,7 @@ export type AnalysisProgressBody = Static<typeof ProgressSchema>;
 
 export const ProgressSchema = Type.Object({
   analysisId: Type.String({ format: "uuid" }),
-  status: Type.Union((["pending", "running", "completed", "failed"] as const).map((s) => Type.Literal(s))),
+  status: StringEnum(["pending", "running", "completed", "failed"]),
   completedLayers: Type.Integer(),
   maxDepth: Type.Integer(),
   incremental: Type.Boolean(),

@@ -4,6 +4,7 @@
 // and receipts in separate groups, so by default they accumulate apart (`by-type`). An officer who reads receipts
 // and sends as one type can choose `combined` (docs/regulation.md, "Mexico").
 import { type Static, Type } from "@sinclair/typebox";
+import { StringEnum } from "../../platform/http/schemas.ts";
 
 const RFC_OR_CLAVE = "^[A-ZÑ&]{3,4}[0-9]{6}[A-Z0-9]{3}$";
 
@@ -17,7 +18,7 @@ export const MxSettingsSchema = Type.Object(
     clave_entidad_colegiada: Type.Optional(Type.String({ pattern: "^[A-ZÑ&]{3}[0-9]{6}[A-Z0-9]{3}$" })),
     exento: Type.Optional(Type.Boolean()),
     accumulation: Type.Optional(
-      Type.Union([Type.Literal("by-type"), Type.Literal("combined")], {
+      StringEnum(["by-type", "combined"], {
         description:
           "by-type (default): receipts and sends accumulate apart (Reglamento Art. 7, 'por tipo de acto u operación'); combined: together",
       }),

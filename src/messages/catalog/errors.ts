@@ -16,6 +16,7 @@ export const errors = defineMessages({
     "error.forbidden_role":
       "Forbidden: this action needs a key of role {needed}{needed, select, admin {} other { or above}}; this key's role is {role}",
     "error.route_not_found": "Route {method} {path} not found",
+    "error.chain_not_found": "Chain {chain} not found: the chains here are {chains}",
     "error.payload_too_large": "Request body is larger than 1 MiB",
     "error.unsupported_media_type": "Content-Type must be application/json",
     "error.auth_limited": "Too many failed authentications from this address: limit of {max} per minute",
@@ -33,6 +34,7 @@ export const errors = defineMessages({
     "error.forbidden_role":
       "Prohibido: esta acción requiere el rol {needed, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{needed}}}{needed, select, admin {} other { o superior}}; su rol es {role, select, viewer {lector} developer {desarrollador} officer {oficial de cumplimiento} admin {administrador} other {{role}}}. Pida a un administrador del proyecto que le asigne el rol necesario",
     "error.route_not_found": "No existe la ruta {method} {path}",
+    "error.chain_not_found": "No existe la cadena {chain}: las cadenas de este servicio son {chains}",
     "error.payload_too_large": "El cuerpo de la solicitud pasa de 1 MiB",
     "error.unsupported_media_type": "El Content-Type debe ser application/json",
     "error.auth_limited":

@@ -24,10 +24,12 @@ import { AppError, MESSAGES } from "../errors.ts";
 import { instrumentHttp } from "../metrics/index.ts";
 import { type Authenticator, authHook, type SessionResolver } from "./auth.ts";
 import { answerClientError, shuttingDown } from "./client-errors.ts";
-import { addExamples, type RequestExamples } from "./examples.ts";
+import { DOCS_PAGE } from "./docs-page.ts";
+import { type ApiExamples, addExamples } from "./examples.ts";
 import { FailureLimiter } from "./failure-limiter.ts";
 import { languageHooks, type RequestLanguage } from "./lang.ts";
 import { type MetricsRouteOptions, registerMetricsRoute } from "./metrics-route.ts";
+import { finishDocument } from "./openapi.ts";
 import { ErrorResponse } from "./schemas.ts";
 import { type SharedRateCounter, sharedRateStore } from "./shared-rate-store.ts";
 import { closedBody, namingUnknownFields, unwantedBody } from "./unknown-fields.ts";
@@ -84,8 +86,13 @@ export interface HttpAppOptions {
   readinessFacts?: () => Promise<Record<string, unknown>>;
   /** Serves GET /metrics and counts every request in it (docs/operations.md, "Metrics"). */
   metrics?: MetricsRouteOptions;
-  /** Examples of the /v1 and /auth requests for the OpenAPI document, where a route's schemas give none (examples.ts). */
-  examples?: RequestExamples;
+  /**
+   * Examples of the /v1 and /auth requests and responses and of the webhooks for the OpenAPI document, where a
+   * route's schemas give none (examples.ts).
+   */
+  examples?: ApiExamples;
+  /** The OpenAPI 3.1 `webhooks` the service calls (the integrator's notification), as the document writes them. */
+  webhooks?: Record<string, unknown>;
   /**
    * How the language of a request is chosen and how an error is said in it (lang.ts); without it every answer
    * is in English and sends no Content-Language.
@@ -284,6 +291,9 @@ function optionalBody<F extends ((...args: never[]) => unknown) & { errors?: unk
 }
 
 /** Path and query integers must be plain decimals; Ajv's coercion alone also takes "0x10", " 1" or "1e3". */
+/** The query of an API route that takes none: any parameter is refused, by name. */
+const NO_QUERY = { type: "object", properties: {}, additionalProperties: false } as const;
+
 function strictIntegers<F extends ((...args: never[]) => unknown) & { errors?: unknown }>(
   schema: unknown,
   validate: F,
@@ -355,10 +365,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const ajvOptions = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false } as const;
   const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
   const paramAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: "array" }));
+  // A query's unknown parameters are named as a body's unknown fields are (a typo in `chainid` silently ran on the
+  // default chain before).
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === "body"
       ? optionalBody(schema, namingUnknownFields(schema, bodyAjv.compile(schema as object)))
-      : strictIntegers(schema, paramAjv.compile(schema)),
+      : httpPart === "querystring"
+        ? namingUnknownFields(schema, strictIntegers(schema, paramAjv.compile(schema)))
+        : strictIntegers(schema, paramAjv.compile(schema)),
   );
   // Only JSON bodies: without this, fastify's built-in text/plain parser would answer 400 instead of 415.
   app.removeContentTypeParser("text/plain");
@@ -449,8 +463,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   // A body's objects refuse the fields they do not list (unknown-fields.ts), however the route's schema was written;
   // the OpenAPI document shows it (`additionalProperties: false`).
+  // So does a query: an API route without query parameters declares none, and any given is refused by name.
   app.addHook("onRoute", (route) => {
     if (route.schema?.body !== undefined) route.schema.body = closedBody(route.schema.body);
+    if (route.schema?.querystring !== undefined)
+      route.schema.querystring = closedBody(route.schema.querystring);
+    else if (route.url.startsWith("/v1/") && !route.url.startsWith("/v1/docs") && route.method !== "HEAD")
+      route.schema = { ...route.schema, querystring: NO_QUERY };
   });
   // Every parameter and body of the OpenAPI document has an example, so that "Try it out" sends one that works.
   const examples = options.examples;
@@ -500,6 +519,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
             operation.requestBody.required = false;
         }
       }
+      finishDocument(doc, options.examples);
       return doc;
     },
     openapi: {
@@ -510,9 +530,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         description:
           "Open-source compliance and risk analysis for payment providers and crypto exchanges in Latin America. " +
           "Every route needs `x-api-key: ApiKey <key>` unless marked public. Errors use the envelope " +
-          "`{success:false, error, message}`.",
+          "`{success:false, error, message, details?}` (the `Error` schema). The notifications the service sends " +
+          "to an integrator are under `webhooks`.",
       },
       servers: [{ url: options.publicUrl }],
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       components: {
         securitySchemes: {
           ApiKey: {
@@ -529,7 +551,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/v1/docs", staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: "/v1/docs", staticCSP: true, ...DOCS_PAGE });
 
   // Cookies are read (request.cookies) before the auth hook, which looks a session cookie up; no signing secret:
   // a session cookie is a random id, checked against the database.

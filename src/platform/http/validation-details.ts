@@ -50,11 +50,22 @@ function textOf(issue: Issue): ErrorText | undefined {
   }
 }
 
+/**
+ * Ajv's English words for one refusal; an enum's name the values it allows, which Ajv's leave out ("must be equal
+ * to one of the allowed values"), as the catalog's `error.detail.enum` does in every language.
+ */
+function englishOf(issue: Issue): string {
+  const allowed = (issue.params as { allowedValues?: unknown } | undefined)?.allowedValues;
+  if (issue.keyword === "enum" && Array.isArray(allowed))
+    return `must be equal to one of the allowed values: ${allowed.map(String).join(", ")}`;
+  return issue.message ?? "is invalid";
+}
+
 export function validationDetails(error: FastifyError): ErrorDetail[] {
   return (error.validation ?? []).slice(0, MAX_DETAILS).map((issue) => {
     const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
     const path = `${issue.instancePath || ""}${missing ? `/${missing}` : ""}` || "/";
     const text = textOf(issue);
-    return { path, message: issue.message ?? "is invalid", ...(text ? { text } : {}) };
+    return { path, message: englishOf(issue), ...(text ? { text } : {}) };
   });
 }

@@ -1,11 +1,12 @@
 // The match review's HTTP schemas (docs/api.md, "Match review"); the view's type derives from them.
 import { type Static, Type } from "@sinclair/typebox";
+import { StringEnum } from "../../platform/http/schemas.ts";
 import { IdentifierSchema } from "../entry.ts";
 
 const Day = Type.Union([Type.String(), Type.Null()]);
 
 const ReviewSchema = Type.Object({
-  decision: Type.Union([Type.Literal("confirm"), Type.Literal("discard")]),
+  decision: StringEnum(["confirm", "discard"]),
   decisionText: Type.String({ description: "the decision in words, in the request's language" }),
   reason: Type.String(),
   by: Type.String({ description: "who decided, as the audit names them: `user:<id>`, `key:<id>`" }),
@@ -47,7 +48,7 @@ export const MatchViewSchema = Type.Object({
       listVersion: Type.String({ description: "the version of the list the entry is shown at" }),
       listDate: Day,
       alertedVersion: Type.String({ description: "the version of the list the alert was raised on" }),
-      source: Type.Union([Type.Literal("alerted"), Type.Literal("current"), Type.Literal("kept")], {
+      source: StringEnum(["alerted", "current", "kept"], {
         description:
           "`alerted`: the entry as at the alert's version; `current`: that version was replaced, the current one is shown; `kept`: the entry left the list, what the alert kept is shown (without identifiers)",
       }),
@@ -92,7 +93,7 @@ export type MatchView = Static<typeof MatchViewSchema>;
 
 export const MatchReviewBody = Type.Object(
   {
-    decision: Type.Union([Type.Literal("confirm"), Type.Literal("discard")], {
+    decision: StringEnum(["confirm", "discard"], {
       description:
         "`confirm`: the client is the listed person (the alert is escalated and kept for the aviso); `discard`: a namesake (the alert is closed as `false_positive`, and the pair raises no alert while the entry and the profile stay the same)",
     }),

@@ -151,8 +151,16 @@ describe("vigia serve as a newcomer runs it", { timeout: TEST_TIMEOUT }, () => {
 
     const readyz = await get(`${url}/readyz`);
     expect(readyz.status).toBe(200);
-    // Ready, with each followed chain's lag (none is followed here).
-    expect(await json(readyz)).toEqual({ status: "ready", chains: [] });
+    // Ready, with each followed chain's lag (none is followed here) and each list's age: none is loaded on a fresh
+    // data dir, so each public list the workers refresh on their own is stale until the first refresh brings it.
+    const ready = await json(readyz);
+    expect(ready).toMatchObject({ status: "ready", chains: [] });
+    expect(ready.lists.map((l: { kind: string; stale: boolean }) => [l.kind, l.stale])).toEqual([
+      ["ofac-sdn", true],
+      ["un", true],
+      ["sat-69b", true],
+      ["sanctions", true],
+    ]);
 
     const openapi = await get(`${url}/v1/openapi.json`);
     expect(openapi.status).toBe(200);

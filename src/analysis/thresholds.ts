@@ -29,7 +29,7 @@ function cachesFor(ctx: AnalysisContext): Caches {
         (projectId) => ctx.projectJurisdictions?.(projectId) ?? Promise.resolve([]),
         JURISDICTIONS_TTL_MS,
       ),
-      rates: new TtlCache((currency) => dailyRates(ctx.db, currency), RATES_TTL_MS, 100),
+      rates: new TtlCache<string, FxRates>((currency) => dailyRates(ctx.db, currency), RATES_TTL_MS, 100),
     };
     caches.set(ctx.db, c);
   }

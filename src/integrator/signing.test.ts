@@ -1,5 +1,6 @@
-// Signing calls to integrators: Standard Webhooks signatures verified with the public `standardwebhooks` package
-// (also both signatures while a rotated secret is honoured), and `hmac-canonical` checked against an implementation
+// Signing calls to integrators: Standard Webhooks signatures (made with the public `standardwebhooks` package)
+// verified with that package and against the specification's formula written out here (also both signatures while
+// a rotated secret is honoured), the receiver's check of them, and `hmac-canonical` checked against an implementation
 // written here from its rule (METHOD::lowercase-path::JSON-with-sorted-nested-keys::timestamp-ms); bodies go out
 // with every object's keys sorted, so that the original's rule and a rule sorting inside arrays agree.
 import crypto from "node:crypto";
@@ -49,6 +50,41 @@ describe("standard-webhooks", () => {
     const payload = serializeBody("standard-webhooks", body);
     expect(new Webhook(secret).verify(payload, headers)).toEqual(body);
     expect(new Webhook(old).verify(payload, headers)).toEqual(body);
+  });
+
+  it("is the specification's HMAC-SHA256 of id.timestamp.body, keyed by the secret's decoded bytes", () => {
+    const message = { id: "msg_spec", method: "POST" as const, path: "/webhook", body, at };
+    const headers = signatureHeaders("standard-webhooks", [secret], message);
+    const timestamp = Math.floor(at / 1000);
+    const key = Buffer.from(secret.slice("whsec_".length), "base64");
+    const mac = crypto
+      .createHmac("sha256", key)
+      .update(`msg_spec.${timestamp}.${serializeBody("standard-webhooks", body)}`)
+      .digest("base64");
+    expect(headers["webhook-signature"]).toBe(`v1,${mac}`);
+  });
+
+  it("checks a received call as the receiver does: either signature of a rotation, not a tampered or stale one", () => {
+    const now = Date.now();
+    const message = { id: "msg_rcv", method: "POST" as const, path: "/webhook", body, at: now };
+    const headers = signatureHeaders("standard-webhooks", [secret, old], message);
+    const call = {
+      method: "POST",
+      path: "/webhook",
+      headers,
+      rawBody: serializeBody("standard-webhooks", body),
+      now,
+    };
+    expect(verifySignature("standard-webhooks", secret, call)).toBe(true);
+    expect(verifySignature("standard-webhooks", old, call)).toBe(true);
+    const other = `whsec_${crypto.randomBytes(24).toString("base64")}`;
+    expect(verifySignature("standard-webhooks", other, call)).toBe(false);
+    expect(verifySignature("standard-webhooks", secret, { ...call, rawBody: `${call.rawBody} ` })).toBe(
+      false,
+    );
+    expect(verifySignature("standard-webhooks", secret, { ...call, now: now + 6 * 60_000 })).toBe(false);
+    const { "webhook-id": _, ...withoutId } = headers;
+    expect(verifySignature("standard-webhooks", secret, { ...call, headers: withoutId })).toBe(false);
   });
 });
 

@@ -1,8 +1,9 @@
 // How a call to an integrator is signed, in the scheme its project chose (its `signing_scheme` setting):
 // - `standard-webhooks` (default): `webhook-id` (the same for every retry of one message), `webhook-timestamp`
 //   (unix seconds) and `webhook-signature`: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the key the
-//   `whsec_<base64>` secret encodes. While a rotated-out secret is still honoured, both signatures are sent,
-//   space-separated, as the Standard Webhooks specification allows; receivers accept either.
+//   `whsec_<base64>` secret encodes, computed and checked by the specification's own package (`standardwebhooks`),
+//   so that what is sent is what integrators' verifiers expect. While a rotated-out secret is still honoured, both
+//   signatures are sent, space-separated, as the Standard Webhooks specification allows; receivers accept either.
 // - `hmac-canonical` (for integrators built for the service this interface comes from): `x-wavynode-hmac`, the base64
 //   HMAC-SHA256 (keyed by the 32-character hex secret as text) of `METHOD::lowercase-path::JSON::timestamp`, and
 //   `x-wavynode-timestamp`, epoch milliseconds as a string. JSON is JSON.stringify of the body with the keys of
@@ -11,6 +12,7 @@
 //   the keys of every object sorted, inside arrays too, so that both kinds compute the same string.
 // Both schemes send that fully sorted JSON, so that what a receiver reads is in one order whatever it verifies with.
 import crypto from "node:crypto";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 export type SigningScheme = "standard-webhooks" | "hmac-canonical";
 
@@ -47,7 +49,9 @@ export function signatureHeaders(
   }
   const timestamp = String(Math.floor(message.at / 1000));
   const body = serializeBody(scheme, message.body);
-  const signatures = secrets.map((secret) => standardSignature(secret, message.id, timestamp, body));
+  const signatures = secrets.map((secret) =>
+    standardWebhook(secret).sign(message.id, new Date(message.at), body),
+  );
   return {
     "webhook-id": message.id,
     "webhook-timestamp": timestamp,
@@ -106,15 +110,13 @@ function sortKeys(value: unknown, insideArrays: boolean): unknown {
   return out;
 }
 
-/** One Standard Webhooks signature: `v1,` and the base64 HMAC of "id.timestamp.body". */
-function standardSignature(secret: string, id: string, timestamp: string, body: string): string {
-  return `v1,${crypto.createHmac("sha256", standardWebhooksKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
-}
-
-/** The HMAC key a `whsec_<base64>` secret encodes. */
-function standardWebhooksKey(secret: string): Buffer {
+/**
+ * The package's signer and verifier for a `whsec_<base64>` secret. The package would also take a bare base64 key;
+ * the service's secrets always carry the prefix, so one without it is a mistake (a canonical scheme's secret).
+ */
+function standardWebhook(secret: string): Webhook {
   if (!secret.startsWith("whsec_")) throw new Error("a Standard Webhooks secret starts with whsec_");
-  return Buffer.from(secret.slice("whsec_".length), "base64");
+  return new Webhook(secret);
 }
 
 /** How far a signed timestamp may be from now when a receiver checks it (Standard Webhooks' default). */
@@ -157,6 +159,17 @@ export function verifySignature(
   const signatures = call.headers["webhook-signature"];
   if (!id || !timestamp || !signatures) return false;
   if (Math.abs(call.now - Number(timestamp) * 1000) > SIGNATURE_TOLERANCE_MS) return false;
-  const expected = standardSignature(secret, id, timestamp, call.rawBody);
-  return signatures.split(" ").some((s) => equal(s, expected));
+  // As an integrator using the package checks a call (it also holds the timestamp to its tolerance of the system's
+  // clock): any of the space-separated `v1,` signatures may match.
+  try {
+    standardWebhook(secret).verify(
+      call.rawBody,
+      { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures },
+      { jsonParse: false },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return false;
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
-// Reading the migrations: in order, and a repeated number or a misnamed file fails instead of being skipped.
+// Reading the migrations: in order, each with the sha256 of its bytes, and a repeated number or a misnamed file
+// fails instead of being skipped.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,12 @@ describe("readMigrations", () => {
     const versions = readMigrations().map((m) => m.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it("gives each file's sha256, as sha256sum prints it", () => {
+    // `printf 'SELECT 1;' | sha256sum`
+    const [first] = readMigrations(dirWith(["0001_first.sql"]));
+    expect(first?.checksum).toBe("17db4fd369edb9244b9f91d9aeed145c3d04ad8ba6e95d06247f07a63527d11a");
   });
 
   it("fails on two migrations with one number", () => {

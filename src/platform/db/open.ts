@@ -4,8 +4,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely } from "kysely";
 import pg from "pg";
+import { SchemaLockingPostgresDialect } from "./migration-lock.ts";
 import { PGliteDialect } from "./pglite-driver.ts";
 import { preparingPool } from "./prepared.ts";
 import { SOCKET_PORT, type SocketBridge, socketPathFor, startSocketBridge } from "./socket-bridge.ts";
@@ -104,8 +105,9 @@ function takeDataDirLock(dataDir: string): () => void {
 }
 
 function fromPool<DB>(pool: pg.Pool, kind: DatabaseKind): Database<DB> {
+  // Kysely's dialect with the migration lock keyed by schema (migration-lock.ts).
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: kind === "postgres" ? preparingPool(pool) : pool }),
+    dialect: new SchemaLockingPostgresDialect({ pool: kind === "postgres" ? preparingPool(pool) : pool }),
   });
   return {
     db,

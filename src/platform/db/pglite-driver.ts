@@ -4,20 +4,29 @@
 // other query issued meanwhile (another HTTP request, a job, a CLI client on the socket bridge) lands inside that
 // transaction. Here a Kysely transaction runs inside `PGlite.transaction()`, which holds PGlite's transaction lock
 // until COMMIT/ROLLBACK; queries outside it wait for the lock instead of joining the transaction.
-// Statements marked PREPARED run as named prepared statements outside transactions (pglite-prepared.ts).
+// Statements marked PREPARED run as named prepared statements outside transactions (pglite-prepared.ts). Text
+// marked MULTI_STATEMENT (a migration file, whole) runs through PGlite's `exec`: its `query` sends one statement
+// through the extended protocol, which refuses several.
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import {
   type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely";
+import { SchemaMigrationLockAdapter } from "./migration-lock.ts";
 import { PGlitePreparedStatements } from "./pglite-prepared.ts";
 import { PREPARED } from "./prepared.ts";
+
+/**
+ * Put first in a statement's text, with no parameters, to run it as a script of several statements separated by
+ * semicolons. On PostgreSQL it is a comment, and node-postgres sends text without parameters through the simple
+ * query protocol, which takes several statements already.
+ */
+export const MULTI_STATEMENT = "/*multi-statement*/ ";
 
 class PGliteConnection implements DatabaseConnection {
   #tx: Transaction | undefined;
@@ -30,6 +39,12 @@ class PGliteConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (compiled.sql.startsWith(MULTI_STATEMENT) && compiled.parameters.length === 0) {
+      // A script answers no rows, as on PostgreSQL: node-postgres answers it with one result per statement, in
+      // which Kysely finds none.
+      await (this.#tx ?? this.pglite).exec(compiled.sql);
+      return { rows: [] };
+    }
     const result =
       !this.#tx && compiled.sql.startsWith(PREPARED)
         ? await this.prepared.query<R>(compiled.sql, compiled.parameters)
@@ -102,8 +117,9 @@ class PGliteDriver implements Driver {
 
 export class PGliteDialect implements Dialect {
   constructor(private readonly pglite: PGlite) {}
+  // PostgreSQL's adapter with the migration lock keyed by schema, as on PostgreSQL (migration-lock.ts).
   createAdapter() {
-    return new PostgresAdapter();
+    return new SchemaMigrationLockAdapter();
   }
   createDriver() {
     return new PGliteDriver(this.pglite);

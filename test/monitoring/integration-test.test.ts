@@ -40,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => integrator.listen(0, "127.0.0.1", resolve));
   integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}/vigia`;
   svc = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true" } });
-  strict = await startTestService();
+  strict = await startTestService({ env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "false" } });
 });
 afterAll(async () => {
   await svc?.stop();

@@ -17,6 +17,8 @@ export function startChildService(options: Partial<Omit<ServiceOptions, "http" |
     VIGIA_CHAINS: env.CHILD_CHAINS as string,
     // No child asks a chain's blockscout_url for histories (test/support/service.ts).
     VIGIA_PUBLIC_EXPLORERS: "false",
+    // Its integrators listen on 127.0.0.1, as the parent's do (test/support/service.ts).
+    VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
     ...(env.CHILD_DATABASE_URL
       ? { DATABASE_URL: env.CHILD_DATABASE_URL }
       : { VIGIA_DATA_DIR: env.CHILD_DATA_DIR as string }),

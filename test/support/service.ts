@@ -62,6 +62,8 @@ export async function startTestService(
     VIGIA_HEAVY_RATE_LIMIT_PER_MINUTE: "1000000",
     // The chains' blockscout_url serves statistics only, unless a test turns this on for its stand-in.
     VIGIA_PUBLIC_EXPLORERS: "false",
+    // The tests' integrators, list servers and explorers listen on 127.0.0.1: a test of the refusal sets "false".
+    VIGIA_ALLOW_PRIVATE_OUTBOUND: "true",
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     ...opts.env,
   });

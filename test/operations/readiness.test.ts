@@ -47,8 +47,11 @@ describe.skipIf(!onPostgres)("readiness on PostgreSQL", () => {
     url.hostname = "127.0.0.1";
     url.port = String(proxy.port);
     const svc = await start({ DATABASE_URL: url.toString() });
-    // Ready, with each followed chain's lag (none is followed here).
-    expect(await probe(svc, "/readyz")).toEqual({ status: 200, body: { status: "ready", chains: [] } });
+    // Ready, with each followed chain's lag (none is followed here) and each list's age (a detail: stale lists
+    // do not make the API unready).
+    const ready = await probe(svc, "/readyz");
+    expect(ready).toMatchObject({ status: 200, body: { status: "ready", chains: [] } });
+    expect(Array.isArray(ready.body.lists)).toBe(true);
 
     await proxy.cut();
     const down = await probe(svc, "/readyz");

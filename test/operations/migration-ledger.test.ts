@@ -232,3 +232,35 @@ describe.skipIf(!onPostgres)("processes starting together", () => {
     );
   });
 });
+
+describe.skipIf(!onPostgres)("a database shared with others", () => {
+  it("migrates while other schemas are created and dropped beside it", async () => {
+    // Kysely's Migrator lists every table of the database to learn whether its own exist; a schema dropped during
+    // that listing failed the migration of another (`schema "…" does not exist`). The churn below is what a
+    // suite's files do to one another on CI's PostgreSQL, made dense.
+    const churn = await fresh();
+    let stop = false;
+    let churned = 0;
+    const churning = (async () => {
+      while (!stop && churned < 400) {
+        const name = `churn_${crypto.randomBytes(4).toString("hex")}`;
+        await sql
+          .raw(`CREATE SCHEMA ${name}; CREATE TABLE ${name}.t (id serial PRIMARY KEY, a text, b text, c text)`)
+          .execute(churn.db);
+        await sql.raw(`DROP SCHEMA ${name} CASCADE`).execute(churn.db);
+        churned++;
+      }
+    })();
+    const migrations = readMigrations();
+    try {
+      for (let round = 0; round < 5; round++) {
+        const database = await fresh();
+        expect(await migrate(database, migrations)).toHaveLength(migrations.length);
+      }
+    } finally {
+      stop = true;
+      await churning;
+    }
+    expect(churned).toBeGreaterThan(0);
+  });
+});

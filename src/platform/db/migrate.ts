@@ -23,11 +23,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
+  type DatabaseIntrospector,
   type Kysely,
   type Migration as KyselyMigration,
   type MigrationProvider,
   Migrator,
+  type SchemaMetadata,
   sql,
+  type TableMetadata,
 } from "kysely";
 import { releaseMigrationLock, takeMigrationLock } from "./migration-lock.ts";
 import { type Database, MAINTENANCE_STATEMENT_TIMEOUT_MS } from "./open.ts";
@@ -216,6 +219,43 @@ async function adoptLedger(db: Kysely<unknown>): Promise<void> {
     WHERE NOT EXISTS (SELECT 1 FROM kysely_migration k WHERE k.name = s.name)`.execute(db);
 }
 
+/**
+ * Kysely's introspection, seeing one schema. The Migrator asks whether its tables exist by listing every table of
+ * the database with its columns and sequences; on a database where another process drops a schema meanwhile (the
+ * test suites, each in its own schema, or tenants of one PostgreSQL), that listing fails with `schema "…" does not
+ * exist` for a schema that is not ours. Asking about our schema alone is also what the question is.
+ */
+function introspectingOnly(schema: string, db: Kysely<unknown>): DatabaseIntrospector {
+  return {
+    async getSchemas(): Promise<SchemaMetadata[]> {
+      const { rows } = await sql<{ name: string }>`SELECT nspname AS name FROM pg_catalog.pg_namespace
+        WHERE nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables(): Promise<TableMetadata[]> {
+      const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = ${schema}`.execute(db);
+      return rows.map((row) => ({ name: row.name, schema, isView: false, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+}
+
+/** The session, as the Migrator sees it: the same in all but introspection, which sees our schema alone. */
+function seeingOnly(schema: string, db: Kysely<unknown>): Kysely<unknown> {
+  const introspection = introspectingOnly(schema, db);
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "introspection") return introspection;
+      const value = Reflect.get(target, property, target);
+      // Kysely's methods read private fields, which exist on the instance, not on a proxy of it.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Consecutive pending migrations of one kind (in a transaction or outside one), in order. */
 function runsOf(pending: readonly Migration[]): { outside: boolean; last: Migration }[] {
   const runs: { outside: boolean; last: Migration }[] = [];
@@ -258,7 +298,7 @@ async function migrateLocked(db: Kysely<unknown>, migrations: readonly Migration
   const applied: string[] = [];
   for (const run of runsOf(pending)) {
     const migrator = new Migrator({
-      db,
+      db: seeingOnly(schema, db),
       provider,
       // Kysely looks its table up in every schema of the database unless told which (tests share a database).
       migrationTableSchema: schema,

@@ -245,7 +245,9 @@ describe.skipIf(!onPostgres)("a database shared with others", () => {
       while (!stop && churned < 400) {
         const name = `churn_${crypto.randomBytes(4).toString("hex")}`;
         await sql
-          .raw(`CREATE SCHEMA ${name}; CREATE TABLE ${name}.t (id serial PRIMARY KEY, a text, b text, c text)`)
+          .raw(
+            `CREATE SCHEMA ${name}; CREATE TABLE ${name}.t (id serial PRIMARY KEY, a text, b text, c text)`,
+          )
           .execute(churn.db);
         await sql.raw(`DROP SCHEMA ${name} CASCADE`).execute(churn.db);
         churned++;

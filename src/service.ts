@@ -150,6 +150,8 @@ export interface ServiceOptions {
    * and prices, followed by the indexer. `port`: the preferred RPC port (default 8545; a taken one is replaced).
    */
   devnet?: boolean | { port?: number };
+  /** For tests: an in-memory database starts as this dump of a migrated one (OpenOptions.startFrom). */
+  startFrom?: Blob;
   /** Overrides for tests: a fetch for Blockscout stats. */
   fetchStats?: ConstructorParameters<typeof ChainStatsService>[1]["fetchStats"];
   /** Overrides for tests: the clock of the reports (signed URL expiry, closed months, generation times). */
@@ -216,6 +218,7 @@ export async function startService(config: Config, options: ServiceOptions): Pro
     schema: options.schema,
     statementTimeoutMs: config.statementTimeoutMs,
     poolSize: config.dbPoolSize,
+    startFrom: options.startFrom,
   });
   try {
     return await assemble(config, options, database, registry);

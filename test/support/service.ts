@@ -72,6 +72,7 @@ export async function startTestService(
     http: true,
     workers: false,
     ...(db.schema ? { schema: db.schema } : {}),
+    ...(db.startFrom ? { startFrom: db.startFrom } : {}),
     ...opts.service,
     // A job failed on purpose (the kill tests) runs again within a second, not after the production backoff.
     jobs: { retryDelayMaxSeconds: 1, ...opts.service?.jobs },

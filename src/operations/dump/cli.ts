@@ -8,6 +8,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { Config } from "../../platform/config.ts";
 import { deriveKeys } from "../../platform/crypto/secrets.ts";
 import { adoptEmbeddedSecret, previousSecrets, serverSecret } from "../../platform/crypto/server-secret.ts";
+import { commandProgress } from "../../platform/progress.ts";
 import { chooseFileStore } from "../../platform/storage/index.ts";
 import { resignHeads } from "../../projects/index.ts";
 import { SEALED_COLUMNS } from "../sealed-columns.ts";
@@ -15,7 +16,9 @@ import type { WithKeys } from "../secret-cli.ts";
 import { exportStore } from "./export.ts";
 import { importStore, readHeader } from "./import.ts";
 
-const progress = (message: string) => process.stderr.write(`${message}\n`);
+// A table done, on its own line: on a terminal the live progress line is wiped first and drawn again after it.
+const progress = (message: string) =>
+  process.stderr.write(`${process.stderr.isTTY ? "\r\x1b[K" : ""}${message}\n`);
 
 async function appliedMigrations(db: Kysely<unknown>): Promise<string[]> {
   const { rows } = await db.executeQuery<{ name: string }>(
@@ -41,6 +44,7 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
           migrations: await appliedMigrations(db),
           secret: { current: serverSecret(config), previous: previousSecrets(config) },
           progress,
+          rows: commandProgress("export"),
         });
         process.stdout.write(
           `${JSON.stringify({ exported: path.resolve(file), ...report, seconds: (Date.now() - started) / 1000 })}\n`,
@@ -79,6 +83,7 @@ export function registerDumpCommands(program: Command, withKeys: WithKeys, confi
           sealed: SEALED_COLUMNS,
           files: (trx) => chooseFileStore(config, { kind: database.kind, db: trx }),
           progress,
+          read: commandProgress("import-db", { unit: "bytes" }),
         });
         // The audit chains' heads the exported secret signed, signed again with this store's (src/projects/audit-head.ts).
         if (!same) await resignHeads(database.db, keys);

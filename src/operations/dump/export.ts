@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { Kysely } from "kysely";
+import { NO_PROGRESS, type Progress } from "../../platform/progress.ts";
 import type { FileStore } from "../../platform/storage/index.ts";
 import { queryRows, quoted, type StoreTable, storeTables } from "./catalog.ts";
 import { type ControlLine, FORMAT, FORMAT_VERSION } from "./format.ts";
@@ -57,6 +58,8 @@ export async function exportStore(
     migrations: string[];
     secret: { current: string; previous: string[] };
     progress?: (message: string) => void;
+    /** the rows written, of every table's count in the export's snapshot */
+    rows?: Progress;
   },
 ): Promise<ExportReport> {
   const target = path.resolve(options.file);
@@ -76,9 +79,20 @@ export async function exportStore(
       .transaction()
       .setIsolationLevel("repeatable read")
       .execute(async (trx) => {
-        for (const table of await storeTables(trx)) {
-          report.tables[table.name] = await exportTable(trx, table, writer.write, options.progress);
+        const tables = await storeTables(trx);
+        // Counted in the snapshot the rows are read from: the total is what will be written.
+        let total = 0;
+        for (const table of tables) total += await countRows(trx, table);
+        const rows = options.rows ?? NO_PROGRESS;
+        let written = 0;
+        rows.tick(0, total);
+        for (const table of tables) {
+          report.tables[table.name] = await exportTable(trx, table, writer.write, options.progress, (n) =>
+            rows.tick(written + n),
+          );
+          written += report.tables[table.name] ?? 0;
         }
+        rows.done();
       });
     for await (const filePath of files.list()) {
       const content = await files.get(filePath);
@@ -99,11 +113,17 @@ export async function exportStore(
   }
 }
 
+async function countRows(db: Kysely<unknown>, table: StoreTable): Promise<number> {
+  const [row] = await queryRows<{ n: string }>(db, `SELECT count(*)::text AS n FROM ${quoted(table.name)}`);
+  return Number(row?.n ?? 0);
+}
+
 async function exportTable(
   db: Kysely<unknown>,
   table: StoreTable,
   write: (line: string) => Promise<void>,
   progress?: (message: string) => void,
+  tick?: (rows: number) => void,
 ): Promise<number> {
   await write(JSON.stringify({ $: "table", name: table.name, columns: table.columns.map((c) => c.name) }));
   const keys = table.key.map((k) => quoted(k.name));
@@ -111,20 +131,16 @@ async function exportTable(
   const after = `(${keys.join(", ")}) > (${table.key.map((k, i) => `$${i + 1}::${k.type}`).join(", ")})`;
   let last: string[] | undefined;
   let count = 0;
-  let shown = Date.now();
   for (;;) {
     const text = `SELECT to_jsonb(t)::text AS row, ${keyText} FROM ${quoted(table.name)} t
       ${last ? `WHERE ${after}` : ""} ORDER BY ${keys.join(", ")} LIMIT ${PAGE}`;
     const page = await queryRows<Record<string, string>>(db, text, last ?? []);
     for (const r of page) await write(r.row as string);
     count += page.length;
+    tick?.(count);
     if (page.length < PAGE) break;
     const end = page[page.length - 1] as Record<string, string>;
     last = table.key.map((_, i) => end[`k${i}`] as string);
-    if (progress && Date.now() - shown > 5_000) {
-      progress(`${table.name}: ${count.toLocaleString("en-US")} rows so far`);
-      shown = Date.now();
-    }
   }
   await write(JSON.stringify({ $: "end-table", name: table.name, rows: count }));
   progress?.(`${table.name}: ${count.toLocaleString("en-US")} rows`);

@@ -9,6 +9,7 @@ import zlib from "node:zlib";
 import type { Kysely } from "kysely";
 import { resealAll, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { ServerKeys } from "../../platform/crypto/secrets.ts";
+import type { Progress } from "../../platform/progress.ts";
 import type { FileStore } from "../../platform/storage/index.ts";
 import { OperationRefused } from "../refused.ts";
 import { queryRows, quoted, type StoreTable, seededTables, storeTables } from "./catalog.ts";
@@ -36,8 +37,18 @@ export interface ImportReport {
 /** A mistake in the file or the target that the operator must fix (exit 2). */
 export class ImportRefused extends OperationRefused {}
 
-function lines(file: string): AsyncIterableIterator<string> {
-  const input = fs.createReadStream(file).pipe(zlib.createGunzip());
+/** The file's lines; `read` is told the bytes of the (compressed) file read so far, of its size. */
+function lines(file: string, read?: Progress): AsyncIterableIterator<string> {
+  const raw = fs.createReadStream(file);
+  if (read) {
+    const size = fs.statSync(file).size;
+    let bytes = 0;
+    raw.on("data", (chunk) => {
+      bytes += chunk.length;
+      read.tick(bytes, size);
+    });
+  }
+  const input = raw.pipe(zlib.createGunzip());
   return readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
 }
 
@@ -76,6 +87,8 @@ export async function importStore(
     /** the file store of this store; given the transaction, so a database store's files commit with the rows */
     files: (trx: Kysely<unknown>) => FileStore;
     progress?: (message: string) => void;
+    /** the bytes of the file read, of its size (the rows' total is known only at its end) */
+    read?: Progress;
   },
 ): Promise<ImportReport> {
   const { header } = options;
@@ -101,7 +114,7 @@ export async function importStore(
     // What the migrations wrote is in the export too, as the exported store last had it.
     for (const name of seeded) if (tables.has(name)) await queryRows(trx, `DELETE FROM ${quoted(name)}`);
     const store = options.files(trx);
-    const it = lines(options.file);
+    const it = lines(options.file, options.read);
     await it.next(); // the header
     let end: EndLine | undefined;
     for (let next = await it.next(); !next.done; next = await it.next()) {
@@ -129,6 +142,7 @@ export async function importStore(
       end.files === report.files &&
       Object.entries(end.tables).every(([name, rows]) => report.tables[name] === rows) &&
       Object.keys(end.tables).length === Object.keys(report.tables).length;
+    options.read?.done();
     if (!complete)
       throw new ImportRefused("the export file is incomplete (cut short or damaged): nothing was imported");
     for (const table of tables.values()) await resetSequences(trx, table);

@@ -10,9 +10,10 @@
 //  - the product stands apart from the evaluation tools and the tests: nothing under src/ imports eval/ (the
 //    benchmark world, its cases and the scoring), and no module of src/ imports test/; a test under src/ may use
 //    test/support's builders, nothing else of test/.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importsOf, sourceFiles } from "./support/imports.ts";
+import { importsOf, REPO, sourceFiles } from "./support/imports.ts";
 
 const ROOTS = new Set(["src/main.ts", "src/service.ts", "src/schema.ts"]);
 
@@ -107,6 +108,43 @@ describe("architecture", () => {
         .flatMap(importsOf)
         .some((i) => i.to?.startsWith("src/")),
     ).toBe(true);
+  });
+
+  it("the composition root wires the rooms and builds none: each room's wiring.ts makes its context, routes and loops", () => {
+    const root = readFileSync(path.join(REPO, "src/service.ts"), "utf8");
+    // The values service.ts takes from the rooms (types aside): their `wire…` functions, and these few.
+    const values = [...root.matchAll(/import\s*\{([^}]*)\}\s*from\s*"\.\/(?!platform\/)([^"]+)"/g)].flatMap(
+      (m) =>
+        (m[1] as string)
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name && !name.startsWith("type "))
+          .map((name) => `${name} from ${m[2]}`),
+    );
+    expect(values.filter((v) => v.startsWith("wire")).length).toBeGreaterThan(15);
+    expect(values.filter((v) => !v.startsWith("wire")).sort()).toEqual(
+      [
+        // the chains' file is read before the database opens: a bad one fails the start first
+        "loadChainRegistry from chains/index.ts",
+        // the audit log's one-time upgrade spans two rooms, in the process that applied its migration
+        "sealChainsAtUpgrade from projects/index.ts",
+        "startHistoryAudit from alerts/index.ts",
+        "upgradedToAuditHeads from projects/index.ts",
+        // the HTTP app's own: its documents' examples and webhooks, its language, its sessions, its metrics
+        "devnetApiExamples from devnet/examples.ts",
+        "errorDetail from messages/index.ts",
+        "errorMessage from messages/index.ts",
+        "followsDevnetChain from devnet/when.ts",
+        "notificationWebhooks from integrator/index.ts",
+        "requestLang from messages/index.ts",
+        "resolveSession from users/index.ts",
+        "serviceMetrics from operations/index.ts",
+      ].sort(),
+    );
+    // No route registered, no loop started, no room's context or worker made here.
+    expect(root).not.toMatch(
+      /(?<!assembly\.)register\w*Routes\(|start(?!Service|SocketBridge|HistoryAudit)[A-Z]\w*\(|new (?!Assembly|JobQueue|OutboundClient|SharedRateCounter|AddressAllowList|Error)[A-Z]/,
+    );
   });
 
   it("finds a cycle, however long, and only cycles", () => {

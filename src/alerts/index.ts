@@ -58,3 +58,4 @@ export {
 } from "./schemas.ts";
 export { type AlertLevel, alertLevelOf, alertSettings } from "./settings.ts";
 export type { AlertTables } from "./tables.ts";
+export { type AlertsNeeds, wireAlerts } from "./wiring.ts";

@@ -44,6 +44,7 @@ export {
   type VerdictSource,
   type WalletVerdict,
 } from "./verdict.ts";
+export { type AnalysisNeeds, type AnalysisWiring, wireAnalysis } from "./wiring.ts";
 export {
   categoryEs,
   categoryWord,

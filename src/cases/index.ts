@@ -2,3 +2,4 @@
 // timeline in words, composed from the rooms that own each (docs/api.md, "Case per client").
 export { type CasesContext, registerCaseRoutes } from "./routes.ts";
 export type { ClientCase, TimelineEntry } from "./schemas.ts";
+export { wireCases } from "./wiring.ts";

@@ -15,3 +15,4 @@ export {
   TRON_MAINNET_ID,
 } from "./registry.ts";
 export { registerChainRoutes } from "./routes.ts";
+export { type ChainsNeeds, wireChains } from "./wiring.ts";

@@ -54,3 +54,8 @@ export {
 export { clientOperations, hasOperations, type IngestCount, insertOperations } from "./store.ts";
 export { type OperationSummary, operationSummary, SUMMARY_MAX } from "./summary.ts";
 export type { ExchangeOperationTables } from "./tables.ts";
+export {
+  type ExchangeOperationsNeeds,
+  type ExchangeOperationsWiring,
+  wireExchangeOperations,
+} from "./wiring.ts";

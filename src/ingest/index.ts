@@ -6,6 +6,7 @@ export { importCommand, type WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
 export { issuerFreezeLabels } from "./labels/index.ts";
+export { type ListsNeeds, type ListsWiring, wireLists } from "./lists-wiring.ts";
 export { registerListsCommand } from "./person-lists/cli.ts";
 export { importPersonListFiles, type PersonListImport } from "./person-lists/import.ts";
 export { registerRateCommands } from "./prices/cli.ts";

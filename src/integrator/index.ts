@@ -54,3 +54,4 @@ export {
   NotificationBodySchema,
   notificationWebhooks,
 } from "./webhook-doc.ts";
+export { type IntegratorNeeds, type IntegratorWiring, wireIntegrator } from "./wiring.ts";

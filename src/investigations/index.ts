@@ -3,3 +3,9 @@
 export { type CreateInvestigation, createInvestigation } from "./create.ts";
 export { registerInvestigationRoutes } from "./routes.ts";
 export { getInvestigation, type Investigation, listInvestigations } from "./store.ts";
+export {
+  type DemoDevnet,
+  type InvestigationsNeeds,
+  type InvestigationsWiring,
+  wireInvestigations,
+} from "./wiring.ts";

@@ -57,3 +57,4 @@ export {
 } from "./registry.ts";
 export { ruleTitle } from "./rule-title.ts";
 export { aviUserId, textUserId, userStem } from "./user-ids.ts";
+export { wireJurisdictions } from "./wiring.ts";

@@ -6,3 +6,4 @@ export type { KeysContext } from "./context.ts";
 export { createProject } from "./new-project.ts";
 export { registerKeysRoutes } from "./routes.ts";
 export { SEALED_COLUMNS } from "./sealed.ts";
+export { type KeysWiring, wireKeys } from "./wiring.ts";

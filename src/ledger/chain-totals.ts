@@ -28,3 +28,13 @@ export async function heldTotals(db: Kysely<DB>, chainId: number): Promise<HeldT
     addresses: row.addresses,
   };
 }
+
+/** How many transfers the store holds of a chain (the demo waits for its scenario's). */
+export async function transfersOn(db: Kysely<DB>, chainId: number): Promise<number> {
+  const row = await db
+    .selectFrom("transfers")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("chain_id", "=", chainId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

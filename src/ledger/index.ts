@@ -22,7 +22,7 @@ export {
   type WrittenEnds,
 } from "./attribution-reads.ts";
 export { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "./chain-progress.ts";
-export { type HeldTotals, heldTotals } from "./chain-totals.ts";
+export { type HeldTotals, heldTotals, transfersOn } from "./chain-totals.ts";
 export {
   type ChainHolding,
   type ChainLag,

@@ -25,3 +25,4 @@ export {
 } from "./store.ts";
 export { registerWalletRoutes } from "./wallet-routes.ts";
 export { monitoringWatcher, watcherForChains } from "./watch.ts";
+export { type MonitoringNeeds, type MonitoringWiring, wireMonitoring } from "./wiring.ts";

@@ -7,3 +7,4 @@ export { gatherFacts, type WalletFacts } from "./facts.ts";
 export { LlmWriter } from "./llm.ts";
 export { type NarrativesContext, WalletReports } from "./report.ts";
 export { registerNarrativeRoutes } from "./routes.ts";
+export { wireNarratives } from "./wiring.ts";

@@ -10,7 +10,9 @@ export { type AuditVerification, parseHeads, verifyAudit } from "./audit-verify.
 export type { ProjectsContext } from "./context.ts";
 export {
   type Compliance,
+  demoProjectId,
   getProject,
+  hasProjects,
   insertProject,
   projectCompliance,
   projectCreatedAt,
@@ -23,3 +25,4 @@ export { registerProjectRoutes } from "./routes.ts";
 export type { ProjectPatch, ProjectView } from "./schemas.ts";
 export type { SettingsPart } from "./settings-part.ts";
 export type { JurisdictionSettings } from "./tables.ts";
+export { type ActorNamer, type ProjectsWiring, wireProjects } from "./wiring.ts";

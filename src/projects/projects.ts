@@ -211,3 +211,19 @@ function nextSettings(before: JurisdictionSettings, patch: ProjectPatch): Jurisd
   }
   return Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+
+/** Whether the store holds any project yet (the embedded database's first start makes the demo's). */
+export async function hasProjects(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom("projects").select("id").limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The demo project's id (the first, if several were made), or undefined where there is none. */
+export async function demoProjectId(db: Kysely<DB>): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("is_demo", "=", true)
+    .orderBy("id")
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -18,3 +18,4 @@ export { registerReportRoutes, SIGNED_URL_TTL_MS } from "./routes.ts";
 export { MONTHLY_REPORTS_QUEUE, registerReportJobs, runMonthly } from "./schedule.ts";
 export { SEALED_COLUMNS } from "./sealed.ts";
 export { UrgentAvisoWriter, writeUrgentAviso } from "./urgent.ts";
+export { type ReportsNeeds, type ReportsWiring, wireReports } from "./wiring.ts";

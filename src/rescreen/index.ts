@@ -3,3 +3,4 @@
 // cause `rescreen` (src/alerts; docs/api.md, "Alerts").
 export { DEFAULT_RESCREEN, type RescreenRun, rescreenOnce, startRescreening } from "./loop.ts";
 export type { RescreenTables } from "./tables.ts";
+export { wireRescreening } from "./wiring.ts";

@@ -37,3 +37,4 @@ export { assertListsLoaded, NO_LISTS, screenPerson } from "./screen.ts";
 export { type LoadedLists, Screener } from "./screener.ts";
 export { screeningSettings, thresholdsOf } from "./settings.ts";
 export { type Subject, subjectsOf } from "./subjects.ts";
+export { type ScreeningNeeds, type ScreeningWiring, wireScreening } from "./wiring.ts";

@@ -8,3 +8,4 @@ export type { OidcSettings } from "./oidc.ts";
 export { findUser, listUsers, type UserRecord, type UserSummary } from "./read.ts";
 export { registerSessionRoutes, registerUserRoutes } from "./routes.ts";
 export { resolveSession } from "./sessions.ts";
+export { wireUsers } from "./wiring.ts";

@@ -11,3 +11,4 @@ export {
   viewerFingerprint,
 } from "./bundle.ts";
 export { registerViewerRoutes, type ViewerRoutesOptions } from "./routes.ts";
+export { wireViewer } from "./wiring.ts";

@@ -16,3 +16,4 @@ export type { IndexerLog } from "./log.ts";
 export { type IndexerSettings, type IndexerTuning, indexedChains, settingsFor } from "./settings.ts";
 export { type Indexers, type StartIndexersOptions, startIndexers } from "./start.ts";
 export { type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
+export { type ChainFollowingNeeds, wireChainFollowing } from "./wiring.ts";

@@ -3,7 +3,7 @@
 // behind its node's head than the limit, and one whose indexer has not read its node's head for longer than
 // VIGIA_COVERAGE_MAX_SILENCE_SECONDS (a dead node or indexer leaves the last lag standing). A followed chain without a
 // checkpoint yet (its indexer is starting) is not late.
-import type { ChainLag } from "../ledger/index.ts";
+import type { ChainLag } from "../../ledger/index.ts";
 
 export interface ReadyChainsInput {
   /** The chains this deployment follows (enabled, with an rpc_url). */

@@ -7,6 +7,11 @@
 // checked and its webhook delivered to the integrator (a real server on 127.0.0.1); no request to the surviving API
 // failed; the surviving worker took the chain over and says so in its metrics. PostgreSQL only (the embedded
 // database is one process).
+//
+// Why it is slow: five processes (four of the service, each loading and migrating as a deployment does, and the
+// load sender) start and run a load long enough for the kills to land mid-work; then the surviving worker must
+// notice the dead one's chain lock and leases expire before it takes over, which is the point of the test. About
+// 80 s on PostgreSQL on two cores.
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -10,7 +10,7 @@ import type { ServerKeys } from "../platform/crypto/secrets.ts";
 import { isRole, ROLES, type Role } from "../platform/http/auth.ts";
 import type { DB } from "../schema.ts";
 import { createUser, newPasswordLink, updateUser } from "./accounts.ts";
-import type { UsersContext } from "./context.ts";
+import { usersContextOf } from "./context.ts";
 import { findUser, listUsers } from "./read.ts";
 
 type WithDb = <T>(
@@ -19,21 +19,8 @@ type WithDb = <T>(
 
 const CLI = { kind: "cli" } as const;
 
-function contextOf(config: Config, db: Kysely<DB>, serverKeys: ServerKeys): UsersContext {
-  return {
-    db,
-    serverKeys,
-    now: Date.now,
-    publicUrl: config.publicUrl,
-    sessions: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    logins: {
-      perEmail: config.loginFailuresPerEmail,
-      perAddress: config.loginFailuresPerAddress,
-      windowMs: config.loginWindowMs,
-    },
-    oidc: config.oidc,
-  };
-}
+const contextOf = (config: Config, db: Kysely<DB>, serverKeys: ServerKeys) =>
+  usersContextOf(config, db, serverKeys);
 
 const int = (name: string) => (value: string) => {
   const n = Number(value);

@@ -3,25 +3,12 @@
 import type { Base } from "../platform/assembly.ts";
 import type { ProjectsWiring } from "../projects/index.ts";
 import type { DB } from "../schema.ts";
-import type { UsersContext } from "./context.ts";
+import { type UsersContext, usersContextOf } from "./context.ts";
 import { listUsers } from "./read.ts";
 import { registerSessionRoutes, registerUserRoutes } from "./routes.ts";
 
 export function wireUsers(base: Base<DB>, needs: { projects: ProjectsWiring }): UsersContext {
-  const { config } = base;
-  const context: UsersContext = {
-    db: base.db,
-    serverKeys: base.serverKeys,
-    now: base.now,
-    publicUrl: config.publicUrl,
-    sessions: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    logins: {
-      perEmail: config.loginFailuresPerEmail,
-      perAddress: config.loginFailuresPerAddress,
-      windowMs: config.loginWindowMs,
-    },
-    oidc: config.oidc,
-  };
+  const context = usersContextOf(base.config, base.db, base.serverKeys, base.now);
   needs.projects.addActorNames(async (projectId) =>
     (await listUsers(base.db, projectId)).map((p) => [`user:${p.id}`, p.displayName] as const),
   );

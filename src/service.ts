@@ -48,8 +48,7 @@ import {
   upgradedToAuditHeads,
   wireProjects,
 } from "./projects/index.ts";
-import type { ReportsContext } from "./reports/index.ts";
-import { wireReports } from "./reports/index.ts";
+import { type ReportsContext, wireReports } from "./reports/index.ts";
 import { wireRescreening } from "./rescreen/index.ts";
 import type { DB } from "./schema.ts";
 import { wireScreening } from "./screening/index.ts";

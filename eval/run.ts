@@ -417,11 +417,12 @@ function levelText(levels: Record<RiskLevel, number>): string {
 
 /** Per pattern: "variant found/cases" for its positives, then its near misses. */
 function variantLines(r: EvalReport): { pattern: string; positives: string; nearMisses: string }[] {
-  const lines = [...PATTERNS, "background", "dusted"].map((pattern) => {
+  const lines = [...PATTERNS, "conversion_exposure", "lookalike", "background", "dusted"].map((pattern) => {
+    // Negatives say how many scored above low too: a legitimate look-alike must stay at most low.
     const of = (positive: boolean) =>
       r.variants
         .filter((v) => v.pattern === pattern && v.positive === positive)
-        .map((v) => `${v.variant} ${v.reported}/${v.cases}`)
+        .map((v) => `${v.variant} ${v.reported}/${v.cases}${positive ? "" : ` (above low ${v.aboveLow})`}`)
         .join(", ");
     return { pattern, positives: of(true), nearMisses: of(false) };
   });

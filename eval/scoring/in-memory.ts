@@ -58,7 +58,8 @@ export function evaluateWorld(world: World, config: RiskConfig = {}, depth = DEF
       chains.set(chainId, chain);
       continue;
     }
-    const background = c.pattern === "background";
+    // A look-alike (eval/world/cases/conversions.ts) is a negative for every pattern, like a plain user.
+    const background = c.pattern === "background" || c.pattern === "lookalike";
     if (!background && !(PATTERNS as readonly string[]).includes(c.pattern)) continue;
     for (const pattern of background ? PATTERNS : [c.pattern as PatternName]) {
       const ofPattern = analysis.findings.filter((f) => f.pattern === pattern);

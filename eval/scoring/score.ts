@@ -7,7 +7,9 @@
 //  - a near miss of P (positive: false): a false friend just outside P's definition; P reported is a false
 //    positive (FP), not reported a true negative (TN);
 //  - a background user (pattern "background"): a plain user of the population; it is a negative for EVERY
-//    pattern: any pattern reported for it is a false positive of that pattern, each one not reported a TN.
+//    pattern: any pattern reported for it is a false positive of that pattern, each one not reported a TN;
+//  - a look-alike (pattern "lookalike"): a legitimate life shaped like a case (payroll staff, airdrop recipients,
+//    DEX traders); scored like a background user, and its level too (it must stay at most low).
 // Precision = TP / (TP + FP), recall = TP / (TP + FN), F1 their harmonic mean (1 when a denominator is 0).
 // Reports of P on other patterns' cases (positives or near misses of Q) are not scored: a case of Q may legitimately
 // also be an instance of P (two transfers back and forth are a wash trade and a 2-hop round trip); they are
@@ -59,7 +61,10 @@ export interface VariantRow {
   positive: boolean;
   variant: string;
   cases: number;
+  /** cases the pattern was reported for; for conversion_exposure, cases scored high or critical */
   reported: number;
+  /** cases scored medium or above (a legitimate look-alike must stay at most low) */
+  aboveLow: number;
 }
 
 export interface Distance {
@@ -132,6 +137,17 @@ export function scoreBenchmark(
       list[Number(hops) - 1] = { score: r?.riskScore ?? 0, level: r?.riskLevel ?? "minimal" };
       chains.set(chain, list);
     }
+    const aboveLow = ok && RISK_LEVELS.indexOf(r.riskLevel) >= RISK_LEVELS.indexOf("medium");
+    if (c.pattern === "conversion_exposure") {
+      // Exposure through a swap (sent by the sanctioned address, or by an intermediary): flagged when high or above.
+      const row = variantRow(variants, c.pattern, c.positive, c.variant);
+      row.cases++;
+      if (aboveLow) row.aboveLow++;
+      const flagged = ok && RISK_LEVELS.indexOf(r.riskLevel) >= RISK_LEVELS.indexOf("high");
+      if (flagged) row.reported++;
+      else if (c.positive) missed.push(c.id);
+      continue;
+    }
     if (c.pattern === "dusted") {
       if (ok) dusted.push({ id: c.id, level: r.riskLevel });
       for (const p of reported) dustedPatterns[p] = (dustedPatterns[p] ?? 0) + 1;
@@ -140,8 +156,11 @@ export function scoreBenchmark(
       if (reported.size > 0) row.reported++;
       continue;
     }
-    if (c.pattern === "background") {
-      if (ok) ordinary.push({ id: c.id, distance: c.distance, level: r.riskLevel, score: r.riskScore });
+    if (c.pattern === "background" || c.pattern === "lookalike") {
+      // A look-alike (a legitimate life shaped like a case: payroll staff, airdrop recipients, DEX traders) is a
+      // negative for every pattern like a plain user, but not one of the ordinary users of the false-alert table.
+      if (ok && c.pattern === "background")
+        ordinary.push({ id: c.id, distance: c.distance, level: r.riskLevel, score: r.riskScore });
       for (const p of PATTERNS) {
         const tally = counts[p];
         tally.background++;
@@ -150,8 +169,9 @@ export function scoreBenchmark(
           falseAlarms.push(`${c.id}:${p}`);
         } else tally.tn++;
       }
-      const row = variantRow(variants, "background", false, c.variant);
+      const row = variantRow(variants, c.pattern, false, c.variant);
       row.cases++;
+      if (aboveLow) row.aboveLow++;
       if (reported.size > 0) row.reported++;
       continue;
     }
@@ -174,6 +194,7 @@ export function scoreBenchmark(
       }
       const row = variantRow(variants, c.pattern, c.positive, c.variant);
       row.cases++;
+      if (aboveLow) row.aboveLow++;
       if (found) row.reported++;
     }
     const key = `${c.pattern} ${c.positive ? "positive" : "near-miss"}`;
@@ -267,7 +288,7 @@ function variantRow(
   const key = `${pattern}|${positive}|${variant}`;
   let row = map.get(key);
   if (!row) {
-    row = { pattern, positive, variant: variant || "(none)", cases: 0, reported: 0 };
+    row = { pattern, positive, variant: variant || "(none)", cases: 0, reported: 0, aboveLow: 0 };
     map.set(key, row);
   }
   return row;

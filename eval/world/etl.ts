@@ -48,6 +48,7 @@ import {
   EVM_TOKENS,
   type PlannedTransfer,
   type TokenSymbol,
+  transactionsOf,
   type World,
 } from "../../src/worlds/index.ts";
 import { benchmarkWorld, defaultBackground } from "./index.ts";
@@ -126,6 +127,8 @@ const TX_HEADER =
 const TOKEN_TRANSFER_HEADER =
   "token_address,from_address,to_address,value,transaction_hash,log_index,block_number";
 const TRANSFER_SELECTOR = "0xa9059cbb"; // transfer(address,uint256)
+/** A swap's call data: the selector of Uniswap V2's swapExactETHForTokens (the importer reads no input). */
+const SWAP_INPUT = "0x7ff36ab5";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -176,23 +179,47 @@ export function writeWorldExport(
   let block = 0;
   let parent = `0x${"0".repeat(64)}`;
   // Transactions of one block: written once the block is complete (blocks.csv needs its transaction count).
-  let inBlock: PlannedTransfer[] = [];
-  let firstIndex = 0;
+  // A transaction is one timeline transfer, or the legs of a World.transaction (a swap) together.
+  type Tx = { hash: string; legs: PlannedTransfer[]; logs: number[] };
+  let inBlock: Tx[] = [];
 
   const closeBlock = () => {
     if (inBlock.length === 0) return;
     block++;
-    const at = inBlock[0]!.at;
+    const at = inBlock[0]!.legs[0]!.at;
     const hash = `0x${sha256(`${world.namespace}:block:${block}`)}`;
     blocks.push(line([block, hash, parent, at, inBlock.length]));
     parent = hash;
-    inBlock.forEach((t, index) => {
-      const txHash = `0x${sha256(`${world.namespace}:${firstIndex + index}`)}`;
-      const nonce = nonces.get(t.from) ?? 0;
-      nonces.set(t.from, nonce + 1);
-      const amount = chainTokens.units(t.token, t.amount);
-      // A zero value would be skipped by the importer: the transfer would be missing from the chain's data.
-      if (amount <= 0n) throw new Error(`${t.amount} ${t.token} is nothing on a ${chainTokens.kind} chain`);
+    inBlock.forEach(({ hash: txHash, legs, logs }, index) => {
+      const sender = legs[0]!.from;
+      const nonce = nonces.get(sender) ?? 0;
+      nonces.set(sender, nonce + 1);
+      const amounts = legs.map((t) => {
+        const amount = chainTokens.units(t.token, t.amount);
+        // A zero value would be skipped by the importer: the transfer would be missing from the chain's data.
+        if (amount <= 0n) throw new Error(`${t.amount} ${t.token} is nothing on a ${chainTokens.kind} chain`);
+        return amount;
+      });
+      if (legs.length > 1) {
+        // A swap: the sender calls the router (with the ETH leg as the value); each token leg is a log.
+        const nativeLeg = legs.findIndex((t) => t.token === "ETH");
+        if (nativeLeg >= 0) native++;
+        const value = nativeLeg >= 0 ? amounts[nativeLeg]!.toString() : "0";
+        transactions.push(
+          line([txHash, nonce, block, at, index, sender, legs[0]!.to, value, 150000, 20e9, SWAP_INPUT, 1]),
+        );
+        legs.forEach((t, k) => {
+          if (t.token === "ETH") return;
+          token++;
+          const contract = chainTokens.tokens[t.token].address;
+          tokenTransfers.push(
+            line([contract, t.from, t.to, amounts[k]!.toString(), txHash, logs[k]!, block]),
+          );
+        });
+        return;
+      }
+      const t = legs[0]!;
+      const amount = amounts[0]!;
       if (t.token === "ETH") {
         native++;
         transactions.push(
@@ -220,12 +247,19 @@ export function writeWorldExport(
         tokenTransfers.push(line([contract, t.from, t.to, amount.toString(), txHash, 0, block]));
       }
     });
-    firstIndex += inBlock.length;
     inBlock = [];
   };
-  for (const t of timeline) {
-    if (inBlock.length > 0 && inBlock[0]!.at !== t.at) closeBlock();
-    inBlock.push(t);
+  let current: Tx | undefined;
+  for (const { t, hashIndex, logIndex } of transactionsOf(timeline)) {
+    const txHash = `0x${sha256(`${world.namespace}:${hashIndex}`)}`;
+    if (current?.hash === txHash) {
+      current.legs.push(t);
+      current.logs.push(logIndex);
+      continue;
+    }
+    if (inBlock.length > 0 && inBlock[0]!.legs[0]!.at !== t.at) closeBlock();
+    current = { hash: txHash, legs: [t], logs: [logIndex] };
+    inBlock.push(current);
   }
   closeBlock();
 

@@ -17,6 +17,12 @@
 import { Rng } from "../../src/platform/rng.ts";
 import { DAY, World } from "../../src/worlds/index.ts";
 import { accidentalStructurers } from "./accidents.ts";
+import {
+  conversionExposure,
+  conversionLookalike,
+  ownerStructuring,
+  swappedPeelChain,
+} from "./cases/conversions.ts";
 import { exchangeHoppingNearMiss, exchangeHoppingPositive } from "./cases/exchange-hopping.ts";
 import { massWalletCreationNearMiss, massWalletCreationPositive } from "./cases/mass-wallet-creation.ts";
 import { mixingNearMiss, mixingPositive } from "./cases/mixing.ts";
@@ -112,6 +118,13 @@ export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   }
   const chains = opts.sanctionsChains ?? Math.max(1, Math.floor(opts.perPattern / 2));
   for (let i = 0; i < chains; i++) sanctionsChain(ctx, caseRng.fork(), `sanctions-${i}`, when());
+  // Value that changes form or is spread over an owner's wallets, and their look-alikes (cases/conversions.ts).
+  for (let i = 0; i < opts.perPattern; i++) {
+    swappedPeelChain(ctx, caseRng.fork(), `conv-peel-${i}`, when(), i);
+    ownerStructuring(ctx, caseRng.fork(), `conv-owner-${i}`, when(), i);
+    conversionExposure(ctx, caseRng.fork(), `conv-exposure-${i}`, when(), i);
+    conversionLookalike(ctx, caseRng.fork(), `conv-lookalike-${i}`, when(), i);
+  }
 
   // The background sample: plain users (in no case's structure), half of them neighbours of case wallets.
   const wanted = opts.background ?? defaultBackground(opts.users);
@@ -125,7 +138,7 @@ export function benchmarkWorld(opts: BenchmarkWorldOptions): World {
   // Dusted users: ordinary users far from the risky side (dust aside) and from the cases (no transfer with a case's
   // wallet), so that any alert on them is the dust's.
   const farFromRisk = distancesToRisk(world, 4);
-  const caseWallet = /^(?:[a-z_]+-(?:pos|neg)-\d+|sanctions-\d+)\./;
+  const caseWallet = /^(?:[a-z_]+-(?:pos|neg)-\d+|sanctions-\d+|conv-[a-z]+-\d+)\./;
   const nearCases = new Set<string>();
   const nameOf = new Map([...world.accounts.values()].map((a) => [a.address, a.name]));
   for (const t of world.transfers) {

@@ -21,7 +21,14 @@
 // from a mixer must not reach a background user within the analysed depth.
 import type { Rng } from "../../src/platform/rng.ts";
 import type { Exchange } from "../../src/worlds/index.ts";
-import { type Account, DAY, HOUR, type TokenSymbol, type World } from "../../src/worlds/index.ts";
+import {
+  type Account,
+  DAY,
+  HOUR,
+  type TokenSymbol,
+  unitsForUsd,
+  type World,
+} from "../../src/worlds/index.ts";
 import { buildHubs, type Hub } from "./hubs.ts";
 
 /** Everyday amounts of case wallets stay below this (USD): under 85% of the USD 1,000 threshold. */
@@ -347,11 +354,16 @@ export function buildPopulation(
   return pop;
 }
 
-/** A swap on the DEX router: USDV in, TKN out (or the other way round), a few seconds apart. */
+/** A swap on the DEX router: USDV in, TKN out (or the other way round), in one transaction as on a chain. */
 export function swap(world: World, dex: Account, who: Account, rng: Rng, usd: number, at: number): void {
   const [sold, bought] = rng.chance(0.5) ? (["USDV", "TKN"] as const) : (["TKN", "USDV"] as const);
-  world.sendUsd(who, dex, sold, usd, at);
-  world.sendUsd(dex, who, bought, usd * 0.997, at + 15);
+  world.transaction(
+    [
+      { from: who, to: dex, token: sold, amount: unitsForUsd(sold, usd, at) },
+      { from: dex, to: who, token: bought, amount: unitsForUsd(bought, usd * 0.997, at) },
+    ],
+    at,
+  );
 }
 
 export interface MemberOptions {

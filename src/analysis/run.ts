@@ -3,7 +3,12 @@
 // scan result with per-root graph figures. Pure of HTTP; the callers store and shape the results.
 
 import type { Coverage } from "../ledger/index.ts";
-import { analyseRootsIndexed, type RiskAnalysis } from "../risk/index.ts";
+import {
+  analyseRootsIndexed,
+  type GraphIndex,
+  type RiskAnalysis,
+  type UnsupportedConversion,
+} from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots } from "./coverage.ts";
 import { expandGraph } from "./graph/index.ts";
@@ -80,11 +85,50 @@ export async function runAnalysis(
   });
   const out = new Map<string, RootOutcome>();
   for (const analysis of analyses) {
+    const rootCoverage = coverage.get(analysis.root) as Coverage;
     out.set(analysis.root, {
       analysis,
       metrics: metricsOf.get(analysis.root) as RootMetrics,
-      coverage: coverage.get(analysis.root) as Coverage,
+      coverage: withUnsupported(
+        rootCoverage,
+        unsupportedNear(index, analysis.root, request.maxDepth, analyses.length),
+      ),
     });
   }
   return out;
+}
+
+/** Reported unsupported conversions per verdict, at most. */
+const MAX_UNSUPPORTED = 20;
+
+/**
+ * The transactions through protocol contracts that do not read as conversions (src/risk/graph/conversions.ts)
+ * and touch the root's part of the graph: in a multi-root graph, those with a party within maxDepth hops of it.
+ */
+function unsupportedNear(
+  index: GraphIndex,
+  root: string,
+  maxDepth: number,
+  roots: number,
+): UnsupportedConversion[] {
+  if (index.unsupportedConversions.length === 0) return [];
+  if (roots === 1) return [...index.unsupportedConversions];
+  const distances = index.distancesFrom(root);
+  return index.unsupportedConversions.filter((u) =>
+    u.parties.some((p) => (distances.get(p) ?? Number.POSITIVE_INFINITY) <= maxDepth),
+  );
+}
+
+function withUnsupported(coverage: Coverage, unsupported: readonly UnsupportedConversion[]): Coverage {
+  if (unsupported.length === 0) return coverage;
+  const n = unsupported.length;
+  return {
+    ...coverage,
+    unsupportedConversions: unsupported
+      .slice(0, MAX_UNSUPPORTED)
+      .map(({ txHash, reason }) => ({ txHash, reason })),
+    note:
+      `${coverage.note} ${n} transaction${n === 1 ? "" : "s"} through protocol contracts could not be read as ` +
+      `conversions; value is not followed across ${n === 1 ? "it" : "them"}.`,
+  };
 }

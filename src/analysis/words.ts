@@ -128,10 +128,16 @@ export function findingEs(
           ? `, cada una de entre el ${pct(t.lowerFraction as number)} y el ${pct(t.upperFraction as number)} del umbral`
           : ", cada una justo por debajo del umbral";
       const days = numberOf(t.windowDays);
+      const owned = numberOf(t.ownerWallets);
+      const owner =
+        owned !== undefined
+          ? ` Enviadas desde ${owned} billeteras de un mismo titular, ${short(f.subject)}: cada una financiada solo ` +
+            "por él, nueva al recibir los fondos y vaciada en pocas transferencias."
+          : "";
       return (
         `${sent ? "Envió" : "Recibió"} ${tx}${band}${threshold !== undefined ? ` de ${usd(threshold)}` : ""}` +
         `${name ? ` (${name})` : ""}${days !== undefined ? ` en ${days} días o menos` : ""}, ` +
-        `${usd(f.usdAmount)} en total.`
+        `${usd(f.usdAmount)} en total.${owner}`
       );
     }
     case "round_tripping": {

@@ -34,6 +34,20 @@ export const CoverageSchema = Type.Object(
       description: "index: blocks between the node's head and the last block confirmed (null: unknown)",
     }),
     transfersRead: Type.Integer({ minimum: 0, description: "transfers the analysis read" }),
+    unsupportedConversions: Type.Optional(
+      Type.Array(
+        Type.Object({
+          txHash: Type.String(),
+          reason: Type.String({
+            description: "why the transaction does not read as one payer and one recipient",
+          }),
+        }),
+        {
+          description:
+            "transactions near the address that went through a protocol's contracts (a DEX, a lending pool) but do not read as a conversion: their transfers are analysed as they are, and value is not followed across them (docs/risk-model.md, Conversions); at most 20, set only when there are some",
+        },
+      ),
+    ),
     note: Type.String({ description: "the same in words" }),
   },
   { description: 'what the verdict rests on (docs/api.md, "Coverage")' },

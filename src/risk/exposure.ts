@@ -27,6 +27,11 @@ export interface ExposureParams {
   categories: string[] | null;
   /** how long before (incoming) or after (outgoing) a transfer an intermediary's flows count, days */
   windowDays: number;
+  /**
+   * a conversion (graph/conversions.ts) carries value across when what was given and what was received agree in
+   * USD within this fraction of the larger (fees, slippage, the day's price against the moment's)
+   */
+  conversionSlippage: number;
 }
 
 export const DEFAULT_EXPOSURE_PARAMS: ExposureParams = {
@@ -34,6 +39,7 @@ export const DEFAULT_EXPOSURE_PARAMS: ExposureParams = {
   timeRespecting: true,
   categories: null,
   windowDays: 30,
+  conversionSlippage: 0.1,
 };
 
 export interface ExposureCounterparty {
@@ -60,6 +66,11 @@ export interface ExposureEntry {
   via: string[];
   /** transaction hashes on the paths, sorted */
   txs: string[];
+  /**
+   * the protocols of the conversions on the paths (graph/conversions.ts), e.g. "Uniswap V2": the value changed
+   * form on the way; set only when some path went through one
+   */
+  conversions?: string[];
   /** the address's own transfers on the paths */
   transfers: number;
   /** of those, how many have no USD value (set only when some have none) */
@@ -89,7 +100,11 @@ export function exposureOf(
   root: string,
   params: ExposureParams = DEFAULT_EXPOSURE_PARAMS,
 ): Exposure {
-  return computeExposure(indexGraph(graph), root.toLowerCase(), params);
+  return computeExposure(
+    indexGraph(graph, { slippageTolerance: params.conversionSlippage }),
+    root.toLowerCase(),
+    params,
+  );
 }
 
 /**
@@ -264,6 +279,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
         maxHops,
       );
       for (const g of groups) {
+        const conversions = [...new Set(g.edges.flatMap((e) => e.conversion?.via ?? []))].sort(cmp);
         const rootUsd = sumUsd(g.rootEdges);
         // A zero-value transfer (address poisoning) is priced at nothing; any other without a price is unknown.
         const unpriced = g.rootEdges.filter((e) => e.usd === null && e.value !== 0n).length;
@@ -296,6 +312,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
           txs: [...new Set(g.edges.map((e) => e.txHash))].sort(cmp),
           transfers: g.rootEdges.length,
           ...(unpriced > 0 ? { unpriced } : {}),
+          ...(conversions.length > 0 ? { conversions } : {}),
         });
       }
     }

@@ -85,9 +85,24 @@ export {
   type Severity,
 } from "./findings.ts";
 export { CATEGORY_ORDER, categoryOf, SERVICE_CATEGORIES } from "./graph/classify.ts";
+export {
+  type Conversion,
+  type ConversionParams,
+  DEFAULT_CONVERSION_PARAMS,
+  readConversions,
+  type UnsupportedConversion,
+} from "./graph/conversions.ts";
 export { exchangeKeyOfLabel, exchangeNameOfLabel } from "./graph/exchange-name.ts";
 export { compareEdges, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {
+  PROTOCOL_REGISTRY_VERSION,
+  type ProtocolContract,
+  protocolContract,
+  registeredProtocolContracts,
+} from "./graph/protocols.ts";
+export {
+  type ConversionLeg,
+  type ConversionVia,
   type GraphEdge,
   type GraphNode,
   LABEL_CATEGORIES,

@@ -80,6 +80,7 @@ export {
   priceOn,
   TOKENS,
   type TokenSymbol,
+  transactionsOf,
   unitsForUsd,
   World,
 } from "./world.ts";

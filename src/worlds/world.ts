@@ -34,6 +34,12 @@ export interface PlannedTransfer {
   token: TokenSymbol;
   amount: bigint;
   at: number;
+  /**
+   * Transfers with the same `tx` are one transaction (a swap through a router and a pool), in the order given:
+   * at most one ETH leg (the transaction's own value, sent by its sender), the others token transfers in log order.
+   * Absent: a transaction of its own.
+   */
+  tx?: number;
 }
 
 /** What a generator injected and what a detector should (or should not) find there. */
@@ -87,6 +93,7 @@ export class World {
    * them); this is the ground truth the inference is measured against.
    */
   readonly deposits = new Map<string, DepositOf>();
+  #transactions = 0;
 
   constructor(readonly namespace: string) {}
 
@@ -141,6 +148,59 @@ export class World {
     this.send(from, to, token, unitsForUsd(token, usd, at), at);
   }
 
+  /**
+   * One transaction of several transfers, in log order. The first leg's sender sends the transaction; an ETH leg
+   * is its value and must be that sender's (a chain's data holds no other native movement of a transaction).
+   */
+  transaction(legs: { from: Account; to: Account; token: TokenSymbol; amount: bigint }[], at: number): void {
+    const sender = legs[0]?.from;
+    if (!sender) throw new Error("a transaction needs a transfer");
+    const native = legs.filter((l) => l.token === "ETH");
+    if (native.length > 1 || native.some((l) => l.from !== sender)) {
+      throw new Error("a transaction's only native transfer is its value, from its sender");
+    }
+    const tx = ++this.#transactions;
+    for (const l of legs) {
+      if (l.amount <= 0n) throw new Error(`non-positive amount from ${l.from.name} to ${l.to.name}`);
+      this.transfers.push({
+        from: l.from.address,
+        to: l.to.address,
+        token: l.token,
+        amount: l.amount,
+        at: Math.floor(at),
+        tx,
+      });
+    }
+  }
+
+  /**
+   * A swap through a DEX: `payer` gives `usd` of `give` to the router (its sender), the pool pays `recipient` the
+   * same value of `get` less the pool's 0.3% fee, in one transaction. Uniswap V2's shape for an ETH-in swap as the
+   * chain's data holds it (the router's WETH to the pool is a token this world has not, and is left out).
+   */
+  swapUsd(
+    payer: Account,
+    recipient: Account,
+    dex: { router: Account; pool: Account },
+    give: TokenSymbol,
+    get: TokenSymbol,
+    usd: number,
+    at: number,
+  ): void {
+    this.transaction(
+      [
+        {
+          from: payer,
+          to: give === "ETH" ? dex.router : dex.pool,
+          token: give,
+          amount: unitsForUsd(give, usd, at),
+        },
+        { from: dex.pool, to: recipient, token: get, amount: unitsForUsd(get, usd * 0.997, at) },
+      ],
+      at,
+    );
+  }
+
   addCase(c: Case): void {
     this.cases.push(c);
   }
@@ -160,4 +220,26 @@ export class World {
       .sort((a, b) => a.t.at - b.t.at || a.i - b.i)
       .map(({ t }) => t);
   }
+}
+
+/**
+ * The timeline's transfers with the transaction each belongs to: `hashIndex` is the timeline position of the
+ * transaction's first transfer (a transaction's hash derives from it, as the writers of a world make them), and
+ * `logIndex` -1 for the native value, else the token transfer's position in its transaction.
+ */
+export function transactionsOf(
+  timeline: readonly PlannedTransfer[],
+): { t: PlannedTransfer; hashIndex: number; logIndex: number }[] {
+  const out: { t: PlannedTransfer; hashIndex: number; logIndex: number }[] = [];
+  let open: { tx: number; hashIndex: number; logs: number } | undefined;
+  timeline.forEach((t, i) => {
+    if (t.tx === undefined) {
+      open = undefined;
+      out.push({ t, hashIndex: i, logIndex: t.token === "ETH" ? -1 : 0 });
+      return;
+    }
+    if (open?.tx !== t.tx) open = { tx: t.tx, hashIndex: i, logs: 0 };
+    out.push({ t, hashIndex: open.hashIndex, logIndex: t.token === "ETH" ? -1 : open.logs++ });
+  });
+  return out;
 }

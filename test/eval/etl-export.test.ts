@@ -16,7 +16,7 @@ import { type ImportEtlSummary, importEtl } from "../../src/ingest/etl/import.ts
 import { importLabels } from "../../src/ingest/labels/import-labels.ts";
 import { importPrices } from "../../src/ingest/prices/import-rates.ts";
 import { PATTERNS } from "../../src/risk/findings.ts";
-import { TOKEN_ADDRESSES } from "../../src/worlds/index.ts";
+import { TOKEN_ADDRESSES, transactionsOf } from "../../src/worlds/index.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
 const OPTIONS = { seed: 11, perPattern: 3, users: 40, transfers: 400 };
@@ -86,10 +86,17 @@ describe("benchmark export generator", () => {
     for (const b of blocks) expect(String(perBlock.get(b.number ?? ""))).toBe(b.transaction_count);
     const txByHash = new Map(txs.map((t) => [t.hash, t]));
     const tokens = new Set(Object.values(TOKEN_ADDRESSES));
+    let swapLegs = 0;
     for (const tt of tokenTransfers) {
       const t = txByHash.get(tt.transaction_hash ?? "");
       expect(t, tt.transaction_hash).toBeDefined();
       expect(tokens.has(tt.token_address ?? "")).toBe(true);
+      if (t?.input === "0x7ff36ab5") {
+        // a leg of a swap: the sender called the DEX's router (World.transaction), with the ETH leg as the value
+        swapLegs++;
+        expect(t.to_address).not.toBe(tt.token_address);
+        continue;
+      }
       // the transaction is the call of the token's transfer(to, amount), moving no ether
       expect(t).toMatchObject({ to_address: tt.token_address, from_address: tt.from_address, value: "0" });
       expect(t?.input).toBe(
@@ -100,6 +107,7 @@ describe("benchmark export generator", () => {
       expect(tt.block_number).toBe(t?.block_number);
     }
     expect(txs.filter((t) => t.value !== "0")).toHaveLength(cases.counts.nativeTransfers);
+    expect(swapLegs).toBeGreaterThan(0); // everyday DEX use and the conversion cases swap in one transaction
   });
 
   it("lists every case in cases.json, consistent with the world and the export", () => {
@@ -133,12 +141,14 @@ describe("benchmark export generator", () => {
     for (const d of cases.deposits) expect(labelsCsv).not.toContain(d.address);
     expect(cases.cases.every((c) => c.variant !== "")).toBe(true);
     expect(new Set(cases.cases.map((c) => c.id)).size).toBe(cases.cases.length);
+    // peel_chain and structuring have as many again across conversions and wallets (cases/conversions.ts)
+    const extra = (p: string) => (p === "peel_chain" || p === "structuring" ? OPTIONS.perPattern : 0);
     for (const p of PATTERNS) {
       const of = cases.cases.filter((c) => c.pattern === p);
       expect(
         of.filter((c) => c.positive),
         p,
-      ).toHaveLength(OPTIONS.perPattern);
+      ).toHaveLength(OPTIONS.perPattern + extra(p));
       expect(
         of.filter((c) => !c.positive),
         p,
@@ -150,13 +160,17 @@ describe("benchmark export generator", () => {
     const background = cases.cases.filter((c) => c.pattern === "background");
     expect(background).toHaveLength(BACKGROUND);
     expect(background.every((c) => !c.positive && ["neighbour", "random"].includes(c.variant))).toBe(true);
+    const lookalikes = cases.cases.filter((c) => c.pattern === "lookalike");
+    expect(lookalikes).toHaveLength(OPTIONS.perPattern);
+    expect(lookalikes.every((c) => !c.positive)).toBe(true);
+    expect(cases.cases.filter((c) => c.pattern === "conversion_exposure")).toHaveLength(OPTIONS.perPattern);
     const dusted = cases.cases.filter((c) => c.pattern === "dusted");
     expect(dusted).toHaveLength(DUSTED);
     expect(dusted.every((c) => !c.positive && ["sanctioned", "mixer", "both"].includes(c.variant))).toBe(
       true,
     );
     expect(cases.cases).toHaveLength(
-      PATTERNS.length * 2 * OPTIONS.perPattern + 3 * CHAINS + BACKGROUND + DUSTED,
+      PATTERNS.length * 2 * OPTIONS.perPattern + 3 * CHAINS + BACKGROUND + DUSTED + 4 * OPTIONS.perPattern,
     );
 
     // every subject moves funds in the export; the sanctions chains start at a labelled sanctioned address
@@ -206,7 +220,8 @@ describe("the importer on the generated export", () => {
     });
     expect(summary.skipped).toEqual({
       failed_transactions: 0,
-      zero_value_transactions: cases.counts.tokenTransfers,
+      // every transaction without a value: a token's transfer call, or a swap of tokens for tokens
+      zero_value_transactions: cases.counts.transactions - cases.counts.nativeTransfers,
       creations_without_address: 0,
       transfers_without_time: 0,
     });
@@ -214,12 +229,11 @@ describe("the importer on the generated export", () => {
 
   it("stores exactly the world's transfers (hashes as writeWorldToStore makes them)", async () => {
     const world = benchmarkWorld({ ...OPTIONS, background: BACKGROUND });
-    const expected = world
-      .timeline()
-      .map((t, i) =>
+    const expected = transactionsOf(world.timeline())
+      .map(({ t, hashIndex, logIndex }) =>
         [
-          `0x${createHash("sha256").update(`${world.namespace}:${i}`).digest("hex")}`,
-          t.token === "ETH" ? -1 : 0,
+          `0x${createHash("sha256").update(`${world.namespace}:${hashIndex}`).digest("hex")}`,
+          logIndex,
           new Date(t.at * 1000).toISOString(),
           t.from,
           t.to,

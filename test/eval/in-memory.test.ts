@@ -49,8 +49,10 @@ describe("scenario benchmark", () => {
     );
     for (const p of PATTERNS) {
       const q = evaluation.byActors[p];
-      expect(q.tp + q.fn, p).toBe(14);
-      expect(q.fp + q.tn, p).toBe(14 + 40); // its near misses, and every background user
+      // peel_chain and structuring have as many positives again across conversions and wallets
+      const extra = p === "peel_chain" || p === "structuring" ? 14 : 0;
+      expect(q.tp + q.fn, p).toBe(14 + extra);
+      expect(q.fp + q.tn, p).toBe(14 + 40 + 14); // its near misses, every background user and look-alike
       expect(q.precision, p).toBeGreaterThanOrEqual(0.9);
       expect(q.recall, p).toBeGreaterThanOrEqual(0.85);
     }

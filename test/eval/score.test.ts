@@ -98,6 +98,7 @@ describe("eval scoring", () => {
       variant: "deposit",
       cases: 2,
       reported: 1,
+      aboveLow: 0,
     });
     expect(r.variants).toContainEqual({
       pattern: "background",
@@ -105,6 +106,7 @@ describe("eval scoring", () => {
       variant: "neighbour",
       cases: 1,
       reported: 1,
+      aboveLow: 0, // scored 10: minimal, whatever was reported
     });
   });
 

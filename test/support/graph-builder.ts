@@ -12,6 +12,7 @@ export const USDV = "0x00000000000000000000000000000000000000d1";
 
 /** A deterministic lowercase address for a readable name. */
 export function addr(name: string): string {
+  if (/^0x[0-9a-f]{40}$/.test(name)) return name; // an address already
   let hex = "";
   for (let seed = 0; hex.length < 40; seed++) {
     let h = 0x811c9dc5 ^ seed;
@@ -20,6 +21,15 @@ export function addr(name: string): string {
   }
   return `0x${hex.slice(0, 40)}`;
 }
+
+export type TxToken = "eth" | "weth" | "usd" | "dai";
+
+const TX_TOKENS: Record<TxToken, { address: string; symbol: string; decimals: number }> = {
+  eth: { address: "native", symbol: "ETH", decimals: 18 },
+  weth: { address: "0x00000000000000000000000000000000000000e1", symbol: "WETH", decimals: 18 },
+  usd: { address: USDV, symbol: "USDV", decimals: 6 },
+  dai: { address: "0x00000000000000000000000000000000000000d4", symbol: "DAI", decimals: 18 },
+};
 
 export interface SendOptions {
   /** "usd" (a 6-decimal stablecoin, the default) or "eth" (native, at ETH_USD) */
@@ -84,6 +94,41 @@ export class GraphBuilder {
     };
     this.edges.push(edge);
     return edge;
+  }
+
+  /**
+   * One transaction of several transfers (a swap through a router and its pools): each leg moves `usd` dollars of
+   * a token ("eth" is the transaction's native value, log index -1; "weth", "usd" and "dai" are tokens priced at
+   * ETH_USD, 1 and 1), in the order given, as the contracts emit them.
+   */
+  transaction(at: number, legs: { from: string; to: string; usd: number; token: TxToken }[]): GraphEdge[] {
+    this.#tx++;
+    const txHash = `0x${this.#tx.toString(16).padStart(64, "0")}`;
+    let log = 0;
+    return legs.map((leg) => {
+      const f = this.nodes.has(addr(leg.from)) ? addr(leg.from) : this.node(leg.from);
+      const t = this.nodes.has(addr(leg.to)) ? addr(leg.to) : this.node(leg.to);
+      const token = TX_TOKENS[leg.token];
+      const units = leg.token === "eth" || leg.token === "weth" ? leg.usd / ETH_USD : leg.usd;
+      const value = BigInt(Math.round(units * 1e6)) * 10n ** BigInt(token.decimals - 6);
+      const logIndex = leg.token === "eth" ? -1 : log++;
+      const edge: GraphEdge = {
+        id: `${txHash}:${logIndex}`,
+        txHash,
+        logIndex,
+        from: f,
+        to: t,
+        token: token.address,
+        symbol: token.symbol,
+        decimals: token.decimals,
+        value,
+        usd: leg.usd,
+        at,
+        blockNumber: Math.floor((at - T0) / 12) + 19_000_000,
+      };
+      this.edges.push(edge);
+      return edge;
+    });
   }
 
   build(roots: string[]): TxGraph {

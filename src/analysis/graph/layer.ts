@@ -21,6 +21,7 @@ import type { AddressFacts } from "../../ledger/index.ts";
 import { type LayerRow, readLayer, toFacts, usdValue } from "../../ledger/index.ts";
 import { compareEdges, type GraphEdge, type GraphNode, type NodeType } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
+import { type ConversionReport, readLayerConversions } from "./conversion-reads.ts";
 import { emptyHistoryReport, ensureHistories, type HistoryReport } from "./history.ts";
 import { isRiskRelevant, nodeTypeOf } from "./node-types.ts";
 import { type ExpandingGraph, type ExpansionOverrides, resolveOptions } from "./options.ts";
@@ -63,6 +64,8 @@ export interface LayerReport {
   /** new counterparties reached but not followed because they are crowded for their share (options.crowdedTransfers) */
   crowded: string[];
   history: HistoryReport;
+  /** the swaps through contracts read whole in this layer (conversion-reads.ts) */
+  conversions?: ConversionReport;
   ms: number;
   /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
   readMs: number;
@@ -524,6 +527,19 @@ export async function expandLayer(
       const share = shares.get(entry) as number; // set for every followed counterparty
       if (share < 1) nextShares[entry.first.cp] = share;
     }
+    // Swaps through contracts: their other legs, and the other party of each conversion as a counterparty.
+    const conversionStarted = now();
+    report.conversions = await readLayerConversions(
+      db,
+      graph,
+      { frontier, nodes: addedNodes, edges: addedEdges, next, busy: report.busy },
+      options,
+      newNode,
+    );
+    report.readMs += now() - conversionStarted;
+    report.statements += report.conversions.statements;
+    report.newNodes = addedNodes.length;
+    report.newEdges = addedEdges.length;
     if (next.length === 0) stop = added.some((entry) => entry.followed) ? "depth" : "done";
   }
   graph.frontierShares = nextShares;

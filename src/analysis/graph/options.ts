@@ -61,6 +61,12 @@ export interface ExpansionOptions {
    * along the path from a root (docs/decisions/0019). 0 follows every path.
    */
   minPathShare: number;
+  /**
+   * Transactions per layer whose other transfers are read so that a swap through a contract reads as one
+   * conversion (conversion-reads.ts): those of the layer's transfers with a contract, a defi address or a
+   * registered protocol contract, the largest by USD first. 0 reads none.
+   */
+  maxConversionTxs: number;
   /** Node types that end a path: reached, never expanded (roots excepted). */
   terminalTypes: ReadonlySet<NodeType>;
   /** The chain's native currency (transfers with token 'native'). */
@@ -90,6 +96,7 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   busyTransfers: 1_000,
   crowdedTransfers: 100,
   minPathShare: 0.01,
+  maxConversionTxs: 200,
   terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
   history: undefined,
@@ -122,6 +129,9 @@ export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOpt
     ["historyConcurrency", options.historyConcurrency],
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  }
+  if (!Number.isInteger(options.maxConversionTxs) || options.maxConversionTxs < 0) {
+    throw new RangeError("maxConversionTxs must be a non-negative integer");
   }
   if (!(budget.maxMillis > 0)) throw new RangeError("budget.maxMillis must be positive");
   if (!(options.minPathShare >= 0 && options.minPathShare <= 1)) {

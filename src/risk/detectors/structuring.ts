@@ -5,12 +5,17 @@
 // Sent and received transfers are counted separately (splitting a payment, or "smurfs" paying one beneficiary).
 // Services (exchanges, ...) are not subjects: their customers' withdrawals are the customers' behaviour.
 // False friends left alone: salaries well below any threshold, one large transfer, two near-threshold transfers.
+// Across an owner's wallets (owner-wallets.ts): the near-threshold transfers sent by two or more fresh,
+// single-purpose wallets one address funded are judged together, as the owner's series (a smurf who spreads
+// 3-7 transfers over days and wallets, at most two from each); the finding names the wallets and why they are
+// taken as one owner's.
 import type { Detector, Finding } from "../findings.ts";
 import { duration, usd, usdRange, utcDay } from "../format.ts";
-import { isService } from "../graph/classify.ts";
+import { isService, shortAddress } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
 import type { GraphEdge } from "../graph/types.ts";
 import { makeFinding, sortFindings } from "./finding.ts";
+import { type OwnerWalletRules, ownersWithWallets } from "./owner-wallets.ts";
 
 export interface ReportingThreshold {
   /** shown in messages, e.g. "FATF travel rule" or "MX: 210 UMA" */
@@ -38,6 +43,8 @@ export interface StructuringParams {
   upperFraction: number;
   /** the transfers must sum to more than minTotalFraction·threshold */
   minTotalFraction: number;
+  /** the series is also judged over an owner's wallets (owner-wallets.ts); null: per address only */
+  ownerWallets: OwnerWalletRules | null;
 }
 
 export const DEFAULT_STRUCTURING_PARAMS: StructuringParams = {
@@ -52,6 +59,7 @@ export const DEFAULT_STRUCTURING_PARAMS: StructuringParams = {
   lowerFraction: 0.85,
   upperFraction: 1,
   minTotalFraction: 1,
+  ownerWallets: { maxWalletTransfers: 3, minEmptiedFraction: 0.8, maxWallets: 10, dustUsd: 1 },
 };
 
 export const detectStructuring: Detector<StructuringParams> = (graph, params) =>
@@ -64,6 +72,7 @@ export function findStructuring(index: GraphIndex, params: StructuringParams): F
     .sort((a, b) => a.usd - b.usd || (a.name < b.name ? -1 : 1))
     .filter((t, i, all) => i === 0 || t.usdByDay || all[i - 1]?.usd !== t.usd || all[i - 1]?.usdByDay);
   const findings: Finding[] = [];
+  if (params.ownerWallets) findings.push(...ownerStructuring(index, thresholds, params, params.ownerWallets));
   for (const node of index.nodes) {
     if (isService(node)) continue;
     for (const sent of [true, false]) {
@@ -78,6 +87,59 @@ export function findStructuring(index: GraphIndex, params: StructuringParams): F
     }
   }
   return findings;
+}
+
+/**
+ * Structuring over each owner's wallets: their sent transfers (and the owner's own) taken as one address's, and
+ * a group kept only when two or more of the wallets sent in it (one address alone is judged above).
+ */
+function ownerStructuring(
+  index: GraphIndex,
+  thresholds: readonly ReportingThreshold[],
+  params: StructuringParams,
+  rules: OwnerWalletRules,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const { owner, wallets } of ownersWithWallets(index, rules)) {
+    const mine = new Set(wallets);
+    const edges = [owner, ...wallets]
+      .flatMap((a) => index.outOf(a))
+      .filter((e) => e.usd !== null && !mine.has(e.to) && e.to !== owner)
+      .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+    for (const threshold of thresholds) {
+      for (const group of nearThresholdGroups(edges, threshold, params)) {
+        const senders = new Set(group.map((e) => e.from).filter((a) => mine.has(a)));
+        if (senders.size < 2) continue;
+        const finding = toFinding(owner, true, group, threshold, params);
+        const used = [...senders].sort();
+        findings.push({
+          ...finding,
+          ...rewallet(finding.wallets, finding.actors, owner, used),
+          thresholds: { ...finding.thresholds, ownerWallets: used.length },
+          message:
+            `${finding.message} Sent from ${used.length} wallets of one owner, ${shortAddress(owner)} ` +
+            `(${used.map(shortAddress).join(", ")}): each funded only by it, fresh when funded, and emptied in at ` +
+            `most ${rules.maxWalletTransfers} transfers.`,
+        });
+      }
+    }
+  }
+  return findings;
+}
+
+/** The finding's wallets and actors with the owner's wallets added (the owner stays the subject, first). */
+function rewallet(
+  wallets: readonly string[],
+  actors: readonly string[],
+  owner: string,
+  used: readonly string[],
+) {
+  const sortedRest = (list: Iterable<string>) =>
+    [...new Set(list)].filter((a) => a !== owner).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    wallets: [owner, ...sortedRest([...wallets, ...used])],
+    actors: [owner, ...sortedRest([...actors, ...used])],
+  };
 }
 
 /** Non-overlapping groups of near-threshold transfers within the window, earliest first. */

@@ -1,6 +1,13 @@
 // A read-only, canonically ordered view of a TxGraph: nodes sorted by address, edges in chronological order with
 // a total tie-break, and per-address adjacency. Every detector reads the graph through it, which is what makes
 // their output independent of the order of the graph's nodes and edges.
+import {
+  type Conversion,
+  type ConversionParams,
+  DEFAULT_CONVERSION_PARAMS,
+  readConversions,
+  type UnsupportedConversion,
+} from "./conversions.ts";
 import type { GraphEdge, GraphNode, TxGraph } from "./types.ts";
 
 export interface GraphIndex {
@@ -9,8 +16,15 @@ export interface GraphIndex {
   readonly roots: readonly string[];
   /** every node, including the endpoints of edges the graph has no node for, sorted by address */
   readonly nodes: readonly GraphNode[];
-  /** edges in canonical order (compareEdges), duplicates by id removed */
+  /**
+   * edges in canonical order (compareEdges), duplicates by id removed, and each conversion's transfers replaced by
+   * the one edge from its payer to its recipient (graph/conversions.ts)
+   */
   readonly edges: readonly GraphEdge[];
+  /** the conversions read in the graph's transactions, by transaction hash */
+  readonly conversions: readonly Conversion[];
+  /** transactions through a protocol's contracts that do not read as a conversion, left as transfers */
+  readonly unsupportedConversions: readonly UnsupportedConversion[];
   node(address: string): GraphNode;
   /** outgoing edges of an address, canonical order */
   outOf(address: string): readonly GraphEdge[];
@@ -43,20 +57,30 @@ export function cmp(a: string, b: string): number {
 
 const EMPTY: readonly GraphEdge[] = [];
 
-export function indexGraph(graph: TxGraph): GraphIndex {
+export function indexGraph(
+  graph: TxGraph,
+  conversionParams: ConversionParams = DEFAULT_CONVERSION_PARAMS,
+): GraphIndex {
   const edgesById = new Map<string, GraphEdge>();
   for (const e of graph.edges) {
     const normal = { ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() };
     const seen = edgesById.get(e.id);
     if (!seen || compareEdges(normal, seen) < 0) edgesById.set(e.id, normal);
   }
-  const edges = [...edgesById.values()].sort(compareEdges);
-
   const nodeMap = new Map<string, GraphNode>();
   for (const [key, n] of graph.nodes) {
     const address = (n.address || key).toLowerCase();
     nodeMap.set(address, { ...n, address });
   }
+  // In canonical order a transaction's transfers are adjacent: conversions are read in one pass, and their edges
+  // take their transactions' places, so the order holds.
+  const reading = readConversions(
+    [...edgesById.values()].sort(compareEdges),
+    (address) => nodeMap.get(address),
+    graph.chainId,
+    conversionParams,
+  );
+  const edges = reading.edges;
   const out = new Map<string, GraphEdge[]>();
   const inc = new Map<string, GraphEdge[]>();
   const firstAt = new Map<string, number>();
@@ -90,6 +114,8 @@ export function indexGraph(graph: TxGraph): GraphIndex {
     roots: [...new Set(graph.roots.map((r) => r.toLowerCase()))].sort(cmp),
     nodes,
     edges,
+    conversions: reading.conversions,
+    unsupportedConversions: reading.unsupported,
     node: (address) => nodeMap.get(address) ?? placeholder(address),
     outOf: (address) => out.get(address) ?? EMPTY,
     inOf: (address) => inc.get(address) ?? EMPTY,

@@ -91,6 +91,32 @@ export interface GraphEdge {
   /** unix seconds */
   at: number;
   blockNumber: number;
+  /**
+   * set on the edge that stands for a conversion (graph/conversions.ts): the transaction's transfers through a
+   * protocol's contracts read as one movement of value from payer to recipient; `token`, `value` and `usd` are
+   * what the recipient received
+   */
+  conversion?: ConversionVia;
+}
+
+/** One side of a conversion: an asset given or received, on net, in the transaction. */
+export interface ConversionLeg {
+  token: string;
+  symbol: string;
+  decimals: number;
+  value: bigint;
+  /** null when the asset has no price on the day */
+  usd: number | null;
+}
+
+/** What a conversion went through and what changed hands. */
+export interface ConversionVia {
+  /** the protocols by name ("Uniswap V2", a contract's label), or the unlisted contracts */
+  via: string[];
+  /** the intermediaries' addresses (routers, pools), sorted */
+  contracts: string[];
+  given: ConversionLeg[];
+  received: ConversionLeg[];
 }
 
 export interface Truncation {

@@ -56,7 +56,7 @@ export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = 
   const rooted = graph.roots.some((r) => r.toLowerCase() === address)
     ? graph
     : { ...graph, roots: [...graph.roots, address] };
-  const index = indexGraph(rooted);
+  const index = indexGraph(rooted, { slippageTolerance: resolved.exposure.conversionSlippage });
   const findings = runDetectors(index, resolved.detectors, resolved.patterns);
   return scoreRoot(index, address, findings, resolved);
 }
@@ -72,7 +72,7 @@ export function analyseRootsIndexed(
   config: RiskConfig = NO_OVERRIDES,
 ): { index: GraphIndex; analyses: RiskAnalysis[] } {
   const resolved = resolvedFor(config);
-  const index = indexGraph(graph);
+  const index = indexGraph(graph, { slippageTolerance: resolved.exposure.conversionSlippage });
   const findings = runDetectors(index, resolved.detectors, resolved.patterns);
   return { index, analyses: index.roots.map((root) => scoreRoot(index, root, findings, resolved)) };
 }

@@ -18,8 +18,12 @@ import type { Severity } from "../findings.ts";
  * receipts, keep their weight; dust never lifts an address above low. exchange_hopping also follows the funds
  * through up to three of the user's own fresh wallets (docs/risk-model.md). The graph no longer runs through
  * crowded addresses (100 to 999 transfers) beyond what their path share carries (docs/decisions/0031).
+ * 1.5.0 (docs/decisions/0049): value is followed across conversions: a transaction through a protocol's contracts
+ * that reads as one payer and one recipient (a swap, an aggregator route) is one transfer of value between them,
+ * in USD, not a hop through a router (graph/conversions.ts, the registry of graph/protocols.ts); structuring is
+ * also judged over an owner's freshly funded single-purpose wallets (detectors/owner-wallets.ts).
  */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.4.0";
+export const SCORING_MODEL_VERSION = "vigia-risk-1.5.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */

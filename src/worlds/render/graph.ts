@@ -19,7 +19,14 @@ import {
   TERMINAL_TYPES,
   type TxGraph,
 } from "../../risk/index.ts";
-import { type PlannedTransfer, priceOn, TOKENS, type TokenSymbol, type World } from "../world.ts";
+import {
+  type PlannedTransfer,
+  priceOn,
+  TOKENS,
+  type TokenSymbol,
+  transactionsOf,
+  type World,
+} from "../world.ts";
 
 export const TOKEN_ADDRESSES: Record<TokenSymbol, string> = {
   ETH: "native",
@@ -38,12 +45,19 @@ export interface WorldIndex {
   labels: Map<string, { label: string; category: string; inferred?: true }>;
   /** accounts the world marks as contracts (the export's contracts.csv) */
   contracts: Set<string>;
+  /** the world's timeline (world.timeline() sorts on each call) */
+  timeline: PlannedTransfer[];
+  /** per timeline position, its transaction (the position of its first transfer) and log index */
+  txOf: { hashIndex: number; logIndex: number }[];
+  /** the timeline positions of each transaction of several transfers (a swap), by its hashIndex */
+  legs: Map<number, number[]>;
 }
 
 export function indexWorld(world: World): WorldIndex {
   const byAddress = new Map<string, { t: PlannedTransfer; i: number }[]>();
   const firstSeen = new Map<string, number>();
-  world.timeline().forEach((t, i) => {
+  const timeline = world.timeline();
+  timeline.forEach((t, i) => {
     for (const a of t.from === t.to ? [t.from] : [t.from, t.to]) {
       const list = byAddress.get(a);
       if (list) list.push({ t, i });
@@ -51,6 +65,14 @@ export function indexWorld(world: World): WorldIndex {
       if (!firstSeen.has(a)) firstSeen.set(a, t.at);
     }
   });
+  const txOf = transactionsOf(timeline).map(({ hashIndex, logIndex }) => ({ hashIndex, logIndex }));
+  const legs = new Map<number, number[]>();
+  txOf.forEach(({ hashIndex }, i) => {
+    const list = legs.get(hashIndex);
+    if (list) list.push(i);
+    else legs.set(hashIndex, [i]);
+  });
+  for (const [hashIndex, list] of legs) if (list.length === 1) legs.delete(hashIndex);
   const labels = new Map<string, { label: string; category: string; inferred?: true }>();
   const contracts = new Set<string>();
   for (const a of world.accounts.values()) {
@@ -65,7 +87,7 @@ export function indexWorld(world: World): WorldIndex {
       inferred: true,
     });
   }
-  return { world, byAddress, firstSeen, labels, contracts };
+  return { world, byAddress, firstSeen, labels, contracts, timeline, txOf, legs };
 }
 
 export function worldGraph(
@@ -87,12 +109,21 @@ export function worldGraph(
       expanded.add(a);
       const fresh = new Map<string, number>(); // new counterparties -> USD with them
       for (const { t, i } of w.byAddress.get(a) ?? []) {
-        const e = toEdge(t, i);
-        edges.set(e.id, e);
-        for (const b of [t.from, t.to]) {
-          if (b === a) continue;
-          if (!depth.has(b)) depth.set(b, d + 1);
-          if (depth.get(b) === d + 1 && !queued.has(b)) fresh.set(b, (fresh.get(b) ?? 0) + (e.usd ?? 0));
+        // A swap's other legs come with it, as the service's expansion reads them (conversion-reads.ts): its
+        // other parties are the address's counterparties, one hop away.
+        const hashIndex = w.txOf[i]?.hashIndex ?? i;
+        const positions = w.legs.get(hashIndex) ?? [i];
+        for (const k of positions) {
+          const leg = k === i ? t : (w.timeline[k] as PlannedTransfer);
+          const e = toEdge(leg, k, w.txOf[k]);
+          edges.set(e.id, e);
+          for (const b of [leg.from, leg.to]) {
+            if (b === a) continue;
+            if (!depth.has(b)) depth.set(b, d + 1);
+            // A swap's pool is reached through another's transfer, not followed (its other swaps are not ours).
+            if (k !== i && w.contracts.has(b)) continue;
+            if (depth.get(b) === d + 1 && !queued.has(b)) fresh.set(b, (fresh.get(b) ?? 0) + (e.usd ?? 0));
+          }
         }
       }
       const followable = [...fresh].filter(([b]) => !TERMINAL_TYPES.has(typeOf(w, b)));
@@ -135,11 +166,11 @@ function typeOf(w: WorldIndex, address: string): NodeType {
   return (category && NODE_TYPE_OF_CATEGORY[category]) || "eoa";
 }
 
-function toEdge(t: PlannedTransfer, i: number): GraphEdge {
+function toEdge(t: PlannedTransfer, i: number, tx?: { hashIndex: number; logIndex: number }): GraphEdge {
   const spec = TOKENS[t.token];
   const native = t.token === "ETH";
-  const txHash = `0x${i.toString(16).padStart(64, "0")}`;
-  const logIndex = native ? -1 : 0;
+  const txHash = `0x${(tx?.hashIndex ?? i).toString(16).padStart(64, "0")}`;
+  const logIndex = tx?.logIndex ?? (native ? -1 : 0);
   const usd = (Number(t.amount) / 10 ** spec.decimals) * priceOn(t.token, t.at);
   return {
     id: `${txHash}:${logIndex}`,

@@ -9,7 +9,7 @@ import { afterExchangeLabelChange } from "../../attribution/index.ts";
 import { insertTransfers, markContracts, type TransferRow, upsertTokens } from "../../chains/store/index.ts";
 import { LabelStage } from "../../ingest/labels/index.ts";
 import type { DB } from "../../schema.ts";
-import { DAY, TOKENS, type TokenSymbol, type World } from "../world.ts";
+import { DAY, TOKENS, type TokenSymbol, transactionsOf, type World } from "../world.ts";
 import { type ChainTokens, EVM_TOKENS } from "./chain-tokens.ts";
 
 const BATCH = 5_000;
@@ -30,10 +30,10 @@ export async function writeWorldToStore(
   const timeline = world.timeline();
   const blockOf = new Map<number, number>();
   for (const t of timeline) if (!blockOf.has(t.at)) blockOf.set(t.at, blockOf.size + 1);
-  const rows: TransferRow[] = timeline.map((t, i) => ({
+  const rows: TransferRow[] = transactionsOf(timeline).map(({ t, hashIndex, logIndex }) => ({
     chainId,
-    txHash: `0x${createHash("sha256").update(`${world.namespace}:${i}`).digest("hex")}`,
-    logIndex: t.token === "ETH" ? -1 : 0,
+    txHash: `0x${createHash("sha256").update(`${world.namespace}:${hashIndex}`).digest("hex")}`,
+    logIndex,
     blockNumber: BigInt(blockOf.get(t.at) ?? 0),
     blockTime: new Date(t.at * 1000),
     from: t.from.toLowerCase(),
@@ -64,8 +64,11 @@ export async function writeWorldToStore(
       return stage.merge({ replaceSources: [source] });
     }),
   );
-  const mixers = labelled.filter((a) => a.label?.category === "mixer").map((a) => a.address.toLowerCase());
-  if (mixers.length > 0) await markContracts(db, chainId, mixers);
+  // Mixers are contracts even in worlds that don't say so; every account marked a contract too (routers, pools).
+  const contracts = [...labelled.filter((a) => a.label?.category === "mixer"), ...world.contracts()].map(
+    (a) => a.address.toLowerCase(),
+  );
+  if (contracts.length > 0) await markContracts(db, chainId, contracts);
 
   await upsertTokens(
     db,

@@ -1,0 +1,159 @@
+// A layer's conversions (src/risk/graph/conversions.ts): when a frontier address transfers with a contract (a
+// router, a pool, a defi address, a registered protocol contract), the transaction may be a swap whose other legs
+// (the router's WETH to the pool, the pool's stablecoin to the recipient) are not the frontier's transfers and so
+// are not in the layer. This step reads those transactions whole, adds their transfers and the addresses they
+// name, and follows the other party of each conversion as a counterparty of the frontier: the conversion is not a
+// hop, the swap's recipient (or its sender, seen from the recipient) is one step away.
+import type { Kysely } from "kysely";
+import {
+  type AddressFacts,
+  readAddressFacts,
+  readTransactionTransfers,
+  type TransactionTransferRow,
+  UNKNOWN_FACTS,
+  usdValue,
+} from "../../ledger/index.ts";
+import {
+  compareEdges,
+  type GraphEdge,
+  type GraphNode,
+  protocolContract,
+  readConversions,
+} from "../../risk/index.ts";
+import type { DB } from "../../schema.ts";
+import type { ExpandingGraph, ExpansionOptions } from "./options.ts";
+
+/** Transfers read per transaction at most, on average over a layer's transactions. */
+const ROWS_PER_TX = 20;
+
+export interface ConversionLayer {
+  /** the frontier this layer expanded */
+  frontier: readonly string[];
+  /** the layer's new nodes and edges so far; this step adds to them */
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** the next frontier so far; this step adds the other parties of conversions to follow */
+  next: string[];
+  /** the layer's new counterparties too busy to expand (never followed) */
+  busy: readonly string[];
+}
+
+export interface ConversionReport {
+  /** statements run: 0 (nothing to read), 1 or 2 */
+  statements: number;
+  /** transactions read whole */
+  txs: number;
+  /** candidate transactions beyond maxConversionTxs, not read */
+  skipped: number;
+  /** conversions read in the layer's transactions */
+  conversions: number;
+}
+
+/** Reads the layer's candidate transactions whole and adds what they hold, in place. */
+export async function readLayerConversions(
+  db: Kysely<DB>,
+  graph: ExpandingGraph,
+  layer: ConversionLayer,
+  options: ExpansionOptions,
+  newNode: (address: string, depth: number, facts: AddressFacts) => GraphNode,
+): Promise<ConversionReport> {
+  const report: ConversionReport = { statements: 0, txs: 0, skipped: 0, conversions: 0 };
+  if (options.maxConversionTxs === 0) return report;
+  const added = new Map(layer.nodes.map((n) => [n.address, n]));
+  const busy = new Set(layer.busy);
+  const nodeOf = (address: string) => graph.nodes.get(address) ?? added.get(address);
+  const inFrontier = new Set(layer.frontier);
+  const throughContract = (address: string) => {
+    const node = nodeOf(address);
+    return (
+      protocolContract(graph.chainId, address) !== undefined ||
+      (node !== undefined && (node.isContract || node.type === "defi" || node.category === "defi"))
+    );
+  };
+  const usdByTx = new Map<string, number>();
+  for (const e of layer.edges) {
+    const other = inFrontier.has(e.from) ? e.to : inFrontier.has(e.to) ? e.from : undefined;
+    if (other === undefined || !throughContract(other)) continue;
+    usdByTx.set(e.txHash, (usdByTx.get(e.txHash) ?? 0) + (e.usd ?? 0));
+  }
+  if (usdByTx.size === 0) return report;
+  const ranked = [...usdByTx].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  const hashes = ranked.slice(0, options.maxConversionTxs).map(([hash]) => hash);
+  report.skipped = ranked.length - hashes.length;
+  const rows = await readTransactionTransfers(db, graph.chainId, hashes, hashes.length * ROWS_PER_TX);
+  options.signal?.throwIfAborted();
+  report.statements = 1;
+  report.txs = hashes.length;
+
+  const known = new Set<string>();
+  for (const e of graph.edges) if (usdByTx.has(e.txHash)) known.add(e.id);
+  for (const e of layer.edges) known.add(e.id);
+  // Legs the layer read already (a pool the layer expanded) are not added twice, but their conversions count.
+  const legs = rows.map((row) => toEdge(row, options.native)).filter((e) => !known.has(e.id));
+
+  // The addresses the legs name that the graph does not hold yet: their facts and labels, in one statement.
+  const unseen = [...new Set(legs.flatMap((e) => [e.from, e.to]))]
+    .filter((a) => nodeOf(a) === undefined)
+    .sort();
+  const facts =
+    unseen.length > 0 ? await readAddressFacts(db, graph.chainId, unseen, options.coalescing) : undefined;
+  if (facts) report.statements++;
+  options.signal?.throwIfAborted();
+  const depthOf = new Map<string, number>();
+  for (const address of layer.frontier) depthOf.set(address, (nodeOf(address)?.depth ?? 0) + 1);
+  const layerDepth = Math.min(...depthOf.values());
+  const room = {
+    nodes: Math.max(0, options.budget.maxNodes - graph.nodes.size - layer.nodes.length),
+    edges: Math.max(0, options.budget.maxEdges - graph.edges.length - layer.edges.length),
+  };
+  if (unseen.length > room.nodes || legs.length > room.edges) {
+    graph.truncated[unseen.length > room.nodes ? "nodes" : "edges"] = true;
+    return report;
+  }
+  const fresh = new Map<string, GraphNode>();
+  for (const address of unseen) {
+    const node = newNode(address, layerDepth, facts?.get(address) ?? UNKNOWN_FACTS);
+    fresh.set(address, node);
+    added.set(address, node);
+  }
+  for (const node of fresh.values()) layer.nodes.push(node);
+  for (const e of legs) layer.edges.push(e);
+
+  // Each conversion with a frontier address on one side makes the other side its counterparty, followed like one:
+  // also when the layer reached it otherwise (as the counterparty of a pool it expanded) and did not follow it
+  // there. Only addresses new in this layer: an earlier layer's were judged at their own depth. Busy ones never.
+  const txEdges = [...graph.edges, ...layer.edges].filter((e) => usdByTx.has(e.txHash)).sort(compareEdges);
+  const { conversions } = readConversions(txEdges, nodeOf, graph.chainId);
+  report.conversions = conversions.length;
+  const following = new Set(layer.next);
+  for (const c of conversions) {
+    const other = inFrontier.has(c.from) ? c.to : inFrontier.has(c.to) ? c.from : undefined;
+    if (other === undefined || inFrontier.has(other) || following.has(other) || graph.nodes.has(other))
+      continue;
+    const node = added.get(other);
+    if (!node || node.depth >= graph.maxDepth || options.terminalTypes.has(node.type)) continue;
+    if (busy.has(other) || (facts?.get(other)?.transfers ?? 0) >= options.busyTransfers) continue;
+    following.add(other);
+    layer.next.push(other);
+  }
+  return report;
+}
+
+function toEdge(row: TransactionTransferRow, native: { symbol: string; decimals: number }): GraphEdge {
+  const isNative = row.token === "native";
+  const decimals = isNative ? native.decimals : row.decimals;
+  return {
+    id: `${row.tx_hash}:${row.log_index}`,
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    from: row.from_address,
+    to: row.to_address,
+    token: row.token,
+    symbol: isNative ? native.symbol : (row.symbol ?? "UNKNOWN"),
+    decimals: decimals ?? 0,
+    value: BigInt(row.value),
+    usd: usdValue(row.value, decimals, row.price_usd),
+    at: Number(row.at),
+    blockNumber: Number(row.block_number),
+  };
+}

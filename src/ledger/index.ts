@@ -63,7 +63,7 @@ export {
 } from "./layer-read.ts";
 export { type EvidenceTransfer, transfersAmong } from "./path-transfers.ts";
 export { type Reach, type ReachOptions, reachFrom } from "./reach.ts";
-export { readTransactionTransfers, type TransactionTransferRow } from "./transaction-read.ts";
+export { readTransactionTransfers, type TransactionTransfer } from "./transaction-read.ts";
 export { labelCategoriesOf, type UnitQuery, usdPerUnit } from "./unit-values.ts";
 export { NATIVE_DECIMALS, USD_OF_TRANSFER, usdValue } from "./usd.ts";
 export {

@@ -67,6 +67,11 @@ export interface LayerRow {
   cp_inferred: boolean | null;
   /** the counterparty's transfers in the store, sent and received (address_facts; 0 when unknown) */
   cp_transfers: number;
+  /**
+   * whether the transfer's transaction has other transfers: known only where the counterparty is a contract or a
+   * defi address (null elsewhere), so that the expansion reads whole only the swaps among them (conversion reads)
+   */
+  tx_more: boolean | null;
 }
 
 /** LayerRow's fields in the order of the layer statement's columns (the JSON form gives each row as an array). */
@@ -90,6 +95,7 @@ const LAYER_FIELDS = [
   "cp_category",
   "cp_inferred",
   "cp_transfers",
+  "tx_more",
 ] as const satisfies readonly (keyof LayerRow)[];
 
 /** What one layer statement reads. */
@@ -139,7 +145,7 @@ const epoch = (column: RawBuilder<unknown>) => sql`floor(date_part('epoch', ${co
  * address (inferred)", category exchange, `inferred`: a stored label always wins. Each reads its index once, in
  * address order, for the whole array.
  */
-function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknown> {
+export function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`fa AS (
       SELECT f.address, f.is_contract, f.first_seen_at,
         LEAST(f.transfers_out + f.transfers_in, 2147483647)::int AS transfers
@@ -382,7 +388,11 @@ export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
       tk.symbol, tk.decimals, COALESCE(p.price_usd, tk.pegged_usd)::text AS price_usd,
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
       ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
-      lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers
+      lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers,
+      CASE WHEN fa.is_contract OR lb.category = 'defi' THEN EXISTS (
+        SELECT 1 FROM transfers s
+        WHERE s.chain_id = ${chainId} AND s.tx_hash = x.tx_hash AND s.log_index <> x.log_index
+      ) END AS tx_more
     FROM x
     LEFT JOIN fa ON fa.address = x.cp
     LEFT JOIN lb ON lb.address = x.cp

@@ -7,9 +7,8 @@
 import type { Kysely } from "kysely";
 import {
   type AddressFacts,
-  readAddressFacts,
   readTransactionTransfers,
-  type TransactionTransferRow,
+  type TransactionTransfer,
   UNKNOWN_FACTS,
   usdValue,
 } from "../../ledger/index.ts";
@@ -36,10 +35,15 @@ export interface ConversionLayer {
   next: string[];
   /** the layer's new counterparties too busy to expand (never followed) */
   busy: readonly string[];
+  /**
+   * transactions of the layer's transfers with a contract or a defi address that have other transfers too (the
+   * layer statement's `tx_more`): the only ones worth reading whole
+   */
+  multiTx: ReadonlySet<string>;
 }
 
 export interface ConversionReport {
-  /** statements run: 0 (nothing to read), 1 or 2 */
+  /** statements run: 0 (nothing to read) or 1 */
   statements: number;
   /** transactions read whole */
   txs: number;
@@ -63,17 +67,13 @@ export async function readLayerConversions(
   const busy = new Set(layer.busy);
   const nodeOf = (address: string) => graph.nodes.get(address) ?? added.get(address);
   const inFrontier = new Set(layer.frontier);
-  const throughContract = (address: string) => {
-    const node = nodeOf(address);
-    return (
-      protocolContract(graph.chainId, address) !== undefined ||
-      (node !== undefined && (node.isContract || node.type === "defi" || node.category === "defi"))
-    );
-  };
+  // Candidates: the layer statement said the transaction has more transfers (its counterparty is a contract or a
+  // defi address), or the counterparty is a registered protocol contract the store does not know as a contract.
   const usdByTx = new Map<string, number>();
   for (const e of layer.edges) {
     const other = inFrontier.has(e.from) ? e.to : inFrontier.has(e.to) ? e.from : undefined;
-    if (other === undefined || !throughContract(other)) continue;
+    if (other === undefined) continue;
+    if (!layer.multiTx.has(e.txHash) && protocolContract(graph.chainId, other) === undefined) continue;
     usdByTx.set(e.txHash, (usdByTx.get(e.txHash) ?? 0) + (e.usd ?? 0));
   }
   if (usdByTx.size === 0) return report;
@@ -91,14 +91,15 @@ export async function readLayerConversions(
   // Legs the layer read already (a pool the layer expanded) are not added twice, but their conversions count.
   const legs = rows.map((row) => toEdge(row, options.native)).filter((e) => !known.has(e.id));
 
-  // The addresses the legs name that the graph does not hold yet: their facts and labels, in one statement.
+  // The addresses the legs name that the graph does not hold yet, with their facts and labels (read with them).
+  const facts = new Map<string, AddressFacts>();
+  for (const row of rows) {
+    facts.set(row.from_address, row.fromFacts);
+    facts.set(row.to_address, row.toFacts);
+  }
   const unseen = [...new Set(legs.flatMap((e) => [e.from, e.to]))]
     .filter((a) => nodeOf(a) === undefined)
     .sort();
-  const facts =
-    unseen.length > 0 ? await readAddressFacts(db, graph.chainId, unseen, options.coalescing) : undefined;
-  if (facts) report.statements++;
-  options.signal?.throwIfAborted();
   const depthOf = new Map<string, number>();
   for (const address of layer.frontier) depthOf.set(address, (nodeOf(address)?.depth ?? 0) + 1);
   const layerDepth = Math.min(...depthOf.values());
@@ -112,7 +113,7 @@ export async function readLayerConversions(
   }
   const fresh = new Map<string, GraphNode>();
   for (const address of unseen) {
-    const node = newNode(address, layerDepth, facts?.get(address) ?? UNKNOWN_FACTS);
+    const node = newNode(address, layerDepth, facts.get(address) ?? UNKNOWN_FACTS);
     fresh.set(address, node);
     added.set(address, node);
   }
@@ -132,14 +133,14 @@ export async function readLayerConversions(
       continue;
     const node = added.get(other);
     if (!node || node.depth >= graph.maxDepth || options.terminalTypes.has(node.type)) continue;
-    if (busy.has(other) || (facts?.get(other)?.transfers ?? 0) >= options.busyTransfers) continue;
+    if (busy.has(other) || (facts.get(other)?.transfers ?? 0) >= options.busyTransfers) continue;
     following.add(other);
     layer.next.push(other);
   }
   return report;
 }
 
-function toEdge(row: TransactionTransferRow, native: { symbol: string; decimals: number }): GraphEdge {
+function toEdge(row: TransactionTransfer, native: { symbol: string; decimals: number }): GraphEdge {
   const isNative = row.token === "native";
   const decimals = isNative ? native.decimals : row.decimals;
   return {

@@ -327,7 +327,10 @@ export async function expandLayer(
   let existing: Set<string> | undefined;
   const seen = new Set<string>();
   const fresh = new Map<string, NewCounterparty>();
+  /** transactions with more transfers than the one read, of transfers with contracts and defi addresses */
+  const multiTx = new Set<string>();
   for (const row of rows) {
+    if (row.tx_more) multiTx.add(row.tx_hash);
     const fi = row.i - 1;
     if (row.out) outCount[fi] = (outCount[fi] as number) + 1;
     else inCount[fi] = (inCount[fi] as number) + 1;
@@ -532,7 +535,7 @@ export async function expandLayer(
     report.conversions = await readLayerConversions(
       db,
       graph,
-      { frontier, nodes: addedNodes, edges: addedEdges, next, busy: report.busy },
+      { frontier, nodes: addedNodes, edges: addedEdges, next, busy: report.busy, multiTx },
       options,
       newNode,
     );

@@ -11,13 +11,23 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CONTRACTS = [{ file: "DemoToken.sol", name: "DemoToken", constant: "DEMO_TOKEN" }];
+// `runtime`: also the deployed (runtime) bytecode, for a contract the devnet installs with anvil_setCode.
+const CONTRACTS = [
+  { file: "DemoToken.sol", name: "DemoToken", constant: "DEMO_TOKEN", runtime: false },
+  { file: "DemoSwap.sol", name: "DemoSwap", constant: "DEMO_SWAP", runtime: true },
+];
 const OUTPUT = path.join(ROOT, "src/worlds/render/contracts.generated.ts");
 const SOLC_VERSION = "0.8.28";
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  contracts: Record<
+    string,
+    Record<
+      string,
+      { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >;
 }
 
 function compile(): string {
@@ -41,7 +51,7 @@ function compile(): string {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: "cancun",
       metadata: { bytecodeHash: "none" },
-      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+      outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
@@ -66,6 +76,12 @@ function compile(): string {
       `export const ${c.constant}_BYTECODE = "0x${compiled.evm.bytecode.object}" as const;`,
       "",
     );
+    if (c.runtime) {
+      lines.push(
+        `export const ${c.constant}_RUNTIME = "0x${compiled.evm.deployedBytecode.object}" as const;`,
+        "",
+      );
+    }
   }
   return lines.join("\n");
 }
@@ -75,7 +91,7 @@ if (process.argv.includes("--check")) {
   const current = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, "utf8") : "";
   // The committed file went through the formatter: compare what matters, the source hash and the bytecode.
   const essentials = (text: string) =>
-    [...text.matchAll(/_(SOURCE_SHA256|BYTECODE) =\s*"(\w+)"/g)].map((m) => m[2]).join(" ");
+    [...text.matchAll(/_(SOURCE_SHA256|BYTECODE|RUNTIME) =\s*"(\w+)"/g)].map((m) => m[2]).join(" ");
   if (essentials(current) !== essentials(generated)) {
     process.stderr.write(`${path.relative(ROOT, OUTPUT)} is stale: run scripts/compile-contracts.ts\n`);
     process.exit(1);

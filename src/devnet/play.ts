@@ -7,6 +7,7 @@
 import { type JsonRpcClient, type RpcCall, RpcCallError, toHex } from "../chains/rpc/index.ts";
 import {
   balanceSlot,
+  DEMO_SWAP_RUNTIME,
   type DevnetBlock,
   type DevnetPlan,
   type DevnetTx,
@@ -143,6 +144,9 @@ async function prefund(rpc: JsonRpcClient, plan: DevnetPlan): Promise<void> {
     }
     calls.push({ method: "anvil_setStorageAt", params: [contract, TOTAL_SUPPLY_SLOT, word(supply)] });
   }
+  // The swap pools' code (DemoSwap), installed where the world put its pools.
+  for (const pool of plan.swapPools)
+    calls.push({ method: "anvil_setCode", params: [pool, DEMO_SWAP_RUNTIME] });
   // Independent calls: their order does not matter, so one batch.
   await rpc.batchResults(calls);
 }

@@ -20,6 +20,7 @@ import { peelChain, peelChainFalseFriend } from "./patterns/peel-chain.ts";
 import { roundTripping, roundTrippingFalseFriend } from "./patterns/round-tripping.ts";
 import { sanctionsExposure } from "./patterns/sanctions-exposure.ts";
 import { structuring, structuringFalseFriend } from "./patterns/structuring.ts";
+import { swapExposure } from "./patterns/swap-exposure.ts";
 import { washTrading, washTradingFalseFriend } from "./patterns/wash-trading.ts";
 import { buildServices, type Services } from "./services.ts";
 import { DAY, World } from "./world.ts";
@@ -41,6 +42,8 @@ export {
   TRON_USDT_ADDRESS,
 } from "./render/chain-tokens.ts";
 export {
+  DEMO_SWAP_RUNTIME,
+  DEMO_SWAP_SOURCE_SHA256,
   DEMO_TOKEN_ABI,
   DEMO_TOKEN_BYTECODE,
   DEMO_TOKEN_SOURCE_SHA256,
@@ -130,5 +133,7 @@ export function devnetWorld(seed = 31337): World {
     start += 6 * DAY;
   }
   sanctionsExposure(world, services, rng.fork(), "demo-sanctions", SCENARIO_START + 10 * DAY);
+  // A conversion: the sanctioned address pays a client through the DEX's pool (swap-exposure.ts).
+  swapExposure(world, services, rng.fork(), "demo-swap-d1", SCENARIO_START + 14 * DAY);
   return world;
 }

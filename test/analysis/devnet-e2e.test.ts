@@ -37,8 +37,10 @@ const positives = world.cases.filter(
   (c) => c.positive && (PATTERNS as readonly string[]).includes(c.pattern),
 );
 const hops = world.cases
-  .filter((c) => c.pattern === "sanctions_exposure")
+  .filter((c) => c.pattern === "sanctions_exposure" && c.variant !== "1-hop-swap")
   .sort((a, b) => (a.id < b.id ? -1 : 1));
+/** The client a sanctioned address paid through the devnet's DEX pool (DemoSwap, a contract on the node). */
+const swapClient = world.cases.find((c) => c.variant === "1-hop-swap");
 const account = (name: string) => {
   const found = world.accounts.get(name);
   if (!found) throw new Error(`the devnet world has no account ${name}`);
@@ -319,6 +321,21 @@ describe("GET /risk/quick on the indexed devnet", () => {
     expect(oneHop.reason).toMatch(/directly from a sanctioned address/);
     const self = await quick(sanctionedAddress);
     expect(self).toMatchObject({ risk: 100, level: "critical" });
+  });
+
+  it("a client paid by a sanctioned address's swap on the node's DEX pool is critical, the swap read as a conversion", async () => {
+    // The transaction the sanctioned address sent: its ETH into the pool (the transaction's value) and the pool's
+    // USDV to the client (a Transfer log of the demo token), as the indexer read them from the node.
+    expect(swapClient).toBeDefined();
+    const client = swapClient!.subject;
+    const paid = world.transfers.find((t) => t.to === client && t.tx !== undefined)!;
+    const check = await quick(client);
+    expect(check).toMatchObject({ risk: 100, level: "critical" });
+    expect(check.reason).toMatch(/directly from a sanctioned address/);
+    expect(check.reason).toContain("converted via DemoSwap: ETH/USDV pool (devnet)");
+    const [scanned] = await scan([client]);
+    expect(scanned).toMatchObject({ riskLevel: "critical" });
+    expect(scanned!.riskReason).toContain(`Received ${usd(sum([paid]))}`);
   });
 
   it("plain users show no pattern within one hop", async () => {

@@ -54,15 +54,15 @@ describe("vigia devnet", () => {
     }
     expect(stdout).toContain(`chain 31337 at http://127.0.0.1:${port}`);
     // Deposits into exchanges' (unlabelled) deposit addresses are swept to the exchange in blocks of their own.
-    expect(stdout).toMatch(/scenario: played 252 blocks/);
-    expect(stdout).toMatch(/store: 6 labels \(source vigia-devnet\), \d+ daily prices, 2 tokens/);
+    expect(stdout).toMatch(/scenario: played 255 blocks/);
+    expect(stdout).toMatch(/store: 7 labels \(source vigia-devnet\), \d+ daily prices, 2 tokens/);
     expect(stdout).toMatch(/mixing +0x[0-9a-f]{40}/);
     const answer = await fetch(`http://127.0.0.1:${port}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
     });
-    expect(((await answer.json()) as { result: string }).result).toBe("0xfc"); // the 252 blocks played after the genesis block
+    expect(((await answer.json()) as { result: string }).result).toBe("0xff"); // the 255 blocks played after the genesis block
     expect(stdout).toContain(
       `Vigía Tron devnet: chain 728131337 (Tron-kind: base58 addresses) at http://127.0.0.1:${tronPort}`,
     );

@@ -103,7 +103,14 @@ describe("devnet", () => {
   it("plans one block per distinct time after the two deployments, funding senders with exactly what they lack", () => {
     const { world, plan } = devnetScenario();
     expect(plan.transfers).toBe(world.transfers.length);
-    expect(plan.blocks.slice(2).flatMap((b) => b.txs)).toHaveLength(world.transfers.length);
+    // One transaction per transfer, but the swap's two legs (World.transaction) are one call of the pool.
+    const swaps = new Set(world.transfers.flatMap((t) => (t.tx === undefined ? [] : [t.tx])));
+    const legs = world.transfers.filter((t) => t.tx !== undefined).length;
+    expect(swaps.size).toBe(1);
+    expect(plan.swapPools).toEqual([world.accounts.get("dex.demo-pool")!.address]);
+    expect(plan.blocks.slice(2).flatMap((b) => b.txs)).toHaveLength(
+      world.transfers.length - legs + swaps.size,
+    );
     for (const [i, block] of plan.blocks.entries()) {
       expect(block.number).toBe(i + 1);
       if (i > 0) expect(block.timestamp).toBeGreaterThan(plan.blocks[i - 1]!.timestamp);
@@ -222,7 +229,7 @@ describe("devnet", () => {
         .sort((a, b) => (a.address < b.address ? -1 : 1)),
     );
     const categories = new Set(labels.map((l) => l.category));
-    expect([...categories].sort()).toEqual(["bridge", "exchange", "mixer", "sanctioned"]);
+    expect([...categories].sort()).toEqual(["bridge", "defi", "exchange", "mixer", "sanctioned"]);
 
     // The scenario's days, then its last prices carried on to the day after `now`.
     const days = (Date.parse("2026-11-27T00:00:00Z") / 1000 - devnet.plan.firstDay) / 86_400 + 1;

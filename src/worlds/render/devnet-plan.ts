@@ -13,7 +13,7 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, to
 import { DAY, HOUR, type PlannedTransfer, TOKENS, type TokenSymbol, type World } from "../world.ts";
 import type { ChainTokens } from "./chain-tokens.ts";
 import { EVM_TOKENS, TRON_TOKENS } from "./chain-tokens.ts";
-import { DEMO_TOKEN_ABI, DEMO_TOKEN_BYTECODE } from "./contracts.generated.ts";
+import { DEMO_SWAP_ABI, DEMO_TOKEN_ABI, DEMO_TOKEN_BYTECODE } from "./contracts.generated.ts";
 import { DEMO_TETHER_ABI, DEMO_TETHER_BYTECODE } from "./tether.generated.ts";
 
 export const DEVNET_LABEL_SOURCE = "vigia-devnet";
@@ -79,6 +79,8 @@ export interface DevnetPlan {
   blocks: DevnetBlock[];
   /** Balances set before the first scenario block: native wei and token units per address. */
   prefund: { native: Map<Address, bigint>; tokens: Record<TokenContract, Map<Address, bigint>> };
+  /** The world's swap pools: DemoSwap's runtime code is installed at each before the first scenario block. */
+  swapPools: Address[];
   transfers: number;
   /** The first and last days of the scenario (unix seconds at 00:00 UTC), for daily prices. */
   firstDay: number;
@@ -194,15 +196,32 @@ function planChain(world: World, layout: ChainLayout): DevnetPlan {
   const key = (address: string, token: TokenSymbol) => `${token}:${address}`;
   // Transfers and calls in time order; sort is stable, so transfers keep the timeline's order and a call comes after
   // the transfers of its second.
-  const items: { at: number; transfer?: PlannedTransfer; call?: DevnetTx }[] = [
-    ...timeline.map((t) => ({ at: t.at, transfer: t })),
-    ...layout.calls.map((c) => ({ at: c.at, call: c.tx })),
-  ].sort((x, y) => x.at - y.at);
+  // A World.transaction's legs (a swap) are one item, played as one call of the pool (swapTx).
+  const legsOf = new Map<number, PlannedTransfer[]>();
+  for (const t of timeline) if (t.tx !== undefined) legsOf.set(t.tx, [...(legsOf.get(t.tx) ?? []), t]);
+  const swapPools = new Set<Address>();
+  const items: { at: number; transfers?: PlannedTransfer[]; call?: DevnetTx; order: number }[] = [
+    ...timeline.flatMap((t, order) =>
+      t.tx === undefined
+        ? [{ at: t.at, transfers: [t], order }]
+        : legsOf.get(t.tx)?.[0] === t
+          ? [{ at: t.at, transfers: legsOf.get(t.tx) as PlannedTransfer[], order }]
+          : [],
+    ),
+    ...layout.calls.map((c, i) => ({ at: c.at, call: c.tx, order: timeline.length + i })),
+  ].sort((x, y) => x.at - y.at || x.order - y.order);
   let group: typeof items = [];
   const flush = () => {
     if (group.length === 0) return;
-    const transfers = group.flatMap((item) => (item.transfer ? [item.transfer] : []));
-    const txs = group.map((item) => item.call ?? txFor(item.transfer!, nonces, layout));
+    const transfers = group.flatMap((item) => item.transfers ?? []);
+    const txs = group.map((item) => {
+      if (item.call) return item.call;
+      const legs = item.transfers as PlannedTransfer[];
+      if (legs.length === 1) return txFor(legs[0] as PlannedTransfer, nonces, layout);
+      const tx = swapTx(legs, nonces, layout);
+      swapPools.add(tx.to as Address);
+      return tx;
+    });
     blocks.push({ number: blocks.length + 1, timestamp: group[0]!.at, txs });
     for (const t of transfers) {
       const k = key(t.from, t.token);
@@ -238,6 +257,7 @@ function planChain(world: World, layout: ChainLayout): DevnetPlan {
     firstScenarioBlock,
     blocks,
     prefund,
+    swapPools: [...swapPools].sort(),
     transfers: timeline.length,
     firstDay: Math.floor(first.at / DAY) * DAY,
     lastDay: Math.floor(last.at / DAY) * DAY,
@@ -268,6 +288,46 @@ function txFor(t: PlannedTransfer, nonces: Map<string, number>, layout: ChainLay
     gas: GAS.token,
     nonce,
     transfer: t,
+  };
+}
+
+/**
+ * A swap as the devnet plays it: DemoSwap's swapExactETHForTokens, sent by the payer to the pool with the ETH leg
+ * as its value; the pool pays the token leg to the recipient. The only shape of World.transaction the devnet has a
+ * contract for: [ETH payer -> pool, token pool -> recipient].
+ */
+function swapTx(
+  legs: readonly PlannedTransfer[],
+  nonces: Map<string, number>,
+  layout: ChainLayout,
+): DevnetTx {
+  const [pay, out] = legs;
+  if (
+    legs.length !== 2 ||
+    !pay ||
+    !out ||
+    pay.token !== "ETH" ||
+    out.token === "ETH" ||
+    out.from !== pay.to
+  ) {
+    throw new Error("the devnet plays a transaction of several transfers only as a swap of ETH for a token");
+  }
+  const contract = layout.contracts[out.token];
+  if (!contract) throw new Error(`the devnet has no ${out.token} contract`);
+  const nonce = nonces.get(pay.from) ?? 0;
+  nonces.set(pay.from, nonce + 1);
+  return {
+    from: pay.from as Address,
+    to: pay.to as Address,
+    value: layout.chainTokens.units("ETH", pay.amount),
+    data: encodeFunctionData({
+      abi: DEMO_SWAP_ABI,
+      functionName: "swapExactETHForTokens",
+      args: [contract, out.to as Address, layout.chainTokens.units(out.token, out.amount)],
+    }),
+    gas: GAS.token,
+    nonce,
+    transfer: pay,
   };
 }
 

@@ -93,7 +93,7 @@ export {
   type UnsupportedConversion,
 } from "./graph/conversions.ts";
 export { exchangeKeyOfLabel, exchangeNameOfLabel } from "./graph/exchange-name.ts";
-export { compareEdges, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
+export { compareEdges, conversionsOf, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
 export {
   PROTOCOL_REGISTRY_VERSION,
   type ProtocolContract,

@@ -250,4 +250,30 @@ describe.runIf(runnable)("the investigation viewer says why", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it("draws a swap paid by a sanctioned address as a conversion, named by its pool, beside the swap's transfers", async () => {
+    const { page, final, problems } = await investigate("demo-swap-d1");
+    const graph = final.cumulativeGraph;
+    const sanctioned = world.accounts.get("sanctioned.lazarus")!.address;
+    const conversions = (
+      graph.edges as { from: string; to: string; conversion?: { via: string[] } }[]
+    ).filter((e) => e.conversion);
+    expect(conversions).toMatchObject([
+      { from: sanctioned, to: graph.rootAddress, conversion: { via: ["DemoSwap: ETH/USDV pool (devnet)"] } },
+    ]);
+    expect(final.riskLevel).toBe("critical");
+    expect(await page.getAttribute("#graph", "data-conversion-edge-count")).toBe("1");
+    // Selected, the edge says what was given and received, and through what.
+    await page.evaluate(`(() => {
+      const cy = document.getElementById("graph")._cyreg.cy;
+      cy.edges("[?conversion]")[0].emit("tap");
+    })()`);
+    await page.waitForSelector("#details-panel:not([hidden])");
+    expect(await page.textContent("#details p.conversion")).toMatch(
+      /^Converted via DemoSwap: ETH\/USDV pool \(devnet\): .* ETH .* given, .* USDV .* received\.$/,
+    );
+    await screenshot(page, "viewer-why-swap");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

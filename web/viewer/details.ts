@@ -7,6 +7,7 @@ import { addressUrl, formatAmount, formatDate, txUrl } from "./format.ts";
 import { shortAddress } from "./graph-view.ts";
 import { currentTimeZone, t, tOptional } from "./i18n.ts";
 import {
+  describeConversion,
   describeEdge,
   type EdgeState,
   formatUsd,
@@ -133,6 +134,7 @@ export function renderEdgeDetails(
   panel.replaceChildren(
     h("h3", { id: "details-title" }, `${name(edge.from)} → ${name(edge.to)}`),
     h("p", {}, describeEdge(edge)),
+    ...(edge.conversion ? [h("p", { class: "conversion" }, describeConversion(edge.conversion))] : []),
     h(
       "dl",
       {},

@@ -1,9 +1,10 @@
 // The drawn graph: a cytoscape instance fed by the InvestigationGraph model, placed by RingLayout, with the
 // counts the browser test and the benchmark read exposed as data attributes on the container
-// (`data-node-count`, `data-edge-count`, and `data-exposure-nodes` / `data-exposure-edges` for the exposure
+// (`data-node-count`, `data-edge-count`, `data-conversion-edge-count`, and `data-exposure-nodes` / `data-exposure-edges` for the exposure
 // paths drawn emphasised). Rendering settings switch to cheaper ones on large graphs (no arrows, textures while
 // panning) so that 5,000 nodes stay interactive.
 import cytoscape from "cytoscape";
+import { t } from "./i18n.ts";
 import { RingLayout } from "./layout.ts";
 import { type EdgeState, edgeWeights, type LayerChange, type NodeState } from "./model.ts";
 import { LOOK, RISKY_TYPES } from "./palette.ts";
@@ -96,6 +97,23 @@ function styles(): cytoscape.StylesheetJson {
       },
     },
     { selector: "edge[?risky]", style: { "line-color": "#d93025", "target-arrow-color": "#d93025" } },
+    // A conversion (a swap paid by one address to another, through a DEX's router and pools): dashed, named by
+    // the protocol, beside the swap's own transfers through the router.
+    {
+      selector: "edge[?conversion]",
+      style: {
+        "line-style": "dashed",
+        "line-color": "#8e24aa",
+        "target-arrow-color": "#8e24aa",
+        "curve-style": "bezier",
+        label: "data(via)",
+        "font-size": 9,
+        color: "#6a1b9a",
+        "text-rotation": "autorotate",
+        "text-background-color": "#ffffff",
+        "text-background-opacity": 0.8,
+      },
+    },
     // The exposure paths (exposure.ts): the way the money came from (or went to) a risky address, drawn in the
     // sanctioned colour over the whole path, not only on the last edge into the risky address, with a halo that
     // keeps a thin edge visible. Before `.faded`: a pattern's highlight still fades them.
@@ -251,6 +269,9 @@ export class GraphView {
             target: e.to,
             width: width(e.id),
             risky: RISKY_TYPES.has(nodes.get(e.to)?.type ?? "unknown"),
+            ...(e.conversion
+              ? { conversion: true, via: t("viewer.conversion_via", { via: e.conversion.via.join(", ") }) }
+              : {}),
           },
         })),
       ]);
@@ -369,6 +390,7 @@ export class GraphView {
   private updateCounts(nodeCount: number): void {
     this.container.dataset.nodeCount = String(this.cy.nodes().length);
     this.container.dataset.edgeCount = String(this.cy.edges().length);
+    this.container.dataset.conversionEdgeCount = String(this.cy.edges("[?conversion]").length);
     this.container.dataset.modelNodeCount = String(nodeCount);
   }
 }

@@ -6,6 +6,7 @@
 // Each completed layer is synced from its `cumulativeGraph`, not by appending `newNodes`/`newEdges`: a layer that
 // was skipped (the page opened mid-analysis, a poll missed) or fetched out of order then still leaves the drawn
 // graph equal to the server's, which is what the officer must be able to trust.
+import { formatAmount } from "./format.ts";
 import { formatUsd, t } from "./i18n.ts";
 import {
   type CompletedLayer,
@@ -13,6 +14,7 @@ import {
   type LayerPattern,
   NODE_TYPES,
   type NodeType,
+  type WireConversion,
   type WireGraph,
 } from "./types.ts";
 
@@ -50,6 +52,8 @@ export interface EdgeState {
   /** every transfer aggregated into this edge, in the server's order (the details panel lists them) */
   transfers: Transfer[];
   layer: number;
+  /** the edge stands for conversions (swaps paid by `from` to `to`): their protocols and legs */
+  conversion?: WireConversion;
 }
 
 /** One transfer as the details panel shows it. */
@@ -202,7 +206,8 @@ export class InvestigationGraph {
     for (const wire of graph.edges ?? []) {
       const from = wire.from.toLowerCase();
       const to = wire.to.toLowerCase();
-      const id = `${from}->${to}`;
+      // A conversion is drawn apart from the pair's transfers: it is value that changed form on the way.
+      const id = wire.conversion ? `${from}->${to}:conversion` : `${from}->${to}`;
       let edge = fresh.get(id);
       if (!edge) {
         edge = {
@@ -216,6 +221,7 @@ export class InvestigationGraph {
           txHashes: [],
           transfers: [],
           layer: this.edges.get(id)?.layer ?? layer,
+          ...(wire.conversion ? { conversion: wire.conversion } : {}),
         };
         fresh.set(id, edge);
       }
@@ -307,6 +313,22 @@ export function formatRaw(value: bigint): string {
   const s = value.toString();
   if (s.length <= 12) return s;
   return `${s[0]}.${s.slice(1, 4)}e${s.length - 1}`;
+}
+
+/** "Converted via Uniswap V2: 2.5 ETH (USD 5,000) into 4,985 USDC (USD 4,985)". */
+export function describeConversion(conversion: WireConversion): string {
+  const side = (legs: WireConversion["given"]) =>
+    legs
+      .map((l) => {
+        const amount = formatAmount(parseRaw(l.value), l.decimals, l.symbol);
+        return l.usd === null ? amount : `${amount} (${formatUsd(l.usd)})`;
+      })
+      .join(" + ");
+  return t("viewer.conversion", {
+    via: conversion.via.join(", "),
+    given: side(conversion.given),
+    received: side(conversion.received),
+  });
 }
 
 /** "$1,234.56 in 3 transfers" / "4.500e20 raw TKN in 1 transfer". */

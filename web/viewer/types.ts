@@ -81,6 +81,23 @@ export interface WireEdge {
   txHash?: string;
   /** ISO 8601 */
   timestamp?: string;
+  /** set on the edge that stands for a conversion (a swap read as one movement of value from payer to recipient) */
+  conversion?: WireConversion;
+}
+
+/** One side of a conversion: an asset given or received, on net. */
+export interface WireConversionLeg {
+  symbol: string;
+  value: string;
+  decimals: number;
+  usd: number | null;
+}
+
+export interface WireConversion {
+  /** the protocols by name ("Uniswap V2"), or the unlisted contracts */
+  via: string[];
+  given: WireConversionLeg[];
+  received: WireConversionLeg[];
 }
 
 export interface WireGraph {

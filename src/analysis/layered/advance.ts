@@ -3,7 +3,7 @@
 // cumulative graph, and commit the layer result with the next state (store.ts commitLayer). Every caller — the
 // layer job, a standard investigation waiting for its graph — goes through here; a layer two callers computed at
 // once is stored once, and the loser's copy is dropped.
-import { analyseGraph, toLayerPatterns } from "../../risk/index.ts";
+import { analyseGraph, conversionsOf, toLayerPatterns } from "../../risk/index.ts";
 import type { AnalysisContext } from "../context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "../coverage.ts";
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
@@ -58,6 +58,9 @@ export async function advanceAnalysis(
       );
   const previousNodes = new Set(layer === 0 ? [] : graph.nodes.keys());
   const previousEdges = new Set(layer === 0 ? [] : graph.edges.map((e) => e.id));
+  const previousConversions = new Set(
+    layer === 0 ? [] : conversionsOf(graph).flatMap((c) => (c.edgeId ? [c.edgeId] : [])),
+  );
 
   // Each layer has the whole time budget (a depth-7 analysis may take several); node and edge budgets hold for
   // the whole graph. Once a budget ends the expansion, the remaining layers add nothing and are quick.
@@ -110,9 +113,11 @@ export async function advanceAnalysis(
     root: analysis.address,
     nodes,
     edges: graph.edges,
+    conversions: conversionsOf(graph),
     truncated: graph.truncated,
     previousNodes,
     previousEdges,
+    previousConversions,
     previousPatterns: previous?.patterns ?? [],
     analysis: summary,
     exposure: summary.exposure ?? [],

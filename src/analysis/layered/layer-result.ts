@@ -5,7 +5,14 @@
 // Layer k is the expansion of the addresses k hops from the root: layer 0 reads the root's own transfers and
 // finds its direct counterparties, layer 1 theirs, and so on; an analysis of maxDepth N has layers 0..N-1 and its
 // final graph reaches N hops, like a scan of the same depth (docs/decisions/0004-analysis-layers.md).
-import type { GraphEdge, GraphNode, LayerPattern, RiskAnalysis } from "../../risk/index.ts";
+import type {
+  Conversion,
+  ConversionLeg,
+  GraphEdge,
+  GraphNode,
+  LayerPattern,
+  RiskAnalysis,
+} from "../../risk/index.ts";
 import type {
   CompletedLayer,
   LayerEdge,
@@ -42,6 +49,39 @@ export function layerEdge(edge: GraphEdge): LayerEdge {
   };
 }
 
+const legView = (l: ConversionLeg) => ({
+  symbol: l.symbol,
+  value: l.value.toString(),
+  decimals: l.decimals,
+  usd: l.usd,
+});
+
+/**
+ * The edge a conversion stands for (src/risk/graph/conversions.ts), for the viewer to draw beside the swap's own
+ * transfers: from the payer to the recipient, what was received, and what was given. None for a swap to oneself.
+ */
+export function conversionEdge(c: Conversion): LayerEdge | undefined {
+  if (c.edgeId === undefined) return undefined;
+  const received = c.received;
+  const one = received.length === 1 ? received[0] : undefined;
+  const usdOf = (legs: readonly ConversionLeg[]) =>
+    legs.every((l) => l.usd !== null) ? legs.reduce((s, l) => s + (l.usd ?? 0), 0) : null;
+  const usd = usdOf(received) ?? usdOf(c.given);
+  return {
+    id: c.edgeId,
+    from: c.from,
+    to: c.to,
+    value: one ? one.value.toString() : "0",
+    token: one ? one.token : "mixed",
+    symbol: received.map((l) => l.symbol).join("+"),
+    decimals: one ? one.decimals : 0,
+    usd: usd === null ? null : Math.round(usd * 100) / 100,
+    txHash: c.txHash,
+    timestamp: new Date(c.at * 1000).toISOString(),
+    conversion: { via: [...c.via], given: c.given.map(legView), received: received.map(legView) },
+  };
+}
+
 export interface LayerInput {
   analysisId: string;
   layer: number;
@@ -50,10 +90,14 @@ export interface LayerInput {
   /** the graph after this layer (nodes and edges in their canonical order) */
   nodes: readonly GraphNode[];
   edges: readonly GraphEdge[];
+  /** the conversions read in the graph (drawn as edges of their own beside the transfers) */
+  conversions: readonly Conversion[];
   truncated: LayerGraph["metadata"]["truncated"];
   /** node addresses and edge ids of the previous layer's graph (empty for layer 0) */
   previousNodes: ReadonlySet<string>;
   previousEdges: ReadonlySet<string>;
+  /** the conversion edges' ids of the previous layer's graph */
+  previousConversions: ReadonlySet<string>;
   previousPatterns: readonly LayerPattern[];
   analysis: Pick<RiskAnalysis, "score" | "level" | "reason">;
   /** the root's exposure after this layer, as paths (exposure-paths.ts) */
@@ -81,6 +125,12 @@ export function buildLayer(input: LayerInput): CompletedLayer {
     const view = layerEdge(edge);
     edges.push(view);
     if (!input.previousEdges.has(edge.id)) newEdges.push(view);
+  }
+  for (const c of input.conversions) {
+    const view = conversionEdge(c);
+    if (!view) continue;
+    edges.push(view);
+    if (!input.previousConversions.has(view.id)) newEdges.push(view);
   }
   const before = new Set(input.previousPatterns.map((p) => p.id));
   const now = new Set(input.patterns.map((p) => p.id));

@@ -45,8 +45,18 @@ const NodeSchema = Type.Object({
   ),
 });
 
+const ConversionLegSchema = Type.Object({
+  symbol: Type.String(),
+  value: Type.String({ description: "raw amount in the token's smallest unit" }),
+  decimals: Type.Integer(),
+  usd: Type.Union([Type.Number(), Type.Null()]),
+});
+
 const EdgeSchema = Type.Object({
-  id: Type.String({ description: "txHash:logIndex (-1 for a transaction's native value)" }),
+  id: Type.String({
+    description:
+      "txHash:logIndex (-1 for a transaction's native value); txHash:conversion for a conversion's edge (see conversion)",
+  }),
   from: Type.String(),
   to: Type.String(),
   value: Type.String({ description: "raw amount in the token's smallest unit" }),
@@ -56,6 +66,21 @@ const EdgeSchema = Type.Object({
   usd: Type.Union([Type.Number(), Type.Null()]),
   txHash: Type.String(),
   timestamp: Type.String({ format: "date-time" }),
+  conversion: Type.Optional(
+    Type.Object(
+      {
+        via: Type.Array(Type.String(), { description: "the protocols by name, or the unlisted contracts" }),
+        given: Type.Array(ConversionLegSchema, { description: "what the payer (from) gave, on net" }),
+        received: Type.Array(ConversionLegSchema, {
+          description: "what the recipient (to) received, on net",
+        }),
+      },
+      {
+        description:
+          "set on the edge that stands for a conversion: the transaction's transfers through a protocol's contracts (a DEX swap) read as one movement of value from payer to recipient (docs/risk-model.md, Conversions); the transaction's own transfers are in the graph too",
+      },
+    ),
+  ),
 });
 
 const Nodes = Type.Record(Type.String(), NodeSchema);

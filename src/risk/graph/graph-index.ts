@@ -129,6 +129,17 @@ export function indexGraph(
   };
 }
 
+/** The conversions of a graph (graph/conversions.ts) without the rest of an index: what the viewer draws. */
+export function conversionsOf(
+  graph: TxGraph,
+  params: ConversionParams = DEFAULT_CONVERSION_PARAMS,
+): readonly Conversion[] {
+  const nodes = new Map<string, GraphNode>();
+  for (const [key, n] of graph.nodes) nodes.set((n.address || key).toLowerCase(), n);
+  const edges = graph.edges.map((e) => ({ ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() }));
+  return readConversions(edges.sort(compareEdges), (a) => nodes.get(a), graph.chainId, params).conversions;
+}
+
 function push(map: Map<string, GraphEdge[]>, key: string, e: GraphEdge): void {
   const list = map.get(key);
   if (list) list.push(e);

@@ -68,8 +68,9 @@ export interface LayerRow {
   /** the counterparty's transfers in the store, sent and received (address_facts; 0 when unknown) */
   cp_transfers: number;
   /**
-   * whether the transfer's transaction has other transfers: known only where the counterparty is a contract or a
-   * defi address (null elsewhere), so that the expansion reads whole only the swaps among them (conversion reads)
+   * whether the transfer's transaction has other transfers: known only where the counterparty is a contract, a
+   * defi address, or unlabelled and busy (LayerRead.probeTransfers; null elsewhere), so that the expansion reads
+   * whole only the swaps among them (conversion reads)
    */
   tx_more: boolean | null;
 }
@@ -112,6 +113,11 @@ export interface LayerRead {
    * reaches it as a spent budget (layer.ts). Default: no limit beyond the caps.
    */
   rowLimit?: number | undefined;
+  /**
+   * `tx_more` is also asked of unlabelled counterparties with at least this many transfers (a DEX pool the store
+   * does not know as a contract is busy); default: of contracts and defi addresses only
+   */
+  probeTransfers?: number | undefined;
 }
 
 export interface Layer {
@@ -314,19 +320,28 @@ export async function readLayer(
 ): Promise<Layer> {
   const unique = [...new Set(read.frontier)];
   if (unique.length === 0) return { frontier: unique, rows: [] };
-  const { chainId, window, cap, rowLimit } = read;
-  const kind = `layer:${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}`;
+  const { chainId, window, cap, rowLimit, probeTransfers } = read;
+  const kind = `layer:${chainId}:${window.from ?? ""}:${window.to ?? ""}:${cap}:${probeTransfers ?? ""}`;
   // A single address's rows are bounded by its cap: coalesced reads need no row limit of their own.
   const coalescer =
     unique.length === 1
       ? how.coalescing?.coalescerFor(
           kind,
-          (f) => layerRowsByAddress(db, { chainId, frontier: f, window, cap }, how.asJson === true),
+          (f) =>
+            layerRowsByAddress(
+              db,
+              { chainId, frontier: f, window, cap, probeTransfers },
+              how.asJson === true,
+            ),
           () => [] as LayerRow[],
         )
       : undefined;
   if (coalescer) return { frontier: unique, rows: await coalescer.get(unique[0] as string) };
-  const rows = await layerRows(db, { chainId, frontier: unique, window, cap, rowLimit }, how.asJson === true);
+  const rows = await layerRows(
+    db,
+    { chainId, frontier: unique, window, cap, rowLimit, probeTransfers },
+    how.asJson === true,
+  );
   return { frontier: unique, rows };
 }
 
@@ -357,7 +372,13 @@ export function layerJsonQuery(read: LayerRead) {
 
 /** The statement of readLayer, for a deduplicated frontier (exported for EXPLAIN in benchmarks). */
 export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
-  const { chainId, frontier, window, cap, rowLimit } = read;
+  const { chainId, frontier, window, cap, rowLimit, probeTransfers } = read;
+  // Unlabelled busy counterparties are asked too when the caller says from how many transfers (a literal: one value
+  // per configuration, like the limit below).
+  const busyProbe =
+    probeTransfers === undefined
+      ? sql``
+      : sql` OR (lb.label IS NULL AND fa.transfers >= ${sql.lit(Math.floor(probeTransfers))})`;
   // The limit is on the transfers read, before the facts of their counterparties are looked up. It is written
   // into the text, not passed as a parameter: the statement is prepared, and after five runs PostgreSQL may plan
   // it once for any parameters; with the limit unknown, that generic plan took a wide layer from 0.7 s to 32 s
@@ -389,7 +410,7 @@ export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
       ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
       lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers,
-      CASE WHEN fa.is_contract OR lb.category = 'defi' THEN EXISTS (
+      CASE WHEN fa.is_contract OR lb.category = 'defi'${busyProbe} THEN EXISTS (
         SELECT 1 FROM transfers s
         WHERE s.chain_id = ${chainId} AND s.tx_hash = x.tx_hash AND s.log_index <> x.log_index
       ) END AS tx_more

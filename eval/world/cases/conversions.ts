@@ -12,7 +12,8 @@
 //  - look-alikes (case pattern "lookalike": negatives for every pattern, expected at most low): an employer's
 //    staff paid fresh wallets who live on their salary ("payroll-staff"), airdrop recipients who sell the token on
 //    the DEX ("airdrop"), DEX traders who swap back and forth for months ("dex-trader").
-// The DEX pools are unlabelled contracts, as most pools are; the router is the benchmark's labelled one.
+// The DEX pools are unlabelled, as most pools are, and half the swaps go through one the export does not list as a
+// contract; the router is the benchmark's labelled one.
 import type { Rng } from "../../../src/platform/rng.ts";
 import { type Account, DAY, HOUR, type TokenSymbol, unitsForUsd } from "../../../src/worlds/index.ts";
 import { type CaseContext, record } from "../context.ts";
@@ -20,13 +21,28 @@ import { live, logUniform, type Member, newMember } from "../population.ts";
 
 const THRESHOLDS = [1_000, 3_000, 10_000] as const;
 
-function dex(ctx: CaseContext) {
-  return { router: ctx.services.dex, pool: ctx.world.contract("dex.pool.eth-usdv") };
+/**
+ * The DEX: the benchmark's labelled router and one of two unlabelled pools, one the export lists as a contract and
+ * one it does not (an export without the pool's creation: only its busyness and the swap's shape tell).
+ */
+function dex(ctx: CaseContext, rng: Rng, listedOnly = false) {
+  const pool =
+    listedOnly || rng.chance(0.5)
+      ? ctx.world.contract("dex.pool.eth-usdv")
+      : ctx.world.account("dex.pool.eth-usdv-unlisted");
+  return { router: ctx.services.dex, pool };
 }
 
-/** `payer` swaps `usd` of ETH for USDV through the router and the pool, paid to `recipient`. */
-function swapEthForUsdv(ctx: CaseContext, payer: Account, recipient: Account, usd: number, at: number): void {
-  ctx.world.swapUsd(payer, recipient, dex(ctx), "ETH", "USDV", usd, at);
+/** `payer` swaps `usd` of ETH for USDV through the router and a pool, paid to `recipient`. */
+function swapEthForUsdv(
+  ctx: CaseContext,
+  rng: Rng,
+  payer: Account,
+  recipient: Account,
+  usd: number,
+  at: number,
+): void {
+  ctx.world.swapUsd(payer, recipient, dex(ctx, rng), "ETH", "USDV", usd, at);
 }
 
 /** A client of an exchange with an ordinary life before and after `at`. */
@@ -57,10 +73,10 @@ export function swappedPeelChain(ctx: CaseContext, rng: Rng, id: string, start: 
     ctx.world.sendUsd(hop, peelTo, token, peel, at);
     const forward = (usd - peel) * rng.between(0.995, 0.999);
     if (i + 1 === swapAt && form === "to-next") {
-      swapEthForUsdv(ctx, hop, next, forward, at + 60);
+      swapEthForUsdv(ctx, rng, hop, next, forward, at + 60);
       usd = forward * 0.997;
     } else if (i + 1 === swapAt) {
-      swapEthForUsdv(ctx, hop, hop, forward, at + 60);
+      swapEthForUsdv(ctx, rng, hop, hop, forward, at + 60);
       usd = forward * 0.997 * rng.between(0.995, 0.999);
       at += rng.between(120, 3_600); // the next hop acts only after this arrives
       ctx.world.sendUsd(hop, next, "USDV", usd, at);
@@ -140,12 +156,13 @@ export function conversionExposure(
   const sanctioned = ctx.services.sanctioned;
   const usd = rng.between(5_000, 40_000);
   const c = client(ctx, rng, `${id}.client`, start);
-  if (variant === "swap-sender") swapEthForUsdv(ctx, sanctioned, c.account, usd, start);
+  if (variant === "swap-sender") swapEthForUsdv(ctx, rng, sanctioned, c.account, usd, start);
   else if (variant === "swap-intermediary") {
     const intermediary = ctx.world.account(`${id}.intermediary`);
     ctx.world.sendUsd(sanctioned, intermediary, "ETH", usd, start);
     swapEthForUsdv(
       ctx,
+      rng,
       intermediary,
       c.account,
       usd * rng.between(0.97, 0.995),
@@ -153,9 +170,11 @@ export function conversionExposure(
     );
   } else {
     // The sanctioned address swaps for itself; the client swaps its own ETH through the same pool minutes later.
-    swapEthForUsdv(ctx, sanctioned, sanctioned, usd, start);
+    const pool = dex(ctx, rng);
+    ctx.world.swapUsd(sanctioned, sanctioned, pool, "ETH", "USDV", usd, start);
     ctx.world.sendUsd(c.home.hot, c.account, "ETH", rng.between(300, 3_000), start - DAY);
-    swapEthForUsdv(ctx, c.account, c.account, rng.between(200, 2_000), start + rng.between(60, 1_800));
+    const own = rng.between(200, 2_000);
+    ctx.world.swapUsd(c.account, c.account, pool, "ETH", "USDV", own, start + rng.between(60, 1_800));
   }
   record(ctx, {
     id,
@@ -245,8 +264,10 @@ export function conversionLookalike(
     for (let k = 0; k < rng.int(10, 30); k++) {
       const at = start + k * rng.between(1, 5) * DAY;
       const usd = rng.between(500, 9_000);
-      if (k % 2 === 0) swapEthForUsdv(ctx, trader.account, trader.account, usd, at);
-      else ctx.world.swapUsd(trader.account, trader.account, dex(ctx), "USDV", "TKN", usd, at);
+      if (k % 2 === 0) swapEthForUsdv(ctx, rng, trader.account, trader.account, usd, at);
+      // A token-for-token swap has no native leg to tell its sender by: through a pool the store does not know as
+      // one it is a trade with an unknown counterparty (docs/decisions/0049). The traders use the listed pool.
+      else ctx.world.swapUsd(trader.account, trader.account, dex(ctx, rng, true), "USDV", "TKN", usd, at);
     }
     live(ctx.pop, rng, trader, { from: start, to: start + 60 * DAY, count: rng.int(4, 10) });
     subject = trader.account;

@@ -69,11 +69,22 @@ export async function readLayerConversions(
   const inFrontier = new Set(layer.frontier);
   // Candidates: the layer statement said the transaction has more transfers (its counterparty is a contract or a
   // defi address), or the counterparty is a registered protocol contract the store does not know as a contract.
+  // A swap to oneself is complete already: the frontier address's own legs (what it paid in, what it got back) are
+  // all a conversion to itself needs, and most swaps are such (a trader's, a user's): not read again.
   const usdByTx = new Map<string, number>();
+  const paidIn = new Set<string>();
+  const paidOut = new Set<string>();
   for (const e of layer.edges) {
-    const other = inFrontier.has(e.from) ? e.to : inFrontier.has(e.to) ? e.from : undefined;
-    if (other === undefined) continue;
+    if (inFrontier.has(e.from)) paidIn.add(`${e.txHash}:${e.from}`);
+    if (inFrontier.has(e.to)) paidOut.add(`${e.txHash}:${e.to}`);
+  }
+  for (const e of layer.edges) {
+    const mine = inFrontier.has(e.from) ? e.from : inFrontier.has(e.to) ? e.to : undefined;
+    if (mine === undefined) continue;
+    const other = mine === e.from ? e.to : e.from;
     if (!layer.multiTx.has(e.txHash) && protocolContract(graph.chainId, other) === undefined) continue;
+    const key = `${e.txHash}:${mine}`;
+    if (paidIn.has(key) && paidOut.has(key)) continue;
     usdByTx.set(e.txHash, (usdByTx.get(e.txHash) ?? 0) + (e.usd ?? 0));
   }
   if (usdByTx.size === 0) return report;

@@ -300,7 +300,15 @@ export async function expandLayer(
   const readStarted = now();
   const { rows } = await readLayer(
     db,
-    { chainId: graph.chainId, frontier, window: graph.window ?? {}, cap, rowLimit: options.maxLayerRows },
+    {
+      chainId: graph.chainId,
+      frontier,
+      window: graph.window ?? {},
+      cap,
+      rowLimit: options.maxLayerRows,
+      // A DEX pool the store does not know as a contract is still busy: asked whether its transfer is a swap's leg.
+      probeTransfers: options.maxConversionTxs > 0 ? options.crowdedTransfers : undefined,
+    },
     { coalescing: options.coalescing, asJson: options.jsonRows },
   );
   report.readMs = now() - readStarted;

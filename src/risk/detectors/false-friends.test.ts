@@ -88,6 +88,24 @@ describe("round_tripping false friends and bounds", () => {
     expect(f?.actors).toEqual([addr("alice"), ...[addr("bob"), addr("router")].sort()]);
   });
 
+  it("does not close a loop within one transaction (a swap through a pool the graph does not know as one)", () => {
+    const swap = (separate: boolean) => {
+      const b = new GraphBuilder();
+      // The pool: unlabelled, not known as a contract; USDV in and DAI out, in one transaction or two.
+      if (separate) {
+        b.send("trader", "pool", 2_000, T0);
+        b.send("pool", "trader", 1_994, T0 + HOUR);
+      } else
+        b.transaction(T0, [
+          { from: "trader", to: "pool", usd: 2_000, token: "usd" },
+          { from: "pool", to: "trader", usd: 1_994, token: "dai" },
+        ]);
+      return detectRoundTripping(b.build(["trader"]), DEFAULT_ROUND_TRIPPING_PARAMS);
+    };
+    expect(swap(false)).toEqual([]);
+    expect(swap(true)).toHaveLength(1); // two transactions an hour apart are a loop
+  });
+
   it("does not take longer than 30 days", () => {
     const b = new GraphBuilder();
     b.send("origin", "a", 10_000, T0);

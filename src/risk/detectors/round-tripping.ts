@@ -16,7 +16,9 @@
 // B (found by the eval's benchmark: two users' unrelated swaps closed "loops" with a payment between them); "A ->
 // B -> exchange, exchange -> A" is B's deposit and A's withdrawal (found again when ordinary users pay an
 // exchange's wallet directly). A deposit into an exchange and a withdrawal back, the false friend (docs/risk-model.md),
-// is left alone by the same rule. A transfer belongs to at most one loop; one finding per address.
+// is left alone by the same rule. So is a loop closed within one transaction: an exchange of assets (a swap through
+// a pool the store does not know as a contract, a settlement contract's trade), not funds sent away and brought
+// back. A transfer belongs to at most one loop; one finding per address.
 import type { Detector, Finding } from "../findings.ts";
 import { duration, hops, pct, usd } from "../format.ts";
 import { ratioBounds } from "../graph/amounts.ts";
@@ -128,6 +130,9 @@ function bestLoop(
       const b = ratioBounds(start, e);
       if (b === null || b.hi < p.minLegFraction || b.lo > p.maxLegFraction) continue;
       if (e.to === origin) {
+        // A loop closed within one transaction is an exchange of assets (a swap through a pool the graph does not
+        // know as one, a settlement contract's trade), not funds sent away and brought back.
+        if (e.txHash === start.txHash && path.every((x) => x.txHash === start.txHash)) continue;
         const loop = { edges: [...path, e], returned: b.hi };
         if (loop.edges.length >= p.minHops && b.hi >= p.minReturnFraction) {
           if (better(loop, best)) best = loop;

@@ -72,6 +72,27 @@ describe("conversions", () => {
     expect(edges[0]?.conversion?.given).toMatchObject([{ symbol: "USDV", usd: 10_000 }]);
   });
 
+  it("reads a pool the store does not know as a contract beside the transaction's sender as the protocol's", () => {
+    const b = new GraphBuilder();
+    b.node("router", { type: "defi", category: "defi", label: "Uniswap V2: Router 2", isContract: true });
+    // The pool: unlabelled, and the store never saw it deploy code (an export without contracts.csv).
+    b.transaction(T0, [
+      { from: "lazarus", to: "router", usd: 20_000, token: "eth" },
+      { from: "pool", to: "client", usd: 19_940, token: "usd" },
+    ]);
+    // Without a native leg the sender is unknown: two payers stay unsupported.
+    b.transaction(T0 + 60, [
+      { from: "alice", to: "router", usd: 1_000, token: "dai" },
+      { from: "pool", to: "bob", usd: 998, token: "usd" },
+    ]);
+    const { conversions, unsupported } = read(b.build(["client"]));
+    expect(conversions).toMatchObject([
+      { from: addr("lazarus"), to: addr("client"), via: ["Uniswap V2: Router 2"] },
+    ]);
+    expect(conversions[0]?.contracts).toEqual([addr("pool"), addr("router")].sort());
+    expect(unsupported).toHaveLength(1);
+  });
+
   it("names a registered router by the registry, on its chain", () => {
     const router = "0x7a250d5630b4cf539739df2c5dacb4c659f2488d";
     const b = new GraphBuilder();

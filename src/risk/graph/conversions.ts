@@ -154,6 +154,15 @@ function readTransaction(
     if (gives) payers.push(a);
     if (gets) recipients.push(a);
   }
+  // A pool the store does not know as a contract (unlabelled, never seen deploying code) is a second payer that only
+  // gave: beside the transaction's sender, with one recipient, it is read as the protocol's pool.
+  if (payers.length > 1 && recipients.length === 1 && sender !== undefined && payers.includes(sender)) {
+    const pools = payers.filter((a) => a !== sender && !recipients.includes(a));
+    if (pools.length === payers.length - 1) {
+      for (const pool of pools) intermediaries.add(pool);
+      payers.splice(0, payers.length, sender);
+    }
+  }
   if (payers.length !== 1 || recipients.length !== 1) {
     if (payers.length === 0 && recipients.length === 0) return undefined; // nothing left the protocol's hands
     return unsupportedBecause(

@@ -230,6 +230,22 @@ describe("spent onward (the dust passed on as it came: the same token, 80-125% o
     b.send("lazarus", "root", 2.39, T0);
     expectDust(analyse(b));
   });
+
+  it("does not count the forward of a receipt that carries none of the category (a path traced at nothing)", () => {
+    // A far path to the same sanctioned address along which no value is traced (the intermediary was paid by it
+    // 40 days before passing anything on, beyond the exposure's 30-day window): the root's receipt on that path is
+    // its own money, and passing that on is not passing the dust on. Seen in the eval's multi-root scans.
+    const b = user(4_775);
+    sanctioned(b, "another-listed-address");
+    b.send("another-listed-address", "friend-of-friend", 500, T0 - 45 * DAY, { token: "eth" });
+    b.send("friend-of-friend", "friend", 60, T0 - 4 * DAY, { token: "eth" });
+    b.send("friend", "root", 49, T0 - 3 * DAY, { token: "eth" });
+    b.send("lazarus", "root", 2.39, T0);
+    b.send("root", "shop", 49, T0 - 3 * DAY + HOUR, { token: "eth" });
+    const a = analyse(b);
+    expect(entries(a, "sanctioned", "incoming").some((e) => e.hops === 3 && e.usd === 0)).toBe(true);
+    expectDust(a);
+  });
 });
 
 describe("sending to a risky address always counts", () => {

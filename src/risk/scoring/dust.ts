@@ -66,7 +66,10 @@ function forwardedUsd(
   entries: readonly ExposureEntry[],
   p: ScoringParams,
 ): number {
-  const txs = new Set(entries.flatMap((e) => e.txs));
+  // Only the receipts of entries that carry traced funds: a path along which nothing of the category is traced
+  // (an intermediary paid by it long before) ends in a receipt of the address's own money, and passing that on
+  // is not passing the dust on.
+  const txs = new Set(entries.filter((e) => e.usd > 0).flatMap((e) => e.txs));
   const receipts = index.inOf(root).filter((e) => e.from !== root && txs.has(e.txHash));
   const sends = index.outOf(root).filter((e) => e.to !== root);
   const window = p.dustForwardDays * 86_400;

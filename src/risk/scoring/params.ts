@@ -21,7 +21,8 @@ import type { Severity } from "../findings.ts";
  * 1.5.0 (docs/decisions/0049): value is followed across conversions: a transaction through a protocol's contracts
  * that reads as one payer and one recipient (a swap, an aggregator route) is one transfer of value between them,
  * in USD, not a hop through a router (graph/conversions.ts, the registry of graph/protocols.ts); structuring is
- * also judged over an owner's freshly funded single-purpose wallets (detectors/owner-wallets.ts).
+ * also judged over an owner's freshly funded single-purpose wallets (detectors/owner-wallets.ts); a receipt on a path
+ * along which nothing of a category is traced no longer counts as dust passed on (scoring/dust.ts).
  */
 export const SCORING_MODEL_VERSION = "vigia-risk-1.5.0";
 

@@ -69,8 +69,8 @@ export interface LayerRow {
   cp_transfers: number;
   /**
    * whether the transfer's transaction has other transfers: known only where the counterparty is a contract, a
-   * defi address, or unlabelled and busy (LayerRead.probeTransfers; null elsewhere), so that the expansion reads
-   * whole only the swaps among them (conversion reads)
+   * defi address, or unlabelled, busy (LayerRead.probeTransfers) and paid the frontier a token (null elsewhere),
+   * so that the expansion reads whole only the swaps among them (conversion reads)
    */
   tx_more: boolean | null;
 }
@@ -373,12 +373,14 @@ export function layerJsonQuery(read: LayerRead) {
 /** The statement of readLayer, for a deduplicated frontier (exported for EXPLAIN in benchmarks). */
 export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
   const { chainId, frontier, window, cap, rowLimit, probeTransfers } = read;
-  // Unlabelled busy counterparties are asked too when the caller says from how many transfers (a literal: one value
-  // per configuration, like the limit below).
+  // Unlabelled busy counterparties are asked too, of the tokens they paid the frontier (a pool paying a swap's
+  // recipient), when the caller says from how many transfers (a literal: one value per configuration, like the
+  // limit below). Not of payments to them: every payment to a merchant would be asked, and a swap's payer pays the
+  // router, which is asked already.
   const busyProbe =
     probeTransfers === undefined
       ? sql``
-      : sql` OR (lb.label IS NULL AND fa.transfers >= ${sql.lit(Math.floor(probeTransfers))})`;
+      : sql` OR (NOT x.out AND x.token <> 'native' AND lb.label IS NULL AND fa.transfers >= ${sql.lit(Math.floor(probeTransfers))})`;
   // The limit is on the transfers read, before the facts of their counterparties are looked up. It is written
   // into the text, not passed as a parameter: the statement is prepared, and after five runs PostgreSQL may plan
   // it once for any parameters; with the limit unknown, that generic plan took a wide layer from 0.7 s to 32 s

@@ -69,31 +69,13 @@ export class GraphBuilder {
 
   /** A transfer of `usd` dollars from one named address to another at time `at`. */
   send(from: string, to: string, usd: number, at: number, opts: SendOptions = {}): GraphEdge {
-    const f = this.nodes.has(addr(from)) ? addr(from) : this.node(from);
-    const t = this.nodes.has(addr(to)) ? addr(to) : this.node(to);
     const eth = opts.token === "eth";
     const value =
       opts.value ??
       (eth ? BigInt(Math.round((usd / ETH_USD) * 1e9)) * 10n ** 9n : BigInt(Math.round(usd * 1e6)));
-    this.#tx++;
-    const txHash = `0x${this.#tx.toString(16).padStart(64, "0")}`;
-    const logIndex = eth ? -1 : 0;
-    const edge: GraphEdge = {
-      id: `${txHash}:${logIndex}`,
-      txHash,
-      logIndex,
-      from: f,
-      to: t,
-      token: eth ? "native" : USDV,
-      symbol: eth ? "ETH" : "USDV",
-      decimals: eth ? 18 : 6,
-      value,
-      usd: opts.usd === undefined ? usd : opts.usd,
-      at,
-      blockNumber: Math.floor((at - T0) / 12) + 19_000_000,
-    };
-    this.edges.push(edge);
-    return edge;
+    const txHash = this.#nextTx();
+    const priced = opts.usd === undefined ? usd : opts.usd;
+    return this.#edge(txHash, eth ? -1 : 0, from, to, TX_TOKENS[eth ? "eth" : "usd"], value, priced, at);
   }
 
   /**
@@ -102,33 +84,49 @@ export class GraphBuilder {
    * ETH_USD, 1 and 1), in the order given, as the contracts emit them.
    */
   transaction(at: number, legs: { from: string; to: string; usd: number; token: TxToken }[]): GraphEdge[] {
-    this.#tx++;
-    const txHash = `0x${this.#tx.toString(16).padStart(64, "0")}`;
+    const txHash = this.#nextTx();
     let log = 0;
     return legs.map((leg) => {
-      const f = this.nodes.has(addr(leg.from)) ? addr(leg.from) : this.node(leg.from);
-      const t = this.nodes.has(addr(leg.to)) ? addr(leg.to) : this.node(leg.to);
       const token = TX_TOKENS[leg.token];
       const units = leg.token === "eth" || leg.token === "weth" ? leg.usd / ETH_USD : leg.usd;
       const value = BigInt(Math.round(units * 1e6)) * 10n ** BigInt(token.decimals - 6);
       const logIndex = leg.token === "eth" ? -1 : log++;
-      const edge: GraphEdge = {
-        id: `${txHash}:${logIndex}`,
-        txHash,
-        logIndex,
-        from: f,
-        to: t,
-        token: token.address,
-        symbol: token.symbol,
-        decimals: token.decimals,
-        value,
-        usd: leg.usd,
-        at,
-        blockNumber: Math.floor((at - T0) / 12) + 19_000_000,
-      };
-      this.edges.push(edge);
-      return edge;
+      return this.#edge(txHash, logIndex, leg.from, leg.to, token, value, leg.usd, at);
     });
+  }
+
+  #nextTx(): string {
+    this.#tx++;
+    return `0x${this.#tx.toString(16).padStart(64, "0")}`;
+  }
+
+  /** One transfer between named addresses (declared as EOAs when new), added to the graph. */
+  #edge(
+    txHash: string,
+    logIndex: number,
+    from: string,
+    to: string,
+    token: { address: string; symbol: string; decimals: number },
+    value: bigint,
+    usd: number | null,
+    at: number,
+  ): GraphEdge {
+    const edge: GraphEdge = {
+      id: `${txHash}:${logIndex}`,
+      txHash,
+      logIndex,
+      from: this.nodes.has(addr(from)) ? addr(from) : this.node(from),
+      to: this.nodes.has(addr(to)) ? addr(to) : this.node(to),
+      token: token.address,
+      symbol: token.symbol,
+      decimals: token.decimals,
+      value,
+      usd,
+      at,
+      blockNumber: Math.floor((at - T0) / 12) + 19_000_000,
+    };
+    this.edges.push(edge);
+    return edge;
   }
 
   build(roots: string[]): TxGraph {

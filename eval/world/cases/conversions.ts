@@ -16,7 +16,7 @@
 // contract; the router is the benchmark's labelled one.
 import type { Rng } from "../../../src/platform/rng.ts";
 import { type Account, DAY, HOUR, type TokenSymbol, unitsForUsd } from "../../../src/worlds/index.ts";
-import { type CaseContext, record } from "../context.ts";
+import { type CaseContext, type CaseGenerator, record } from "../context.ts";
 import { live, logUniform, type Member, newMember } from "../population.ts";
 
 const THRESHOLDS = [1_000, 3_000, 10_000] as const;
@@ -52,7 +52,7 @@ function client(ctx: CaseContext, rng: Rng, name: string, at: number): Member {
   return m;
 }
 
-export function swappedPeelChain(ctx: CaseContext, rng: Rng, id: string, start: number, index: number): void {
+export const swappedPeelChain: CaseGenerator = (ctx, rng, id, start, index) => {
   const swapAt = index % 2 === 0 ? 1 : 2;
   const form = Math.floor(index / 2) % 2 === 0 ? "to-next" : "to-self";
   const hops = rng.int(4, 6);
@@ -95,9 +95,9 @@ export function swappedPeelChain(ctx: CaseContext, rng: Rng, id: string, start: 
     variant: `swap-hop-${swapAt}-${form}`,
     note: `peel chain of ${hops} hops, swapped ETH to USDV through the DEX at hop ${swapAt} (${form})`,
   });
-}
+};
 
-export function ownerStructuring(ctx: CaseContext, rng: Rng, id: string, start: number, index: number): void {
+export const ownerStructuring: CaseGenerator = (ctx, rng, id, start, index) => {
   const threshold = THRESHOLDS[index % THRESHOLDS.length] as number;
   const transfers = rng.int(3, 7);
   const wallets = Math.min(transfers, rng.int(Math.max(3, Math.ceil(transfers / 2)), 5));
@@ -143,15 +143,9 @@ export function ownerStructuring(ctx: CaseContext, rng: Rng, id: string, start: 
     variant: "owner-wallets",
     note: `${transfers} transfers of 86-99.5% of USD ${threshold} from ${wallets} fresh wallets of one owner over ${(span / DAY).toFixed(1)} days`,
   });
-}
+};
 
-export function conversionExposure(
-  ctx: CaseContext,
-  rng: Rng,
-  id: string,
-  start: number,
-  index: number,
-): void {
+export const conversionExposure: CaseGenerator = (ctx, rng, id, start, index) => {
   const variant = (["swap-sender", "swap-intermediary", "same-pool"] as const)[index % 3] as string;
   const sanctioned = ctx.services.sanctioned;
   const usd = rng.between(5_000, 40_000);
@@ -190,16 +184,10 @@ export function conversionExposure(
           ? "a sanctioned address's ETH, swapped by an intermediary with the client as recipient"
           : "the client swapped through the pool the sanctioned address used, in its own transaction",
   });
-}
+};
 
 /** Legitimate lives that look like the cases above: background users, negatives for every pattern. */
-export function conversionLookalike(
-  ctx: CaseContext,
-  rng: Rng,
-  id: string,
-  start: number,
-  index: number,
-): void {
+export const conversionLookalike: CaseGenerator = (ctx, rng, id, start, index) => {
   const variant = (["payroll-staff", "airdrop", "dex-trader"] as const)[index % 3] as string;
   let subject: Account;
   if (variant === "payroll-staff") {
@@ -281,4 +269,4 @@ export function conversionLookalike(
     variant,
     note: `a legitimate ${variant.replace("-", " ")} whose shape resembles a conversion or owner case`,
   });
-}
+};

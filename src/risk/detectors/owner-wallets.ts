@@ -11,6 +11,7 @@
 //   a life of its own, many payments out and a balance kept, and is not merged.
 // The owner's fan-out is bounded too: an address that funds more than `maxWallets` such wallets is distributing
 // (a payroll, an airdrop by hand), not splitting its own money, and none of them is read as its own.
+import { sumPricedUsd } from "../graph/amounts.ts";
 import { categoryOf, isKnownDistributor, isService } from "../graph/classify.ts";
 import type { GraphIndex } from "../graph/graph-index.ts";
 import type { GraphEdge } from "../graph/types.ts";
@@ -42,8 +43,8 @@ export function ownersWithWallets(index: GraphIndex, rules: OwnerWalletRules): O
     if (!index.isFreshAt(node.address, first)) continue;
     const outflows = index.outOf(node.address).filter((e) => e.to !== node.address && material(e));
     if (outflows.length === 0 || outflows.length > rules.maxWalletTransfers) continue;
-    const received = sumUsd(inflows);
-    const sent = sumUsd(outflows);
+    const received = sumPricedUsd(inflows);
+    const sent = sumPricedUsd(outflows);
     if (received === null || sent === null || sent < rules.minEmptiedFraction * received) continue;
     const owner = index.node(first.from);
     if (owner.isContract || isService(owner) || isKnownDistributor(owner)) continue;
@@ -65,13 +66,4 @@ export function ownersWithWallets(index: GraphIndex, rules: OwnerWalletRules): O
     owners.push({ owner, wallets: [...wallets].sort() });
   }
   return owners.sort((a, b) => (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0));
-}
-
-function sumUsd(edges: readonly GraphEdge[]): number | null {
-  let total = 0;
-  for (const e of edges) {
-    if (e.usd === null) return null;
-    total += e.usd;
-  }
-  return total;
 }

@@ -39,6 +39,16 @@ export function tokenAmount(e: GraphEdge): number {
   return Number(micro) / 10 ** Math.min(6, e.decimals);
 }
 
+/** Sum of the USD values of edges (or conversion legs); null as soon as one has no price. */
+export function sumPricedUsd(items: readonly { usd: number | null }[]): number | null {
+  let total = 0;
+  for (const item of items) {
+    if (item.usd === null) return null;
+    total += item.usd;
+  }
+  return total;
+}
+
 /** Sum of the USD values of edges; unpriced edges count as 0. */
 export function sumUsd(edges: readonly GraphEdge[]): number {
   let total = 0;

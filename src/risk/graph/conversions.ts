@@ -15,6 +15,7 @@
 // A transaction that touches an intermediary and moves two or more assets but does not read as one payer and one
 // recipient is reported as an unsupported conversion (with why), and its transfers are left as they are: never
 // silently dropped. Pure: the graph's edges and nodes in, edges and conversions out.
+import { sumPricedUsd } from "./amounts.ts";
 import { categoryOf, shortAddress } from "./classify.ts";
 import { protocolContract } from "./protocols.ts";
 import type { ConversionVia, GraphEdge, GraphNode } from "./types.ts";
@@ -176,8 +177,8 @@ function readTransaction(
   const received = legs(nets.get(recipient) as Map<string, Net>, 1n);
   const givenTokens = new Set(given.map((l) => l.token));
   if (received.every((l) => givenTokens.has(l.token))) return undefined; // a route of one asset, not a conversion
-  const givenUsd = sumPriced(given);
-  const receivedUsd = sumPriced(received);
+  const givenUsd = sumPricedUsd(given);
+  const receivedUsd = sumPricedUsd(received);
   if (givenUsd === null && receivedUsd === null) {
     return unsupportedBecause(
       "neither side has a USD price on the day, so the value cannot be carried across",
@@ -243,15 +244,6 @@ function legs(perToken: Map<string, Net>, sign: 1n | -1n): Leg[] {
     });
   }
   return out;
-}
-
-function sumPriced(legs: readonly Leg[]): number | null {
-  let total = 0;
-  for (const l of legs) {
-    if (l.usd === null) return null;
-    total += l.usd;
-  }
-  return total;
 }
 
 /** An address that passes value through on a protocol's behalf. */

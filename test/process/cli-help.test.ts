@@ -2,6 +2,8 @@
 // every command's `--help` ends with an example (read in this process from the program `vigia` builds, one of them
 // also from the command itself: each start of the command loads the whole service, seconds on a busy machine); and
 // the examples that change nothing lasting run as written, in this checkout, on a fresh embedded data dir.
+// Why it is slow: each example runs as its own `vigia` process (loading the whole service, migrating a fresh
+// embedded database), one after the other, as a newcomer would type them; about a minute on a busy 2-core machine.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

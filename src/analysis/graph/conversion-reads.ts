@@ -96,8 +96,10 @@ export async function readLayerConversions(
   report.statements = 1;
   report.txs = hashes.length;
 
+  // The candidates' transfers the graph holds from earlier layers: read once, for both uses below.
+  const earlier = graph.edges.filter((e) => usdByTx.has(e.txHash));
   const known = new Set<string>();
-  for (const e of graph.edges) if (usdByTx.has(e.txHash)) known.add(e.id);
+  for (const e of earlier) known.add(e.id);
   for (const e of layer.edges) known.add(e.id);
   // Legs the layer read already (a pool the layer expanded) are not added twice, but their conversions count.
   const legs = rows.map((row) => toEdge(row, options.native)).filter((e) => !known.has(e.id));
@@ -111,9 +113,7 @@ export async function readLayerConversions(
   const unseen = [...new Set(legs.flatMap((e) => [e.from, e.to]))]
     .filter((a) => nodeOf(a) === undefined)
     .sort();
-  const depthOf = new Map<string, number>();
-  for (const address of layer.frontier) depthOf.set(address, (nodeOf(address)?.depth ?? 0) + 1);
-  const layerDepth = Math.min(...depthOf.values());
+  const layerDepth = Math.min(...layer.frontier.map((a) => (nodeOf(a)?.depth ?? 0) + 1));
   const room = {
     nodes: Math.max(0, options.budget.maxNodes - graph.nodes.size - layer.nodes.length),
     edges: Math.max(0, options.budget.maxEdges - graph.edges.length - layer.edges.length),
@@ -122,19 +122,17 @@ export async function readLayerConversions(
     graph.truncated[unseen.length > room.nodes ? "nodes" : "edges"] = true;
     return report;
   }
-  const fresh = new Map<string, GraphNode>();
   for (const address of unseen) {
     const node = newNode(address, layerDepth, facts.get(address) ?? UNKNOWN_FACTS);
-    fresh.set(address, node);
     added.set(address, node);
+    layer.nodes.push(node);
   }
-  for (const node of fresh.values()) layer.nodes.push(node);
   for (const e of legs) layer.edges.push(e);
 
   // Each conversion with a frontier address on one side makes the other side its counterparty, followed like one:
   // also when the layer reached it otherwise (as the counterparty of a pool it expanded) and did not follow it
   // there. Only addresses new in this layer: an earlier layer's were judged at their own depth. Busy ones never.
-  const txEdges = [...graph.edges, ...layer.edges].filter((e) => usdByTx.has(e.txHash)).sort(compareEdges);
+  const txEdges = [...earlier, ...layer.edges.filter((e) => usdByTx.has(e.txHash))].sort(compareEdges);
   const { conversions } = readConversions(txEdges, nodeOf, graph.chainId);
   report.conversions = conversions.length;
   const following = new Set(layer.next);

@@ -16,7 +16,7 @@ import { TtlCache } from "../platform/ttl-cache.ts";
 import type { RiskLevel } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import type { AnalysisContext } from "./context.ts";
-import type { LayerReport } from "./graph/index.ts";
+import type { BridgeGap, LayerReport } from "./graph/index.ts";
 
 /** The reason code of a verdict withheld for want of current data. */
 export const NO_DATA = "no_data";
@@ -94,4 +94,22 @@ export async function coverageOfRoots(
     transfersRead: o.transfersRead,
     limits: coverageLimits(ctx),
   });
+}
+
+/** Reported bridge gaps per verdict, at most. */
+const MAX_BRIDGE_GAPS = 20;
+
+/** The coverage with the bridge legs whose other side was not followed, when there are some. */
+export function withBridgeGaps(coverage: Coverage, gaps: readonly BridgeGap[]): Coverage {
+  if (gaps.length === 0) return coverage;
+  const n = gaps.length;
+  const unindexed = gaps.filter((g) => g.reason === "chain-not-indexed").length;
+  return {
+    ...coverage,
+    bridgeGaps: gaps.slice(0, MAX_BRIDGE_GAPS).map((g) => ({ ...g })),
+    note:
+      `${coverage.note} ${n} bridge crossing${n === 1 ? "" : "s"} could not be followed to the other chain` +
+      (unindexed > 0 ? ` (${unindexed} to or from a chain this service does not index)` : "") +
+      "; value is not traced across them.",
+  };
 }

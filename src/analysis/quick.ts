@@ -6,6 +6,7 @@
 import { quickCheck } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "./coverage.ts";
+import { currenciesOf } from "./currencies.ts";
 import { expandGraph } from "./graph/index.ts";
 import type { QuickRiskResponse } from "./schemas.ts";
 import { riskConfigFor } from "./thresholds.ts";
@@ -18,7 +19,6 @@ export const QUICK_TRANSFERS_PER_DIRECTION = 500;
  * transfers each way (fewer when the expansion's options say so). The wallet report's evidence reads the same.
  */
 export async function quickExpansion(ctx: AnalysisContext, address: string, chainId: number) {
-  const chain = ctx.registry.get(chainId);
   const perDirection = Math.min(
     QUICK_TRANSFERS_PER_DIRECTION,
     ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
@@ -29,7 +29,7 @@ export async function quickExpansion(ctx: AnalysisContext, address: string, chai
     {
       ...ctx.expansion,
       maxTransfersPerAddress: perDirection,
-      ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+      ...currenciesOf(ctx.registry, chainId),
     },
   );
   return { ...expansion, perDirection };

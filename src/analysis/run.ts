@@ -10,8 +10,9 @@ import {
   type UnsupportedConversion,
 } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
-import { coverageOfRoots } from "./coverage.ts";
-import { expandGraph } from "./graph/index.ts";
+import { coverageOfRoots, withBridgeGaps } from "./coverage.ts";
+import { currenciesOf } from "./currencies.ts";
+import { type BridgeGap, expandGraph } from "./graph/index.ts";
 import type { RootMetrics } from "./result.ts";
 import { riskConfigFor } from "./thresholds.ts";
 
@@ -43,7 +44,6 @@ export async function runAnalysis(
   request: RunRequest,
 ): Promise<Map<string, RootOutcome>> {
   const started = performance.now();
-  const chain = ctx.registry.get(request.chainId);
   const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, request.roots.length));
   const base = ctx.expansion ?? {};
   const { graph, layers } = await expandGraph(
@@ -56,7 +56,7 @@ export async function runAnalysis(
     },
     {
       ...base,
-      ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+      ...currenciesOf(ctx.registry, request.chainId),
       ...(request.signal ? { signal: request.signal } : {}),
       budget: {
         maxNodes: (base.budget?.maxNodes ?? 5_000) * scale,
@@ -89,9 +89,12 @@ export async function runAnalysis(
     out.set(analysis.root, {
       analysis,
       metrics: metricsOf.get(analysis.root) as RootMetrics,
-      coverage: withUnsupported(
-        rootCoverage,
-        unsupportedNear(index, analysis.root, request.maxDepth, analyses.length),
+      coverage: withBridgeGaps(
+        withUnsupported(
+          rootCoverage,
+          unsupportedNear(index, analysis.root, request.maxDepth, analyses.length),
+        ),
+        gapsNear(graph.bridgeGaps ?? [], index, analysis.root, request.maxDepth, analyses.length),
       ),
     });
   }
@@ -117,6 +120,19 @@ function unsupportedNear(
   return index.unsupportedConversions.filter((u) =>
     u.parties.some((p) => (distances.get(p) ?? Number.POSITIVE_INFINITY) <= maxDepth),
   );
+}
+
+/** The bridge legs not followed (graph/bridge-reads.ts) of addresses in the root's part of the graph. */
+function gapsNear(
+  gaps: readonly BridgeGap[],
+  index: GraphIndex,
+  root: string,
+  maxDepth: number,
+  roots: number,
+): BridgeGap[] {
+  if (gaps.length === 0 || roots === 1) return [...gaps];
+  const distances = index.distancesFrom(root);
+  return gaps.filter((g) => (distances.get(g.address) ?? Number.POSITIVE_INFINITY) <= maxDepth);
 }
 
 function withUnsupported(coverage: Coverage, unsupported: readonly UnsupportedConversion[]): Coverage {

@@ -4,6 +4,7 @@ export { presentAddressesPerChain } from "./address-edges.ts";
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
 export { recordChainTokens } from "./chain-tokens.ts";
 export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
+export { BRIDGE_PROTOCOL_NAMES, type BridgeProtocol } from "./indexer/bridge-events.ts";
 export {
   BUILT_IN_CHAINS,
   type ChainConfig,

@@ -12,4 +12,6 @@ export interface AddressFacts {
   inferred: boolean;
   /** transfers the store holds of the address, sent and received (address_facts; 0 when unknown) */
   transfers: number;
+  /** the address has bridge legs on this chain (bridge_legs): its crossings are worth reading */
+  bridged: boolean;
 }

@@ -48,6 +48,36 @@ export const CoverageSchema = Type.Object(
         },
       ),
     ),
+    bridgeGaps: Type.Optional(
+      Type.Array(
+        Type.Object({
+          protocol: Type.String({ description: '"Across", "Circle CCTP" or "LayerZero OFT"' }),
+          direction: StringEnum(["out", "in"], {
+            description: "out: the address deposited into the bridge; in: the bridge delivered to it",
+          }),
+          address: Type.String({
+            description: 'the address, as "address@chainId" when it is on another chain than the analysis',
+          }),
+          chainId: Type.Integer(),
+          txHash: Type.String(),
+          otherRef: Type.String({
+            description:
+              'the other end as the protocol names it: "chain:<id>" (Across), "cctp:<domain>", "lz:<endpoint id>"',
+          }),
+          otherChainId: Type.Union([Type.Integer(), Type.Null()], {
+            description: "the other end's chain id, when the service knows the protocol's name for it",
+          }),
+          reason: StringEnum(["chain-not-indexed", "other-leg-not-found", "ambiguous"], {
+            description:
+              "chain-not-indexed: the service does not index the other chain; other-leg-not-found: it does, and holds no matching leg yet (pending, or behind); ambiguous: several legs claim to be the other side",
+          }),
+        }),
+        {
+          description:
+            "bridge crossings of addresses in the analysis whose other side could not be followed: value is not traced across them (docs/risk-model.md, Bridges); at most 20, set only when there are some",
+        },
+      ),
+    ),
     note: Type.String({ description: "the same in words" }),
   },
   { description: 'what the verdict rests on (docs/api.md, "Coverage")' },

@@ -21,6 +21,7 @@ export {
   WRITTEN_CANDIDATES,
   type WrittenEnds,
 } from "./attribution-reads.ts";
+export { type BridgeCrossingRead, type BridgeLegRead, readBridgeCrossings } from "./bridge-crossings.ts";
 export { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "./chain-progress.ts";
 export { type HeldTotals, heldTotals, transfersOn } from "./chain-totals.ts";
 export {

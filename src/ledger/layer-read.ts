@@ -67,6 +67,8 @@ export interface LayerRow {
   cp_inferred: boolean | null;
   /** the counterparty's transfers in the store, sent and received (address_facts; 0 when unknown) */
   cp_transfers: number;
+  /** the counterparty has bridge legs on the chain (address_facts.bridged) */
+  cp_bridged: boolean;
   /**
    * whether the transfer's transaction has other transfers: known only where the counterparty is a contract, a
    * defi address, or unlabelled, busy (LayerRead.probeTransfers) and paid the frontier a token (null elsewhere),
@@ -96,6 +98,7 @@ const LAYER_FIELDS = [
   "cp_category",
   "cp_inferred",
   "cp_transfers",
+  "cp_bridged",
   "tx_more",
 ] as const satisfies readonly (keyof LayerRow)[];
 
@@ -136,6 +139,7 @@ interface RawFactsRow {
   category: string | null;
   inferred: boolean | null;
   transfers: number;
+  bridged: boolean;
 }
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
@@ -154,7 +158,7 @@ const epoch = (column: RawBuilder<unknown>) => sql`floor(date_part('epoch', ${co
 export function factsCtes(chainId: number, cps: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`fa AS (
       SELECT f.address, f.is_contract, f.first_seen_at,
-        LEAST(f.transfers_out + f.transfers_in, 2147483647)::int AS transfers
+        LEAST(f.transfers_out + f.transfers_in, 2147483647)::int AS transfers, f.bridged
       FROM address_facts f
       WHERE f.chain_id = ${chainId} AND f.address = ANY(${cps})
     ),
@@ -182,6 +186,7 @@ export function toFacts(row: {
   category: string | null;
   inferred: boolean | null;
   transfers: number;
+  bridged?: boolean | null;
 }): AddressFacts {
   return {
     known: row.known,
@@ -191,6 +196,7 @@ export function toFacts(row: {
     category: row.category ?? undefined,
     inferred: row.inferred === true,
     transfers: row.transfers,
+    bridged: row.bridged === true,
   };
 }
 
@@ -242,6 +248,7 @@ export const UNKNOWN_FACTS: AddressFacts = Object.freeze({
   category: undefined,
   inferred: false,
   transfers: 0,
+  bridged: false,
 });
 
 /** Layer rows of several frontier addresses in one statement, each address's rows as if read alone. */
@@ -296,7 +303,7 @@ async function queryAddressFacts(
     WITH ${factsCtes(chainId, sql`${unique}::text[]`)}
     SELECT a.address, fa.address IS NOT NULL AS known, COALESCE(fa.is_contract, false) AS is_contract,
       ${epoch(sql`fa.first_seen_at`)} AS first_seen_at, lb.label, lb.category, lb.inferred,
-      COALESCE(fa.transfers, 0) AS transfers
+      COALESCE(fa.transfers, 0) AS transfers, COALESCE(fa.bridged, false) AS bridged
     FROM unnest(${unique}::text[]) a(address)
     LEFT JOIN fa ON fa.address = a.address
     LEFT JOIN lb ON lb.address = a.address`.execute(db);
@@ -412,6 +419,7 @@ export function layerQuery(read: LayerRead): RawBuilder<LayerRow> {
       fa.address IS NOT NULL AS cp_known, COALESCE(fa.is_contract, false) AS cp_is_contract,
       ${epoch(sql`fa.first_seen_at`)}::text AS cp_first_seen_at, lb.label AS cp_label, lb.category AS cp_category,
       lb.inferred AS cp_inferred, COALESCE(fa.transfers, 0) AS cp_transfers,
+      COALESCE(fa.bridged, false) AS cp_bridged,
       CASE WHEN fa.is_contract OR lb.category = 'defi'${busyProbe} THEN EXISTS (
         SELECT 1 FROM transfers s
         WHERE s.chain_id = ${chainId} AND s.tx_hash = x.tx_hash AND s.log_index <> x.log_index

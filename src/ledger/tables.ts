@@ -44,6 +44,8 @@ export interface AddressFactsTable {
   transfers_out: ColumnType<string, string | number | undefined, string | number>;
   /** transfers the address received on this chain */
   transfers_in: ColumnType<string, string | number | undefined, string | number>;
+  /** the address has bridge legs on this chain (migrations/0047, written with the legs) */
+  bridged: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface LabelsTable {
@@ -127,8 +129,30 @@ export interface DepositAddressesTable {
   updated_at: Generated<Date>;
 }
 
+/** A bridge's event on one chain (migrations/0047_bridge_legs.sql), written by the indexer in src/chains. */
+export interface BridgeLegsTable {
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: Decimal;
+  block_time: Timestamp;
+  /** "across" | "cctp" | "oft" */
+  protocol: string;
+  direction: "out" | "in";
+  /** what the two legs of one crossing share: Across origin:depositId, CCTP domain:nonce, OFT guid */
+  pair_key: string;
+  contract: string;
+  sender: string;
+  recipient: string;
+  token: string;
+  amount: Decimal;
+  other_ref: string;
+  other_chain_id: number | null;
+}
+
 export interface LedgerTables {
   transfers: TransfersTable;
+  bridge_legs: BridgeLegsTable;
   tokens: TokensTable;
   address_facts: AddressFactsTable;
   labels: LabelsTable;

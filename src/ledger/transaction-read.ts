@@ -38,6 +38,7 @@ interface Row extends Omit<TransactionTransfer, "fromFacts" | "toFacts"> {
   f_category: string | null;
   f_inferred: boolean | null;
   f_transfers: number;
+  f_bridged: boolean;
   t_known: boolean;
   t_is_contract: boolean;
   t_first_seen_at: string | null;
@@ -45,6 +46,7 @@ interface Row extends Omit<TransactionTransfer, "fromFacts" | "toFacts"> {
   t_category: string | null;
   t_inferred: boolean | null;
   t_transfers: number;
+  t_bridged: boolean;
 }
 
 const epoch = (column: string) => sql.raw(`floor(date_part('epoch', ${column}))::bigint`);
@@ -81,9 +83,11 @@ export async function readTransactionTransfers(
       ff.address IS NOT NULL AS f_known, COALESCE(ff.is_contract, false) AS f_is_contract,
       ${epoch("ff.first_seen_at")}::text AS f_first_seen_at, fl.label AS f_label, fl.category AS f_category,
       fl.inferred AS f_inferred, COALESCE(ff.transfers, 0) AS f_transfers,
+      COALESCE(ff.bridged, false) AS f_bridged,
       tf.address IS NOT NULL AS t_known, COALESCE(tf.is_contract, false) AS t_is_contract,
       ${epoch("tf.first_seen_at")}::text AS t_first_seen_at, tl.label AS t_label, tl.category AS t_category,
-      tl.inferred AS t_inferred, COALESCE(tf.transfers, 0) AS t_transfers
+      tl.inferred AS t_inferred, COALESCE(tf.transfers, 0) AS t_transfers,
+      COALESCE(tf.bridged, false) AS t_bridged
     FROM t
     LEFT JOIN fa ff ON ff.address = t.from_address
     LEFT JOIN lb fl ON fl.address = t.from_address
@@ -113,6 +117,7 @@ export async function readTransactionTransfers(
       category: r.f_category,
       inferred: r.f_inferred,
       transfers: r.f_transfers,
+      bridged: r.f_bridged,
     }),
     toFacts: toFacts({
       known: r.t_known,
@@ -122,6 +127,7 @@ export async function readTransactionTransfers(
       category: r.t_category,
       inferred: r.t_inferred,
       transfers: r.t_transfers,
+      bridged: r.t_bridged,
     }),
   }));
 }

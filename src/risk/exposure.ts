@@ -71,6 +71,11 @@ export interface ExposureEntry {
    * form on the way; set only when some path went through one
    */
   conversions?: string[];
+  /**
+   * the bridge crossings on the paths (types.ts BridgeVia), e.g. "Across, chain 1 to 8453": the value changed chain
+   * on the way; set only when some path crossed one
+   */
+  bridges?: string[];
   /** the address's own transfers on the paths */
   transfers: number;
   /** of those, how many have no USD value (set only when some have none) */
@@ -280,6 +285,15 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
       );
       for (const g of groups) {
         const conversions = [...new Set(g.edges.flatMap((e) => e.conversion?.via ?? []))].sort(cmp);
+        const bridges = [
+          ...new Set(
+            g.edges.flatMap((e) =>
+              e.bridge
+                ? [`${e.bridge.protocol}, chain ${e.bridge.fromChainId} to ${e.bridge.toChainId}`]
+                : [],
+            ),
+          ),
+        ].sort(cmp);
         const rootUsd = sumUsd(g.rootEdges);
         // A zero-value transfer (address poisoning) is priced at nothing; any other without a price is unknown.
         const unpriced = g.rootEdges.filter((e) => e.usd === null && e.value !== 0n).length;
@@ -313,6 +327,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
           transfers: g.rootEdges.length,
           ...(unpriced > 0 ? { unpriced } : {}),
           ...(conversions.length > 0 ? { conversions } : {}),
+          ...(bridges.length > 0 ? { bridges } : {}),
         });
       }
     }

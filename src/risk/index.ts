@@ -84,6 +84,7 @@ export {
   SEVERITIES,
   type Severity,
 } from "./findings.ts";
+export { chainKey, isForeignKey, splitChainKey } from "./graph/chain-keys.ts";
 export { CATEGORY_ORDER, categoryOf, SERVICE_CATEGORIES } from "./graph/classify.ts";
 export {
   type Conversion,
@@ -101,6 +102,7 @@ export {
   registeredProtocolContracts,
 } from "./graph/protocols.ts";
 export {
+  type BridgeVia,
   type ConversionLeg,
   type ConversionVia,
   type GraphEdge,

@@ -7,6 +7,7 @@ import { addressUrl, formatAmount, formatDate, txUrl } from "./format.ts";
 import { shortAddress } from "./graph-view.ts";
 import { currentTimeZone, t, tOptional } from "./i18n.ts";
 import {
+  describeBridge,
   describeConversion,
   describeEdge,
   type EdgeState,
@@ -135,6 +136,7 @@ export function renderEdgeDetails(
     h("h3", { id: "details-title" }, `${name(edge.from)} → ${name(edge.to)}`),
     h("p", {}, describeEdge(edge)),
     ...(edge.conversion ? [h("p", { class: "conversion" }, describeConversion(edge.conversion))] : []),
+    ...(edge.bridge ? [h("p", { class: "bridge" }, describeBridge(edge.bridge))] : []),
     h(
       "dl",
       {},

@@ -1,6 +1,6 @@
 // The drawn graph: a cytoscape instance fed by the InvestigationGraph model, placed by RingLayout, with the
 // counts the browser test and the benchmark read exposed as data attributes on the container
-// (`data-node-count`, `data-edge-count`, `data-conversion-edge-count`, and `data-exposure-nodes` / `data-exposure-edges` for the exposure
+// (`data-node-count`, `data-edge-count`, `data-conversion-edge-count`, `data-bridge-edge-count`, and `data-exposure-nodes` / `data-exposure-edges` for the exposure
 // paths drawn emphasised). Rendering settings switch to cheaper ones on large graphs (no arrows, textures while
 // panning) so that 5,000 nodes stay interactive.
 import cytoscape from "cytoscape";
@@ -97,6 +97,23 @@ function styles(): cytoscape.StylesheetJson {
       },
     },
     { selector: "edge[?risky]", style: { "line-color": "#d93025", "target-arrow-color": "#d93025" } },
+    // A bridge crossing (value deposited on one chain, delivered on another): dotted, named by the protocol and
+    // the chains.
+    {
+      selector: "edge[?crossing]",
+      style: {
+        "line-style": "dotted",
+        "line-color": "#00796b",
+        "target-arrow-color": "#00796b",
+        "curve-style": "bezier",
+        label: "data(via)",
+        "font-size": 9,
+        color: "#004d40",
+        "text-rotation": "autorotate",
+        "text-background-color": "#ffffff",
+        "text-background-opacity": 0.8,
+      },
+    },
     // A conversion (a swap paid by one address to another, through a DEX's router and pools): dashed, named by
     // the protocol, beside the swap's own transfers through the router.
     {
@@ -272,6 +289,16 @@ export class GraphView {
             ...(e.conversion
               ? { conversion: true, via: t("viewer.conversion_via", { via: e.conversion.via.join(", ") }) }
               : {}),
+            ...(e.bridge
+              ? {
+                  crossing: true,
+                  via: t("viewer.bridge_via", {
+                    protocol: e.bridge.protocol,
+                    from: String(e.bridge.fromChainId),
+                    to: String(e.bridge.toChainId),
+                  }),
+                }
+              : {}),
           },
         })),
       ]);
@@ -391,6 +418,7 @@ export class GraphView {
     this.container.dataset.nodeCount = String(this.cy.nodes().length);
     this.container.dataset.edgeCount = String(this.cy.edges().length);
     this.container.dataset.conversionEdgeCount = String(this.cy.edges("[?conversion]").length);
+    this.container.dataset.bridgeEdgeCount = String(this.cy.edges("[?crossing]").length);
     this.container.dataset.modelNodeCount = String(nodeCount);
   }
 }

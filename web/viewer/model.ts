@@ -14,6 +14,7 @@ import {
   type LayerPattern,
   NODE_TYPES,
   type NodeType,
+  type WireBridge,
   type WireConversion,
   type WireGraph,
 } from "./types.ts";
@@ -54,6 +55,8 @@ export interface EdgeState {
   layer: number;
   /** the edge stands for conversions (swaps paid by `from` to `to`): their protocols and legs */
   conversion?: WireConversion;
+  /** the edge stands for bridge crossings (value deposited by `from` on one chain, delivered to `to` on another) */
+  bridge?: WireBridge;
 }
 
 /** One transfer as the details panel shows it. */
@@ -207,7 +210,12 @@ export class InvestigationGraph {
       const from = wire.from.toLowerCase();
       const to = wire.to.toLowerCase();
       // A conversion is drawn apart from the pair's transfers: it is value that changed form on the way.
-      const id = wire.conversion ? `${from}->${to}:conversion` : `${from}->${to}`;
+      // So is a bridge crossing: the value changed chain.
+      const id = wire.conversion
+        ? `${from}->${to}:conversion`
+        : wire.bridge
+          ? `${from}->${to}:bridge`
+          : `${from}->${to}`;
       let edge = fresh.get(id);
       if (!edge) {
         edge = {
@@ -222,6 +230,7 @@ export class InvestigationGraph {
           transfers: [],
           layer: this.edges.get(id)?.layer ?? layer,
           ...(wire.conversion ? { conversion: wire.conversion } : {}),
+          ...(wire.bridge ? { bridge: wire.bridge } : {}),
         };
         fresh.set(id, edge);
       }
@@ -328,6 +337,19 @@ export function describeConversion(conversion: WireConversion): string {
     via: conversion.via.join(", "),
     given: side(conversion.given),
     received: side(conversion.received),
+  });
+}
+
+/** "Bridged via Across from chain 1 to chain 8453: 1,000 USDC (USD 1,000) deposited." */
+export function describeBridge(bridge: WireBridge): string {
+  const { given } = bridge;
+  const amount = formatAmount(parseRaw(given.value), given.decimals, given.symbol);
+  return t("viewer.bridge", {
+    protocol: bridge.protocol,
+    from: String(bridge.fromChainId),
+    to: String(bridge.toChainId),
+    given: given.usd === null ? amount : `${amount} (${formatUsd(given.usd)})`,
+    tx: bridge.depositTx,
   });
 }
 

@@ -83,6 +83,17 @@ export interface WireEdge {
   timestamp?: string;
   /** set on the edge that stands for a conversion (a swap read as one movement of value from payer to recipient) */
   conversion?: WireConversion;
+  /** set on the edge that stands for a bridge crossing (value deposited on one chain, delivered on another) */
+  bridge?: WireBridge;
+}
+
+/** A bridge crossing: the protocol, the chains, and what was deposited (the edge's own amount is what arrived). */
+export interface WireBridge {
+  protocol: string;
+  fromChainId: number;
+  toChainId: number;
+  depositTx: string;
+  given: WireConversionLeg;
 }
 
 /** One side of a conversion: an asset given or received, on net. */

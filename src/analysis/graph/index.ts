@@ -8,6 +8,7 @@ export type { HistoryProvider, HistoryReport } from "./history.ts";
 export { expandLayer, type LayerOptions, type LayerReport, type StopReason, sortGraph } from "./layer.ts";
 export { nodeTypeOf } from "./node-types.ts";
 export {
+  type BridgeGap,
   DEFAULT_EXPANSION_OPTIONS,
   type ExpandingGraph,
   type ExpansionBudget,

@@ -19,8 +19,16 @@
 import type { Kysely } from "kysely";
 import type { AddressFacts } from "../../ledger/index.ts";
 import { type LayerRow, readLayer, toFacts, usdValue } from "../../ledger/index.ts";
-import { compareEdges, type GraphEdge, type GraphNode, type NodeType } from "../../risk/index.ts";
+import {
+  chainKey,
+  compareEdges,
+  type GraphEdge,
+  type GraphNode,
+  type NodeType,
+  splitChainKey,
+} from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
+import { type BridgeReport, readLayerBridges } from "./bridge-reads.ts";
 import { type ConversionReport, readLayerConversions } from "./conversion-reads.ts";
 import { emptyHistoryReport, ensureHistories, type HistoryReport } from "./history.ts";
 import { isRiskRelevant, nodeTypeOf } from "./node-types.ts";
@@ -66,6 +74,8 @@ export interface LayerReport {
   history: HistoryReport;
   /** the swaps through contracts read whole in this layer (conversion-reads.ts) */
   conversions?: ConversionReport;
+  /** the bridge crossings of the frontier read in this layer (bridge-reads.ts) */
+  bridges?: BridgeReport;
   ms: number;
   /** of `ms`, the layer's statement as the caller sees it: the database, the wire and the driver's decoding */
   readMs: number;
@@ -148,6 +158,7 @@ export function newNode(address: string, depth: number, facts: AddressFacts): Gr
   if (facts.category !== undefined) node.category = facts.category;
   if (facts.firstSeenAt !== undefined) node.firstSeenAt = facts.firstSeenAt;
   if (facts.inferred) node.inferred = true;
+  if (facts.bridged) node.bridged = true;
   return node;
 }
 
@@ -215,20 +226,117 @@ const factsOf = (row: LayerRow): AddressFacts =>
     category: row.cp_category,
     inferred: row.cp_inferred,
     transfers: row.cp_transfers,
+    bridged: row.cp_bridged,
   });
 
-/** Expands `graph.frontier` by one hop, in place. */
+/**
+ * Expands `graph.frontier` by one hop, in place. A frontier that bridge crossings spread over several chains is
+ * expanded one chain after another (the graph's own first), each part read on its own chain, within the same
+ * budgets and deadline; a part cut by a budget ends the layer as a cut layer does.
+ */
 export async function expandLayer(
   db: Kysely<DB>,
   graph: ExpandingGraph,
   layerOptions: LayerOptions = {},
 ): Promise<LayerReport> {
+  const home = graph.chainId;
+  const parts = new Map<number, string[]>();
+  for (const key of new Set(graph.frontier)) {
+    const { chainId } = splitChainKey(key, home);
+    const part = parts.get(chainId);
+    if (part) part.push(key);
+    else parts.set(chainId, [key]);
+  }
+  if (parts.size <= 1) return expandChainLayer(db, graph, parts.keys().next().value ?? home, layerOptions);
   const options = resolveOptions(layerOptions);
+  const deadline = layerOptions.deadline ?? options.now() + options.budget.maxMillis;
+  const ordered = [...parts].sort(([a], [b]) => (a === home ? -1 : b === home ? 1 : a - b));
+  const shares = graph.frontierShares;
+  const next: string[] = [];
+  const nextShares: Record<string, number> = {};
+  const reports: LayerReport[] = [];
+  for (const [i, [chainId, keys]] of ordered.entries()) {
+    graph.frontier = keys;
+    graph.frontierShares = shares;
+    const report = await expandChainLayer(db, graph, chainId, { ...layerOptions, deadline });
+    reports.push(report);
+    next.push(...graph.frontier);
+    Object.assign(nextShares, graph.frontierShares ?? {});
+    if (report.stop === "nodes" || report.stop === "edges") {
+      next.length = 0;
+      break;
+    }
+    if (report.stop === "time") {
+      for (const [, rest] of ordered.slice(i + 1)) next.push(...rest);
+      break;
+    }
+  }
+  graph.frontier = [...new Set(next)].sort(byAddress);
+  graph.frontierShares = nextShares;
+  return mergeReports(reports, graph.frontier.length);
+}
+
+/** The report of a layer expanded one chain at a time: the parts' figures added up. */
+function mergeReports(reports: LayerReport[], next: number): LayerReport {
+  const [first, ...rest] = reports as [LayerReport, ...LayerReport[]];
+  const merged: LayerReport = { ...first, history: { ...first.history } };
+  for (const r of rest) {
+    merged.depth = Math.min(merged.depth, r.depth);
+    merged.frontier += r.frontier;
+    merged.statements += r.statements;
+    merged.transfersRead += r.transfersRead;
+    merged.cap = Math.max(merged.cap, r.cap);
+    merged.newNodes += r.newNodes;
+    merged.newEdges += r.newEdges;
+    merged.degreeLimited = [...merged.degreeLimited, ...r.degreeLimited].sort(byAddress);
+    merged.capped = [...merged.capped, ...r.capped].sort(byAddress);
+    merged.busy = [...merged.busy, ...r.busy].sort(byAddress);
+    merged.diluted += r.diluted;
+    merged.crowded = [...merged.crowded, ...r.crowded].sort(byAddress);
+    merged.history = {
+      ensured: merged.history.ensured + r.history.ensured,
+      incomplete: [...merged.history.incomplete, ...r.history.incomplete],
+      failed: [...merged.history.failed, ...r.history.failed],
+      skipped: [...merged.history.skipped, ...r.history.skipped],
+      records: [...merged.history.records, ...r.history.records],
+    };
+    if (r.conversions) merged.conversions ??= r.conversions;
+    if (r.bridges) {
+      merged.bridges = merged.bridges
+        ? {
+            statements: merged.bridges.statements + r.bridges.statements,
+            crossings: merged.bridges.crossings + r.bridges.crossings,
+            gaps: merged.bridges.gaps + r.bridges.gaps,
+          }
+        : r.bridges;
+    }
+    merged.ms += r.ms;
+    merged.readMs += r.readMs;
+  }
+  merged.next = next;
+  const cut = reports.find((r) => r.stop === "nodes" || r.stop === "edges" || r.stop === "time")?.stop;
+  if (cut) merged.stop = cut;
+  else if (next > 0) delete merged.stop;
+  else merged.stop = reports.some((r) => r.stop === "depth") ? "depth" : "done";
+  return merged;
+}
+
+/** Expands the part of the frontier on one chain (`chainId`: the graph's own, or one a bridge reached). */
+async function expandChainLayer(
+  db: Kysely<DB>,
+  graph: ExpandingGraph,
+  chainId: number,
+  layerOptions: LayerOptions,
+): Promise<LayerReport> {
+  const options = resolveOptions(layerOptions);
+  const foreign = chainId !== graph.chainId;
   const { budget, now, signal } = options;
   signal?.throwIfAborted();
   const started = now();
   const deadline = layerOptions.deadline ?? started + budget.maxMillis;
   const frontier = [...new Set(graph.frontier)].sort(byAddress);
+  // The store knows the addresses of another chain by their own address (chain-keys.ts).
+  const addresses = foreign ? frontier.map((key) => splitChainKey(key, graph.chainId).address) : frontier;
   const frontierNodes = frontier.map((address) => {
     const node = graph.nodes.get(address);
     if (!node) throw new Error(`frontier address ${address} is not a node of the graph`);
@@ -275,8 +383,8 @@ export async function expandLayer(
 
   // 2. Explorer histories, until the deadline; the layer then reads whatever the store holds.
   let timeCut = false;
-  if (options.history?.hasExplorer(graph.chainId)) {
-    const history = await ensureHistories(options.history, graph.chainId, frontier, graph.window ?? {}, {
+  if (options.history?.hasExplorer(chainId)) {
+    const history = await ensureHistories(options.history, chainId, addresses, graph.window ?? {}, {
       concurrency: options.historyConcurrency,
       deadline,
       now,
@@ -301,8 +409,8 @@ export async function expandLayer(
   const { rows } = await readLayer(
     db,
     {
-      chainId: graph.chainId,
-      frontier,
+      chainId,
+      frontier: addresses,
       window: graph.window ?? {},
       cap,
       rowLimit: options.maxLayerRows,
@@ -316,6 +424,7 @@ export async function expandLayer(
   report.statements = 1;
   report.transfersRead = rows.length;
   report.cap = cap;
+  if (foreign) for (const row of rows) row.cp = chainKey(row.cp, chainId, graph.chainId);
   // Rows the limit left out are missing from some frontier addresses' flows: the graph is cut here, as when the
   // edge budget is spent (what is read is kept; nothing is expanded further).
   const rowCut = rows.length >= options.maxLayerRows;
@@ -323,7 +432,7 @@ export async function expandLayer(
 
   // 4. What the rows say, per frontier address and per counterparty, in one pass. (readLayer keeps the order of
   //    the frontier it is given, deduplicated and sorted here: row.i - 1 indexes `frontier`.)
-  const { native } = options;
+  const native = foreign ? (options.natives[chainId] ?? options.native) : options.native;
   const outCount = new Array<number>(frontier.length).fill(0);
   const inCount = new Array<number>(frontier.length).fill(0);
   /** USD of every transfer read of each frontier address (the denominators of the path shares) */
@@ -369,6 +478,7 @@ export async function expandLayer(
         category: row.cp_category ?? undefined,
         inferred: false,
         transfers: 0,
+        bridged: false,
       });
       fresh.set(cp, {
         first: row,
@@ -538,17 +648,29 @@ export async function expandLayer(
       const share = shares.get(entry) as number; // set for every followed counterparty
       if (share < 1) nextShares[entry.first.cp] = share;
     }
-    // Swaps through contracts: their other legs, and the other party of each conversion as a counterparty.
+    // Swaps through contracts: their other legs, and the other party of each conversion as a counterparty. (On
+    // a chain a bridge reached, transfers are followed and swaps are not read whole.)
     const conversionStarted = now();
-    report.conversions = await readLayerConversions(
+    if (!foreign) {
+      report.conversions = await readLayerConversions(
+        db,
+        graph,
+        { frontier, nodes: addedNodes, edges: addedEdges, next, busy: report.busy, multiTx },
+        options,
+        newNode,
+      );
+      report.statements += report.conversions.statements;
+    }
+    // Bridge crossings: the other end of each, on its own chain, as a counterparty.
+    report.bridges = await readLayerBridges(
       db,
       graph,
-      { frontier, nodes: addedNodes, edges: addedEdges, next, busy: report.busy, multiTx },
+      { chainId, frontier, nodes: addedNodes, edges: addedEdges, next },
       options,
       newNode,
     );
+    report.statements += report.bridges.statements;
     report.readMs += now() - conversionStarted;
-    report.statements += report.conversions.statements;
     report.newNodes = addedNodes.length;
     report.newEdges = addedEdges.length;
     if (next.length === 0) stop = added.some((entry) => entry.followed) ? "depth" : "done";

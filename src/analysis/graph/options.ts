@@ -13,6 +13,27 @@ export interface ExpandingGraph extends TxGraph {
    * path that reached them. Missing (a root, or a graph saved before shares were kept): 1.
    */
   frontierShares?: Record<string, number>;
+  /**
+   * Bridge legs of the graph's addresses whose other side the expansion could not follow (bridge-reads.ts): on a
+   * chain the service does not index, not in the store yet, or claimed by more than one leg. Absent: none.
+   */
+  bridgeGaps?: BridgeGap[];
+}
+
+/** A bridge leg of a graph address whose other side is not in the graph, and why. */
+export interface BridgeGap {
+  /** "Across", "Circle CCTP", "LayerZero OFT" */
+  protocol: string;
+  /** `out`: the address deposited; `in`: it received */
+  direction: "out" | "in";
+  /** the graph's key of the address (chain-keys.ts) */
+  address: string;
+  chainId: number;
+  txHash: string;
+  /** the other end as the protocol names it ("chain:1", "cctp:5", "lz:30168") and its chain id when known */
+  otherRef: string;
+  otherChainId: number | null;
+  reason: "chain-not-indexed" | "other-leg-not-found" | "ambiguous";
 }
 
 export interface ExpansionBudget {
@@ -67,10 +88,17 @@ export interface ExpansionOptions {
    * registered protocol contract, the largest by USD first. 0 reads none.
    */
   maxConversionTxs: number;
+  /**
+   * Bridge legs read per layer (bridge-reads.ts): the frontier's deposits into bridges and deliveries from them,
+   * each paired with its other side on whatever chain holds it. 0 reads none.
+   */
+  maxBridgeLegs: number;
   /** Node types that end a path: reached, never expanded (roots excepted). */
   terminalTypes: ReadonlySet<NodeType>;
   /** The chain's native currency (transfers with token 'native'). */
   native: { symbol: string; decimals: number };
+  /** The native currencies of other chains a bridge crossing reaches, by chain id; absent: `native`'s. */
+  natives: Readonly<Record<number, { symbol: string; decimals: number }>>;
   /** Explorer histories fetched before each layer, on chains it has an explorer for. */
   history: HistoryProvider | undefined;
   /** Explorer fetches in flight at once. */
@@ -97,8 +125,10 @@ export const DEFAULT_EXPANSION_OPTIONS: ExpansionOptions = {
   crowdedTransfers: 100,
   minPathShare: 0.01,
   maxConversionTxs: 200,
+  maxBridgeLegs: 200,
   terminalTypes: TERMINAL_TYPES,
   native: { symbol: "ETH", decimals: 18 },
+  natives: {},
   history: undefined,
   historyConcurrency: 4,
   coalescing: undefined,
@@ -130,8 +160,11 @@ export function resolveOptions(overrides: ExpansionOverrides = {}): ExpansionOpt
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
   }
-  if (!Number.isInteger(options.maxConversionTxs) || options.maxConversionTxs < 0) {
-    throw new RangeError("maxConversionTxs must be a non-negative integer");
+  for (const [name, value] of [
+    ["maxConversionTxs", options.maxConversionTxs],
+    ["maxBridgeLegs", options.maxBridgeLegs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
   }
   if (!(budget.maxMillis > 0)) throw new RangeError("budget.maxMillis must be positive");
   if (!(options.minPathShare >= 0 && options.minPathShare <= 1)) {

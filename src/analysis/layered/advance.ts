@@ -5,7 +5,8 @@
 // once is stored once, and the loser's copy is dropped.
 import { analyseGraph, conversionsOf, toLayerPatterns } from "../../risk/index.ts";
 import type { AnalysisContext } from "../context.ts";
-import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "../coverage.ts";
+import { coverageOfRoots, NO_DATA, noDataReason, withBridgeGaps, withheld } from "../coverage.ts";
+import { currenciesOf } from "../currencies.ts";
 import { createGraph, expandLayer, graphFromJson, graphToJson } from "../graph/index.ts";
 import { failedResult, scanResultOf } from "../result.ts";
 import { riskConfigFor } from "../thresholds.ts";
@@ -46,7 +47,6 @@ export async function advanceAnalysis(
 
   const layer = analysis.completedLayers;
   const started = performance.now();
-  const chain = ctx.registry.get(analysis.chainId);
   const previous: LayerState | undefined = layer === 0 ? undefined : await readState(ctx.db, analysisId);
   if (layer > 0 && !previous) throw new Error(`the state after layer ${layer - 1} is missing`);
   const graph = previous
@@ -66,7 +66,7 @@ export async function advanceAnalysis(
   // the whole graph. Once a budget ends the expansion, the remaining layers add nothing and are quick.
   const report = await expandLayer(ctx.db, graph, {
     ...ctx.expansion,
-    ...(chain ? { native: { symbol: chain.currency_symbol, decimals: chain.currency_decimals } } : {}),
+    ...currenciesOf(ctx.registry, analysis.chainId),
     ...(signal ? { signal } : {}),
   });
 
@@ -93,13 +93,14 @@ export async function advanceAnalysis(
   const patternDetectionTimeMs = performance.now() - detectionStarted;
 
   // What the verdict rests on: the root's data (layer 0 fetched its explorer history, when the chain has one).
-  const coverage = (
+  const rootCoverage = (
     await coverageOfRoots(ctx, analysis.chainId, [analysis.address], {
       layers: layer === 0 ? [report] : [],
       transfersRead: new Map([[analysis.address, graph.edges.length]]),
     })
   ).get(analysis.address);
-  if (!coverage) throw new Error("no coverage for the root");
+  if (!rootCoverage) throw new Error("no coverage for the root");
+  const coverage = withBridgeGaps(rootCoverage, graph.bridgeGaps ?? []);
   const withhold = withheld(coverage, summary.level);
   signal?.throwIfAborted();
 

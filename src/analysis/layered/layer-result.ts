@@ -24,6 +24,13 @@ import type {
 
 export type { CompletedLayer, LayerEdge, LayerExposure, LayerGraph, LayerNode, ShortLayer };
 
+const legView = (l: ConversionLeg) => ({
+  symbol: l.symbol,
+  value: l.value.toString(),
+  decimals: l.decimals,
+  usd: l.usd,
+});
+
 /** `labelSource`: the label set its label comes from (label-sources.ts), when it has a stored label. */
 export function layerNode(node: GraphNode, labelSource?: string): LayerNode {
   const out: LayerNode = { address: node.address, type: node.type, depth: node.depth };
@@ -35,7 +42,7 @@ export function layerNode(node: GraphNode, labelSource?: string): LayerNode {
 }
 
 export function layerEdge(edge: GraphEdge): LayerEdge {
-  return {
+  const view: LayerEdge = {
     id: edge.id,
     from: edge.from,
     to: edge.to,
@@ -47,14 +54,12 @@ export function layerEdge(edge: GraphEdge): LayerEdge {
     txHash: edge.txHash,
     timestamp: new Date(edge.at * 1000).toISOString(),
   };
+  if (edge.bridge) {
+    const { protocol, fromChainId, toChainId, depositTx, given } = edge.bridge;
+    view.bridge = { protocol, fromChainId, toChainId, depositTx, given: legView(given) };
+  }
+  return view;
 }
-
-const legView = (l: ConversionLeg) => ({
-  symbol: l.symbol,
-  value: l.value.toString(),
-  decimals: l.decimals,
-  usd: l.usd,
-});
 
 /**
  * The edge a conversion stands for (src/risk/graph/conversions.ts), for the viewer to draw beside the swap's own

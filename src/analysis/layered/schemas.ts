@@ -55,7 +55,7 @@ const ConversionLegSchema = Type.Object({
 const EdgeSchema = Type.Object({
   id: Type.String({
     description:
-      "txHash:logIndex (-1 for a transaction's native value); txHash:conversion for a conversion's edge (see conversion)",
+      "txHash:logIndex (-1 for a transaction's native value); txHash:conversion for a conversion's edge (see conversion); bridge:protocol:key for a bridge crossing (see bridge)",
   }),
   from: Type.String(),
   to: Type.String(),
@@ -78,6 +78,21 @@ const EdgeSchema = Type.Object({
       {
         description:
           "set on the edge that stands for a conversion: the transaction's transfers through a protocol's contracts (a DEX swap) read as one movement of value from payer to recipient (docs/risk-model.md, Conversions); the transaction's own transfers are in the graph too",
+      },
+    ),
+  ),
+  bridge: Type.Optional(
+    Type.Object(
+      {
+        protocol: Type.String({ description: '"Across", "Circle CCTP" or "LayerZero OFT"' }),
+        fromChainId: Type.Integer({ description: "the chain the value was deposited on" }),
+        toChainId: Type.Integer({ description: "the chain it was delivered on (txHash is the delivery's)" }),
+        depositTx: Type.String({ description: "the deposit's transaction, on fromChainId" }),
+        given: ConversionLegSchema,
+      },
+      {
+        description:
+          'set on the edge that stands for a bridge crossing: value deposited by `from` on one chain and delivered to `to` on another (docs/risk-model.md, Bridges); an address of another chain than the analysis is written "address@chainId"',
       },
     ),
   ),

@@ -8,10 +8,11 @@
 // recipients of calls with data or more than a plain transfer's gas), which the caller checks with eth_getCode.
 // On Tron a transaction's `value` is TRX only for some contract types: the caller says which transactions moved
 // their value as the native coin (tron-values.ts), and the others are no native transfer. The issuer-freeze logs
-// become IssuerFreezeEvents (issuer-freezes.ts).
+// become IssuerFreezeEvents (issuer-freezes.ts), the bridge logs BridgeLegs (bridge-events.ts).
 
 import { hexToBigInt, hexToNumber } from "../rpc/evm.ts";
 import type { BlockRow, TransferRow } from "../store/transfers.ts";
+import { type BridgeLeg, decodeBridgeLegs } from "./bridge-events.ts";
 import type { FetchedRange } from "./fetch-range.ts";
 import { InconsistentRangeError } from "./fetch-range.ts";
 import { decodeIssuerFreezes, type IssuerFreezeEvent } from "./issuer-freezes.ts";
@@ -35,6 +36,10 @@ export interface ExtractedRange {
   codeCandidates: Set<string>;
   /** Freezes and releases by token issuers, in block and log order. */
   issuerFreezes: IssuerFreezeEvent[];
+  /** Bridge legs (bridge-events.ts), in block and log order. */
+  bridgeLegs: BridgeLeg[];
+  /** Bridge logs that did not decode as their protocol writes them. */
+  bridgeLogsSkipped: number;
 }
 
 export interface ExtractOptions {
@@ -119,5 +124,15 @@ export function extractRange(
 
   for (const address of contracts) candidates.delete(address);
   const issuerFreezes = decodeIssuerFreezes(chainId, range.freezeLogs ?? [], timeOf);
-  return { blocks, transfers, tokens, contracts, codeCandidates: candidates, issuerFreezes };
+  const bridges = decodeBridgeLegs(chainId, range.bridgeLogs ?? [], timeOf);
+  return {
+    blocks,
+    transfers,
+    tokens,
+    contracts,
+    codeCandidates: candidates,
+    issuerFreezes,
+    bridgeLegs: bridges.legs,
+    bridgeLogsSkipped: bridges.skipped,
+  };
 }

@@ -8,7 +8,8 @@
 // reorganises between two calls makes the range inconsistent, and the caller fetches it again.
 // Tron's /jsonrpc has no eth_getBlockReceipts: a Tron chain's fetcher starts in the fallback mode. The logs of the
 // issuer-freeze contracts (issuer-freezes.ts) come from the receipts, or from a second eth_getLogs filtered by
-// those contracts.
+// those contracts. Bridge events (bridge-events.ts) come from the receipts too, or from a third eth_getLogs filtered
+// by their topics.
 
 import {
   hexToBigInt,
@@ -20,6 +21,7 @@ import {
 } from "../rpc/evm.ts";
 import type { JsonRpcClient, RpcCall } from "../rpc/json-rpc.ts";
 import { RpcCallError } from "../rpc/json-rpc.ts";
+import { BRIDGE_TOPIC_LIST, isBridgeLog } from "./bridge-events.ts";
 import { TRANSFER_TOPIC } from "./extract.ts";
 import { FREEZE_TOPICS } from "./issuer-freezes.ts";
 
@@ -48,6 +50,8 @@ export interface FetchedRange {
   transferLogs: RpcLog[];
   /** Logs with an issuer-freeze topic emitted by the configured freeze contracts, of successful transactions. */
   freezeLogs?: RpcLog[];
+  /** Logs with a bridge event's topic (bridge-events.ts), of successful transactions, in block and log order. */
+  bridgeLogs?: RpcLog[];
   /** Addresses that emitted any log (so they hold code). */
   logEmitters: Set<string>;
   transactionCount: number;
@@ -114,6 +118,7 @@ export class RangeFetcher {
     const blocks: FetchedBlock[] = [];
     const transferLogs: RpcLog[] = [];
     const freezeLogs: RpcLog[] = [];
+    const bridgeLogs: RpcLog[] = [];
     const logEmitters = new Set<string>();
     let transactionCount = 0;
     for (let i = 0; i < results.length; i += 2) {
@@ -135,13 +140,14 @@ export class RangeFetcher {
           logEmitters.add(log.address.toLowerCase());
           if (log.topics[0] === TRANSFER_TOPIC && !log.removed) transferLogs.push(log);
           else if (!log.removed && this.#isFreeze(log)) freezeLogs.push(log);
+          else if (!log.removed && isBridgeLog(log)) bridgeLogs.push(log);
         }
       }
       transactionCount += block.transactions.length;
       blocks.push(fetchedBlock(block, byHash));
     }
     checkChained(blocks);
-    return { from, to, blocks, transferLogs, freezeLogs, logEmitters, transactionCount };
+    return { from, to, blocks, transferLogs, freezeLogs, bridgeLogs, logEmitters, transactionCount };
   }
 
   async #withLogs(from: bigint, to: bigint, signal?: AbortSignal): Promise<FetchedRange> {
@@ -165,7 +171,12 @@ export class RangeFetcher {
         ],
       });
     }
+    calls.push({
+      method: "eth_getLogs",
+      params: [{ fromBlock: toHex(from), toBlock: toHex(to), topics: [[...BRIDGE_TOPIC_LIST]] }],
+    });
     const results = await this.rpc.batchResults(calls, signal);
+    const bridgeFound = (results.pop() as RpcLog[] | null) ?? [];
     const freezeFound = freezes ? ((results.pop() as RpcLog[] | null) ?? []) : [];
     const logs = (results.pop() as RpcLog[] | null) ?? [];
     const rawBlocks = results.map((b, i) => checkBlock(b as RpcBlock | null, from + BigInt(i)));
@@ -193,6 +204,17 @@ export class RangeFetcher {
       freezeLogs.push(log);
       logEmitters.add(log.address.toLowerCase());
     }
+    const bridgeLogs: RpcLog[] = [];
+    for (const log of bridgeFound) {
+      if (log.removed || !isBridgeLog(log)) continue;
+      if (!hashes.has(log.blockHash.toLowerCase())) {
+        throw new InconsistentRangeError(
+          `a bridge log of block ${hexToBigInt(log.blockNumber)} is from another fork`,
+        );
+      }
+      bridgeLogs.push(log);
+      logEmitters.add(log.address.toLowerCase());
+    }
     // Receipts only where the status matters: value moved, or a contract created.
     const needed = rawBlocks.flatMap((b) =>
       b.transactions.filter((t) => t.to === null || hexToBigInt(t.value) > 0n),
@@ -212,7 +234,7 @@ export class RangeFetcher {
     const blocks = rawBlocks.map((b) => fetchedBlock(b, facts));
     checkChained(blocks);
     const transactionCount = rawBlocks.reduce((sum, b) => sum + b.transactions.length, 0);
-    return { from, to, blocks, transferLogs, freezeLogs, logEmitters, transactionCount };
+    return { from, to, blocks, transferLogs, freezeLogs, bridgeLogs, logEmitters, transactionCount };
   }
 }
 

@@ -462,6 +462,7 @@ export class ChainFollower {
         tokens: tokenRows,
         contracts,
         issuerFreezes: extracted.issuerFreezes,
+        bridgeLegs: extracted.bridgeLegs,
       },
       learned: { contracts, accounts: checked.accounts },
     };

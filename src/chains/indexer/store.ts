@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from "kysely";
 import { attributeTransfers } from "../../attribution/index.ts";
 import type { Checkpoint } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
+import { deleteBridgeLegsAbove, insertBridgeLegs } from "../store/bridge-legs.ts";
 import {
   type BlockRow,
   deleteTransfersAbove,
@@ -19,6 +20,7 @@ import {
   type TransferRow,
   upsertTokens,
 } from "../store/transfers.ts";
+import type { BridgeLeg } from "./bridge-events.ts";
 import type { IssuerFreezeEvent, IssuerFreezeSink } from "./issuer-freezes.ts";
 
 export interface BatchRows {
@@ -28,6 +30,8 @@ export interface BatchRows {
   contracts: string[];
   /** Handed to the IssuerFreezeSink in the batch's transaction (the labels are src/ingest's to write). */
   issuerFreezes?: IssuerFreezeEvent[];
+  /** Bridge legs decoded from the batch's logs (bridge-events.ts). */
+  bridgeLegs?: BridgeLeg[];
 }
 
 /** Another writer moved the checkpoint since this one read it. */
@@ -64,6 +68,7 @@ export async function writeBatch(
     await watcher?.written(trx, chainId, rows.transfers);
     await upsertTokens(trx, rows.tokens);
     await markContracts(trx, chainId, rows.contracts);
+    if (rows.bridgeLegs && rows.bridgeLegs.length > 0) await insertBridgeLegs(trx, rows.bridgeLegs);
     if (freezes && rows.issuerFreezes && rows.issuerFreezes.length > 0)
       await freezes.recorded(trx, chainId, rows.issuerFreezes);
     await moveCheckpoint(trx, chainId, expected, next);
@@ -92,6 +97,7 @@ export async function unwindTo(
     // The unwound transfers' ends are re-judged once they are gone (deposit attribution, src/attribution).
     // deleteTransfersAbove also takes the deleted transfers back from their ends' transfer counts.
     const unwound = await deleteTransfersAbove(trx, chainId, BigInt(above));
+    await deleteBridgeLegsAbove(trx, chainId, BigInt(above));
     const blocks = await trx
       .deleteFrom("blocks")
       .where("chain_id", "=", chainId)

@@ -180,6 +180,9 @@ export const viewer = defineMessages({
     "viewer.no_value": "no value",
     "viewer.conversion": "Converted via {via}: {given} given, {received} received.",
     "viewer.conversion_via": "swap via {via}",
+    "viewer.bridge":
+      "Bridged via {protocol} from chain {from} to chain {to}: {given} deposited (transaction {tx}).",
+    "viewer.bridge_via": "{protocol}, chain {from} → {to}",
     "viewer.chart.title": "Provisional risk score after each layer",
     "viewer.chart.layer": "L{layer}",
     "viewer.chart.none": "Layer {layer}: no verdict (the data it rests on is not current)",
@@ -411,6 +414,9 @@ export const viewer = defineMessages({
     "viewer.no_value": "sin valor",
     "viewer.conversion": "Conversión a través de {via}: entregó {given}, recibió {received}.",
     "viewer.conversion_via": "canje en {via}",
+    "viewer.bridge":
+      "Cruzó por {protocol} de la cadena {from} a la cadena {to}: depositó {given} (transacción {tx}).",
+    "viewer.bridge_via": "{protocol}, cadena {from} → {to}",
     "viewer.chart.title": "Puntaje de riesgo provisional tras cada capa",
     "viewer.chart.layer": "C{layer}",
     "viewer.chart.none": "Capa {layer}: sin veredicto (los datos en que se basa no están al día)",

@@ -98,6 +98,9 @@ export function exchangeName(node: GraphNode): string {
 }
 
 export function shortAddress(address: string): string {
+  // An address of another chain (chain-keys.ts) keeps its chain: "0x3c44…93bc on chain 1".
+  const at = address.lastIndexOf("@");
+  if (at > 0) return `${shortAddress(address.slice(0, at))} on chain ${address.slice(at + 1)}`;
   return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }
 

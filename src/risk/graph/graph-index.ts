@@ -75,7 +75,7 @@ export function indexGraph(
   // In canonical order a transaction's transfers are adjacent: conversions are read in one pass, and their edges
   // take their transactions' places, so the order holds.
   const reading = readConversions(
-    [...edgesById.values()].sort(compareEdges),
+    withoutBridgedTransfers([...edgesById.values()]).sort(compareEdges),
     (address) => nodeMap.get(address),
     graph.chainId,
     conversionParams,
@@ -129,6 +129,27 @@ export function indexGraph(
   };
 }
 
+/**
+ * The edges without the transfers a bridge crossing stands for (types.ts BridgeVia): in the deposit's transaction
+ * what the depositor paid, in the delivery's what the recipient was paid. The crossing's edge carries that value
+ * from the one to the other; left in, the deposit would read as a payment to the bridge and the delivery as one
+ * from its relayer, and the same value would be counted twice.
+ */
+function withoutBridgedTransfers(edges: GraphEdge[]): GraphEdge[] {
+  let standsFor: Set<string> | undefined;
+  for (const e of edges) {
+    if (!e.bridge) continue;
+    standsFor ??= new Set();
+    standsFor.add(`${e.bridge.depositTx}>${e.from}`);
+    standsFor.add(`${e.txHash}<${e.to}`);
+  }
+  if (!standsFor) return edges;
+  const drop = standsFor;
+  return edges.filter(
+    (e) => e.bridge !== undefined || (!drop.has(`${e.txHash}>${e.from}`) && !drop.has(`${e.txHash}<${e.to}`)),
+  );
+}
+
 /** The conversions of a graph (graph/conversions.ts) without the rest of an index: what the viewer draws. */
 export function conversionsOf(
   graph: TxGraph,
@@ -137,7 +158,12 @@ export function conversionsOf(
   const nodes = new Map<string, GraphNode>();
   for (const [key, n] of graph.nodes) nodes.set((n.address || key).toLowerCase(), n);
   const edges = graph.edges.map((e) => ({ ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() }));
-  return readConversions(edges.sort(compareEdges), (a) => nodes.get(a), graph.chainId, params).conversions;
+  return readConversions(
+    withoutBridgedTransfers(edges).sort(compareEdges),
+    (a) => nodes.get(a),
+    graph.chainId,
+    params,
+  ).conversions;
 }
 
 function push(map: Map<string, GraphEdge[]>, key: string, e: GraphEdge): void {

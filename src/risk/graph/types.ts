@@ -70,6 +70,8 @@ export interface GraphNode {
    * receives to one exchange's labelled wallets is that exchange's deposit address (type exchange)
    */
   inferred?: boolean;
+  /** true when the address has bridge legs on its chain: the expansion reads its crossings (bridge-reads.ts) */
+  bridged?: boolean;
 }
 
 export interface GraphEdge {
@@ -97,6 +99,24 @@ export interface GraphEdge {
    * what the recipient received
    */
   conversion?: ConversionVia;
+  /**
+   * set on the edge that stands for a bridge crossing (graph/chain-keys.ts): value deposited by `from` on one chain
+   * and delivered to `to` on another; `txHash`, `token`, `value`, `usd`, `at` are the delivery's, and the two legs'
+   * own transfers (the deposit into the bridge, the delivery to the recipient) give way to it
+   */
+  bridge?: BridgeVia;
+}
+
+/** A bridge crossing: the protocol, the two chains and the deposit. */
+export interface BridgeVia {
+  /** the protocol by name ("Across", "Circle CCTP", "LayerZero OFT") */
+  protocol: string;
+  fromChainId: number;
+  toChainId: number;
+  /** the deposit's transaction, on `fromChainId` */
+  depositTx: string;
+  /** what was deposited */
+  given: ConversionLeg;
 }
 
 /** One side of a conversion: an asset given or received, on net, in the transaction. */

@@ -103,7 +103,9 @@ export function exposureText(e: ExposureEntry): string {
   // Dust says so first: the figure a reader sees is then read as what it is, not as a dealing.
   const what = e.unsolicited ? `Received unsolicited dust: ${usd(e.usd)}` : `${verb} ${usd(e.usd)}`;
   const spent = e.unsolicited ? ", not spent onward" : "";
-  const swapped = e.conversions ? `, converted via ${e.conversions.slice(0, 2).join(", ")}` : "";
+  const swapped =
+    (e.conversions ? `, converted via ${e.conversions.slice(0, 2).join(", ")}` : "") +
+    (e.bridges ? `, bridged via ${e.bridges.slice(0, 2).join("; ")}` : "");
   if (e.hops === 1) return `${what} (${share}) directly ${prep} ${kind} (${who}${more})${swapped}${spent}`;
   const via = e.via.slice(0, 2).map(shortAddress).join(", ") + (e.via.length > 2 ? ", ..." : "");
   return `${what} (${share}) ${prep} ${kind} ${hops(e.hops)} away (${who}${more}) via ${via}${swapped}${spent}`;

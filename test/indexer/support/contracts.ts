@@ -37,6 +37,23 @@ contract TestToken {
     return true;
   }
 
+  mapping(address => mapping(address => uint256)) public allowance;
+
+  function approve(address spender, uint256 value) external returns (bool) {
+    allowance[msg.sender][spender] = value;
+    return true;
+  }
+
+  function transferFrom(address from, address to, uint256 value) external returns (bool) {
+    require(allowance[from][msg.sender] >= value, "allowance");
+    require(balanceOf[from] >= value, "balance");
+    allowance[from][msg.sender] -= value;
+    balanceOf[from] -= value;
+    balanceOf[to] += value;
+    emit Transfer(from, to, value);
+    return true;
+  }
+
   function transferMany(address[] calldata to, uint256[] calldata value) external {
     for (uint256 i = 0; i < to.length; i++) transfer(to[i], value[i]);
   }
@@ -91,6 +108,95 @@ contract Refuser {
   }
 }
 
+interface IBridgedToken {
+  function transferFrom(address from, address to, uint256 value) external returns (bool);
+  function mint(address to, uint256 value) external;
+}
+
+/// A stand-in for three bridges' contracts: it emits their events exactly as they declare them (Across's
+/// SpokePool, Circle CCTP V1's TokenMessenger and MessageTransmitter, a LayerZero V2 OFT) and moves tokens where
+/// they move them (a deposit or burn takes the sender's; a fill pays from the relayer; a mint or OFT receive
+/// mints). No relayers, attestations or messages pass between chains: the test plays both sides.
+contract BridgeStandIn {
+  struct RelayExecutionEventInfo {
+    bytes32 updatedRecipient;
+    bytes32 updatedMessageHash;
+    uint256 updatedOutputAmount;
+    uint8 fillType;
+  }
+  event FundsDeposited(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount,
+    uint256 indexed destinationChainId, uint256 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline,
+    uint32 exclusivityDeadline, bytes32 indexed depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes message);
+  event FilledRelay(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount,
+    uint256 repaymentChainId, uint256 indexed originChainId, uint256 indexed depositId, uint32 fillDeadline,
+    uint32 exclusivityDeadline, bytes32 exclusiveRelayer, bytes32 indexed relayer, bytes32 depositor,
+    bytes32 recipient, bytes32 messageHash, RelayExecutionEventInfo relayExecutionInfo);
+  event DepositForBurn(uint64 indexed nonce, address indexed burnToken, uint256 amount, address indexed depositor,
+    bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller);
+  event MessageSent(bytes message);
+  event MessageReceived(address indexed caller, uint32 sourceDomain, uint64 indexed nonce, bytes32 sender,
+    bytes messageBody);
+  event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken);
+  event OFTSent(bytes32 indexed guid, uint32 dstEid, address indexed fromAddress, uint256 amountSentLD,
+    uint256 amountReceivedLD);
+  event OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD);
+
+  uint256 public depositCount;
+  uint64 public nonce;
+  uint32 public immutable domain;
+
+  constructor(uint32 domain_) {
+    domain = domain_;
+  }
+
+  function w(address a) internal pure returns (bytes32) {
+    return bytes32(uint256(uint160(a)));
+  }
+
+  function acrossDeposit(address token, uint256 amount, uint256 destinationChainId, address recipient) external {
+    IBridgedToken(token).transferFrom(msg.sender, address(this), amount);
+    emit FundsDeposited(w(token), w(token), amount, amount, destinationChainId, depositCount++,
+      uint32(block.timestamp), uint32(block.timestamp + 3600), 0, w(msg.sender), w(recipient), bytes32(0), "");
+  }
+
+  function acrossFill(address token, uint256 amount, uint256 originChainId, uint256 depositId, address depositor,
+    address recipient) external {
+    IBridgedToken(token).transferFrom(msg.sender, recipient, amount);
+    RelayExecutionEventInfo memory info = RelayExecutionEventInfo(w(recipient), bytes32(0), amount, 0);
+    emit FilledRelay(w(token), w(token), amount, amount, block.chainid, originChainId, depositId,
+      uint32(block.timestamp + 3600), 0, bytes32(0), w(msg.sender), w(depositor), w(recipient), bytes32(0), info);
+  }
+
+  function cctpBurn(address token, uint256 amount, uint32 destinationDomain, address mintRecipient) external {
+    IBridgedToken(token).transferFrom(msg.sender, address(this), amount);
+    uint64 n = nonce++;
+    bytes memory body = abi.encodePacked(uint32(0), w(token), w(mintRecipient), amount, w(msg.sender));
+    emit MessageSent(abi.encodePacked(uint32(0), domain, destinationDomain, n, w(address(this)), w(address(this)),
+      bytes32(0), body));
+    emit DepositForBurn(n, token, amount, msg.sender, w(mintRecipient), destinationDomain, w(address(this)),
+      bytes32(0));
+  }
+
+  function cctpReceive(address token, address remoteToken, uint32 sourceDomain, uint64 sourceNonce,
+    address depositor, address recipient, uint256 amount) external {
+    IBridgedToken(token).mint(recipient, amount);
+    emit MintAndWithdraw(recipient, amount, token);
+    emit MessageReceived(msg.sender, sourceDomain, sourceNonce, w(address(this)),
+      abi.encodePacked(uint32(0), w(remoteToken), w(recipient), amount, w(depositor)));
+  }
+
+  function oftSend(address token, uint256 amount, uint32 dstEid) external {
+    IBridgedToken(token).transferFrom(msg.sender, address(this), amount);
+    bytes32 guid = keccak256(abi.encodePacked(block.chainid, nonce++));
+    emit OFTSent(guid, dstEid, msg.sender, amount, amount);
+  }
+
+  function oftReceive(address token, bytes32 guid, uint32 srcEid, address to, uint256 amount) external {
+    IBridgedToken(token).mint(to, amount);
+    emit OFTReceived(guid, srcEid, to, amount);
+  }
+}
+
 /// Emits a token Transfer and then reverts: the log must not be stored.
 contract RevertAfterLog {
   event Transfer(address indexed from, address indexed to, uint256 value);
@@ -109,7 +215,8 @@ export type ContractName =
   | "TestNft"
   | "Vault"
   | "Refuser"
-  | "RevertAfterLog";
+  | "RevertAfterLog"
+  | "BridgeStandIn";
 
 export type Compiled = Record<ContractName, { abi: Abi; bytecode: `0x${string}` }>;
 

@@ -104,7 +104,7 @@ describe("an ordinary user dusted by a sanctioned address", () => {
       const entry = result?.exposure.entries.find((e) => e.category === "sanctioned");
       expect(entry).toMatchObject({ direction: "incoming", hops: 1, usd: 2.39, unsolicited: true });
     }
-    expect(SCORING_MODEL_VERSION).toBe("vigia-risk-1.5.0");
+    expect(SCORING_MODEL_VERSION).toBe("vigia-risk-1.6.0");
   });
 
   it("shows the dust in the wallet verdict as unsolicited exposure that drives the (low) score", async () => {

@@ -71,7 +71,7 @@ describe("the issue's case: USD 2.39 from a sanctioned address to a user with US
     expect(q.risk).toBe(25);
     expect(q.suspiciousActivity).toBe(false);
     expect(q.reason).toContain("unsolicited");
-    expect(q.modelVersion).toBe("vigia-risk-1.5.0");
+    expect(q.modelVersion).toBe("vigia-risk-1.6.0");
   });
 });
 

@@ -23,8 +23,11 @@ import type { Severity } from "../findings.ts";
  * in USD, not a hop through a router (graph/conversions.ts, the registry of graph/protocols.ts); structuring is
  * also judged over an owner's freshly funded single-purpose wallets (detectors/owner-wallets.ts); a receipt on a path
  * along which nothing of a category is traced no longer counts as dust passed on (scoring/dust.ts).
+ * 1.6.0 (docs/decisions/0050): value is followed over bridge crossings (Across, Circle CCTP, LayerZero OFT) to the
+ * other chain: a crossing is one edge from the depositor to the recipient, and addresses of another chain are keyed
+ * "address@chainId".
  */
-export const SCORING_MODEL_VERSION = "vigia-risk-1.5.0";
+export const SCORING_MODEL_VERSION = "vigia-risk-1.6.0";
 
 export interface ScoringParams {
   /** points of an exposure to a category at 1 hop and 100% share (indirect ones decay from there) */

@@ -41,7 +41,7 @@ function log(topics: readonly string[], data: string, tx = "0x01"): RpcLog {
 /** A log of one of `abi`'s events, its indexed arguments as topics and the rest as data. */
 function eventLog(name: string, args: Record<string, unknown>, tx?: string): RpcLog {
   const event = abi.find((e) => e.type === "event" && e.name === name);
-  if (!event || event.type !== "event") throw new Error(name);
+  if (event?.type !== "event") throw new Error(name);
   const topics = encodeEventTopics({ abi: [event], eventName: name, args } as never) as string[];
   const plain = event.inputs.filter((i) => !("indexed" in i && i.indexed));
   const data = encodeAbiParameters(plain as never, plain.map((i) => args[i.name as string]) as never);

@@ -89,35 +89,67 @@ function legOf(row: Row, prefix: "l_" | "p_"): BridgeLegRead {
   };
 }
 
-/** The crossings of `addresses` on `chainId`, oldest first; at most `limit` legs. */
+export interface CrossingsRead {
+  /** the addresses' crossings, newest first per address */
+  crossings: BridgeCrossingRead[];
+  /** addresses with more legs in the window than were read (the newest `perAddress` were) */
+  capped: string[];
+}
+
+/**
+ * The crossings of `addresses` on `chainId` within the window (unix seconds, inclusive): per address and direction
+ * its newest `perAddress` legs. A partner must sit on the chain its leg names as the other end (when the leg names
+ * one the service knows), name the same depositor (the other leg's, when both name one), and for CCTP carry the
+ * same amount; of a CCTP burn replaced with the same nonce, the latest counts once (REPLAY).
+ */
 export async function readBridgeCrossings(
   db: Kysely<DB>,
   chainId: number,
   addresses: readonly string[],
-  limit: number,
-): Promise<BridgeCrossingRead[]> {
-  if (addresses.length === 0) return [];
+  perAddress: number,
+  window: { from?: number | undefined; to?: number | undefined } = {},
+): Promise<CrossingsRead> {
+  if (addresses.length === 0) return { crossings: [], capped: [] };
   const list = [...new Set(addresses)].sort();
-  const max = sql.lit(Math.max(1, Math.floor(limit)));
-  // A partner must sit on the chain its leg names as the other end, when the leg names one this service knows.
-  const { rows } = await sql<Row>`
-    WITH l AS MATERIALIZED (
-      SELECT * FROM bridge_legs
-      WHERE chain_id = ${chainId}
-        AND ((direction = 'out' AND sender = ANY(${list}::text[]))
-          OR (direction = 'in' AND recipient = ANY(${list}::text[])))
-      ORDER BY block_number, log_index
-      LIMIT ${max}
+  // One more than asked, to tell an address that has more.
+  const max = sql.lit(Math.max(1, Math.floor(perAddress)) + 1);
+  const from =
+    window.from === undefined
+      ? sql``
+      : sql`AND b.block_time >= ${new Date(window.from * 1000).toISOString()}::timestamptz`;
+  const to =
+    window.to === undefined
+      ? sql``
+      : sql`AND b.block_time <= ${new Date(window.to * 1000).toISOString()}::timestamptz`;
+  const { rows } = await sql<Row & { address: string; rn: string }>`
+    WITH a(address) AS (SELECT unnest(${list}::text[])),
+    l AS MATERIALIZED (
+      SELECT a.address, y.*, row_number() OVER (PARTITION BY a.address, y.direction
+        ORDER BY y.block_number DESC, y.log_index DESC) AS rn
+      FROM a CROSS JOIN LATERAL (
+        (SELECT * FROM bridge_legs b WHERE b.chain_id = ${chainId} AND b.direction = 'out' AND b.sender = a.address
+          ${from} ${to} ORDER BY b.block_number DESC, b.log_index DESC LIMIT ${max})
+        UNION ALL
+        (SELECT * FROM bridge_legs b WHERE b.chain_id = ${chainId} AND b.direction = 'in' AND b.recipient = a.address
+          ${from} ${to} ORDER BY b.block_number DESC, b.log_index DESC LIMIT ${max})
+      ) y
     ),
-    pairs AS (
-      SELECT l.chain_id AS lc, l.tx_hash AS lt, l.log_index AS li, p.*,
-        count(*) OVER (PARTITION BY l.chain_id, l.tx_hash, l.log_index) AS partners
+    candidates AS (
+      SELECT DISTINCT ON (l.chain_id, l.tx_hash, l.log_index, p.chain_id, ${REPLAY})
+        l.chain_id AS lc, l.tx_hash AS lt, l.log_index AS li, p.*
       FROM l JOIN bridge_legs p ON p.protocol = l.protocol AND p.pair_key = l.pair_key
         AND p.direction <> l.direction
         AND (l.other_chain_id IS NULL OR p.chain_id = l.other_chain_id)
         AND (p.other_chain_id IS NULL OR l.chain_id = p.other_chain_id)
+        AND (l.sender = '' OR p.sender = '' OR l.sender = p.sender)
+        AND (l.protocol <> 'cctp' OR l.amount = p.amount)
+      WHERE l.rn <= ${sql.lit(Math.max(1, Math.floor(perAddress)))}
+      ORDER BY l.chain_id, l.tx_hash, l.log_index, p.chain_id, ${REPLAY}, p.block_number DESC, p.log_index DESC
+    ),
+    pairs AS (
+      SELECT c.*, count(*) OVER (PARTITION BY c.lc, c.lt, c.li) AS partners FROM candidates c
     )
-    SELECT l.protocol, l.pair_key, l.direction, l.other_ref, l.other_chain_id,
+    SELECT l.address, l.rn::text AS rn, l.protocol, l.pair_key, l.direction, l.other_ref, l.other_chain_id,
       EXISTS (SELECT 1 FROM indexer_checkpoints c WHERE c.chain_id = l.other_chain_id) AS other_held,
       COALESCE(p.partners, 0)::text AS partners,
       ${legColumns("l", "ltk", "lpr")},
@@ -130,9 +162,16 @@ export async function readBridgeCrossings(
     LEFT JOIN tokens ptk ON ptk.chain_id = p.chain_id AND ptk.address = p.token
     LEFT JOIN prices ppr ON ppr.chain_id = p.chain_id AND ppr.token = p.token
       AND ppr.day = (p.block_time AT TIME ZONE 'UTC')::date
-    ORDER BY l.block_number, l.log_index, p.chain_id, p.tx_hash, p.log_index`.execute(db);
+    ORDER BY l.address, l.block_number DESC, l.log_index DESC, l.tx_hash, p.chain_id, p.tx_hash, p.log_index`.execute(
+    db,
+  );
   const crossings = new Map<string, BridgeCrossingRead>();
+  const capped = new Set<string>();
   for (const row of rows) {
+    if (Number(row.rn) > perAddress) {
+      capped.add(row.address);
+      continue;
+    }
     const leg = legOf(row, "l_");
     const id = `${leg.txHash}:${leg.logIndex}`;
     if (crossings.has(id)) continue;
@@ -149,8 +188,16 @@ export async function readBridgeCrossings(
       otherChainHeld: row.other_held,
     });
   }
-  return [...crossings.values()];
+  return { crossings: [...crossings.values()], capped: [...capped].sort() };
 }
+
+/**
+ * What makes two candidate partners one: a CCTP burn replaced by its depositor (replaceDepositForBurn emits a second
+ * DepositForBurn with the same nonce) is the same crossing; any other two legs are two claimants.
+ */
+const REPLAY = sql.raw(
+  `CASE WHEN p.protocol = 'cctp' THEN p.sender ELSE p.tx_hash || ':' || p.log_index END`,
+);
 
 /** One leg's columns, prefixed (l_…, p_…), with its token's metadata and day's price. */
 function legColumns(leg: "l" | "p", token: string, price: string) {

@@ -238,19 +238,22 @@ describe("bridges across two chains", () => {
   });
 
   it("pairs every leg with its other side across the chains, and reports the one to a chain not indexed", async () => {
-    const received = await readBridgeCrossings(database.db, CHAIN_B, [addr.client as string], 100);
+    const received = (await readBridgeCrossings(database.db, CHAIN_B, [addr.client as string], 100))
+      .crossings;
+    // Newest first.
     expect(received.map((c) => [c.protocol, c.other?.chainId, c.other?.sender])).toEqual([
-      ["across", CHAIN_ID, addr.launderer],
-      ["cctp", CHAIN_ID, addr.launderer],
       ["oft", CHAIN_ID, addr.launderer],
+      ["cctp", CHAIN_ID, addr.launderer],
+      ["across", CHAIN_ID, addr.launderer],
     ]);
-    const sent = await readBridgeCrossings(database.db, CHAIN_ID, [addr.launderer as string], 100);
+    const sent = (await readBridgeCrossings(database.db, CHAIN_ID, [addr.launderer as string], 100))
+      .crossings;
     expect(sent.map((c) => [c.protocol, c.other?.chainId ?? null, c.otherChainId, c.otherChainHeld])).toEqual(
       [
-        ["across", CHAIN_B, CHAIN_B, true],
-        ["cctp", CHAIN_B, null, false],
-        ["oft", CHAIN_B, null, false],
         ["across", null, 8453, false],
+        ["oft", CHAIN_B, null, false],
+        ["cctp", CHAIN_B, null, false],
+        ["across", CHAIN_B, CHAIN_B, true],
       ],
     );
   });
@@ -269,7 +272,7 @@ describe("bridges across two chains", () => {
     expect(crossings.map((e) => [e.bridge?.protocol, e.from, e.to, e.usd])).toEqual([
       ["Across", launderer, addr.client, 495],
       ["Circle CCTP", launderer, addr.client, 200],
-      ["LayerZero OFT", launderer, addr.client, null],
+      ["LayerZero OFT", launderer, addr.client, 100],
     ]);
     // The launderer's deposit to a chain this service does not index is a gap, said so.
     expect(graph.bridgeGaps).toEqual([
@@ -297,7 +300,7 @@ describe("bridges across two chains", () => {
       ],
     });
     // The relayer's payment in the fill is the crossing itself, not a second receipt.
-    expect(exposure.incomingUsd).toBe(695);
+    expect(exposure.incomingUsd).toBe(795);
     const risk = analyseGraph(graph, addr.client as string);
     expect(["high", "critical"]).toContain(risk.level);
     expect(risk.reason).toMatch(/bridged via Across, chain 31337 to 31338/);

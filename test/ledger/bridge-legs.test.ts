@@ -82,7 +82,7 @@ describe("bridge legs in the store", () => {
   it("pairs a leg with the one leg on the chain it names, and says why it cannot when it cannot", async () => {
     await insertBridgeLegs(database.db, [
       // Paired: out on chain 1, in on 8453.
-      leg({ txHash: hash(11), pairKey: "1:100" }),
+      leg({ txHash: hash(11), logIndex: 1, pairKey: "1:100" }),
       leg({
         chainId: 8453,
         txHash: hash(12),
@@ -101,7 +101,7 @@ describe("bridge legs in the store", () => {
         otherChainId: 1,
       }),
       // Two claimants on the named chain: ambiguous.
-      leg({ txHash: hash(21), pairKey: "1:200" }),
+      leg({ txHash: hash(21), logIndex: 2, pairKey: "1:200" }),
       leg({
         chainId: 8453,
         txHash: hash(22),
@@ -119,9 +119,21 @@ describe("bridge legs in the store", () => {
         otherChainId: 1,
       }),
       // No other leg: to a chain nobody indexes here.
-      leg({ txHash: hash(31), pairKey: "1:300", otherRef: "chain:137", otherChainId: 137 }),
+      leg({ txHash: hash(31), logIndex: 3, pairKey: "1:300", otherRef: "chain:137", otherChainId: 137 }),
+      // Claims the first crossing's key, but names another depositor: no partner of it.
+      leg({
+        chainId: 8453,
+        txHash: hash(14),
+        direction: "in",
+        pairKey: "1:100",
+        sender: C,
+        otherRef: "chain:1",
+        otherChainId: 1,
+      }),
     ]);
-    const crossings = await readBridgeCrossings(database.db, 1, [A], 100);
+    const { crossings, capped } = await readBridgeCrossings(database.db, 1, [A], 100);
+    expect(capped).toEqual([]);
+    // Newest first.
     expect(
       crossings.map((c) => ({
         tx: c.leg.txHash,
@@ -130,12 +142,20 @@ describe("bridge legs in the store", () => {
         held: c.otherChainHeld,
       })),
     ).toEqual([
-      { tx: hash(11), other: hash(12), ambiguous: false, held: false },
-      { tx: hash(21), other: null, ambiguous: true, held: false },
       { tx: hash(31), other: null, ambiguous: false, held: false },
+      { tx: hash(21), other: null, ambiguous: true, held: false },
+      { tx: hash(11), other: hash(12), ambiguous: false, held: false },
     ]);
+    // Within a window; and at most so many per address, the newest, the cut said.
+    const windowed = await readBridgeCrossings(database.db, 1, [A], 100, {
+      to: Date.parse("2026-10-31") / 1000,
+    });
+    expect(windowed.crossings).toEqual([]);
+    const cut = await readBridgeCrossings(database.db, 1, [A], 2);
+    expect(cut.crossings.map((c) => c.leg.txHash)).toEqual([hash(31), hash(21)]);
+    expect(cut.capped).toEqual([A]);
     // Seen from the recipient's chain, the deposit is the one partner.
-    const received = await readBridgeCrossings(database.db, 8453, [B], 100);
+    const received = (await readBridgeCrossings(database.db, 8453, [B], 100)).crossings;
     expect(received.find((c) => c.leg.txHash === hash(12))?.other?.txHash).toBe(hash(11));
   });
 });

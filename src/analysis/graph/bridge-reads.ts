@@ -30,6 +30,11 @@ export interface BridgeLayer {
   edges: GraphEdge[];
   /** the next frontier so far; this step adds the other ends of crossings to follow */
   next: string[];
+  /** the next frontier's path shares so far (1 is left out); this step adds those of the ends it follows */
+  nextShares: Record<string, number>;
+  /** the path share of a frontier address (1 for a root) and the USD of its transfers the layer read */
+  frontierShare(key: string): number;
+  frontierUsd(key: string): number;
 }
 
 export interface BridgeReport {
@@ -58,25 +63,39 @@ export async function readLayerBridges(
   if (options.maxBridgeLegs === 0 || bridged.length === 0) return report;
   const home = graph.chainId;
   const raw = bridged.map((key) => splitChainKey(key, home).address);
-  const crossings = await readBridgeCrossings(db, layer.chainId, raw, options.maxBridgeLegs);
+  const { crossings, capped } = await readBridgeCrossings(
+    db,
+    layer.chainId,
+    raw,
+    options.maxBridgeLegs,
+    graph.window ?? {},
+  );
   report.statements = 1;
+  // An address with more crossings than read had its newest read, as the per-address cap of transfers does.
+  if (capped.length > 0) graph.truncated.degree = true;
   if (crossings.length === 0) return report;
 
   const edgeIds = new Set<string>();
   for (const e of graph.edges) if (e.bridge) edgeIds.add(e.id);
   for (const e of layer.edges) if (e.bridge) edgeIds.add(e.id);
-  const gapIds = new Set((graph.bridgeGaps ?? []).map((g) => `${g.chainId}:${g.txHash}:${g.address}`));
+  const gapId = (g: BridgeGap) => `${g.protocol}:${g.chainId}:${g.txHash}:${g.direction}:${g.address}`;
+  const gapIds = new Set((graph.bridgeGaps ?? []).map(gapId));
   const known = (key: string) => graph.nodes.has(key) || layer.nodes.some((n) => n.address === key);
 
-  /** other ends to add, by key: the chain and address to read facts for, and the depth they are reached at */
-  const ends = new Map<string, { chainId: number; address: string; depth: number }>();
+  /**
+   * other ends to add, by key: the chain and address to read facts for, the depth they are reached at, and their
+   * path share: what the crossing carried of the frontier address's transfers, times its own share
+   */
+  const ends = new Map<string, { chainId: number; address: string; depth: number; share: number }>();
+  let room = Math.max(0, options.budget.maxNodes - graph.nodes.size - layer.nodes.length);
+  let edgeRoom = Math.max(0, options.budget.maxEdges - graph.edges.length - layer.edges.length);
   for (const crossing of crossings) {
     const mine = crossing.direction === "out" ? crossing.leg.sender : crossing.leg.recipient;
     const myKey = chainKey(mine, layer.chainId, home);
     const other = crossing.other;
     if (!other) {
       const gap = gapOf(crossing, myKey, layer.chainId);
-      const id = `${gap.chainId}:${gap.txHash}:${gap.address}`;
+      const id = gapId(gap);
       if (!gapIds.has(id)) {
         gapIds.add(id);
         graph.bridgeGaps = [...(graph.bridgeGaps ?? []), gap];
@@ -88,17 +107,33 @@ export async function readLayerBridges(
     const delivery = crossing.direction === "out" ? other : crossing.leg;
     const id = `bridge:${crossing.protocol}:${crossing.pairKey}`;
     if (edgeIds.has(id)) continue;
-    edgeIds.add(id);
     const from = chainKey(deposit.sender, deposit.chainId, home);
     const to = chainKey(delivery.recipient, delivery.chainId, home);
-    layer.edges.push(crossingEdge(id, crossing.protocol, deposit, delivery, from, to, home));
-    report.crossings++;
     const end = crossing.direction === "out" ? to : from;
+    const isNew = !known(end) && !ends.has(end);
+    // Within the expansion's budgets, as the layer's own nodes and edges are.
+    if (edgeRoom === 0 || (isNew && room === 0)) {
+      graph.truncated[edgeRoom === 0 ? "edges" : "nodes"] = true;
+      break;
+    }
+    edgeIds.add(id);
+    const edge = crossingEdge(id, crossing.protocol, deposit, delivery, from, to);
+    layer.edges.push(edge);
+    edgeRoom--;
+    report.crossings++;
     const endChain = crossing.direction === "out" ? delivery.chainId : deposit.chainId;
     const endAddress = crossing.direction === "out" ? delivery.recipient : deposit.sender;
-    if (!known(end) && !ends.has(end)) {
-      const depth = (graph.nodes.get(myKey)?.depth ?? 0) + 1;
-      ends.set(end, { chainId: endChain, address: endAddress, depth });
+    const total = layer.frontierUsd(myKey);
+    const carried = edge.usd !== null && total > 0 ? Math.min(1, edge.usd / total) : 1;
+    const share = layer.frontierShare(myKey) * carried;
+    const depth = (graph.nodes.get(myKey)?.depth ?? 0) + 1;
+    const seen = ends.get(end);
+    if (seen) {
+      seen.depth = Math.min(seen.depth, depth);
+      seen.share = Math.max(seen.share, share);
+    } else if (isNew) {
+      ends.set(end, { chainId: endChain, address: endAddress, depth, share });
+      room--;
     }
   }
 
@@ -119,11 +154,17 @@ export async function readLayerBridges(
     const f = facts.get(key) ?? UNKNOWN_FACTS;
     const node = newNode(key, end.depth, f);
     layer.nodes.push(node);
+    // Followed as the layer follows a counterparty: not a path's end, not busy, not diluted, not crowded for its
+    // share (layer.ts), and within the depth.
     const follow =
       !options.terminalTypes.has(node.type) &&
       f.transfers < options.busyTransfers &&
+      end.share >= options.minPathShare &&
+      !(f.transfers >= options.crowdedTransfers && end.share * options.busyTransfers < f.transfers) &&
       end.depth < graph.maxDepth;
-    if (follow) layer.next.push(key);
+    if (!follow) continue;
+    layer.next.push(key);
+    if (end.share < 1) layer.nextShares[key] = end.share;
   }
   return report;
 }
@@ -145,7 +186,10 @@ function gapOf(crossing: BridgeCrossingRead, address: string, chainId: number): 
   };
 }
 
-/** The edge of one crossing: the delivery's amount and time, from the depositor to the recipient. */
+/**
+ * The edge of one crossing: the delivery's amount and time, from the depositor to the recipient. Valued at the
+ * delivery's price, else the deposit's (an asset unpriced on one chain, priced on the other).
+ */
 function crossingEdge(
   id: string,
   protocol: string,
@@ -153,16 +197,16 @@ function crossingEdge(
   delivery: BridgeLegRead,
   from: string,
   to: string,
-  home: number,
 ): GraphEdge {
   const asset = (leg: BridgeLegRead) => ({
-    token: chainKey(leg.token, leg.chainId, home),
+    token: leg.token,
     symbol: leg.symbol ?? "UNKNOWN",
     decimals: leg.decimals ?? 0,
     value: BigInt(leg.amount),
     usd: usdValue(leg.amount, leg.decimals, leg.priceUsd),
   });
   const received = asset(delivery);
+  const given = asset(deposit);
   return {
     id,
     txHash: delivery.txHash,
@@ -170,6 +214,7 @@ function crossingEdge(
     from,
     to,
     ...received,
+    usd: received.usd ?? given.usd,
     at: delivery.at,
     blockNumber: delivery.blockNumber,
     bridge: {
@@ -177,7 +222,7 @@ function crossingEdge(
       fromChainId: deposit.chainId,
       toChainId: delivery.chainId,
       depositTx: deposit.txHash,
-      given: asset(deposit),
+      given,
     },
   };
 }

@@ -267,7 +267,11 @@ export async function expandLayer(
       break;
     }
     if (report.stop === "time") {
-      for (const [, rest] of ordered.slice(i + 1)) next.push(...rest);
+      // The parts not reached go on as they were, with their path shares.
+      for (const [, rest] of ordered.slice(i + 1)) {
+        next.push(...rest);
+        for (const key of rest) if (shares?.[key] !== undefined) nextShares[key] = shares[key];
+      }
       break;
     }
   }
@@ -406,7 +410,7 @@ async function expandChainLayer(
     Math.max(1, Math.floor(options.maxLayerRows / (2 * frontier.length))),
   );
   const readStarted = now();
-  const { rows } = await readLayer(
+  const read = await readLayer(
     db,
     {
       chainId,
@@ -421,10 +425,13 @@ async function expandChainLayer(
   );
   report.readMs = now() - readStarted;
   signal?.throwIfAborted();
+  // Copies: a coalesced read hands the same rows to every concurrent caller (ledger ReadCoalescing).
+  const rows = foreign
+    ? read.rows.map((row) => ({ ...row, cp: chainKey(row.cp, chainId, graph.chainId) }))
+    : read.rows;
   report.statements = 1;
   report.transfersRead = rows.length;
   report.cap = cap;
-  if (foreign) for (const row of rows) row.cp = chainKey(row.cp, chainId, graph.chainId);
   // Rows the limit left out are missing from some frontier addresses' flows: the graph is cut here, as when the
   // edge budget is spent (what is read is kept; nothing is expanded further).
   const rowCut = rows.length >= options.maxLayerRows;
@@ -662,10 +669,20 @@ async function expandChainLayer(
       report.statements += report.conversions.statements;
     }
     // Bridge crossings: the other end of each, on its own chain, as a counterparty.
+    const position = new Map(frontier.map((key, fi) => [key, fi]));
     report.bridges = await readLayerBridges(
       db,
       graph,
-      { chainId, frontier, nodes: addedNodes, edges: addedEdges, next },
+      {
+        chainId,
+        frontier,
+        nodes: addedNodes,
+        edges: addedEdges,
+        next,
+        nextShares,
+        frontierShare: (key) => frontierShares[position.get(key) ?? -1] ?? 1,
+        frontierUsd: (key) => usdTotal[position.get(key) ?? -1] ?? 0,
+      },
       options,
       newNode,
     );

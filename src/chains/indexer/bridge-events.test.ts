@@ -1,15 +1,21 @@
 // Decoding the bridges' events: the topic0 of each signature as the protocols' sources give it, the legs of each
-// protocol (both Across generations), CCTP's source domain from the message or the chain, and logs that share a
-// topic but not the layout skipped and counted.
+// protocol (both Across generations), CCTP's source domain from the message or the chain, an OFT's leg only with
+// the token movement it stands for, events from other contracts than the protocols' on a public chain skipped, and
+// logs that share a topic but not the layout skipped and counted.
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
 import type { RpcLog } from "../rpc/evm.ts";
-import { BRIDGE_TOPICS, decodeBridgeLegs } from "./bridge-events.ts";
+import { BRIDGE_CONTRACTS, BRIDGE_TOPICS, decodeBridgeLegs } from "./bridge-events.ts";
 
 const A = "0x00000000000000000000000000000000000000aa";
 const B = "0x00000000000000000000000000000000000000bb";
 const TOKEN = "0x00000000000000000000000000000000000000cc";
 const CONTRACT = "0x00000000000000000000000000000000000000dd";
+const SPOKE_POOL = (chain: number) => BRIDGE_CONTRACTS.across[chain]?.[0] as string;
+const TOKEN_MESSENGER = (BRIDGE_CONTRACTS.cctp[1] as string[])[0] as string;
+const [, ARBITRUM_TRANSMITTER] = BRIDGE_CONTRACTS.cctp[42161] as string[];
+const ARBITRUM_MESSENGER = (BRIDGE_CONTRACTS.cctp[42161] as string[])[0] as string;
+const ZERO = `0x${"0".repeat(40)}`;
 const word = (a: string) => `0x${a.slice(2).padStart(64, "0")}` as `0x${string}`;
 const time = new Date("2026-11-30T12:00:00Z");
 const timeOf = new Map([[100n, time]]);
@@ -26,9 +32,9 @@ const abi = parseAbi([
 ]);
 
 let logIndex = 0;
-function log(topics: readonly string[], data: string, tx = "0x01"): RpcLog {
+function log(topics: readonly string[], data: string, tx = "0x01", address = CONTRACT): RpcLog {
   return {
-    address: CONTRACT,
+    address,
     topics: [...topics],
     data,
     blockNumber: "0x64",
@@ -39,13 +45,13 @@ function log(topics: readonly string[], data: string, tx = "0x01"): RpcLog {
 }
 
 /** A log of one of `abi`'s events, its indexed arguments as topics and the rest as data. */
-function eventLog(name: string, args: Record<string, unknown>, tx?: string): RpcLog {
+function eventLog(name: string, args: Record<string, unknown>, tx?: string, address?: string): RpcLog {
   const event = abi.find((e) => e.type === "event" && e.name === name);
   if (event?.type !== "event") throw new Error(name);
   const topics = encodeEventTopics({ abi: [event], eventName: name, args } as never) as string[];
   const plain = event.inputs.filter((i) => !("indexed" in i && i.indexed));
   const data = encodeAbiParameters(plain as never, plain.map((i) => args[i.name as string]) as never);
-  return log(topics, data, tx);
+  return log(topics, data, tx, address);
 }
 
 describe("bridge events", () => {
@@ -65,43 +71,53 @@ describe("bridge events", () => {
   });
 
   it("reads Across V3 deposits and fills (the speed-up's recipient and amount) under one key", () => {
-    const deposit = eventLog("V3FundsDeposited", {
-      inputToken: TOKEN,
-      outputToken: TOKEN,
-      inputAmount: 1_000n,
-      outputAmount: 990n,
-      destinationChainId: 8453n,
-      depositId: 77,
-      quoteTimestamp: 1,
-      fillDeadline: 2,
-      exclusivityDeadline: 0,
-      depositor: A,
-      recipient: B,
-      exclusiveRelayer: `0x${"0".repeat(40)}`,
-      message: "0x",
-    });
-    const fill = eventLog("FilledV3Relay", {
-      inputToken: TOKEN,
-      outputToken: TOKEN,
-      inputAmount: 1_000n,
-      outputAmount: 990n,
-      repaymentChainId: 1n,
-      originChainId: 1n,
-      depositId: 77,
-      fillDeadline: 2,
-      exclusivityDeadline: 0,
-      exclusiveRelayer: `0x${"0".repeat(40)}`,
-      relayer: CONTRACT,
-      depositor: A,
-      recipient: B,
-      message: "0x",
-      relayExecutionInfo: {
-        updatedRecipient: A,
-        updatedMessage: "0x",
-        updatedOutputAmount: 985n,
-        fillType: 0,
+    const deposit = eventLog(
+      "V3FundsDeposited",
+      {
+        inputToken: TOKEN,
+        outputToken: TOKEN,
+        inputAmount: 1_000n,
+        outputAmount: 990n,
+        destinationChainId: 8453n,
+        depositId: 77,
+        quoteTimestamp: 1,
+        fillDeadline: 2,
+        exclusivityDeadline: 0,
+        depositor: A,
+        recipient: B,
+        exclusiveRelayer: `0x${"0".repeat(40)}`,
+        message: "0x",
       },
-    });
+      undefined,
+      SPOKE_POOL(1),
+    );
+    const fill = eventLog(
+      "FilledV3Relay",
+      {
+        inputToken: TOKEN,
+        outputToken: TOKEN,
+        inputAmount: 1_000n,
+        outputAmount: 990n,
+        repaymentChainId: 1n,
+        originChainId: 1n,
+        depositId: 77,
+        fillDeadline: 2,
+        exclusivityDeadline: 0,
+        exclusiveRelayer: `0x${"0".repeat(40)}`,
+        relayer: CONTRACT,
+        depositor: A,
+        recipient: B,
+        message: "0x",
+        relayExecutionInfo: {
+          updatedRecipient: A,
+          updatedMessage: "0x",
+          updatedOutputAmount: 985n,
+          fillType: 0,
+        },
+      },
+      undefined,
+      SPOKE_POOL(8453),
+    );
     const out = decodeBridgeLegs(1, [deposit], timeOf).legs;
     const inn = decodeBridgeLegs(8453, [fill], timeOf).legs;
     expect(out).toMatchObject([
@@ -130,16 +146,21 @@ describe("bridge events", () => {
   });
 
   it("keys a CCTP burn by the source domain of its chain, and a receipt by its message's; the mint names the local token", () => {
-    const burn = eventLog("DepositForBurn", {
-      nonce: 5n,
-      burnToken: TOKEN,
-      amount: 250n,
-      depositor: A,
-      mintRecipient: word(B),
-      destinationDomain: 3,
-      destinationTokenMessenger: word(CONTRACT),
-      destinationCaller: word("0x00"),
-    });
+    const burn = eventLog(
+      "DepositForBurn",
+      {
+        nonce: 5n,
+        burnToken: TOKEN,
+        amount: 250n,
+        depositor: A,
+        mintRecipient: word(B),
+        destinationDomain: 3,
+        destinationTokenMessenger: word(CONTRACT),
+        destinationCaller: word("0x00"),
+      },
+      undefined,
+      TOKEN_MESSENGER,
+    );
     expect(decodeBridgeLegs(1, [burn], timeOf).legs).toMatchObject([
       { protocol: "cctp", direction: "out", pairKey: "0:5", recipient: B, otherChainId: 42161 },
     ]);
@@ -153,11 +174,13 @@ describe("bridge events", () => {
       "MintAndWithdraw",
       { mintRecipient: B, amount: 250n, mintToken: localToken },
       "0x02",
+      ARBITRUM_MESSENGER,
     );
     const received = eventLog(
       "MessageReceived",
       { caller: CONTRACT, sourceDomain: 0, nonce: 5n, sender: word(CONTRACT), messageBody: burnMessage },
       "0x02",
+      ARBITRUM_TRANSMITTER,
     );
     expect(decodeBridgeLegs(42161, [mint, received], timeOf).legs).toMatchObject([
       {
@@ -173,7 +196,7 @@ describe("bridge events", () => {
     ]);
   });
 
-  it("keys OFT sends and receipts by their guid", () => {
+  it("keys OFT sends and receipts by their guid, each with the token movement it stands for", () => {
     const guid = `0x${"7f".repeat(32)}`;
     const sent = eventLog("OFTSent", {
       guid,
@@ -183,11 +206,52 @@ describe("bridge events", () => {
       amountReceivedLD: 10n,
     });
     const got = eventLog("OFTReceived", { guid, srcEid: 30101, toAddress: B, amountReceivedLD: 10n });
-    expect(decodeBridgeLegs(1, [sent], timeOf).legs).toMatchObject([
+    const tx = word("0x01");
+    // An OFT burns its own token from the sender; an adapter takes the underlying token into itself.
+    const burn = { token: CONTRACT, from: A, to: ZERO, value: 10n };
+    const lock = { token: TOKEN, from: A, to: CONTRACT, value: 10n };
+    expect(decodeBridgeLegs(1, [sent], timeOf, (h) => (h === tx ? [burn] : [])).legs).toMatchObject([
       { protocol: "oft", direction: "out", pairKey: guid, sender: A, token: CONTRACT, otherChainId: 42161 },
     ]);
-    expect(decodeBridgeLegs(42161, [got], timeOf).legs).toMatchObject([
-      { protocol: "oft", direction: "in", pairKey: guid, recipient: B, otherChainId: 1 },
+    expect(decodeBridgeLegs(1, [sent], timeOf, () => [lock]).legs).toMatchObject([{ token: TOKEN }]);
+    // An OFT mints to the recipient; an adapter pays it the underlying token.
+    const mint = { token: CONTRACT, from: ZERO, to: B, value: 10n };
+    const release = { token: TOKEN, from: CONTRACT, to: B, value: 10n };
+    expect(decodeBridgeLegs(42161, [got], timeOf, () => [mint]).legs).toMatchObject([
+      { protocol: "oft", direction: "in", pairKey: guid, recipient: B, token: CONTRACT, otherChainId: 1 },
+    ]);
+    expect(decodeBridgeLegs(42161, [got], timeOf, () => [release]).legs).toMatchObject([{ token: TOKEN }]);
+    // The event alone, or with a movement of another amount or between others, is no leg.
+    expect(decodeBridgeLegs(1, [sent], timeOf)).toMatchObject({ legs: [], skipped: 1 });
+    expect(
+      decodeBridgeLegs(1, [sent], timeOf, () => [
+        { ...burn, value: 9n },
+        { ...lock, from: B },
+      ]).legs,
+    ).toEqual([]);
+  });
+
+  it("counts Across and CCTP events on a public chain only from the protocols' contracts; on a devnet from any", () => {
+    const args = {
+      inputToken: TOKEN,
+      outputToken: TOKEN,
+      inputAmount: 1n,
+      outputAmount: 1n,
+      destinationChainId: 34_268_394_551_451n, // Solana, as Across numbers it
+      depositId: 1,
+      quoteTimestamp: 1,
+      fillDeadline: 2,
+      exclusivityDeadline: 0,
+      depositor: A,
+      recipient: B,
+      exclusiveRelayer: `0x${"0".repeat(40)}`,
+      message: "0x",
+    };
+    const forged = eventLog("V3FundsDeposited", args, undefined, CONTRACT);
+    expect(decodeBridgeLegs(1, [forged], timeOf)).toEqual({ legs: [], skipped: 1 });
+    // A chain id beyond the store's 32 bits is kept as the protocol wrote it, with no chain of the service's.
+    expect(decodeBridgeLegs(31337, [forged], timeOf).legs).toMatchObject([
+      { otherRef: "chain:34268394551451", otherChainId: null },
     ]);
   });
 

@@ -15,13 +15,17 @@
 //   message's body is the burn message (burnt token, mint recipient, amount, sender), and the token minted here is
 //   the `MintAndWithdraw` of the same transaction.
 // - LayerZero V2 OFT (LayerZero-Labs/devtools, packages/oft-evm/contracts/interfaces/IOFT.sol): `OFTSent` and `OFTReceived`, keyed by the message guid. The sent event does not name the
-//   recipient (it is in the message): an unpaired out leg has none. Its token is the emitting contract (an OFT is
-//   its own token; an adapter's underlying token moves in the same transaction's transfers).
+//   recipient (it is in the message): an unpaired out leg has none. Its token is the one the transaction moved (an
+//   OFT's own, or an adapter's underlying token).
 // CCTP V2 (TokenMessengerV2, whose DepositForBurn has another signature) is not read yet.
 //
-// Events are recognised by their signature from whatever contract emits them: a forged event pairs with nothing
-// but another forged event, since a real crossing's key is the protocol's own (docs/risk-model.md, "Bridges").
-// Pure: no I/O.
+// Who may emit them (docs/decisions/0050): on the public chains the service lists, Across's and CCTP's events count
+// only from the protocols' own contracts (BRIDGE_CONTRACTS, from their deployment records): anybody can emit an
+// event of the same signature, and a forged leg could otherwise pair with a forged leg on another chain at a real
+// token's price, or make a real crossing ambiguous. Every OFT is a contract of its own, so an OFT's event counts
+// only with the token movement it stands for in the same transaction (the OFT burning or minting its own token, or
+// an adapter taking or paying the underlying one, which is then the leg's token). On other chains (a devnet, a
+// test chain) any emitter counts. Pure: no I/O.
 import { type AbiEvent, decodeEventLog, parseAbi, toEventSelector } from "viem";
 import { hexToBigInt, hexToNumber, type RpcLog } from "../rpc/evm.ts";
 import { InconsistentRangeError } from "./fetch-range.ts";
@@ -119,6 +123,80 @@ export const LAYERZERO_EIDS: Readonly<Record<number, number>> = {
   728126428: 30420, // Tron
 };
 
+/**
+ * The protocols' contracts on the public chains, lowercase: Across's SpokePool proxies (across-protocol/contracts,
+ * broadcast/deployed-addresses.json) and Circle CCTP V1's TokenMessenger and MessageTransmitter
+ * (developers.circle.com/cctp/v1/evm-smart-contracts). A chain listed in PUBLIC_CHAINS accepts a protocol's events
+ * only from these; a protocol absent for a chain (CCTP V1 on BNB Smart Chain) has no events counted there.
+ */
+export const BRIDGE_CONTRACTS: Readonly<
+  Record<"across" | "cctp", Readonly<Record<number, readonly string[]>>>
+> = {
+  across: {
+    1: ["0x5c7bcd6e7de5423a257d81b442095a1a6ced35c5"],
+    10: ["0x6f26bf09b1c792e3228e5467807a900a503c0281"],
+    56: ["0x4e8e101924ede233c13e2d8622dc8aed2872d505"],
+    137: ["0x9295ee1d8c5b022be115a2ad3c30c72e34e7f096"],
+    8453: ["0x09aea4b2242abc8bb4bb78d537a67a245a7bec64"],
+    42161: ["0xe35e9842fceaca96570b734083f4a58e8f7c5f2a"],
+  },
+  cctp: {
+    1: ["0xbd3fa81b58ba92a82136038b25adec7066af3155", "0x0a992d191deec32afe36203ad87d7d289a738f81"],
+    137: ["0x9daf8c91aefae50b9c0e69629d3f6ca40ca3b3fe", "0xf3be9355363857f3e001be68856a2f96b4c39ba9"],
+    8453: ["0x1682ae6375c4e4a97e4b583bc394c861a46d8962", "0xad09780d193884d503182ad4588450c416d6f9d4"],
+    42161: ["0x19330d10d9cc8751218eaf51e8885d058642e08a", "0xc30362313fbba5cf9163f0bb16a0e01f01a896ca"],
+  },
+};
+
+/** Public chains: the service's listed mainnets and testnets, where only the contracts above count. */
+export const PUBLIC_CHAINS: ReadonlySet<number> = new Set([
+  1, 10, 56, 137, 8453, 42161, 43113, 43114, 728126428,
+]);
+
+function trustedEmitter(protocol: "across" | "cctp", chainId: number, contract: string): boolean {
+  if (!PUBLIC_CHAINS.has(chainId)) return true;
+  return BRIDGE_CONTRACTS[protocol][chainId]?.includes(contract) ?? false;
+}
+
+/** A chain id the store's 32-bit column holds (Across names Solana 34268394551451: kept in `otherRef` only). */
+const storedChainId = (id: bigint): number | null => (id >= 1n && id <= 2_147_483_647n ? Number(id) : null);
+
+/** A token movement of the transaction, as the OFT evidence reads it. */
+export interface TxTransfer {
+  token: string;
+  from: string;
+  to: string;
+  value: bigint;
+}
+
+const ZERO = `0x${"0".repeat(40)}`;
+
+/**
+ * The token an OFT leg moved, from its transaction's transfers: the OFT's own (a burn from the sender, a mint to
+ * the recipient) or, for an adapter, the underlying token it took from the sender or paid the recipient. Undefined
+ * when the transaction moved nothing that fits: no leg.
+ */
+function oftToken(
+  transfers: readonly TxTransfer[],
+  emitter: string,
+  direction: "out" | "in",
+  account: string,
+  amount: bigint,
+): string | undefined {
+  for (const t of transfers) {
+    if (t.value !== amount) continue;
+    if (direction === "out" && t.from === account && (t.token === emitter || t.to === emitter))
+      return t.token;
+    if (
+      direction === "in" &&
+      t.to === account &&
+      (t.token === emitter ? t.from === ZERO : t.from === emitter)
+    )
+      return t.token;
+  }
+  return undefined;
+}
+
 const invert = (table: Readonly<Record<number, number>>) =>
   new Map(Object.entries(table).map(([chain, id]) => [id, Number(chain)]));
 const CHAIN_OF_DOMAIN = invert(CCTP_DOMAINS);
@@ -154,7 +232,8 @@ interface BurnMessage {
 }
 function burnMessage(body: string): BurnMessage | undefined {
   const hex = body.slice(2);
-  if (hex.length < 132 * 2) return undefined;
+  // Exactly a V1 burn message: other applications' messages pass through the same MessageTransmitter.
+  if (hex.length !== 132 * 2 || hex.slice(0, 8) !== "00000000") return undefined;
   const word = (from: number) => `0x${hex.slice(from * 2, (from + 32) * 2)}`;
   return {
     burnToken: wordAddress(word(4)),
@@ -188,15 +267,32 @@ export function decodeBridgeLegs(
   chainId: number,
   logs: readonly RpcLog[],
   timeOf: ReadonlyMap<bigint, Date>,
+  transfersOf: (txHash: string) => readonly TxTransfer[] = () => [],
 ): { legs: BridgeLeg[]; skipped: number } {
   const legs: BridgeLeg[] = [];
   let skipped = 0;
   const decoded = logs.map((log) => ({ log, event: decode(log) }));
-  const inTx = (log: RpcLog) =>
-    decoded.filter((d) => d.log.transactionHash.toLowerCase() === log.transactionHash.toLowerCase());
+  const byTx = new Map<string, typeof decoded>();
+  for (const d of decoded) {
+    const tx = d.log.transactionHash.toLowerCase();
+    const list = byTx.get(tx);
+    if (list) list.push(d);
+    else byTx.set(tx, [d]);
+  }
+  const inTx = (log: RpcLog) => byTx.get(log.transactionHash.toLowerCase()) ?? [];
   for (const { log, event } of decoded) {
     if (!event) {
       if (isBridgeLog(log)) skipped++;
+      continue;
+    }
+    const emitter = lower(log.address);
+    const protocol = event.eventName.startsWith("OFT")
+      ? "oft"
+      : /Deposited|Filled/.test(event.eventName)
+        ? "across"
+        : "cctp";
+    if (protocol !== "oft" && !trustedEmitter(protocol, chainId, emitter)) {
+      if (event.eventName !== "MessageSent" && event.eventName !== "MintAndWithdraw") skipped++;
       continue;
     }
     const blockNumber = hexToBigInt(log.blockNumber);
@@ -215,7 +311,6 @@ export function decodeBridgeLegs(
     switch (event.eventName) {
       case "FundsDeposited":
       case "V3FundsDeposited": {
-        const destination = Number(a.destinationChainId as bigint);
         legs.push({
           ...base,
           protocol: "across",
@@ -225,14 +320,13 @@ export function decodeBridgeLegs(
           recipient: account(a.recipient as string),
           token: account(a.inputToken as string),
           amount: a.inputAmount as bigint,
-          otherRef: `chain:${destination}`,
-          otherChainId: Number.isSafeInteger(destination) ? destination : null,
+          otherRef: `chain:${a.destinationChainId}`,
+          otherChainId: storedChainId(a.destinationChainId as bigint),
         });
         break;
       }
       case "FilledRelay":
       case "FilledV3Relay": {
-        const origin = Number(a.originChainId as bigint);
         const info = a.relayExecutionInfo as { updatedRecipient: string; updatedOutputAmount: bigint };
         legs.push({
           ...base,
@@ -243,15 +337,18 @@ export function decodeBridgeLegs(
           recipient: account(info.updatedRecipient),
           token: account(a.outputToken as string),
           amount: info.updatedOutputAmount,
-          otherRef: `chain:${origin}`,
-          otherChainId: Number.isSafeInteger(origin) ? origin : null,
+          otherRef: `chain:${a.originChainId}`,
+          otherChainId: storedChainId(a.originChainId as bigint),
         });
         break;
       }
       case "DepositForBurn": {
         const nonce = a.nonce as bigint;
         const sent = inTx(log)
-          .filter((d) => d.event?.eventName === "MessageSent")
+          .filter(
+            (d) =>
+              d.event?.eventName === "MessageSent" && trustedEmitter("cctp", chainId, lower(d.log.address)),
+          )
           .map((d) => cctpHeader(d.event?.args.message as string))
           .find((h) => h?.nonce === nonce);
         const sourceDomain = sent?.sourceDomain ?? CCTP_DOMAINS[chainId];
@@ -281,6 +378,7 @@ export function decodeBridgeLegs(
         const mint = inTx(log).find(
           (d) =>
             d.event?.eventName === "MintAndWithdraw" &&
+            trustedEmitter("cctp", chainId, lower(d.log.address)) &&
             lower(d.event.args.mintRecipient as string) === burn.mintRecipient &&
             d.event.args.amount === burn.amount,
         );
@@ -300,15 +398,22 @@ export function decodeBridgeLegs(
       }
       case "OFTSent": {
         const eid = Number(a.dstEid);
+        const sender = lower(a.fromAddress as string);
+        const amount = a.amountSentLD as bigint;
+        const token = oftToken(transfersOf(base.txHash), emitter, "out", sender, amount);
+        if (!token) {
+          skipped++; // no burn or lock of that amount from the sender: not an OFT's send
+          break;
+        }
         legs.push({
           ...base,
           protocol: "oft",
           direction: "out",
           pairKey: lower(a.guid as string),
-          sender: lower(a.fromAddress as string),
+          sender,
           recipient: "",
-          token: base.contract,
-          amount: a.amountSentLD as bigint,
+          token,
+          amount,
           otherRef: `lz:${eid}`,
           otherChainId: CHAIN_OF_EID.get(eid) ?? null,
         });
@@ -316,15 +421,22 @@ export function decodeBridgeLegs(
       }
       case "OFTReceived": {
         const eid = Number(a.srcEid);
+        const recipient = lower(a.toAddress as string);
+        const amount = a.amountReceivedLD as bigint;
+        const token = oftToken(transfersOf(base.txHash), emitter, "in", recipient, amount);
+        if (!token) {
+          skipped++; // no mint or release of that amount to the recipient: not an OFT's receipt
+          break;
+        }
         legs.push({
           ...base,
           protocol: "oft",
           direction: "in",
           pairKey: lower(a.guid as string),
           sender: "",
-          recipient: lower(a.toAddress as string),
-          token: base.contract,
-          amount: a.amountReceivedLD as bigint,
+          recipient,
+          token,
+          amount,
           otherRef: `lz:${eid}`,
           otherChainId: CHAIN_OF_EID.get(eid) ?? null,
         });

@@ -124,7 +124,21 @@ export function extractRange(
 
   for (const address of contracts) candidates.delete(address);
   const issuerFreezes = decodeIssuerFreezes(chainId, range.freezeLogs ?? [], timeOf);
-  const bridges = decodeBridgeLegs(chainId, range.bridgeLogs ?? [], timeOf);
+  // An OFT's leg counts with the token movement it stands for (bridge-events.ts): the transaction's transfers.
+  const transfersByTx = new Map<string, TransferRow[]>();
+  if ((range.bridgeLogs ?? []).length > 0) {
+    for (const t of transfers) {
+      const list = transfersByTx.get(t.txHash);
+      if (list) list.push(t);
+      else transfersByTx.set(t.txHash, [t]);
+    }
+  }
+  const bridges = decodeBridgeLegs(
+    chainId,
+    range.bridgeLogs ?? [],
+    timeOf,
+    (tx) => transfersByTx.get(tx) ?? [],
+  );
   return {
     blocks,
     transfers,

@@ -48,7 +48,12 @@ export async function insertBridgeLegs(db: Kysely<DB>, legs: readonly BridgeLeg[
     await db
       .insertInto("address_facts")
       .values(rows.slice(i, i + CHUNK))
-      .onConflict((oc) => oc.columns(["chain_id", "address"]).doUpdateSet({ bridged: true }))
+      .onConflict((oc) =>
+        oc
+          .columns(["chain_id", "address"])
+          .doUpdateSet({ bridged: true })
+          .where("address_facts.bridged", "=", false),
+      )
       .execute();
   }
 }

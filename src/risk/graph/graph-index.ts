@@ -131,22 +131,26 @@ export function indexGraph(
 
 /**
  * The edges without the transfers a bridge crossing stands for (types.ts BridgeVia): in the deposit's transaction
- * what the depositor paid, in the delivery's what the recipient was paid. The crossing's edge carries that value
- * from the one to the other; left in, the deposit would read as a payment to the bridge and the delivery as one
- * from its relayer, and the same value would be counted twice.
+ * the depositor's payment of the deposited amount (in the token, or in the native coin a bridge wraps), in the
+ * delivery's the recipient's receipt of the delivered amount (from a relayer, or a mint). The crossing's edge
+ * carries that value from the one to the other; left in, the deposit would read as a payment to the bridge and the
+ * delivery as one from its relayer, and the same value would be counted twice. Other transfers of those
+ * transactions (a batch that also pays somebody else) stay.
  */
 function withoutBridgedTransfers(edges: GraphEdge[]): GraphEdge[] {
   let standsFor: Set<string> | undefined;
   for (const e of edges) {
     if (!e.bridge) continue;
     standsFor ??= new Set();
-    standsFor.add(`${e.bridge.depositTx}>${e.from}`);
-    standsFor.add(`${e.txHash}<${e.to}`);
+    standsFor.add(`${e.bridge.depositTx}>${e.from}:${e.bridge.given.value}`);
+    standsFor.add(`${e.txHash}<${e.to}:${e.value}`);
   }
   if (!standsFor) return edges;
   const drop = standsFor;
   return edges.filter(
-    (e) => e.bridge !== undefined || (!drop.has(`${e.txHash}>${e.from}`) && !drop.has(`${e.txHash}<${e.to}`)),
+    (e) =>
+      e.bridge !== undefined ||
+      (!drop.has(`${e.txHash}>${e.from}:${e.value}`) && !drop.has(`${e.txHash}<${e.to}:${e.value}`)),
   );
 }
 

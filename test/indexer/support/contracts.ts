@@ -110,6 +110,7 @@ contract Refuser {
 
 interface IBridgedToken {
   function transferFrom(address from, address to, uint256 value) external returns (bool);
+  function transfer(address to, uint256 value) external returns (bool);
   function mint(address to, uint256 value) external;
 }
 
@@ -191,8 +192,10 @@ contract BridgeStandIn {
     emit OFTSent(guid, dstEid, msg.sender, amount, amount);
   }
 
+  /// As an OFT adapter: it pays the recipient the underlying token it holds (minted to it here first).
   function oftReceive(address token, bytes32 guid, uint32 srcEid, address to, uint256 amount) external {
-    IBridgedToken(token).mint(to, amount);
+    IBridgedToken(token).mint(address(this), amount);
+    IBridgedToken(token).transfer(to, amount);
     emit OFTReceived(guid, srcEid, to, amount);
   }
 }

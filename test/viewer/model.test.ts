@@ -4,7 +4,7 @@
 // a new layer, no two nodes on the same spot).
 import { describe, expect, it } from "vitest";
 import { RingLayout } from "../../web/viewer/layout.ts";
-import { describeEdge, edgeWeights, InvestigationGraph } from "../../web/viewer/model.ts";
+import { describeBridge, describeEdge, edgeWeights, InvestigationGraph } from "../../web/viewer/model.ts";
 import type { CompletedLayer, WireEdge, WireNode } from "../../web/viewer/types.ts";
 
 const A = `0x${"a".repeat(40)}`;
@@ -113,6 +113,33 @@ describe("InvestigationGraph", () => {
     expect(w.get(`${B}->${C}`)).toBe(1); // the only unpriced edge: the largest raw amount
     expect(describeEdge(g.edges.get(`${A}->${B}`)!)).toBe("$150.00 in 2 transfers");
     expect(describeEdge(g.edges.get(`${B}->${C}`)!)).toBe("5.000e21 TKN (raw units) in 1 transfer");
+  });
+});
+
+describe("bridge crossings in the viewer's model", () => {
+  it("draws a crossing apart from the pair's transfers, and says what was deposited where", () => {
+    const remote = `${C}@1`;
+    const bridge = {
+      protocol: "Across",
+      fromChainId: 1,
+      toChainId: 8453,
+      depositTx: "0xd1",
+      given: { symbol: "USDC", value: "5000000000", decimals: 6, usd: 5_000 },
+    };
+    const g = new InvestigationGraph();
+    g.applyLayer(
+      layer(
+        0,
+        [node(A, "eoa", 0), node(remote, "eoa", 1)],
+        [edge(remote, A, "100", 100, "0x9"), { ...edge(remote, A, "4990000000", 4_990, "0xf1"), bridge }],
+      ),
+    );
+    expect([...g.edges.keys()].sort()).toEqual([`${remote}->${A}`, `${remote}->${A}:bridge`]);
+    const crossing = g.edges.get(`${remote}->${A}:bridge`)!;
+    expect(crossing.bridge?.protocol).toBe("Across");
+    expect(describeBridge(crossing.bridge!)).toBe(
+      "Bridged via Across from chain 1 to chain 8453: 5,000 USDC ($5,000.00) deposited (transaction 0xd1).",
+    );
   });
 });
 

@@ -133,7 +133,6 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const get = (url: string) => svc.app!.inject({ method: "GET", url, headers: auth(svc.project.keys.viewer) });
 const post = (url: string, payload: object) =>
   svc.app!.inject({ method: "POST", url, headers: auth(svc.project.keys.developer), payload });
 

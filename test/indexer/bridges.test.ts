@@ -170,70 +170,16 @@ describe("bridges across two chains", () => {
       .orderBy("block_number")
       .orderBy("log_index")
       .execute();
-    expect(legs).toEqual([
-      {
-        chain_id: CHAIN_ID,
-        protocol: "across",
-        direction: "out",
-        pair_key: `${CHAIN_ID}:0`,
-        sender: addr.launderer,
-        recipient: addr.client,
-        amount: String(500n * USDV),
-      },
-      {
-        chain_id: CHAIN_ID,
-        protocol: "cctp",
-        direction: "out",
-        pair_key: "100:0",
-        sender: addr.launderer,
-        recipient: addr.client,
-        amount: String(200n * USDV),
-      },
-      {
-        chain_id: CHAIN_ID,
-        protocol: "oft",
-        direction: "out",
-        pair_key: oftGuid,
-        sender: addr.launderer,
-        recipient: "",
-        amount: String(100n * USDV),
-      },
-      {
-        chain_id: CHAIN_ID,
-        protocol: "across",
-        direction: "out",
-        pair_key: `${CHAIN_ID}:1`,
-        sender: addr.launderer,
-        recipient: addr.elsewhere,
-        amount: String(50n * USDV),
-      },
-      {
-        chain_id: CHAIN_B,
-        protocol: "across",
-        direction: "in",
-        pair_key: `${CHAIN_ID}:0`,
-        sender: addr.launderer,
-        recipient: addr.client,
-        amount: String(495n * USDV),
-      },
-      {
-        chain_id: CHAIN_B,
-        protocol: "cctp",
-        direction: "in",
-        pair_key: "100:0",
-        sender: addr.launderer,
-        recipient: addr.client,
-        amount: String(200n * USDV),
-      },
-      {
-        chain_id: CHAIN_B,
-        protocol: "oft",
-        direction: "in",
-        pair_key: oftGuid,
-        sender: "",
-        recipient: addr.client,
-        amount: String(100n * USDV),
-      },
+    const { launderer, client, elsewhere } = addr;
+    const usdv = (n: bigint) => String(n * USDV);
+    expect(legs.map((l) => Object.values(l))).toEqual([
+      [CHAIN_ID, "across", "out", `${CHAIN_ID}:0`, launderer, client, usdv(500n)],
+      [CHAIN_ID, "cctp", "out", "100:0", launderer, client, usdv(200n)],
+      [CHAIN_ID, "oft", "out", oftGuid, launderer, "", usdv(100n)],
+      [CHAIN_ID, "across", "out", `${CHAIN_ID}:1`, launderer, elsewhere, usdv(50n)],
+      [CHAIN_B, "across", "in", `${CHAIN_ID}:0`, launderer, client, usdv(495n)],
+      [CHAIN_B, "cctp", "in", "100:0", launderer, client, usdv(200n)],
+      [CHAIN_B, "oft", "in", oftGuid, "", client, usdv(100n)],
     ]);
   });
 

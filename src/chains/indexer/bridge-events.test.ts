@@ -31,6 +31,24 @@ const abi = parseAbi([
   "event OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD)",
 ]);
 
+/** A V3FundsDeposited's arguments: 1,000 units of TOKEN from A to B. */
+const depositArgs = (over: Record<string, unknown>) => ({
+  inputToken: TOKEN,
+  outputToken: TOKEN,
+  inputAmount: 1_000n,
+  outputAmount: 1_000n,
+  destinationChainId: 1n,
+  depositId: 0,
+  quoteTimestamp: 1,
+  fillDeadline: 2,
+  exclusivityDeadline: 0,
+  depositor: A,
+  recipient: B,
+  exclusiveRelayer: `0x${"0".repeat(40)}`,
+  message: "0x",
+  ...over,
+});
+
 let logIndex = 0;
 function log(topics: readonly string[], data: string, tx = "0x01", address = CONTRACT): RpcLog {
   return {
@@ -73,21 +91,7 @@ describe("bridge events", () => {
   it("reads Across V3 deposits and fills (the speed-up's recipient and amount) under one key", () => {
     const deposit = eventLog(
       "V3FundsDeposited",
-      {
-        inputToken: TOKEN,
-        outputToken: TOKEN,
-        inputAmount: 1_000n,
-        outputAmount: 990n,
-        destinationChainId: 8453n,
-        depositId: 77,
-        quoteTimestamp: 1,
-        fillDeadline: 2,
-        exclusivityDeadline: 0,
-        depositor: A,
-        recipient: B,
-        exclusiveRelayer: `0x${"0".repeat(40)}`,
-        message: "0x",
-      },
+      depositArgs({ outputAmount: 990n, destinationChainId: 8453n, depositId: 77 }),
       undefined,
       SPOKE_POOL(1),
     );
@@ -232,21 +236,8 @@ describe("bridge events", () => {
   });
 
   it("counts Across and CCTP events on a public chain only from the protocols' contracts; on a devnet from any", () => {
-    const args = {
-      inputToken: TOKEN,
-      outputToken: TOKEN,
-      inputAmount: 1n,
-      outputAmount: 1n,
-      destinationChainId: 34_268_394_551_451n, // Solana, as Across numbers it
-      depositId: 1,
-      quoteTimestamp: 1,
-      fillDeadline: 2,
-      exclusivityDeadline: 0,
-      depositor: A,
-      recipient: B,
-      exclusiveRelayer: `0x${"0".repeat(40)}`,
-      message: "0x",
-    };
+    // Solana, as Across numbers it.
+    const args = depositArgs({ destinationChainId: 34_268_394_551_451n, depositId: 1 });
     const forged = eventLog("V3FundsDeposited", args, undefined, CONTRACT);
     expect(decodeBridgeLegs(1, [forged], timeOf)).toEqual({ legs: [], skipped: 1 });
     // A chain id beyond the store's 32 bits is kept as the protocol wrote it, with no chain of the service's.

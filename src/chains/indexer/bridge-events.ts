@@ -396,45 +396,25 @@ export function decodeBridgeLegs(
         });
         break;
       }
-      case "OFTSent": {
-        const eid = Number(a.dstEid);
-        const sender = lower(a.fromAddress as string);
-        const amount = a.amountSentLD as bigint;
-        const token = oftToken(transfersOf(base.txHash), emitter, "out", sender, amount);
-        if (!token) {
-          skipped++; // no burn or lock of that amount from the sender: not an OFT's send
-          break;
-        }
-        legs.push({
-          ...base,
-          protocol: "oft",
-          direction: "out",
-          pairKey: lower(a.guid as string),
-          sender,
-          recipient: "",
-          token,
-          amount,
-          otherRef: `lz:${eid}`,
-          otherChainId: CHAIN_OF_EID.get(eid) ?? null,
-        });
-        break;
-      }
+      case "OFTSent":
       case "OFTReceived": {
-        const eid = Number(a.srcEid);
-        const recipient = lower(a.toAddress as string);
-        const amount = a.amountReceivedLD as bigint;
-        const token = oftToken(transfersOf(base.txHash), emitter, "in", recipient, amount);
+        const out = event.eventName === "OFTSent";
+        const eid = Number(out ? a.dstEid : a.srcEid);
+        const account = lower((out ? a.fromAddress : a.toAddress) as string);
+        const amount = (out ? a.amountSentLD : a.amountReceivedLD) as bigint;
+        const direction = out ? "out" : "in";
+        const token = oftToken(transfersOf(base.txHash), emitter, direction, account, amount);
         if (!token) {
-          skipped++; // no mint or release of that amount to the recipient: not an OFT's receipt
+          skipped++; // no burn, lock, mint or release of that amount by the account: not an OFT's leg
           break;
         }
         legs.push({
           ...base,
           protocol: "oft",
-          direction: "in",
+          direction,
           pairKey: lower(a.guid as string),
-          sender: "",
-          recipient,
+          sender: out ? account : "",
+          recipient: out ? "" : account,
           token,
           amount,
           otherRef: `lz:${eid}`,

@@ -1,4 +1,5 @@
-// LoopLag: how late the event loop runs, 0 when it is idle and about the stall's length after one.
+// LoopLag: how late the event loop runs, 0 when it is idle and about the stall's length after one. The stall is long
+// and the bounds far from it, so that a loaded machine (a test worker sharing two cores) does not read as a stall.
 import { expect, it } from "vitest";
 import { LoopLag } from "./loop-lag.ts";
 
@@ -8,14 +9,14 @@ it("reads about nothing on an idle loop and the stall's length after one", async
   const lag = new LoopLag().start();
   try {
     await sleep(60);
-    expect(lag.ms).toBeLessThan(20);
-    const until = Date.now() + 120;
+    expect(lag.ms).toBeLessThan(100);
+    const until = Date.now() + 400;
     while (Date.now() < until) {} // the thread is busy: no timer runs
     // The first timer to run after the stall is the sampler's (it was due first): it has read the stall.
     await sleep(1);
-    expect(lag.ms).toBeGreaterThan(80);
+    expect(lag.ms).toBeGreaterThan(300);
     await sleep(60);
-    expect(lag.ms).toBeLessThan(20);
+    expect(lag.ms).toBeLessThan(100);
   } finally {
     lag.stop();
   }

@@ -98,7 +98,11 @@ beforeAll(async () => {
   ]);
   await a.mine();
 
-  // Chain B: the relayer fills the Across deposit from its own funds; CCTP and the OFT mint to the client.
+  // Chain B: the relayer fills the Across deposit from its own funds; CCTP and the OFT mint to the client. Its blocks
+  // come a minute after chain A's last: anvil stamps blocks mined faster than one a second ahead of the clock, so
+  // chain A may run seconds ahead of chain B, and a fill must not look older than its deposit.
+  const lastA = await anvilA.rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+  await anvilB.rpc("evm_setNextBlockTimestamp", [Number(BigInt(lastA.timestamp)) + 60]);
   await b.mint(addr.tokenB, relayer, 1_000n * USDV);
   await b.mine();
   await approveAndCall(b, relayer, addr.tokenB, addr.bridgeB, "acrossFill", [
@@ -130,14 +134,16 @@ beforeAll(async () => {
   await b.mine();
 
   await labelSanctioned(database.db, sanctioned);
-  // USDV at a dollar on both chains, as the price import would have it.
-  const day = new Date().toISOString().slice(0, 10);
+  // USDV at a dollar on both chains, as the price import would have it (today and tomorrow: the blocks' days).
+  const days = [0, 1].map((d) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10));
   await database.db
     .insertInto("prices")
-    .values([
-      { chain_id: CHAIN_ID, token: addr.tokenA, day, price_usd: "1" },
-      { chain_id: CHAIN_B, token: addr.tokenB, day, price_usd: "1" },
-    ])
+    .values(
+      days.flatMap((day) => [
+        { chain_id: CHAIN_ID, token: addr.tokenA as string, day, price_usd: "1" },
+        { chain_id: CHAIN_B, token: addr.tokenB as string, day, price_usd: "1" },
+      ]),
+    )
     .execute();
 
   indexers = startIndexers({

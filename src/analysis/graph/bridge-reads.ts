@@ -80,7 +80,9 @@ export async function readLayerBridges(
   for (const e of layer.edges) if (e.bridge) edgeIds.add(e.id);
   const gapId = (g: BridgeGap) => `${g.protocol}:${g.chainId}:${g.txHash}:${g.direction}:${g.address}`;
   const gapIds = new Set((graph.bridgeGaps ?? []).map(gapId));
-  const known = (key: string) => graph.nodes.has(key) || layer.nodes.some((n) => n.address === key);
+  // The layer's new nodes by key, once: a layer may hold thousands, and each crossing asks.
+  const layerKeys = new Set(layer.nodes.map((n) => n.address));
+  const known = (key: string) => graph.nodes.has(key) || layerKeys.has(key);
 
   /**
    * other ends to add, by key: the chain and address to read facts for, the depth they are reached at, and their

@@ -12,7 +12,7 @@ import { REPO, sourceFiles } from "./support/imports.ts";
 /** Rooms that may write (never read) a ledger table, and why each does. */
 const LEDGER_WRITERS: Record<string, string[]> = {
   transfers: ["chains", "ingest"], // the indexer and the explorer cache; the ethereum-etl import
-  bridge_legs: ["chains"], // the indexer's decoded bridge events
+  bridge_legs: ["chains", "ingest"], // the indexer's decoded bridge events; the ethereum-etl import's logs
   address_facts: ["chains", "ingest"],
   tokens: ["chains", "ingest"],
   labels: ["ingest"], // label imports and the seed

@@ -4,7 +4,14 @@ export { presentAddressesPerChain } from "./address-edges.ts";
 export { ChainStatsService, type OwnStats } from "./chain-stats.ts";
 export { recordChainTokens } from "./chain-tokens.ts";
 export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
-export { BRIDGE_PROTOCOL_NAMES, type BridgeProtocol } from "./indexer/bridge-events.ts";
+export {
+  BRIDGE_ABI,
+  BRIDGE_PROTOCOL_NAMES,
+  BRIDGE_TOPIC_LIST,
+  type BridgeProtocol,
+  decodeBridgeLegs,
+  type TxTransfer,
+} from "./indexer/bridge-events.ts";
 export {
   BUILT_IN_CHAINS,
   type ChainConfig,

@@ -2,7 +2,8 @@
 // deliveries they received; migrations/0047_bridge_legs.sql) with the other leg of the same crossing when the
 // store holds it, on whatever chain. One statement: the legs by the sender and recipient indexes, their partners
 // by the pair index, each leg's token metadata and day's price on its own chain (to value it as the layer
-// statement values transfers), and whether the service indexes the chain the protocol names as the other end.
+// statement values transfers), and whether the service holds the chain the protocol names as the other end (it
+// indexes it, or holds its blocks from an import).
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 
@@ -39,7 +40,7 @@ export interface BridgeCrossingRead {
   /** the other end as the protocol names it ("chain:1", "cctp:3", "lz:30110") and its chain id when known */
   otherRef: string;
   otherChainId: number | null;
-  /** the service indexes the other end's chain */
+  /** the service holds the other end's chain: it indexes it, or an import gave it blocks */
   otherChainHeld: boolean;
 }
 
@@ -150,7 +151,8 @@ export async function readBridgeCrossings(
       SELECT c.*, count(*) OVER (PARTITION BY c.lc, c.lt, c.li) AS partners FROM candidates c
     )
     SELECT l.address, l.rn::text AS rn, l.protocol, l.pair_key, l.direction, l.other_ref, l.other_chain_id,
-      EXISTS (SELECT 1 FROM indexer_checkpoints c WHERE c.chain_id = l.other_chain_id) AS other_held,
+      (EXISTS (SELECT 1 FROM indexer_checkpoints c WHERE c.chain_id = l.other_chain_id)
+        OR EXISTS (SELECT 1 FROM blocks k WHERE k.chain_id = l.other_chain_id)) AS other_held,
       COALESCE(p.partners, 0)::text AS partners,
       ${legColumns("l", "ltk", "lpr")},
       ${legColumns("p", "ptk", "ppr")}

@@ -138,8 +138,10 @@ describe("import etl", () => {
     expect(stored.sort(byKey as never)).toEqual(expected);
     expect(stored).toHaveLength(143);
     expect(summary).toMatchObject({
-      rows: { blocks: 2, transactions: 306, token_transfers: 4, tokens: 0, contracts: 0 },
+      rows: { blocks: 2, transactions: 306, token_transfers: 4, logs: 2, tokens: 0, contracts: 0 },
       transfers: { native: 141, token: 4, written: 143 },
+      // The sample's logs are two token Transfers: no bridge event.
+      bridges: { transactions: 0, legs: 0, skipped_events: 0, without_time: 0 },
       skipped: {
         failed_transactions: 0,
         zero_value_transactions: 165,
@@ -147,7 +149,7 @@ describe("import etl", () => {
         transfers_without_time: 2,
       },
       first_without_time: "ethereum_etl_token_transfers_extract_sample.csv:2 (block 1452581)",
-      ignored_files: ["ethereum_etl_logs_sample.csv", "ethereum_etl_receipts_sample.csv"],
+      ignored_files: ["ethereum_etl_receipts_sample.csv"],
     });
 
     // A few rows by hand.
@@ -210,7 +212,8 @@ describe("import etl", () => {
       SELECT kind, status, rows_read::text AS rows_read, rows_written::text AS rows_written FROM import_runs`.execute(
       database.db,
     );
-    expect(runs).toEqual([{ kind: "etl", status: "completed", rows_read: "312", rows_written: "143" }]);
+    // 2 blocks, 306 transactions, 4 token transfers and 2 logs.
+    expect(runs).toEqual([{ kind: "etl", status: "completed", rows_read: "314", rows_written: "143" }]);
   });
 
   it("changes nothing when the same export is imported twice", async () => {

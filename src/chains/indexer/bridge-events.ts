@@ -63,7 +63,8 @@ export interface BridgeLeg {
   otherChainId: number | null;
 }
 
-const ABI = parseAbi([
+/** The events read here, as the protocols' sources declare them (also what scenario worlds encode their legs with). */
+export const BRIDGE_ABI = parseAbi([
   "struct V3RelayExecutionEventInfo { address updatedRecipient; bytes updatedMessage; uint256 updatedOutputAmount; uint8 fillType; }",
   "event V3FundsDeposited(address inputToken, address outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint32 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, address indexed depositor, address recipient, address exclusiveRelayer, bytes message)",
   "event FilledV3Relay(address inputToken, address outputToken, uint256 inputAmount, uint256 outputAmount, uint256 repaymentChainId, uint256 indexed originChainId, uint32 indexed depositId, uint32 fillDeadline, uint32 exclusivityDeadline, address exclusiveRelayer, address indexed relayer, address depositor, address recipient, bytes message, V3RelayExecutionEventInfo relayExecutionInfo)",
@@ -78,7 +79,7 @@ const ABI = parseAbi([
   "event OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD)",
 ]);
 
-const EVENTS: readonly AbiEvent[] = ABI.filter((item) => item.type === "event") as readonly AbiEvent[];
+const EVENTS: readonly AbiEvent[] = BRIDGE_ABI.filter((item) => item.type === "event") as readonly AbiEvent[];
 const topicOf = (name: string) => toEventSelector(EVENTS.find((e) => e.name === name) as AbiEvent);
 
 export const BRIDGE_TOPICS = {
@@ -248,7 +249,7 @@ type Decoded = { eventName: string; args: Record<string, unknown> };
 function decode(log: RpcLog): Decoded | undefined {
   try {
     return decodeEventLog({
-      abi: ABI,
+      abi: BRIDGE_ABI,
       topics: log.topics as [`0x${string}`, ...`0x${string}`[]],
       data: log.data as `0x${string}`,
       strict: true,

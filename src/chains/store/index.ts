@@ -1,5 +1,6 @@
-// The chain data store's writers (blocks, transfers, tokens, contract marks): the indexer, the ethereum-etl
-// import, the explorer adapter and the scenario worlds all write through these.
+// The chain data store's writers (blocks, transfers, tokens, contract marks, bridge legs): the indexer, the
+// ethereum-etl import, the explorer adapter and the scenario worlds all write through these.
+export { insertBridgeLegs } from "./bridge-legs.ts";
 export {
   type BlockRow,
   insertBlocks,

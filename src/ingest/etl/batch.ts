@@ -1,6 +1,6 @@
 // One batch of checked rows, as read.ts hands them to the writer: at most one file's worth, a few tens of
 // thousands of rows, so that memory stays the same whatever the size of the export.
-import type { BlockRead, StagedTransfer, TokenRead } from "./rows.ts";
+import type { BlockRead, LogRead, StagedTransfer, TokenRead } from "./rows.ts";
 
 export interface Batch {
   /** transfers with where they come from (index of the file in the run's list, and line) */
@@ -10,10 +10,20 @@ export interface Batch {
   blocks: BlockRead[];
   tokens: TokenRead[];
   contracts: Set<string>;
+  /** the logs of each transaction that emitted a bridge event: its bridge events and token Transfer logs */
+  bridgeTxs: LogRead[][];
   /** rows of the input this batch stands for */
   rows: number;
 }
 
 export function emptyBatch(): Batch {
-  return { transfers: [], blockTimes: new Map(), blocks: [], tokens: [], contracts: new Set(), rows: 0 };
+  return {
+    transfers: [],
+    blockTimes: new Map(),
+    blocks: [],
+    tokens: [],
+    contracts: new Set(),
+    bridgeTxs: [],
+    rows: 0,
+  };
 }

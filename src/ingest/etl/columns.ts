@@ -29,6 +29,11 @@ export const COLUMNS = {
     ],
     optional: [],
   },
+  // ethereum-etl's logs: `topics` is the log's topics joined by commas.
+  logs: {
+    required: ["log_index", "transaction_hash", "block_number", "address", "data", "topics"],
+    optional: [],
+  },
   tokens: { required: ["address"], optional: ["symbol", "name", "decimals"] },
   contracts: { required: ["address"], optional: [] },
 } as const satisfies Record<EtlKind, { required: readonly string[]; optional: readonly string[] }>;

@@ -10,10 +10,15 @@ import { etlProgress } from "./progress.ts";
 
 const HELP = `
 Reads an ethereum-etl export directory: transactions.csv (required), token_transfers.csv, blocks.csv,
-tokens.csv and contracts.csv (optional); a header row first, columns in any order, extra columns ignored.
+logs.csv, tokens.csv and contracts.csv (optional); a header row first, columns in any order, extra columns
+ignored.
 A file is taken by its name: <kind>.csv, or any .csv whose name has the kind as a word of its own
 (ethereum_etl_transactions_block17173049.csv is transactions; when two kinds appear, the first wins).
-Several files of a kind are all read. Other files (logs, receipts, ...) are listed as ignored.
+Several files of a kind are all read. Other files (receipts, ...) are listed as ignored.
+
+Of logs.csv only the transactions that emitted a bridge event are kept: Across deposits and fills, Circle
+CCTP burns and mints, LayerZero OFT sends and receipts become bridge legs, which pair with the other chain's
+legs however that chain was loaded (docs/risk-model.md, "Bridges"). A Tron chain's logs are not read.
 
 Native transfers are the value of successful transactions (receipt_status 0 is skipped); zero-value
 transactions move nothing and are skipped. Token transfers are stored as they are, zero-value ones too.
@@ -52,17 +57,29 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
     .addHelpText("after", HELP)
     .action((dir: string, opts: { chain: number }) =>
       withDatabase(async ({ database, config }) => {
+        const chainKind = chainKindOf(opts.chain, config.chainsFile);
         const summary = await importEtl(database, {
           chainId: opts.chain,
-          chainKind: chainKindOf(opts.chain, config.chainsFile),
+          chainKind,
           dir,
           // The export's files, found as the import finds them, give the total the progress counts against.
-          progress: etlProgress(findEtlFiles(dir).files.map((f) => f.path)),
+          progress: etlProgress(
+            findEtlFiles(dir, chainKind === "tron" ? ["logs"] : []).files.map((f) => f.path),
+          ),
         });
         if (summary.skipped.transfers_without_time > 0) {
           process.stderr.write(
             `vigia: warning: skipped ${summary.skipped.transfers_without_time} transfers whose block time is unknown ` +
               `(no blocks file row, transaction or stored block), first at ${summary.first_without_time}\n`,
+          );
+        }
+        const { bridges } = summary;
+        if (bridges.skipped_events > 0 || bridges.without_time > 0) {
+          process.stderr.write(
+            `vigia: warning: of ${bridges.transactions} transactions with bridge events, ${bridges.without_time} ` +
+              `had no known block time and were not read; ${bridges.skipped_events} events did not decode as ` +
+              "their protocol writes them or came from a contract that is not the protocol's (see docs/risk-model.md, " +
+              '"Bridges")\n',
           );
         }
         process.stdout.write(`${JSON.stringify(summary)}\n`);

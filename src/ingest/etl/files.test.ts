@@ -15,7 +15,7 @@ describe("kindOfFileName", () => {
     ["ethereum_etl_token_transfers_block483920.csv", "token_transfers"],
     ["ethereum_etl_blocks_block17173049.csv", "blocks"],
     ["contracts_00001.csv", "contracts"],
-    ["ethereum_etl_logs_sample.csv", undefined],
+    ["ethereum_etl_logs_sample.csv", "logs"],
     ["ethereum_etl_receipts_sample.csv", undefined],
     ["transactions.json", undefined],
     ["mytransactions.csv", undefined],
@@ -25,7 +25,14 @@ describe("kindOfFileName", () => {
 
   it("lists an export in import order and refuses one without transactions", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-etl-files-"));
-    for (const name of ["tokens.csv", "transactions_b.csv", "transactions_a.csv", "blocks.csv", "logs.csv"]) {
+    for (const name of [
+      "tokens.csv",
+      "transactions_b.csv",
+      "transactions_a.csv",
+      "blocks.csv",
+      "logs.csv",
+      "receipts.csv",
+    ]) {
       fs.writeFileSync(path.join(dir, name), "x\n");
     }
     const found = findEtlFiles(dir);
@@ -33,9 +40,12 @@ describe("kindOfFileName", () => {
       "blocks.csv",
       "transactions_a.csv",
       "transactions_b.csv",
+      "logs.csv",
       "tokens.csv",
     ]);
-    expect(found.ignored).toEqual(["logs.csv"]);
+    expect(found.ignored).toEqual(["receipts.csv"]);
+    // A Tron-kind chain's logs are not read.
+    expect(findEtlFiles(dir, ["logs"]).ignored).toEqual(["logs.csv", "receipts.csv"]);
     fs.rmSync(path.join(dir, "transactions_a.csv"));
     fs.rmSync(path.join(dir, "transactions_b.csv"));
     expect(() => findEtlFiles(dir)).toThrow(/no transactions file/);

@@ -4,11 +4,19 @@
 // own (between the start, the end, or any character that is not a letter): `ethereum_etl_transactions_block17173049.csv`
 // is transactions, `ethereum_etl_token_transfers_block483920.csv` token_transfers. When several kinds appear, the
 // first one in the name wins (`transactions_blocks47218-47219.csv` is transactions). Several files of one kind
-// are all read, in name order. Other files (logs.csv, receipts.csv, ...) are listed as ignored.
+// are all read, in name order. Other files (receipts.csv, ...) are listed as ignored, and so are logs files on a
+// Tron-kind chain (its transfers come from the other files; its bridges are not read from an export).
 import fs from "node:fs";
 import path from "node:path";
 
-export const ETL_KINDS = ["blocks", "transactions", "token_transfers", "tokens", "contracts"] as const;
+export const ETL_KINDS = [
+  "blocks",
+  "transactions",
+  "token_transfers",
+  "logs",
+  "tokens",
+  "contracts",
+] as const;
 export type EtlKind = (typeof ETL_KINDS)[number];
 
 export interface EtlFile {
@@ -17,7 +25,7 @@ export interface EtlFile {
 }
 
 export interface EtlFiles {
-  /** in import order: blocks, transactions, token_transfers, tokens, contracts; by name within a kind */
+  /** in import order: blocks, transactions, token_transfers, logs, tokens, contracts; by name within a kind */
   files: EtlFile[];
   ignored: string[];
 }
@@ -38,7 +46,8 @@ export function kindOfFileName(name: string): EtlKind | undefined {
   return best?.kind;
 }
 
-export function findEtlFiles(dir: string): EtlFiles {
+/** `without`: kinds read as ignored files (a Tron-kind chain's logs). */
+export function findEtlFiles(dir: string, without: readonly EtlKind[] = []): EtlFiles {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -56,7 +65,7 @@ export function findEtlFiles(dir: string): EtlFiles {
   const ignored: string[] = [];
   for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const kind = kindOfFileName(entry.name);
-    if (kind) files.push({ kind, path: path.join(dir, entry.name) });
+    if (kind && !without.includes(kind)) files.push({ kind, path: path.join(dir, entry.name) });
     else ignored.push(entry.name);
   }
   files.sort((a, b) => ETL_KINDS.indexOf(a.kind) - ETL_KINDS.indexOf(b.kind));

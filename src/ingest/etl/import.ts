@@ -1,6 +1,6 @@
 // `import etl`: an ethereum-etl export directory into the chain data store for one chain.
 //
-// The files are streamed in order (blocks, transactions, token_transfers, tokens, contracts), every row is
+// The files are streamed in order (blocks, transactions, token_transfers, logs, tokens, contracts), every row is
 // checked (read.ts; on PGlite in a worker thread: parallel-read.ts) and written in batches (write-batch.ts);
 // memory stays flat whatever the size of the export.
 // How batches are grouped into transactions depends on the database (session.ts): on PostgreSQL and on PGlite
@@ -14,6 +14,8 @@
 //
 // Only the reading of addresses and hashes depends on the chain (fields.ts): a Tron-kind chain's export is
 // tronetl's (base58check addresses, hashes without 0x; docs/tron-etl.md), stored in the same 0x form as EVM's.
+// An EVM export's logs files give the bridges' legs (Across, Circle CCTP, LayerZero OFT), decoded as the
+// indexer decodes them; a Tron-kind chain's logs are not read.
 import path from "node:path";
 import type { ChainKind } from "../../chains/address/index.ts";
 import { BUILT_IN_CHAINS, ChainRegistry } from "../../chains/index.ts";
@@ -27,7 +29,7 @@ import { checkHeaders, emptyCounts, type ReadCounts, readExport } from "./read.t
 import { cleanUpDeadRuns, finishRun, progressRun, releaseRun, startRun } from "./runs.ts";
 import { openSession } from "./session.ts";
 import { TransferWriter } from "./transfer-writer.ts";
-import { type WriteTotals, writeBatch } from "./write-batch.ts";
+import { emptyTotals, type WriteTotals, writeBatch } from "./write-batch.ts";
 
 export interface ImportEtlOptions {
   chainId: number;
@@ -57,6 +59,17 @@ export interface ImportEtlSummary {
     /** new in the store (0 when everything was there already) */
     written: number;
   };
+  /** the logs files' bridge events (docs/risk-model.md, "Bridges") */
+  bridges: {
+    /** transactions that emitted a bridge event */
+    transactions: number;
+    /** legs decoded and stored (a leg already stored counts too) */
+    legs: number;
+    /** events that did not decode as their protocol writes them, or came from a contract not the protocol's */
+    skipped_events: number;
+    /** transactions whose block time is known nowhere (not in blocks.csv, transactions.csv or the store) */
+    without_time: number;
+  };
   skipped: {
     failed_transactions: number;
     zero_value_transactions: number;
@@ -79,12 +92,12 @@ export async function importEtl(
   const started = Date.now();
   const progress = options.progress ?? NO_PROGRESS;
   const chainKind = options.chainKind ?? BUILT_IN.codec(options.chainId).kind;
-  const { files, ignored } = findEtlFiles(options.dir);
+  const { files, ignored } = findEtlFiles(options.dir, chainKind === "tron" ? ["logs"] : []);
   await checkHeaders(files);
 
   const session = await openSession(database);
   const counts = emptyCounts();
-  const totals: WriteTotals = { written: 0, untimed: 0, firstUntimed: undefined };
+  const totals: WriteTotals = emptyTotals();
   let runId: string | undefined;
   try {
     await cleanUpDeadRuns(session.book, database.kind);
@@ -157,6 +170,12 @@ export async function importEtl(
       rows: { ...counts.rows },
       rows_read: rowsRead(counts),
       transfers: { native: counts.nativeTransfers, token: counts.tokenTransfers, written: totals.written },
+      bridges: {
+        transactions: counts.bridgeTransactions,
+        legs: totals.bridgeLegs,
+        skipped_events: totals.bridgeSkipped,
+        without_time: totals.bridgeUntimed,
+      },
       skipped: {
         failed_transactions: counts.skipped.failed,
         zero_value_transactions: counts.skipped.zero_value,

@@ -33,6 +33,7 @@ function setCounts(into: ReadCounts, from: ReadCounts): void {
   Object.assign(into.skipped, from.skipped);
   into.nativeTransfers = from.nativeTransfers;
   into.tokenTransfers = from.tokenTransfers;
+  into.bridgeTransactions = from.bridgeTransactions;
   into.file = from.file;
 }
 

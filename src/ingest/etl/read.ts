@@ -1,7 +1,11 @@
-// Reads the export's files in order (blocks, transactions, token_transfers, tokens, contracts), checks every row
-// and yields staging batches of about `batchRows` rows. The first bad row stops the read with `file:line: reason`.
+// Reads the export's files in order (blocks, transactions, token_transfers, logs, tokens, contracts), checks every
+// row and yields staging batches of about `batchRows` rows. The first bad row stops the read with `file:line: reason`.
+// Of a logs file only the transactions that emitted a bridge event are kept (a mainnet export's logs are mostly
+// other contracts' events): their bridge events and their token Transfer logs. ethereum-etl writes a transaction's
+// logs together, in log order; a transaction whose logs a file splits is read as two.
 import { basename } from "node:path";
 import type { ChainKind } from "../../chains/address/index.ts";
+import { BRIDGE_TOPIC_LIST } from "../../chains/index.ts";
 import { type Batch, emptyBatch } from "./batch.ts";
 import { type ColumnIndex, mapHeader } from "./columns.ts";
 import { type CsvRecord, readCsvBatches } from "./csv-reader.ts";
@@ -11,6 +15,9 @@ import type { EtlFile, EtlKind } from "./files.ts";
 import {
   blockReader,
   contractReader,
+  type LogRead,
+  logReader,
+  TRANSFER_TOPIC,
   type TransactionSkip,
   tokenReader,
   tokenTransferReader,
@@ -22,6 +29,8 @@ export interface ReadCounts {
   rows: Record<EtlKind, number>;
   nativeTransfers: number;
   tokenTransfers: number;
+  /** transactions of the logs files that emitted a bridge event */
+  bridgeTransactions: number;
   skipped: Record<TransactionSkip, number>;
   /** the file being read */
   file: string;
@@ -29,9 +38,10 @@ export interface ReadCounts {
 
 export function emptyCounts(): ReadCounts {
   return {
-    rows: { blocks: 0, transactions: 0, token_transfers: 0, tokens: 0, contracts: 0 },
+    rows: { blocks: 0, transactions: 0, token_transfers: 0, logs: 0, tokens: 0, contracts: 0 },
     nativeTransfers: 0,
     tokenTransfers: 0,
+    bridgeTransactions: 0,
     skipped: { failed: 0, zero_value: 0, no_recipient: 0 },
     file: "",
   };
@@ -51,7 +61,42 @@ export async function checkHeaders(files: EtlFile[]): Promise<void> {
   }
 }
 
-type RowHandler = (fields: string[], line: number, batch: Batch) => void;
+/** Reads one row into the batch; `end`, when there is one, hands over what it held back at the end of the file. */
+type RowHandler = ((fields: string[], line: number, batch: Batch) => void) & {
+  end?: (batch: Batch) => void;
+};
+
+const BRIDGE_TOPICS = new Set(BRIDGE_TOPIC_LIST);
+
+/** A logs file's handler: each transaction's logs are gathered, and kept when one of them is a bridge event. */
+function bridgeLogHandler(read: (fields: string[]) => LogRead, counts: ReadCounts): RowHandler {
+  let tx = "";
+  let kept: LogRead[] = [];
+  let bridged = false;
+  const flush = (batch: Batch) => {
+    if (bridged) {
+      batch.bridgeTxs.push(kept);
+      counts.bridgeTransactions++;
+    }
+    kept = [];
+    bridged = false;
+  };
+  const handle: RowHandler = (fields, _line, batch) => {
+    const log = read(fields);
+    if (log.txHash !== tx) {
+      flush(batch);
+      tx = log.txHash;
+    }
+    const topic = log.topics[0];
+    if (topic === undefined) return;
+    if (BRIDGE_TOPICS.has(topic)) {
+      bridged = true;
+      kept.push(log);
+    } else if (topic === TRANSFER_TOPIC && log.topics.length === 3) kept.push(log);
+  };
+  handle.end = flush;
+  return handle;
+}
 
 function handlerFor(
   kind: EtlKind,
@@ -92,6 +137,8 @@ function handlerFor(
         batch.blockTimes.set(block.number, block.time);
       };
     }
+    case "logs":
+      return bridgeLogHandler(logReader(mapHeader(kind, header, path) as ColumnIndex<"logs">), counts);
     case "tokens": {
       const read = tokenReader(mapHeader(kind, header, path) as ColumnIndex<"tokens">, chain);
       return (fields, _line, batch) => {
@@ -158,6 +205,7 @@ export async function* readExport(files: EtlFile[], options: ReadOptions): Async
       }
     }
     if (!handle) throw new EtlInputError(file.path, undefined, "empty file (no header row)");
-    if (batch.rows > 0) yield batch;
+    handle.end?.(batch);
+    if (batch.rows > 0 || batch.bridgeTxs.length > 0) yield batch;
   }
 }

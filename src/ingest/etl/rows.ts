@@ -7,6 +7,8 @@
 // receipt_contract_address marks that address as a contract.
 // token_transfers: every row is one transfer, zero-value ones included (they are real Transfer events, and
 // address-poisoning patterns are made of them).
+// logs: every row is checked; read.ts keeps only the transactions that emitted a bridge event (and their token
+// Transfer logs, the evidence an OFT leg needs), for src/chains' bridge decoder.
 // Tron-kind chains (tronetl's files, docs/tron-etl.md): addresses and hashes are read as the chain writes them
 // (fields.ts), and a transaction's `status` (tronetl's contract result) other than SUCCESS is a failed one, as
 // receipt_status 0 is on EVM chains: a reverted call moved no TRX.
@@ -150,4 +152,40 @@ export function tokenReader(c: ColumnIndex<"tokens">, kind: ChainKind = "evm") {
 export function contractReader(c: ColumnIndex<"contracts">, kind: ChainKind = "evm") {
   const k = f.fieldsOfKind(kind);
   return (fields: string[]): string => k.address("address", fields[c.address] as string);
+}
+
+/** A log as ethereum-etl writes it: block and index as numbers, topics split, addresses and hex lowercase. */
+export interface LogRead {
+  txHash: string;
+  logIndex: number;
+  block: string;
+  address: string;
+  data: string;
+  topics: string[];
+}
+
+/** ERC-20's Transfer(address indexed, address indexed, uint256): the token movements of a bridge's transaction. */
+export const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
+
+export function logReader(c: ColumnIndex<"logs">) {
+  return (fields: string[]): LogRead => {
+    const data = fields[c.data] as string;
+    if (!HEX_BYTES.test(data)) {
+      throw new f.FieldError(
+        `data ${data === "" ? "is empty" : "is not hex bytes (0x and pairs of hex digits)"}`,
+      );
+    }
+    // Joined by commas; some exports wrap the list in brackets or quote each topic.
+    const raw = (fields[c.topics] as string).replace(/[[\]"' ]/g, "");
+    return {
+      txHash: f.hash("transaction_hash", fields[c.transaction_hash] as string),
+      logIndex: f.int32("log_index", fields[c.log_index] as string),
+      block: f.bigintText("block_number", fields[c.block_number] as string),
+      address: f.address("address", fields[c.address] as string),
+      data: data.toLowerCase(),
+      topics: raw === "" ? [] : raw.split(",").map((t) => f.hash("topics", t)),
+    };
+  };
 }

@@ -2,11 +2,15 @@
 // time), tokens and contract marks. Tokens and contracts go through the store's shared writers. Blocks are
 // inserted with ON CONFLICT DO NOTHING rather than the shared insertBlocks, whose overwrite is the indexer's reorg
 // handling: an import must not replace what the indexer stored (nor blank a parent hash the file lacks).
+// Bridge events are decoded into legs by the indexer's decoder (src/chains), timed by their block, and stored by
+// the store's writer, which marks the addresses that bridged.
 import { attributeTransfers } from "../../attribution/index.ts";
-import { markContracts, upsertTokens } from "../../chains/store/index.ts";
+import { decodeBridgeLegs, type TxTransfer } from "../../chains/index.ts";
+import { insertBridgeLegs, markContracts, upsertTokens } from "../../chains/store/index.ts";
 import type { Batch } from "./batch.ts";
 import type { BlockTimes } from "./block-times.ts";
 import type { Conn } from "./connection.ts";
+import { TRANSFER_TOPIC } from "./rows.ts";
 import type { TimedTransfer, TransferWriter } from "./transfer-writer.ts";
 
 export interface WriteTotals {
@@ -14,7 +18,22 @@ export interface WriteTotals {
   untimed: number;
   /** the first transfer without a known time: file index, line, block */
   firstUntimed: { file: number; line: number; block: string } | undefined;
+  /** bridge legs decoded and written (new or already there) */
+  bridgeLegs: number;
+  /** bridge events that did not decode as their protocol writes them, or came from an untrusted contract */
+  bridgeSkipped: number;
+  /** transactions with a bridge event whose block time is known nowhere */
+  bridgeUntimed: number;
 }
+
+export const emptyTotals = (): WriteTotals => ({
+  written: 0,
+  untimed: 0,
+  firstUntimed: undefined,
+  bridgeLegs: 0,
+  bridgeSkipped: 0,
+  bridgeUntimed: 0,
+});
 
 export interface BatchTargets {
   chainId: number;
@@ -64,6 +83,55 @@ async function timeTransfers(
   return timed;
 }
 
+const hex = (n: string | number) => `0x${BigInt(n).toString(16)}`;
+/** An address held in a topic word's last 20 bytes. */
+const topicAddress = (topic: string) => `0x${topic.slice(-40)}`;
+
+async function writeBridgeLegs(
+  conn: Conn,
+  targets: BatchTargets,
+  batch: Batch,
+  totals: WriteTotals,
+): Promise<void> {
+  const blocks = new Set(batch.bridgeTxs.flatMap((logs) => logs.map((l) => l.block)));
+  const known = await targets.times.resolve(conn, [...blocks]);
+  const timeOf = new Map<bigint, Date>();
+  for (const [block, iso] of known) timeOf.set(BigInt(block), new Date(iso));
+  const transfers = new Map<string, TxTransfer[]>();
+  const logs = [];
+  for (const txLogs of batch.bridgeTxs) {
+    if (txLogs.some((l) => !known.has(l.block))) {
+      totals.bridgeUntimed++;
+      continue;
+    }
+    const moved: TxTransfer[] = [];
+    for (const l of txLogs) {
+      if (l.topics[0] === TRANSFER_TOPIC && l.data.length === 66) {
+        moved.push({
+          token: l.address,
+          from: topicAddress(l.topics[1] as string),
+          to: topicAddress(l.topics[2] as string),
+          value: BigInt(l.data),
+        });
+      }
+      logs.push({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        blockNumber: hex(l.block),
+        blockHash: "",
+        transactionHash: l.txHash,
+        logIndex: hex(l.logIndex),
+      });
+    }
+    transfers.set(txLogs[0]?.txHash ?? "", moved);
+  }
+  const { legs, skipped } = decodeBridgeLegs(targets.chainId, logs, timeOf, (tx) => transfers.get(tx) ?? []);
+  totals.bridgeSkipped += skipped;
+  totals.bridgeLegs += legs.length;
+  if (legs.length > 0) await insertBridgeLegs(conn.db, legs);
+}
+
 export async function writeBatch(
   conn: Conn,
   targets: BatchTargets,
@@ -89,4 +157,5 @@ export async function writeBatch(
     );
   }
   if (batch.contracts.size > 0) await markContracts(conn.db, targets.chainId, [...batch.contracts]);
+  if (batch.bridgeTxs.length > 0) await writeBridgeLegs(conn, targets, batch, totals);
 }

@@ -99,6 +99,22 @@ export async function coverageOfRoots(
 /** Reported bridge gaps per verdict, at most. */
 const MAX_BRIDGE_GAPS = 20;
 
+/**
+ * A verdict's bridge gaps: those of addresses within `maxDepth` hops of its root (every one when undefined: a
+ * graph of one root), nearest first, so that the root's own come before a neighbour's when the list is cut.
+ */
+export function nearestBridgeGaps(
+  gaps: readonly BridgeGap[],
+  distances: ReadonlyMap<string, number>,
+  maxDepth: number | undefined,
+): BridgeGap[] {
+  return gaps
+    .map((g, i) => ({ g, i, d: distances.get(g.address) ?? Number.POSITIVE_INFINITY }))
+    .filter(({ d }) => maxDepth === undefined || d <= maxDepth)
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map(({ g }) => g);
+}
+
 /** The coverage with the bridge legs whose other side was not followed, when there are some. */
 export function withBridgeGaps(coverage: Coverage, gaps: readonly BridgeGap[]): Coverage {
   if (gaps.length === 0) return coverage;

@@ -10,7 +10,7 @@ import {
   type UnsupportedConversion,
 } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
-import { coverageOfRoots, withBridgeGaps } from "./coverage.ts";
+import { coverageOfRoots, nearestBridgeGaps, withBridgeGaps } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
 import { type BridgeGap, expandGraph } from "./graph/index.ts";
 import type { RootMetrics } from "./result.ts";
@@ -122,7 +122,7 @@ function unsupportedNear(
   );
 }
 
-/** The bridge legs not followed (graph/bridge-reads.ts) of addresses in the root's part of the graph. */
+/** The bridge legs not followed (graph/bridge-reads.ts) in the root's part of the graph, nearest first. */
 function gapsNear(
   gaps: readonly BridgeGap[],
   index: GraphIndex,
@@ -130,9 +130,8 @@ function gapsNear(
   maxDepth: number,
   roots: number,
 ): BridgeGap[] {
-  if (gaps.length === 0 || roots === 1) return [...gaps];
-  const distances = index.distancesFrom(root);
-  return gaps.filter((g) => (distances.get(g.address) ?? Number.POSITIVE_INFINITY) <= maxDepth);
+  if (gaps.length === 0) return [];
+  return nearestBridgeGaps(gaps, index.distancesFrom(root), roots === 1 ? undefined : maxDepth);
 }
 
 function withUnsupported(coverage: Coverage, unsupported: readonly UnsupportedConversion[]): Coverage {

@@ -25,7 +25,8 @@
 // ordering is not strictly decreasing, or an address fails to scan. Progress goes to stderr.
 //
 // Flags: --seed N (7), --per-pattern N (50), --users N (1500), --transfers N (30000), --background N (200),
-// --depth N (3), --chains evm,tron (both; one of them to measure it alone), --keep (keep the temporary directory
+// --depth N (3), --chains evm,tron,bridges (all; any of them to measure it alone: bridges is the two-chain bridge
+// benchmark of eval/bridges-run.ts, whose exit status counts too), --keep (keep the temporary directory
 // and print where it is), --no-report (do not touch docs/benchmarks.md).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -41,6 +42,7 @@ import { PATTERNS } from "../src/risk/findings.ts";
 import { RISK_LEVELS, type RiskLevel } from "../src/risk/scoring/levels.ts";
 import type { DB } from "../src/schema.ts";
 import { type ChainTokens, EVM_TOKENS, TRON_TOKENS } from "../src/worlds/index.ts";
+import { BRIDGE_CHAIN_CONFIGS, runBridgeBenchmark } from "./bridges-run.ts";
 import { DEPOSIT_TARGET } from "./scoring/deposits.ts";
 import { FALSE_ALERT_TARGETS } from "./scoring/false-alerts.ts";
 import { ORDERING_TARGET } from "./scoring/ordering.ts";
@@ -123,7 +125,7 @@ const { values: flags } = parseArgs({
     transfers: { type: "string", default: "30000" },
     background: { type: "string", default: "300" },
     depth: { type: "string", default: "3" },
-    chains: { type: "string", default: "evm,tron" },
+    chains: { type: "string", default: "evm,tron,bridges" },
     keep: { type: "boolean", default: false },
     "no-report": { type: "boolean", default: false },
   },
@@ -145,14 +147,20 @@ const options = {
   background: int("background", flags.background, 0),
 };
 const depth = int("depth", flags.depth, 1);
-const chains = [...new Set(flags.chains.split(",").map((c) => c.trim()))].map((name) => {
-  const chain = EVAL_CHAINS[name as "evm" | "tron"];
-  if (!chain) {
-    process.stderr.write(`eval: --chains takes evm, tron or both (evm,tron), got "${flags.chains}"\n`);
-    process.exit(2);
-  }
-  return chain;
-});
+const names = [...new Set(flags.chains.split(",").map((c) => c.trim()))];
+const withBridges = names.includes("bridges");
+const chains = names
+  .filter((name) => name !== "bridges")
+  .map((name) => {
+    const chain = EVAL_CHAINS[name as "evm" | "tron"];
+    if (!chain) {
+      process.stderr.write(
+        `eval: --chains takes evm, tron and bridges (any of them), got "${flags.chains}"\n`,
+      );
+      process.exit(2);
+    }
+    return chain;
+  });
 
 const log = (text: string) => process.stderr.write(`eval: ${text}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -177,13 +185,17 @@ async function phase<T>(
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-eval-"));
 const dataDir = path.join(work, "data");
 const chainsFile = path.join(work, "chains.json");
-fs.writeFileSync(chainsFile, JSON.stringify(chains.map((c) => c.config)));
+fs.writeFileSync(
+  chainsFile,
+  JSON.stringify([...chains.map((c) => c.config), ...(withBridges ? BRIDGE_CHAIN_CONFIGS : [])]),
+);
 log(
   `seed ${options.seed}, ${options.perPattern} positives and near misses per pattern, ${options.users} users, ` +
     `${options.transfers} everyday transfers, ${options.background} background users scanned, on ` +
     `${chains.map((c) => `${c.kind} chain ${c.id}`).join(" and ")}; working in ${work}`,
 );
 const runs: ChainRun[] = [];
+const bridgeTimings: Record<string, number> = {};
 for (const chain of chains) {
   const timings: Record<string, number> = {};
   const dir = path.join(work, `export-${chain.kind}`);
@@ -287,18 +299,43 @@ try {
     const report = scoreBenchmark(run.generated.cases, results, { truth: run.generated.deposits, inferred });
     reports.push({ run, report, text: renderText(report, run) });
   }
+  const bridges = withBridges
+    ? await runBridgeBenchmark({
+        work,
+        options: {
+          seed: options.seed,
+          perPattern: options.perPattern,
+          users: Math.max(10, Math.round(options.users / 3)),
+          transfers: Math.round(options.transfers / 3),
+        },
+        depth,
+        server: server.info,
+        vigia,
+        phase: (name, fn) => phase(name, fn, bridgeTimings),
+        log,
+      })
+    : undefined;
   const totalMs = performance.now() - started;
   process.stdout.write(`${reports.map((r) => r.text).join("\n")}\n`);
+  if (bridges) process.stdout.write(`\n${bridges.text}\n`);
   process.stdout.write(
-    `\n${reports.map((r) => `${chainName(r.run.chain)}: ${r.report.passed ? "all targets met" : "some targets missed"}`).join("; ")}; total ${seconds(totalMs)}\n`,
+    `\n${[
+      ...reports.map(
+        (r) => `${chainName(r.run.chain)}: ${r.report.passed ? "all targets met" : "some targets missed"}`,
+      ),
+      ...(bridges ? [`bridges: ${bridges.report.passed ? "all targets met" : "some targets missed"}`] : []),
+    ].join("; ")}; total ${seconds(totalMs)}\n`,
   );
   if (!flags["no-report"]) {
     const document = fs.existsSync(REPORT) ? fs.readFileSync(REPORT, "utf8") : "# Benchmarks\n";
-    const markdown = reports.map((r, i) => renderMarkdown(r.report, r.run, totalMs, i === 0)).join("\n\n");
+    const markdown = [
+      ...reports.map((r, i) => renderMarkdown(r.report, r.run, totalMs, i === 0)),
+      ...(bridges ? [`${bridges.markdown}\n\n${timingText(bridgeTimings)}`] : []),
+    ].join("\n\n");
     fs.writeFileSync(REPORT, upsertSection(document, "eval", markdown));
     log(`wrote the eval section of ${path.relative(process.cwd(), REPORT)}`);
   }
-  if (reports.some((r) => !r.report.passed)) exitCode = 1;
+  if (reports.some((r) => !r.report.passed) || (bridges && !bridges.report.passed)) exitCode = 1;
 } catch (error) {
   log(`failed: ${(error as Error).stack ?? String(error)}`);
   exitCode = 1;
@@ -354,6 +391,12 @@ async function timeOrdinaryScans(run: ChainRun): Promise<void> {
     ordinaryMs.push(data.summary.duration);
     log(`scanned 50 ordinary users (${chain.kind}) in ${data.summary.duration} ms`);
   }
+}
+
+function timingText(timings: Record<string, number>): string {
+  return `Phases: ${Object.entries(timings)
+    .map(([name, ms]) => `${name} ${seconds(ms)}`)
+    .join(", ")}.`;
 }
 
 function lastLine(text: string): string {

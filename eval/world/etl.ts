@@ -11,6 +11,8 @@
 //                        importer skips those rows (zero value) and reads the movement from token_transfers.csv.
 //                        Every receipt_status is 1.
 //   token_transfers.csv  one row per USDV / TKN transfer (log_index 0 of its transaction).
+//   logs.csv             only for a world whose transactions emit events (the bridge benchmark, ./bridges.ts): each
+//                        token transfer's Transfer log and the transaction's events, as ethereum-etl writes them.
 //   blocks.csv           one block per distinct time of the world (numbers 1, 2, ... in time order; the hashes
 //                        chain through parent_hash); transactions of the same second share a block.
 //   tokens.csv           USDV and TKN (addresses as src/worlds/render/graph.ts: 0x…d1, 0x…d2).
@@ -96,6 +98,8 @@ export interface CasesFile extends BenchmarkOptions {
     nativeTransfers: number;
     tokenTransfers: number;
     blocks: number;
+    /** rows of logs.csv (0: a world without events writes none) */
+    logs: number;
     labels: number;
     prices: number;
   };
@@ -126,7 +130,11 @@ const TX_HEADER =
   "hash,nonce,block_number,block_timestamp,transaction_index,from_address,to_address,value,gas,gas_price,input,receipt_status";
 const TOKEN_TRANSFER_HEADER =
   "token_address,from_address,to_address,value,transaction_hash,log_index,block_number";
+const LOG_HEADER = "log_index,transaction_hash,transaction_index,block_hash,block_number,address,data,topics";
 const TRANSFER_SELECTOR = "0xa9059cbb"; // transfer(address,uint256)
+/** ERC-20's Transfer(address indexed from, address indexed to, uint256 value). */
+const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+const word = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
 /** A swap's call data: the selector of Uniswap V2's swapExactETHForTokens (the importer reads no input). */
 const SWAP_INPUT = "0x7ff36ab5";
 
@@ -180,7 +188,11 @@ export function writeWorldExport(
   let parent = `0x${"0".repeat(64)}`;
   // Transactions of one block: written once the block is complete (blocks.csv needs its transaction count).
   // A transaction is one timeline transfer, or the legs of a World.transaction (a swap) together.
-  type Tx = { hash: string; legs: PlannedTransfer[]; logs: number[] };
+  type Tx = { hash: string; legs: PlannedTransfer[]; logs: number[]; tx: number | undefined };
+  // logs.csv, only for a world whose transactions emit events (bridges): each token transfer's Transfer log, then
+  // the transaction's events.
+  const withLogs = world.events.size > 0;
+  const logRows: string[] = [LOG_HEADER];
   let inBlock: Tx[] = [];
 
   const closeBlock = () => {
@@ -190,7 +202,22 @@ export function writeWorldExport(
     const hash = `0x${sha256(`${world.namespace}:block:${block}`)}`;
     blocks.push(line([block, hash, parent, at, inBlock.length]));
     parent = hash;
-    inBlock.forEach(({ hash: txHash, legs, logs }, index) => {
+    inBlock.forEach(({ hash: txHash, legs, logs, tx }, index) => {
+      if (withLogs) {
+        let next = 0;
+        const logRow = (address: string, data: string, topics: string[]) =>
+          logRows.push(line([next++, txHash, index, hash, block, address, data, topics.join(",")]));
+        legs.forEach((t, k) => {
+          if (t.token === "ETH") return;
+          next = logs[k]!;
+          logRow(
+            chainTokens.tokens[t.token].address,
+            `0x${chainTokens.units(t.token, t.amount).toString(16).padStart(64, "0")}`,
+            [TRANSFER_TOPIC, word(t.from), word(t.to)],
+          );
+        });
+        for (const e of (tx !== undefined && world.events.get(tx)) || []) logRow(e.address, e.data, e.topics);
+      }
       const sender = legs[0]!.from;
       const nonce = nonces.get(sender) ?? 0;
       nonces.set(sender, nonce + 1);
@@ -258,7 +285,7 @@ export function writeWorldExport(
       continue;
     }
     if (inBlock.length > 0 && inBlock[0]!.legs[0]!.at !== t.at) closeBlock();
-    current = { hash: txHash, legs: [t], logs: [logIndex] };
+    current = { hash: txHash, legs: [t], logs: [logIndex], tx: t.tx };
     inBlock.push(current);
   }
   closeBlock();
@@ -316,6 +343,7 @@ export function writeWorldExport(
       nativeTransfers: native,
       tokenTransfers: token,
       blocks: block,
+      logs: logRows.length - 1,
       labels: labels.length - 1,
       prices: prices.length - 1,
     },
@@ -337,6 +365,7 @@ export function writeWorldExport(
     fs.writeFileSync(path.join(dir, name), `${rows.join("\n")}\n`);
   write("transactions.csv", transactions);
   write("token_transfers.csv", tokenTransfers);
+  if (withLogs) write("logs.csv", logRows);
   write("blocks.csv", blocks);
   write("tokens.csv", tokens);
   write("contracts.csv", contracts);

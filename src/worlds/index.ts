@@ -34,6 +34,16 @@ export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
 export { type SplitLeg, splitTransfers } from "./patterns/structuring.ts";
 export { tradeBackAndForth, type WashLeg } from "./patterns/wash-trading.ts";
 export {
+  type AcrossLeg,
+  acrossDeposit,
+  acrossFill,
+  type CctpLeg,
+  cctpBurn,
+  cctpMint,
+  oftReceived,
+  oftSent,
+} from "./render/bridge-logs.ts";
+export {
   type ChainToken,
   type ChainTokens,
   chainTokensOfKind,
@@ -86,6 +96,7 @@ export {
   transactionsOf,
   unitsForUsd,
   World,
+  type WorldEvent,
 } from "./world.ts";
 
 type Generator = (world: World, services: Services, rng: Rng, id: string, start: number) => void;

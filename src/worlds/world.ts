@@ -42,6 +42,13 @@ export interface PlannedTransfer {
   tx?: number;
 }
 
+/** A contract event a transaction emits besides its token transfers' (a bridge's deposit or fill), as a log. */
+export interface WorldEvent {
+  address: string;
+  topics: string[];
+  data: string;
+}
+
 /** What a generator injected and what a detector should (or should not) find there. */
 export interface Case {
   id: string;
@@ -93,6 +100,8 @@ export class World {
    * them); this is the ground truth the inference is measured against.
    */
   readonly deposits = new Map<string, DepositOf>();
+  /** Events of transactions (by their `tx`), logged after the transaction's token transfers, in this order. */
+  readonly events = new Map<number, WorldEvent[]>();
   #transactions = 0;
 
   constructor(readonly namespace: string) {}
@@ -152,7 +161,11 @@ export class World {
    * One transaction of several transfers, in log order. The first leg's sender sends the transaction; an ETH leg
    * is its value and must be that sender's (a chain's data holds no other native movement of a transaction).
    */
-  transaction(legs: { from: Account; to: Account; token: TokenSymbol; amount: bigint }[], at: number): void {
+  transaction(
+    legs: { from: Account; to: Account; token: TokenSymbol; amount: bigint }[],
+    at: number,
+    events: WorldEvent[] = [],
+  ): void {
     const sender = legs[0]?.from;
     if (!sender) throw new Error("a transaction needs a transfer");
     const native = legs.filter((l) => l.token === "ETH");
@@ -160,6 +173,7 @@ export class World {
       throw new Error("a transaction's only native transfer is its value, from its sender");
     }
     const tx = ++this.#transactions;
+    if (events.length > 0) this.events.set(tx, events);
     for (const l of legs) {
       if (l.amount <= 0n) throw new Error(`non-positive amount from ${l.from.name} to ${l.to.name}`);
       this.transfers.push({

@@ -4,7 +4,13 @@
 // (eval/scoring/bridges.ts). Returns the text and the markdown of its tables.
 import path from "node:path";
 import { Rng } from "../src/platform/rng.ts";
-import { BRIDGE_TARGETS, type BridgeReport, type BridgeScan, scoreBridges } from "./scoring/bridges.ts";
+import {
+  BRIDGE_TARGETS,
+  type BridgeReport,
+  type BridgeRow,
+  type BridgeScan,
+  scoreBridges,
+} from "./scoring/bridges.ts";
 import {
   BRIDGE_DESTINATION_CHAIN_ID,
   BRIDGE_ORIGIN_CHAIN_ID,
@@ -105,16 +111,29 @@ export async function runBridgeBenchmark(
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
+const found = (row: BridgeRow) =>
+  row.pattern === "bridge_gap" ? `gap reported ${row.found}` : row.positive ? `flagged ${row.found}` : "—";
+
+function targets(r: BridgeReport): string {
+  const t = BRIDGE_TARGETS;
+  return (
+    `recall (high or critical) ${r.recall.toFixed(3)} (target ${t.recall}), weakest variant ${r.weakest.variant} ` +
+    `${r.weakest.recall.toFixed(3)} (target ${t.variantRecall}); look-alikes and near misses above low ` +
+    `${pct(r.lookalikeAboveLow)} (target at most ${pct(t.lookalikeAboveLow)}); plain users above low ` +
+    `${pct(r.backgroundAboveLow)} (target at most ${pct(t.backgroundAboveLow)}); gaps reported with their reason ` +
+    `${pct(r.gapsReported)} (target ${pct(t.gapsReported)})`
+  );
+}
+
 function renderText(r: BridgeReport): string {
   return [
     "Bridges (two chains, eval/world/bridges.ts)",
     ...r.rows.map(
       (row) =>
-        `  ${row.pattern} ${row.variant}: ${row.cases} cases, ${row.pattern === "bridge_exposure" ? "flagged" : row.pattern === "bridge_gap" ? "gap reported" : "—"} ${row.found}, above low ${row.aboveLow}, with a pattern ${row.withPattern}`,
+        `  ${row.pattern}${row.pattern === "bridge_exposure" && !row.positive ? " near miss" : ""} ${row.variant}: ` +
+        `${row.cases} cases, ${found(row)}, above low ${row.aboveLow}, with a pattern ${row.withPattern}`,
     ),
-    `  recall (high or critical) ${r.recall.toFixed(3)} (target >= ${BRIDGE_TARGETS.recall}); look-alikes, near misses and plain ` +
-      `users above low ${pct(r.aboveLowShare)} (target <= ${pct(BRIDGE_TARGETS.aboveLowShare)}); gaps reported ` +
-      `${pct(r.gapsReported)} (target >= ${pct(BRIDGE_TARGETS.gapsReported)}): ${r.passed ? "met" : "MISSED"}`,
+    `  ${targets(r)}: ${r.passed ? "met" : "MISSED"}`,
     `  missed: ${r.missed.join(", ") || "none"}`,
     `  false alerts: ${r.falseAlerts.join(", ") || "none"}`,
     ...(r.failed.length ? [`  failed: ${r.failed.join(", ")}`] : []),
@@ -122,25 +141,24 @@ function renderText(r: BridgeReport): string {
 }
 
 function renderMarkdown(r: BridgeReport, counts: { transactions: number; logs: number }): string {
-  const header =
-    "| Cases | Variant | Scanned | Flagged (high+) or gap reported | Above low | With a pattern |";
   return [
     "### Bridges",
     "",
     `Two chains of their own (eval/world/bridges.ts; the destination ${counts.transactions} transactions, ` +
       `${counts.logs} log rows), their legs decoded by \`vigia import etl\` from logs.csv, each case scanned on ` +
-      `its own chain. Targets: recall ${BRIDGE_TARGETS.recall}, look-alikes, near misses and plain users above low at most ` +
-      `${pct(BRIDGE_TARGETS.aboveLowShare)}, gaps reported ${pct(BRIDGE_TARGETS.gapsReported)}: ` +
-      `**${r.passed ? "met" : "missed"}** (recall ${r.recall.toFixed(3)}, above low ${pct(r.aboveLowShare)}, ` +
-      `gaps ${pct(r.gapsReported)}).`,
+      `its own chain (docs/eval.md, "Bridges"). Result: **${r.passed ? "all targets met" : "some targets missed"}**: ` +
+      `${targets(r)}.`,
     "",
-    header,
-    "| --- | --- | --- | --- | --- | --- |",
+    "| Cases | Positive | Variant | Scanned | Flagged (high+) or gap reported | Above low | With a pattern |",
+    "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ...r.rows.map(
       (row) =>
-        `| ${row.pattern} | ${row.variant} | ${row.cases} | ${row.pattern === "bridge_exposure" || row.pattern === "bridge_gap" ? row.found : "—"} | ${row.aboveLow} | ${row.withPattern} |`,
+        `| ${row.pattern} | ${row.positive ? "yes" : "no"} | ${row.variant} | ${row.cases} | ` +
+        `${row.positive ? row.found : "—"} | ${row.aboveLow} | ${row.withPattern} |`,
     ),
     "",
-    `Missed: ${r.missed.join(", ") || "none"}. False alerts: ${r.falseAlerts.join(", ") || "none"}.`,
+    `Missed: ${r.missed.join("; ") || "none."}`,
+    "",
+    `Above low among look-alikes, near misses and plain users: ${r.falseAlerts.join("; ") || "none."}`,
   ].join("\n");
 }

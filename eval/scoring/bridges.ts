@@ -9,6 +9,7 @@ export interface BridgeScan {
   status: "completed" | "skipped" | "failed";
   riskLevel: RiskLevel;
   patterns: string[];
+  riskReason?: string;
   coverage?: { bridgeGaps?: { address: string; reason: string }[] };
   error?: string;
 }
@@ -16,6 +17,7 @@ export interface BridgeScan {
 export interface BridgeRow {
   pattern: string;
   variant: string;
+  positive: boolean;
   cases: number;
   /** positives: scored high or critical; gaps: reported with the expected reason */
   found: number;
@@ -25,14 +27,28 @@ export interface BridgeRow {
   withPattern: number;
 }
 
-/** Targets: recall of exposure over a bridge, false alerts on clean crossings and plain users, gaps reported. */
-export const BRIDGE_TARGETS = { recall: 0.85, aboveLowShare: 0.05, gapsReported: 0.95 } as const;
+/**
+ * Targets: recall of exposure over a bridge (over all positives, and a floor for each variant, so that one way of
+ * laundering cannot fail whole behind the others), false alerts on clean crossings and near misses and, apart, on
+ * plain users (who never touch a bridge and would dilute the first), gaps reported.
+ */
+export const BRIDGE_TARGETS = {
+  recall: 0.85,
+  variantRecall: 0.5,
+  lookalikeAboveLow: 0.05,
+  backgroundAboveLow: 0.05,
+  gapsReported: 0.95,
+} as const;
 
 export interface BridgeReport {
   rows: BridgeRow[];
   recall: number;
-  /** look-alikes, near misses and plain users scored above low, over their number */
-  aboveLowShare: number;
+  /** the positive variant with the lowest recall */
+  weakest: { variant: string; recall: number };
+  /** look-alikes and near misses scored above low, over their number */
+  lookalikeAboveLow: number;
+  /** plain users scored above low, over their number */
+  backgroundAboveLow: number;
   gapsReported: number;
   missed: string[];
   falseAlerts: string[];
@@ -43,6 +59,7 @@ export interface BridgeReport {
 const EXPECTED_GAP: Record<string, string> = {
   "unheld-chain": "chain-not-indexed",
   "leg-missing": "other-leg-not-found",
+  "unknown-endpoint": "chain-not-indexed",
 };
 
 const share = (n: number, d: number) => (d === 0 ? 1 : n / d);
@@ -58,15 +75,23 @@ export function scoreBridges(
   const failed: string[] = [];
   let positives = 0;
   let found = 0;
-  let negatives = 0;
-  let alerts = 0;
+  const negatives = { lookalike: 0, background: 0 };
+  const alerts = { lookalike: 0, background: 0 };
   let gaps = 0;
   let gapsFound = 0;
   for (const c of cases) {
-    const key = `${c.pattern}:${c.variant}`;
+    const key = `${c.pattern}:${c.positive}:${c.variant}`;
     let row = rows.get(key);
     if (!row) {
-      row = { pattern: c.pattern, variant: c.variant, cases: 0, found: 0, aboveLow: 0, withPattern: 0 };
+      row = {
+        pattern: c.pattern,
+        variant: c.variant,
+        positive: c.positive,
+        cases: 0,
+        found: 0,
+        aboveLow: 0,
+        withPattern: 0,
+      };
       rows.set(key, row);
     }
     row.cases++;
@@ -100,22 +125,32 @@ export function scoreBridges(
     } else if (c.pattern === "neighbour") {
       // Reported only: some were paid by a client after a sanctioned crossing, and are exposed for real.
     } else {
-      negatives++;
+      const group = c.pattern === "background" ? "background" : "lookalike";
+      negatives[group]++;
       if (aboveLow) {
-        alerts++;
-        falseAlerts.push(`${c.id} (${c.variant}): ${r.riskLevel}`);
+        alerts[group]++;
+        falseAlerts.push(`${c.id} (${c.variant}): ${r.riskLevel}${r.riskReason ? `: ${r.riskReason}` : ""}`);
       }
     }
   }
   const recall = share(found, positives);
-  const aboveLowShare = negatives === 0 ? 0 : alerts / negatives;
+  const rate = (group: "lookalike" | "background") =>
+    negatives[group] === 0 ? 0 : alerts[group] / negatives[group];
+  const lookalikeAboveLow = rate("lookalike");
+  const backgroundAboveLow = rate("background");
   const gapsReported = share(gapsFound, gaps);
+  const weakest = [...rows.values()]
+    .filter((row) => row.pattern === "bridge_exposure" && row.positive)
+    .map((row) => ({ variant: row.variant, recall: share(row.found, row.cases) }))
+    .sort((a, b) => a.recall - b.recall)[0] ?? { variant: "none", recall: 1 };
   return {
     rows: [...rows.values()].sort((a, b) =>
       a.pattern === b.pattern ? (a.variant < b.variant ? -1 : 1) : a.pattern < b.pattern ? -1 : 1,
     ),
     recall,
-    aboveLowShare,
+    weakest,
+    lookalikeAboveLow,
+    backgroundAboveLow,
     gapsReported,
     missed,
     falseAlerts,
@@ -123,7 +158,9 @@ export function scoreBridges(
     passed:
       failed.length === 0 &&
       recall >= BRIDGE_TARGETS.recall &&
-      aboveLowShare <= BRIDGE_TARGETS.aboveLowShare &&
+      weakest.recall >= BRIDGE_TARGETS.variantRecall &&
+      lookalikeAboveLow <= BRIDGE_TARGETS.lookalikeAboveLow &&
+      backgroundAboveLow <= BRIDGE_TARGETS.backgroundAboveLow &&
       gapsReported >= BRIDGE_TARGETS.gapsReported,
   };
 }

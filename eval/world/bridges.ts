@@ -13,8 +13,8 @@
 //    whose bridged value was the sanctioned address's ("mixed-mule"), or through a fresh wallet on the destination that
 //    passed the value on hours later ("forwarded-after"); the client has an ordinary life before and after, and sends
 //    most of what it received to its exchange 1-3 days later;
-//  - look-alikes (pattern "lookalike", expected at most low): a user who bridged its own clean funds to its own
-//    fresh wallet ("own-funds", any protocol), the same after unsolicited dust from the sanctioned address
+//  - look-alikes (pattern "lookalike", expected at most low): a user who bridged its own clean funds to a wallet
+//    of its own on the destination, which has a life there ("own-funds", any protocol), the same after unsolicited dust from the sanctioned address
 //    ("dusted-bridger"), an exchange's withdrawal bridged to a customer ("exchange-withdrawal"), a busy payment
 //    processor that receives from the sanctioned address (a minority of its flows) paying a customer over a bridge
 //    ("tainted-hub"), and a clean Across crossing filled by the relayer that filled a sanctioned one minutes before
@@ -23,7 +23,8 @@
 //    case's client, some after a sanctioned crossing) are scanned apart (pattern "neighbour") and reported only;
 //  - bridge_gap (on the origin chain): a user's Across deposit towards a chain the eval does not hold ("unheld-chain",
 //    expected reason chain-not-indexed) or towards the destination, whose fill never came ("leg-missing", expected
-//    other-leg-not-found); scored on the verdict's coverage.bridgeGaps.
+//    other-leg-not-found), or an OFT send never received, whose endpoint id the service's table does not name
+//    ("unknown-endpoint", expected chain-not-indexed); scored on the verdict's coverage.bridgeGaps.
 // Everything derives from the seed.
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -80,13 +81,17 @@ export const BRIDGE_VARIANTS = {
   /** bridge_exposure negatives: the sanctioned address 4 hops away, beyond the eval's depth of 3 */
   bridge_exposure_negative: ["beyond-depth"],
   lookalike: ["own-funds", "exchange-withdrawal", "dusted-bridger", "tainted-hub"],
-  bridge_gap: ["unheld-chain", "leg-missing"],
+  bridge_gap: ["unheld-chain", "leg-missing", "unknown-endpoint"],
 } as const;
 
 export interface BridgeBenchmarkOptions {
   seed: number;
-  /** bridge_exposure positives, own-funds and exchange-withdrawal look-alikes; half as many gaps */
+  /** bridge_exposure positives, and as many look-alikes; a quarter as many near misses, half as many gaps */
   perPattern: number;
+  /** the scans' depth (default 3): the near misses put the sanctioned address one hop beyond it */
+  depth?: number;
+  /** write no logs.csv: no leg reaches the service (the ablation `npm run eval -- --bridge-ablation` runs) */
+  withoutLogs?: boolean;
   /** ordinary users on each chain */
   users: number;
   /** their everyday transfers on each chain */
@@ -102,7 +107,6 @@ interface Side {
   spokePool: Account;
   messenger: Account;
   transmitter: Account;
-  minter: Account;
   oft: Account;
 }
 
@@ -144,7 +148,6 @@ function side(name: string, rng: Rng, opts: BridgeBenchmarkOptions): Side {
       category: "bridge",
     }),
     transmitter: world.contract("cctp.message-transmitter"),
-    minter: world.contract("cctp.token-minter"),
     oft: world.contract("oft.usdv-adapter", {
       label: "LayerZero: USDV OFT adapter (benchmark)",
       category: "bridge",
@@ -225,6 +228,7 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
       const leg = {
         messenger: origin.messenger.address,
         transmitter: origin.transmitter.address,
+        otherMessenger: destination.messenger.address,
         sourceDomain: DOMAIN.origin,
         destinationDomain: DOMAIN.destination,
         nonce: nonce++,
@@ -249,7 +253,7 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
           ...leg,
           messenger: destination.messenger.address,
           transmitter: destination.transmitter.address,
-          minter: destination.minter.address,
+          otherMessenger: origin.messenger.address,
           mintToken: USDV,
         }),
       );
@@ -296,7 +300,9 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
     const variant = BRIDGE_VARIANTS.bridge_exposure[i % 8] as string;
     const id = `bridge-exposure-${i}`;
     const at = when();
-    const usd = rng.between(2_000, 80_000);
+    // A mixed mule moves tens of thousands, so that its everyday life does not dilute the sanctioned share below
+    // what the scoring rules call high (docs/risk-model.md: 2 hops, a share of 0.37 or more).
+    const usd = variant === "mixed-mule" ? rng.between(10_000, 80_000) : rng.between(2_000, 80_000);
     const c = client(`${id}.client`, at, usd);
     const sanctioned = origin.services.sanctioned;
     let depositor = sanctioned;
@@ -311,11 +317,11 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
         at - rng.between(1, 20) * HOUR,
       );
     } else if (variant === "mixed-mule") {
-      // A launderer's own wallet with a life of its own: 40-70 % of what it bridges came from the sanctioned
+      // A launderer's own wallet with a life of its own: 50-70 % of what it bridges came from the sanctioned
       // address hours before, the rest withdrawn from its exchange the day before.
       const mule = newMember(origin.pop, rng, `${id}.mule`, at - rng.between(20, 90) * DAY);
       live(origin.pop, rng, mule, { from: mule.joined + HOUR, to: at - DAY, count: rng.int(6, 20) });
-      const dirty = rng.between(0.4, 0.7);
+      const dirty = rng.between(0.5, 0.7);
       origin.world.sendUsd(sanctioned, mule.account, "USDV", usd * dirty, at - rng.between(2, 12) * HOUR);
       origin.world.sendUsd(mule.home.hot, mule.account, "USDV", usd * (1 - dirty) * 1.02, at - DAY);
       depositor = mule.account;
@@ -336,9 +342,8 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
         mule: origin.world.account(`${id}.mule${k}`),
       }));
       for (const [k, { p, mule }] of parts.entries()) {
-        const third = (usd / 3) * rng.between(0.9, 1.1);
-        origin.world.sendUsd(sanctioned, mule, "USDV", third * 1.02, at - rng.between(2, 10) * HOUR);
-        if (k > 0) cross(p, mule, c.account, third, at + k * rng.between(1, 8) * HOUR);
+        origin.world.sendUsd(sanctioned, mule, "USDV", (usd / 3) * 1.02, at - rng.between(2, 10) * HOUR);
+        if (k > 0) cross(p, mule, c.account, usd / 3, at + k * rng.between(1, 8) * HOUR);
       }
       depositor = parts[0]!.mule;
     } else if (variant === "forwarded-after") {
@@ -377,13 +382,15 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
     if (protocol.startsWith("across")) {
       // A clean user's crossing, deposited minutes after and filled by the same relayer minutes after the dirty one.
       const sid = `bridge-shared-relayer-${i}`;
+      const funded = rng.between(1_500, 20_000);
       const user = newMember(origin.pop, rng, `${sid}.user`, at - rng.between(5, 40) * DAY, {
-        usd: rng.between(1_500, 20_000),
+        usd: funded,
         token: "USDV",
       });
       live(origin.pop, rng, user, { from: user.joined + HOUR, to: at - HOUR, count: rng.int(2, 8) });
       const wallet = client(`${sid}.wallet`, at + 900, 1_000, [4, 12]);
-      cross(protocol, user.account, wallet.account, rng.between(800, 15_000), at + rng.between(60, 300), {
+      const bridged = rng.between(800, Math.min(15_000, funded * 0.9));
+      cross(protocol, user.account, wallet.account, bridged, at + rng.between(60, 300), {
         relayer,
         delay: 900,
       });
@@ -399,12 +406,15 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
     }
 
     if (i % 4 === 0) {
-      // The near miss: three fresh mules in a row, so the sanctioned address is 4 hops from the client.
+      // The near miss: as many fresh mules in a row as the scans' depth, so the sanctioned address is one hop
+      // beyond it.
       const nid = `bridge-beyond-depth-${i / 4}`;
       const nat = when();
       const nusd = rng.between(2_000, 80_000);
       const far = client(`${nid}.client`, nat, nusd);
-      const mules = [1, 2, 3].map((k) => origin.world.account(`${nid}.mule${k}`));
+      const mules = Array.from({ length: opts.depth ?? 3 }, (_, k) =>
+        origin.world.account(`${nid}.mule${k + 1}`),
+      );
       let value = nusd * rng.between(1.04, 1.08);
       let t = nat - rng.between(50, 80) * HOUR;
       let from = origin.services.sanctioned;
@@ -422,7 +432,7 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
         subject: far.account.address,
         involved: [far.account.address],
         variant: "beyond-depth",
-        note: "the sanctioned address 4 hops away over a bridge, beyond the eval's depth of 3",
+        note: "the sanctioned address one hop beyond the scans' depth, over a bridge",
       });
     }
 
@@ -471,7 +481,7 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
 
     // Gaps, half as many: a deposit whose other leg the eval does not hold.
     if (i % 2 === 0) {
-      const gv = BRIDGE_VARIANTS.bridge_gap[(i / 2) % 2] as string;
+      const gv = BRIDGE_VARIANTS.bridge_gap[(i / 2) % 3] as string;
       const gid = `bridge-gap-${i / 2}`;
       const gat = when();
       const user = newMember(origin.pop, rng, `${gid}.user`, gat - rng.between(10, 90) * DAY, {
@@ -480,8 +490,14 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
       });
       live(origin.pop, rng, user, { from: user.joined + HOUR, to: gat + 20 * DAY, count: rng.int(3, 10) });
       const elsewhere = origin.world.account(`${gid}.elsewhere`);
+      // An OFT send names its destination by a LayerZero endpoint id, and this pair's are beyond the service's
+      // table: the other end is a chain it cannot name ("unknown-endpoint").
       cross(
-        gv === "unheld-chain" ? "across" : rng.pick(["across", "across-v3"] as const),
+        gv === "unheld-chain"
+          ? "across"
+          : gv === "unknown-endpoint"
+            ? "oft"
+            : rng.pick(["across", "across-v3"] as const),
         user.account,
         elsewhere,
         rng.between(300, 5_000),
@@ -501,7 +517,9 @@ export function bridgeWorlds(opts: BridgeBenchmarkOptions): BridgeBenchmark {
         note:
           gv === "unheld-chain"
             ? "bridged to a chain the eval does not hold"
-            : "bridged, and the fill never came",
+            : gv === "unknown-endpoint"
+              ? "sent over an OFT to an endpoint id the service's table does not name, never received"
+              : "bridged, and the fill never came",
       });
     }
   }
@@ -551,11 +569,20 @@ export function writeBridgeExports(
   const originDir = path.join(dir, "origin");
   const destinationDir = path.join(dir, "destination");
   return {
-    origin: writeWorldExport(originDir, worlds.origin, { ...meta, chainId: BRIDGE_ORIGIN_CHAIN_ID }),
-    destination: writeWorldExport(destinationDir, worlds.destination, {
-      ...meta,
-      chainId: BRIDGE_DESTINATION_CHAIN_ID,
-    }),
+    origin: writeWorldExport(
+      originDir,
+      worlds.origin,
+      { ...meta, chainId: BRIDGE_ORIGIN_CHAIN_ID },
+      EVM_TOKENS,
+      { logs: !opts.withoutLogs },
+    ),
+    destination: writeWorldExport(
+      destinationDir,
+      worlds.destination,
+      { ...meta, chainId: BRIDGE_DESTINATION_CHAIN_ID },
+      EVM_TOKENS,
+      { logs: !opts.withoutLogs },
+    ),
     originDir,
     destinationDir,
   };

@@ -173,6 +173,8 @@ export function writeWorldExport(
   world: World,
   meta: BenchmarkOptions & { chainId: number },
   chainTokens: ChainTokens = EVM_TOKENS,
+  /** `logs: false`: no logs.csv even for a world whose transactions emit events (the bridge ablation) */
+  files: { logs?: boolean } = {},
 ): CasesFile {
   fs.mkdirSync(dir, { recursive: true });
   const { chainId } = meta;
@@ -191,7 +193,7 @@ export function writeWorldExport(
   type Tx = { hash: string; legs: PlannedTransfer[]; logs: number[]; tx: number | undefined };
   // logs.csv, only for a world whose transactions emit events (bridges): each token transfer's Transfer log, then
   // the transaction's events.
-  const withLogs = world.events.size > 0;
+  const withLogs = (files.logs ?? true) && world.events.size > 0;
   const logRows: string[] = [LOG_HEADER];
   let inBlock: Tx[] = [];
 

@@ -7,7 +7,6 @@ export { ExplorerHistory, type ExplorerOptions } from "./explorer/index.ts";
 export {
   BRIDGE_ABI,
   BRIDGE_PROTOCOL_NAMES,
-  BRIDGE_TOPIC_LIST,
   type BridgeProtocol,
   decodeBridgeLegs,
   type TxTransfer,

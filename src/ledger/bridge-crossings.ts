@@ -3,7 +3,8 @@
 // store holds it, on whatever chain. One statement: the legs by the sender and recipient indexes, their partners
 // by the pair index, each leg's token metadata and day's price on its own chain (to value it as the layer
 // statement values transfers), and whether the service holds the chain the protocol names as the other end (it
-// indexes it, or holds its blocks from an import).
+// indexes it, or an import gave it blocks or bridge legs; held says nothing of which blocks: a leg beyond the range
+// held reads as not found).
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 
@@ -40,7 +41,7 @@ export interface BridgeCrossingRead {
   /** the other end as the protocol names it ("chain:1", "cctp:3", "lz:30110") and its chain id when known */
   otherRef: string;
   otherChainId: number | null;
-  /** the service holds the other end's chain: it indexes it, or an import gave it blocks */
+  /** the service holds the other end's chain: it indexes it, or an import gave it blocks or bridge legs */
   otherChainHeld: boolean;
 }
 
@@ -152,7 +153,8 @@ export async function readBridgeCrossings(
     )
     SELECT l.address, l.rn::text AS rn, l.protocol, l.pair_key, l.direction, l.other_ref, l.other_chain_id,
       (EXISTS (SELECT 1 FROM indexer_checkpoints c WHERE c.chain_id = l.other_chain_id)
-        OR EXISTS (SELECT 1 FROM blocks k WHERE k.chain_id = l.other_chain_id)) AS other_held,
+        OR EXISTS (SELECT 1 FROM blocks k WHERE k.chain_id = l.other_chain_id)
+        OR EXISTS (SELECT 1 FROM bridge_legs o WHERE o.chain_id = l.other_chain_id)) AS other_held,
       COALESCE(p.partners, 0)::text AS partners,
       ${legColumns("l", "ltk", "lpr")},
       ${legColumns("p", "ptk", "ppr")}

@@ -129,7 +129,8 @@ export interface DepositAddressesTable {
   updated_at: Generated<Date>;
 }
 
-/** A bridge's event on one chain (migrations/0047_bridge_legs.sql), written by the indexer in src/chains. */
+/** A bridge's event on one chain (migrations/0047_bridge_legs.sql), written by the indexer in src/chains and by the
+ * ethereum-etl import (logs.csv) in src/ingest, through src/chains/store. */
 export interface BridgeLegsTable {
   chain_id: number;
   tx_hash: string;

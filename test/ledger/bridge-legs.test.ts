@@ -142,9 +142,11 @@ describe("bridge legs in the store", () => {
         held: c.otherChainHeld,
       })),
     ).toEqual([
+      // Nothing of chain 137 in the store: not held.
       { tx: hash(31), other: null, ambiguous: false, held: false },
-      { tx: hash(21), other: null, ambiguous: true, held: false },
-      { tx: hash(11), other: hash(12), ambiguous: false, held: false },
+      // No checkpoint and no blocks of 8453 or 10, but their legs: held (as an import of their logs holds them).
+      { tx: hash(21), other: null, ambiguous: true, held: true },
+      { tx: hash(11), other: hash(12), ambiguous: false, held: true },
     ]);
     // Within a window; and at most so many per address, the newest, the cut said.
     const windowed = await readBridgeCrossings(database.db, 1, [A], 100, {

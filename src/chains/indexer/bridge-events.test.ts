@@ -2,10 +2,17 @@
 // protocol (both Across generations), CCTP's source domain from the message or the chain, an OFT's leg only with
 // the token movement it stands for, events from other contracts than the protocols' on a public chain skipped, and
 // logs that share a topic but not the layout skipped and counted.
-import { encodeAbiParameters, encodeEventTopics, parseAbi, parseAbiParameters } from "viem";
+import {
+  type AbiEvent,
+  encodeAbiParameters,
+  encodeEventTopics,
+  parseAbi,
+  parseAbiParameters,
+  toEventSelector,
+} from "viem";
 import { describe, expect, it } from "vitest";
 import type { RpcLog } from "../rpc/evm.ts";
-import { BRIDGE_CONTRACTS, BRIDGE_TOPICS, decodeBridgeLegs } from "./bridge-events.ts";
+import { BRIDGE_ABI, BRIDGE_CONTRACTS, BRIDGE_TOPICS, decodeBridgeLegs } from "./bridge-events.ts";
 
 const A = "0x00000000000000000000000000000000000000aa";
 const B = "0x00000000000000000000000000000000000000bb";
@@ -86,6 +93,23 @@ describe("bridge events", () => {
       oftSent: "0x85496b760a4b7f8d66384b9df21b381f5d1b1e79f229a47aaf4c232edc2fe59a",
       oftReceived: "0xefed6d3500546b29533b128a29e3a94d70788727f0507505ac12eaf2e578fd9c",
     });
+    // And each is its event's signature as the decoder's ABI declares it.
+    const selector = (name: string) =>
+      toEventSelector(BRIDGE_ABI.find((e) => e.type === "event" && e.name === name) as AbiEvent);
+    expect(Object.values(BRIDGE_TOPICS)).toEqual(
+      [
+        "FundsDeposited",
+        "FilledRelay",
+        "V3FundsDeposited",
+        "FilledV3Relay",
+        "DepositForBurn",
+        "MessageSent",
+        "MessageReceived",
+        "MintAndWithdraw",
+        "OFTSent",
+        "OFTReceived",
+      ].map(selector),
+    );
   });
 
   it("reads Across V3 deposits and fills (the speed-up's recipient and amount) under one key", () => {

@@ -26,7 +26,8 @@
 // only with the token movement it stands for in the same transaction (the OFT burning or minting its own token, or
 // an adapter taking or paying the underlying one, which is then the leg's token). On other chains (a devnet, a
 // test chain) any emitter counts. Pure: no I/O.
-import { type AbiEvent, decodeEventLog, parseAbi, toEventSelector } from "viem";
+import { decodeEventLog, parseAbi } from "viem";
+import { BRIDGE_TOPIC_LIST, BRIDGE_TOPICS } from "../bridges/topics.ts";
 import { hexToBigInt, hexToNumber, type RpcLog } from "../rpc/evm.ts";
 import { InconsistentRangeError } from "./fetch-range.ts";
 
@@ -79,24 +80,8 @@ export const BRIDGE_ABI = parseAbi([
   "event OFTReceived(bytes32 indexed guid, uint32 srcEid, address indexed toAddress, uint256 amountReceivedLD)",
 ]);
 
-const EVENTS: readonly AbiEvent[] = BRIDGE_ABI.filter((item) => item.type === "event") as readonly AbiEvent[];
-const topicOf = (name: string) => toEventSelector(EVENTS.find((e) => e.name === name) as AbiEvent);
+export { BRIDGE_TOPIC_LIST, BRIDGE_TOPICS };
 
-export const BRIDGE_TOPICS = {
-  acrossDeposit: topicOf("FundsDeposited"),
-  acrossFill: topicOf("FilledRelay"),
-  acrossV3Deposit: topicOf("V3FundsDeposited"),
-  acrossV3Fill: topicOf("FilledV3Relay"),
-  cctpBurn: topicOf("DepositForBurn"),
-  cctpMessageSent: topicOf("MessageSent"),
-  cctpReceived: topicOf("MessageReceived"),
-  cctpMint: topicOf("MintAndWithdraw"),
-  oftSent: topicOf("OFTSent"),
-  oftReceived: topicOf("OFTReceived"),
-} as const;
-
-/** Every topic0 the indexer keeps for this module (the logs it fetches besides transfers). */
-export const BRIDGE_TOPIC_LIST: readonly string[] = Object.values(BRIDGE_TOPICS);
 const BRIDGE_TOPIC_SET = new Set(BRIDGE_TOPIC_LIST);
 
 export const isBridgeLog = (log: RpcLog) => BRIDGE_TOPIC_SET.has((log.topics[0] ?? "").toLowerCase());

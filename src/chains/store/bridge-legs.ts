@@ -1,4 +1,5 @@
-// Writes the indexer's bridge legs (src/chains/indexer/bridge-events.ts) to the ledger's bridge_legs table, and
+// Writes bridge legs (decoded by src/chains/indexer/bridge-events.ts, from the indexer's logs or an ethereum-etl
+// export's logs.csv) to the ledger's bridge_legs table, and
 // marks their addresses in address_facts (`bridged`), in the batch's transaction; takes the legs back with a
 // reorg's unwound blocks. Idempotent: a leg already there (the
 // same chain, transaction and log) is left alone, so replaying a batch changes nothing.

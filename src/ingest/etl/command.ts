@@ -7,6 +7,7 @@ import { importCommand, type WithDatabase } from "../cli.ts";
 import { findEtlFiles } from "./files.ts";
 import { importEtl } from "./import.ts";
 import { etlProgress } from "./progress.ts";
+import { notLogsFiles } from "./read.ts";
 
 const HELP = `
 Reads an ethereum-etl export directory: transactions.csv (required), token_transfers.csv, blocks.csv,
@@ -58,14 +59,14 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
     .action((dir: string, opts: { chain: number }) =>
       withDatabase(async ({ database, config }) => {
         const chainKind = chainKindOf(opts.chain, config.chainsFile);
+        // The export's files, found as the import finds them, give the total the progress counts against.
+        const { files } = findEtlFiles(dir, chainKind === "tron" ? ["logs"] : []);
+        const notLogs = await notLogsFiles(files);
         const summary = await importEtl(database, {
           chainId: opts.chain,
           chainKind,
           dir,
-          // The export's files, found as the import finds them, give the total the progress counts against.
-          progress: etlProgress(
-            findEtlFiles(dir, chainKind === "tron" ? ["logs"] : []).files.map((f) => f.path),
-          ),
+          progress: etlProgress(files.filter((f) => !notLogs.has(f.path)).map((f) => f.path)),
         });
         if (summary.skipped.transfers_without_time > 0) {
           process.stderr.write(
@@ -73,12 +74,19 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
               `(no blocks file row, transaction or stored block), first at ${summary.first_without_time}\n`,
           );
         }
+        if (summary.not_logs_files.length > 0) {
+          process.stderr.write(
+            `vigia: warning: not read: ${summary.not_logs_files.join(", ")} (a name with "logs" in it, but not an ` +
+              "ethereum-etl logs file's columns: log_index, transaction_hash, block_number, address, data, topics)\n",
+          );
+        }
         const { bridges } = summary;
         if (bridges.skipped_events > 0 || bridges.without_time > 0) {
           process.stderr.write(
             `vigia: warning: of ${bridges.transactions} transactions with bridge events, ${bridges.without_time} ` +
-              `had no known block time and were not read; ${bridges.skipped_events} events did not decode as ` +
-              "their protocol writes them or came from a contract that is not the protocol's (see docs/risk-model.md, " +
+              `had no known block time and were not read; ${bridges.skipped_events} events were skipped: not ` +
+              "decodable as their protocol writes them, from a contract that is not the protocol's, an OFT event " +
+              "without its token movement, or a CCTP burn whose source domain is unknown (docs/risk-model.md, " +
               '"Bridges")\n',
           );
         }

@@ -25,7 +25,7 @@ import { BlockTimes } from "./block-times.ts";
 import { findEtlFiles } from "./files.ts";
 import { readExportInWorker } from "./parallel-read.ts";
 import { type EtlProgress, NO_PROGRESS } from "./progress.ts";
-import { checkHeaders, emptyCounts, type ReadCounts, readExport } from "./read.ts";
+import { checkHeaders, emptyCounts, notLogsFiles, type ReadCounts, readExport } from "./read.ts";
 import { cleanUpDeadRuns, finishRun, progressRun, releaseRun, startRun } from "./runs.ts";
 import { openSession } from "./session.ts";
 import { TransferWriter } from "./transfer-writer.ts";
@@ -49,7 +49,10 @@ export interface ImportEtlSummary {
   chain_id: number;
   dir: string;
   files: string[];
+  /** files not read: other kinds than the import's, and logs-named files without a logs file's columns */
   ignored_files: string[];
+  /** of those, the logs-named ones without a logs file's columns */
+  not_logs_files: string[];
   /** data rows read, per kind of file */
   rows: Record<string, number>;
   rows_read: number;
@@ -92,7 +95,10 @@ export async function importEtl(
   const started = Date.now();
   const progress = options.progress ?? NO_PROGRESS;
   const chainKind = options.chainKind ?? BUILT_IN.codec(options.chainId).kind;
-  const { files, ignored } = findEtlFiles(options.dir, chainKind === "tron" ? ["logs"] : []);
+  const found = findEtlFiles(options.dir, chainKind === "tron" ? ["logs"] : []);
+  const notLogs = await notLogsFiles(found.files);
+  const files = found.files.filter((f) => !notLogs.has(f.path));
+  const ignored = [...found.ignored, ...[...notLogs].map((p) => path.basename(p))].sort();
   await checkHeaders(files);
 
   const session = await openSession(database);
@@ -167,6 +173,7 @@ export async function importEtl(
       dir: path.resolve(options.dir),
       files: files.map((f) => path.basename(f.path)),
       ignored_files: ignored,
+      not_logs_files: [...notLogs].map((p) => path.basename(p)).sort(),
       rows: { ...counts.rows },
       rows_read: rowsRead(counts),
       transfers: { native: counts.nativeTransfers, token: counts.tokenTransfers, written: totals.written },

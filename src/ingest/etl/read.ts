@@ -2,10 +2,12 @@
 // row and yields staging batches of about `batchRows` rows. The first bad row stops the read with `file:line: reason`.
 // Of a logs file only the transactions that emitted a bridge event are kept (a mainnet export's logs are mostly
 // other contracts' events): their bridge events and their token Transfer logs. ethereum-etl writes a transaction's
-// logs together, in log order; a transaction whose logs a file splits is read as two.
+// logs together, in log order, and the reading relies on it: a transaction whose logs a file does not keep together
+// is read as several, a part without a bridge event is dropped, and an OFT leg whose token movement is in such a
+// part is skipped (counted).
 import { basename } from "node:path";
 import type { ChainKind } from "../../chains/address/index.ts";
-import { BRIDGE_TOPIC_LIST } from "../../chains/index.ts";
+import { BRIDGE_TOPIC_LIST } from "../../chains/bridges/index.ts";
 import { type Batch, emptyBatch } from "./batch.ts";
 import { type ColumnIndex, mapHeader } from "./columns.ts";
 import { type CsvRecord, readCsvBatches } from "./csv-reader.ts";
@@ -50,6 +52,24 @@ export function emptyCounts(): ReadCounts {
 async function firstRecord(file: string): Promise<CsvRecord | undefined> {
   for await (const records of readCsvBatches(file, { chunkBytes: 64 * 1024 })) return records[0];
   return undefined;
+}
+
+/**
+ * The logs-named files whose header is not a logs file's (an `import_logs.csv` beside the export): read as
+ * ignored files, not as a failed import.
+ */
+export async function notLogsFiles(files: EtlFile[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const file of files.filter((f) => f.kind === "logs")) {
+    const header = await firstRecord(file.path);
+    try {
+      if (header) mapHeader("logs", header.fields, file.path);
+      else out.add(file.path);
+    } catch {
+      out.add(file.path);
+    }
+  }
+  return out;
 }
 
 /** Checks every file's header before anything is read, so a missing column fails at once. */

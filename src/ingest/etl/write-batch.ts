@@ -124,7 +124,9 @@ async function writeBridgeLegs(
         logIndex: hex(l.logIndex),
       });
     }
-    transfers.set(txLogs[0]?.txHash ?? "", moved);
+    // A transaction whose logs a file does not keep together comes in several groups: their movements add up.
+    const tx = txLogs[0]?.txHash ?? "";
+    transfers.set(tx, [...(transfers.get(tx) ?? []), ...moved]);
   }
   const { legs, skipped } = decodeBridgeLegs(targets.chainId, logs, timeOf, (tx) => transfers.get(tx) ?? []);
   totals.bridgeSkipped += skipped;

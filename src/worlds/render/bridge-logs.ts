@@ -106,6 +106,8 @@ export interface CctpLeg {
   /** TokenMessenger and MessageTransmitter of this leg's chain */
   messenger: string;
   transmitter: string;
+  /** the other chain's TokenMessenger: the message's recipient on the destination, its sender on the source */
+  otherMessenger: string;
   sourceDomain: number;
   destinationDomain: number;
   nonce: bigint;
@@ -126,7 +128,7 @@ function burnMessage(leg: CctpLeg): Hex {
 /** A CCTP burn's events on the source chain: the transmitter's MessageSent, the messenger's DepositForBurn. */
 export function cctpBurn(leg: CctpLeg): WorldEvent[] {
   // Message.sol: version 0, source and destination domains, nonce, sender, recipient, destination caller, body.
-  const message = `0x${hexWord(0, 4)}${hexWord(leg.sourceDomain, 4)}${hexWord(leg.destinationDomain, 4)}${hexWord(leg.nonce, 8)}${addressWord(leg.messenger).slice(2)}${addressWord(leg.messenger).slice(2)}${hexWord(0, 32)}${burnMessage(leg).slice(2)}`;
+  const message = `0x${hexWord(0, 4)}${hexWord(leg.sourceDomain, 4)}${hexWord(leg.destinationDomain, 4)}${hexWord(leg.nonce, 8)}${addressWord(leg.messenger).slice(2)}${addressWord(leg.otherMessenger).slice(2)}${hexWord(0, 32)}${burnMessage(leg).slice(2)}`;
   return [
     event(leg.transmitter, "MessageSent", { message }),
     event(leg.messenger, "DepositForBurn", {
@@ -136,16 +138,19 @@ export function cctpBurn(leg: CctpLeg): WorldEvent[] {
       depositor: leg.depositor,
       mintRecipient: addressWord(leg.mintRecipient),
       destinationDomain: leg.destinationDomain,
-      destinationTokenMessenger: addressWord(leg.messenger),
+      destinationTokenMessenger: addressWord(leg.otherMessenger),
       destinationCaller: `0x${"0".repeat(64)}`,
     }),
   ];
 }
 
-/** A CCTP receipt's events on the destination chain: the minter's MintAndWithdraw, the transmitter's MessageReceived. */
-export function cctpMint(leg: CctpLeg & { minter: string; mintToken: string }): WorldEvent[] {
+/**
+ * A CCTP receipt's events on the destination chain: the TokenMessenger's MintAndWithdraw (it mints through the
+ * TokenMinter and emits the event itself), then the transmitter's MessageReceived.
+ */
+export function cctpMint(leg: CctpLeg & { mintToken: string }): WorldEvent[] {
   return [
-    event(leg.minter, "MintAndWithdraw", {
+    event(leg.messenger, "MintAndWithdraw", {
       mintRecipient: leg.mintRecipient,
       amount: leg.amount,
       mintToken: leg.mintToken,
@@ -154,7 +159,7 @@ export function cctpMint(leg: CctpLeg & { minter: string; mintToken: string }): 
       caller: leg.mintRecipient,
       sourceDomain: leg.sourceDomain,
       nonce: leg.nonce,
-      sender: addressWord(leg.messenger),
+      sender: addressWord(leg.otherMessenger),
       messageBody: burnMessage(leg),
     }),
   ];

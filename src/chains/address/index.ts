@@ -14,6 +14,13 @@ export function normalizeEvmAddress(value: string): string | undefined {
 export const NATIVE_TOKEN = "native";
 
 export {
+  type BitcoinAddress,
+  type BitcoinAddressType,
+  type BitcoinNetwork,
+  decodeSegwit,
+  parseBitcoinAddress,
+} from "./bitcoin.ts";
+export {
   type AddressCodec,
   type ChainKind,
   codecOfKind,

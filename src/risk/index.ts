@@ -15,6 +15,8 @@
 //       (detectedPatterns / newPatterns / removedPatterns).
 //   exposureOf(graph, root, params?) -> Exposure         exposure alone.
 //   detect<Pattern>(graph, params) -> Finding[]          each detector alone, with DEFAULT_<PATTERN>_PARAMS.
+//   detectCoinJoin(tx) and Clusterer (utxo/): Bitcoin's CoinJoin fingerprints and address clusters gated by them
+//       (docs/decisions/0051-bitcoin-clusters.md); not yet fed by any Bitcoin data.
 //   scoreRoot(index, root, findings, resolveRiskConfig(config)) -> RiskAnalysis   scoring from known findings.
 //
 // Configuration (RiskConfig, every field optional): `patterns` (detectors to run), `detectors` (per-pattern
@@ -140,3 +142,18 @@ export {
 export type { ScoreContribution } from "./scoring/contributions.ts";
 export { compareLevels, LEVEL_FLOORS, levelFor, RISK_LEVELS, type RiskLevel } from "./scoring/levels.ts";
 export { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./scoring/params.ts";
+export {
+  Clusterer,
+  type ClusterParams,
+  type ClusterStep,
+  type ClusterView,
+  type CoinJoinKind,
+  type CoinJoinVerdict,
+  DEFAULT_CLUSTER_PARAMS,
+  detectCoinJoin,
+  type ExcludedCoinJoin,
+  type ScriptKind,
+  type UtxoPart,
+  type UtxoTx,
+  WABISABI_DENOMINATIONS,
+} from "./utxo/index.ts";

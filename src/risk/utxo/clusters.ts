@@ -1,0 +1,213 @@
+// Address clusters on a UTXO chain: the common-input heuristic (the addresses a transaction spends from are taken
+// as one owner's, Meiklejohn et al. 2013), gated so that it does not collapse unrelated people into one:
+// - a CoinJoin (coinjoin.ts: Wasabi 1.x, WabiSabi, Whirlpool, JoinMarket) spends many owners' coins: its inputs are
+//   not merged, and the round is recorded against each participant's cluster as excluded (a Whirlpool tx0 is one
+//   wallet's and merges as any spend);
+// - a transaction shaped like Samourai's Stonewall may be one wallet or two (Stonewall X2): vetoed, not merged;
+// - a transaction that spends from a labelled service (an exchange's hot wallet) is not merged: a service's
+//   inputs join its customers' deposit addresses, and through them everyone;
+// - a cluster that reaches `serviceScale` addresses is a service nobody labelled: it is marked "service-scale" and
+//   merges into it stop.
+// Change heuristics are not used to merge. Incremental: transactions are added as blocks or imports bring them, in
+// chain order; the same transactions in the same order always give the same clusters and ids. Pure: no I/O.
+import { detectCoinJoin } from "./coinjoin.ts";
+import type { CoinJoinVerdict, UtxoTx } from "./types.ts";
+
+export interface ClusterParams {
+  /** addresses at which a cluster is service-scale: marked, and merged no further */
+  serviceScale: number;
+  /** joining transactions, excluded CoinJoins and first addresses a cluster keeps to show */
+  keep: number;
+}
+
+export const DEFAULT_CLUSTER_PARAMS: ClusterParams = { serviceScale: 10_000, keep: 20 };
+
+/** What adding a transaction did to the clusters, and why. */
+export type ClusterStep =
+  | { merged: true; reason: "common-input" }
+  | {
+      merged: false;
+      reason: "single-address" | "coinjoin" | "stonewall" | "service-input" | "service-scale";
+      coinjoin?: CoinJoinVerdict;
+    };
+
+export interface ExcludedCoinJoin extends CoinJoinVerdict {
+  txid: string;
+}
+
+export interface ClusterView {
+  /** `c:` and the cluster's first address seen: stable as the cluster grows */
+  id: string;
+  size: number;
+  /** its first addresses, in the order they were seen (at most `keep`) */
+  addresses: string[];
+  /** the transactions whose common inputs joined its addresses (the first `keep`) */
+  joinedBy: string[];
+  /** CoinJoins its addresses took part in, whose inputs were not merged (the first `keep`) */
+  coinjoinsExcluded: ExcludedCoinJoin[];
+  /** it reached the service-scale size: no further merges into it */
+  serviceScale: boolean;
+  /** merges refused because of its size (counted, not listed) */
+  refusedMerges: number;
+}
+
+interface Node {
+  parent: number;
+  /** set on roots */
+  size: number;
+  first: number;
+  addresses: string[];
+  joinedBy: string[];
+  excluded: ExcludedCoinJoin[];
+  serviceScale: boolean;
+  refused: number;
+}
+
+export class Clusterer {
+  readonly #params: ClusterParams;
+  readonly #isService: (address: string) => boolean;
+  readonly #detect: typeof detectCoinJoin;
+  readonly #index = new Map<string, number>();
+  readonly #nodes: Node[] = [];
+  readonly #addressOf: string[] = [];
+
+  /** `detect`: the CoinJoin fingerprints (coinjoin.ts); another rule only to compare with (the eval's baseline). */
+  constructor(
+    params: Partial<ClusterParams> = {},
+    isService: (address: string) => boolean = () => false,
+    detect: typeof detectCoinJoin = detectCoinJoin,
+  ) {
+    this.#params = { ...DEFAULT_CLUSTER_PARAMS, ...params };
+    this.#isService = isService;
+    this.#detect = detect;
+  }
+
+  /** Adds a transaction's evidence: merges its input addresses unless a gate says not to. */
+  add(tx: UtxoTx): ClusterStep {
+    const addresses = [...new Set(tx.inputs.map((i) => i.address).filter((a): a is string => a !== null))];
+    for (const output of tx.outputs) if (output.address !== null) this.#id(output.address);
+    const ids = addresses.map((a) => this.#id(a));
+    const coinjoin = this.#detect(tx, this.#isService);
+    // A tx0 is one wallet preparing its coins for Whirlpool: its inputs are that wallet's.
+    if (coinjoin && coinjoin.kind !== "stonewall" && coinjoin.kind !== "whirlpool-tx0") {
+      const roots = new Set(ids.map((i) => this.#root(i)));
+      for (const r of roots) this.#keep((this.#nodes[r] as Node).excluded, { txid: tx.txid, ...coinjoin });
+      return { merged: false, reason: "coinjoin", coinjoin };
+    }
+    if (addresses.length < 2) return { merged: false, reason: "single-address" };
+    if (coinjoin?.kind === "stonewall") return { merged: false, reason: "stonewall", coinjoin };
+    if (addresses.some((a) => this.#isService(a))) return { merged: false, reason: "service-input" };
+    const roots = [...new Set(ids.map((i) => this.#root(i)))];
+    if (roots.length === 1) return { merged: true, reason: "common-input" };
+    const total = roots.reduce((n, r) => n + (this.#nodes[r] as Node).size, 0);
+    const scale = this.#params.serviceScale;
+    if (roots.some((r) => (this.#nodes[r] as Node).serviceScale) || total > scale) {
+      // The first time a merge would pass the size, the largest cluster is the service: marked.
+      const largest = roots.reduce((a, b) =>
+        (this.#nodes[b] as Node).size > (this.#nodes[a] as Node).size ? b : a,
+      );
+      const node = this.#nodes[largest] as Node;
+      node.serviceScale = true;
+      node.refused++;
+      return { merged: false, reason: "service-scale" };
+    }
+    let into = roots[0] as number;
+    for (const r of roots.slice(1)) into = this.#union(into, r);
+    this.#keep((this.#nodes[into] as Node).joinedBy, tx.txid);
+    return { merged: true, reason: "common-input" };
+  }
+
+  /** The cluster of an address, or undefined when no transaction added named it. */
+  clusterOf(address: string): ClusterView | undefined {
+    const i = this.#index.get(address);
+    if (i === undefined) return undefined;
+    const node = this.#nodes[this.#root(i)] as Node;
+    return {
+      id: `c:${this.#addressOf[node.first]}`,
+      size: node.size,
+      addresses: [...node.addresses],
+      joinedBy: [...node.joinedBy],
+      coinjoinsExcluded: node.excluded.map((e) => ({ ...e })),
+      serviceScale: node.serviceScale,
+      refusedMerges: node.refused,
+    };
+  }
+
+  /** Whether two addresses are in one cluster. */
+  together(a: string, b: string): boolean {
+    const i = this.#index.get(a);
+    const j = this.#index.get(b);
+    return i !== undefined && j !== undefined && this.#root(i) === this.#root(j);
+  }
+
+  /** Every cluster of more than one address, by id (for measuring). */
+  clusters(): Map<string, string[]> {
+    const byRoot = new Map<number, string[]>();
+    for (const [address, i] of this.#index) {
+      const r = this.#root(i);
+      const list = byRoot.get(r);
+      if (list) list.push(address);
+      else byRoot.set(r, [address]);
+    }
+    const out = new Map<string, string[]>();
+    for (const [r, list] of byRoot) {
+      if (list.length > 1) out.set(`c:${this.#addressOf[(this.#nodes[r] as Node).first]}`, list);
+    }
+    return out;
+  }
+
+  #id(address: string): number {
+    const known = this.#index.get(address);
+    if (known !== undefined) return known;
+    const i = this.#nodes.length;
+    this.#index.set(address, i);
+    this.#addressOf.push(address);
+    this.#nodes.push({
+      parent: i,
+      size: 1,
+      first: i,
+      addresses: [address],
+      joinedBy: [],
+      excluded: [],
+      serviceScale: false,
+      refused: 0,
+    });
+    return i;
+  }
+
+  #root(i: number): number {
+    let r = i;
+    while ((this.#nodes[r] as Node).parent !== r) r = (this.#nodes[r] as Node).parent;
+    // Path compression: every node on the way points at the root.
+    let n = i;
+    while (n !== r) {
+      const node = this.#nodes[n] as Node;
+      n = node.parent;
+      node.parent = r;
+    }
+    return r;
+  }
+
+  /** Union by size; the merged cluster keeps the earliest first address, and the first of each list. */
+  #union(a: number, b: number): number {
+    const [big, small] = (this.#nodes[a] as Node).size >= (this.#nodes[b] as Node).size ? [a, b] : [b, a];
+    const to = this.#nodes[big] as Node;
+    const from = this.#nodes[small] as Node;
+    from.parent = big;
+    to.size += from.size;
+    to.first = Math.min(to.first, from.first);
+    for (const address of from.addresses) this.#keep(to.addresses, address);
+    for (const txid of from.joinedBy) this.#keep(to.joinedBy, txid);
+    for (const e of from.excluded) this.#keep(to.excluded, e);
+    to.refused += from.refused;
+    // Only roots hold lists: the merged one's are no longer read.
+    from.addresses = [];
+    from.joinedBy = [];
+    from.excluded = [];
+    return big;
+  }
+
+  #keep<T>(list: T[], item: T): void {
+    if (list.length < this.#params.keep) list.push(item);
+  }
+}

@@ -12,6 +12,8 @@ export {
   type TxTransfer,
 } from "./indexer/bridge-events.ts";
 export {
+  BITCOIN_CHAIN_IDS,
+  BITCOIN_LABEL_CHAINS,
   BUILT_IN_CHAINS,
   type ChainConfig,
   ChainRegistry,

@@ -18,9 +18,18 @@ export const ChainConfigSchema = Type.Object(
     // The id the node answers to eth_chainId when it does not fit the service's 32-bit chain ids (Tron's Nile
     // testnet answers 3448148188): `id` is then the service's own number for the chain. Absent: `id`.
     node_chain_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    // How the chain writes addresses and what its node speaks: "evm" (default) or "tron" (base58check addresses at
-    // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md).
-    kind: Type.Optional(Type.Union([Type.Literal("evm"), Type.Literal("tron")], { default: "evm" })),
+    // How the chain writes addresses and what its node speaks: "evm" (default), "tron" (base58check addresses at
+    // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md) or "bitcoin"
+    // (a UTXO chain: its addresses as bitcoin.ts checks them, satoshis, data from `vigia import btc-etl`; no node or
+    // explorer is read yet: docs/decisions/0052-bitcoin-chains.md).
+    kind: Type.Optional(
+      Type.Union([Type.Literal("evm"), Type.Literal("tron"), Type.Literal("bitcoin")], { default: "evm" }),
+    ),
+    // A Bitcoin chain's network, which its addresses say (bc1/1/3 on mainnet, tb1/m/n/2 on testnet, bcrt1 on
+    // regtest). Absent: mainnet.
+    bitcoin_network: Type.Optional(
+      Type.Union([Type.Literal("mainnet"), Type.Literal("testnet"), Type.Literal("regtest")]),
+    ),
     currency_symbol: Type.String({ minLength: 1 }),
     currency_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 18 }),
     explorer_url: Type.Union([HttpUrl, Type.Null()], { default: null }),
@@ -103,6 +112,24 @@ export const TRON_MAINNET_ID = 728126428;
 export const TRON_DEVNET_CHAIN_ID = 728131337;
 /** The devnet's USDT (Tether's blacklist included), deployed first by its issuer account. */
 const TRON_DEVNET_USDT = "0xca59d90a8b0e112a292e8f9618047a712df3f8d8";
+
+/**
+ * Bitcoin's ids (docs/decisions/0052-bitcoin-chains.md): the genesis block hash's last four bytes, top bit cleared,
+ * as Tron's node derives its eth_chainId. Not in the built-in list: a Bitcoin chain is declared in VIGIA_CHAINS
+ * (examples/chains-bitcoin.json); the labels of Bitcoin addresses are kept under these ids.
+ */
+export const BITCOIN_CHAIN_IDS = { mainnet: 177005167, testnet: 1467959619, regtest: 1181622790 } as const;
+
+/** The Bitcoin chains as labels are placed on them (their codecs), not as the service lists them. */
+export const BITCOIN_LABEL_CHAINS: ChainConfig[] = (["mainnet", "testnet", "regtest"] as const).map(
+  (network) => ({
+    ...chain(BITCOIN_CHAIN_IDS[network], `Bitcoin ${network}`, "BTC", null, null),
+    kind: "bitcoin",
+    bitcoin_network: network,
+    currency_decimals: 8,
+    explorer_api_url: null,
+  }),
+);
 
 /** The local devnets' chains: followed only where devnets run (src/devnet/when.ts). */
 export const isDevnetChain = (id: number) => id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID;
@@ -187,7 +214,8 @@ export class ChainRegistry {
 
   /** How the chain writes addresses (EVM's codec for a chain the registry does not know). */
   codec(id: number): AddressCodec {
-    return codecOfKind(this.#byId.get(id)?.kind);
+    const chain = this.#byId.get(id);
+    return codecOfKind(chain?.kind, chain?.bitcoin_network);
   }
 
   /** The stored form of an address of the chain as a client wrote it, or why it is not one (after the field name). */
@@ -235,8 +263,9 @@ export function loadChainsFile(file: string): ChainConfig[] {
       );
     }
     seen.set(chain.id, index + 1);
+    if (chain.kind === "bitcoin") checkBitcoinChain(file, index, entry as Record<string, unknown>, chain);
     // Contract addresses are written as the chain writes them: checked now, with the chain's codec.
-    const codec = codecOfKind(chain.kind);
+    const codec = codecOfKind(chain.kind, chain.bitcoin_network);
     const addresses = [
       ...(chain.issuer_freeze_contracts ?? []).map((a, i) => [`/issuer_freeze_contracts/${i}`, a] as const),
       ...(chain.pegged_tokens ?? []).map((t, i) => [`/pegged_tokens/${i}/address`, t.address] as const),
@@ -250,6 +279,36 @@ export function loadChainsFile(file: string): ChainConfig[] {
     }
     return chain;
   });
+}
+
+/**
+ * A Bitcoin chain takes its data from imports only, for now: a node (`rpc_url`) or an explorer would be read as an
+ * EVM chain's, so they are refused with the way that works; its currency has 8 decimals (satoshis).
+ */
+function checkBitcoinChain(
+  file: string,
+  index: number,
+  entry: Record<string, unknown>,
+  chain: ChainConfig,
+): void {
+  const at = `VIGIA_CHAINS: ${file}: chain #${index + 1}`;
+  for (const field of ["rpc_url", "blockscout_url", "explorer_api_url"] as const) {
+    if (chain[field]) {
+      throw new Error(
+        `${at}: /${field} is set, but a Bitcoin chain's data comes from bitcoin-etl exports (vigia import btc-etl): ` +
+          "following a Bitcoin node or reading an explorer is not supported yet; remove it",
+      );
+    }
+  }
+  if (chain.pegged_tokens?.length || chain.issuer_freeze_contracts?.length) {
+    throw new Error(`${at}: a Bitcoin chain has no token contracts (pegged_tokens, issuer_freeze_contracts)`);
+  }
+  if (entry.currency_decimals === undefined) chain.currency_decimals = 8;
+  else if (chain.currency_decimals !== 8) {
+    throw new Error(`${at}: /currency_decimals is ${chain.currency_decimals}; bitcoin has 8 (satoshis)`);
+  }
+  // No explorer is asked for its addresses' histories: public explorers are not read on a Bitcoin chain.
+  chain.explorer_api_url = null;
 }
 
 export function loadChainRegistry(chainsFile: string | undefined): ChainRegistry {

@@ -24,7 +24,7 @@ import {
   presentAddresses,
   TRON_CODEC,
 } from "../chains/address/index.ts";
-import { type ChainRegistry, TRON_MAINNET_ID } from "../chains/index.ts";
+import { BITCOIN_CHAIN_IDS, type ChainRegistry, TRON_MAINNET_ID } from "../chains/index.ts";
 import { chainNameOf, NON_EVM_CHAIN_IDS } from "../ingest/labels/index.ts";
 import { jurisdictionsOf } from "../jurisdictions/index.ts";
 import {
@@ -489,13 +489,20 @@ export async function gatherReportFacts(
     const network = FAMILY_NETWORK[parsed.family as Exclude<AddressFamily, "evm">];
     // Tron's labels are kept on Tron mainnet in the stored form (docs/labels.md), older imports under the
     // network's own id as written.
+    // Bitcoin's, on Bitcoin mainnet's ledger id in the stored form (docs/decisions/0052-bitcoin-chains.md), older
+    // imports under its pseudo chain as written.
     facts.labels =
       parsed.family === "tron"
         ? [
             ...(await labelsOf(db, storedAddressOf(parsed), [TRON_MAINNET_ID], () => "Tron")),
             ...(await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number])),
           ]
-        : await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number]);
+        : parsed.family === "bitcoin"
+          ? [
+              ...(await labelsOf(db, parsed.address, [BITCOIN_CHAIN_IDS.mainnet], () => "Bitcoin")),
+              ...(await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number])),
+            ]
+          : await labelsOf(db, parsed.address, [NON_EVM_CHAIN_IDS[network] as number]);
     facts.limits.push({ kind: "no-data-source", network });
   } else {
     const stored = storedAddressOf(parsed);

@@ -173,7 +173,8 @@ describe("import tags: CSV", () => {
       `${file}:5: empty source`,
       `${file}:6: unknown confidence "sure" (a GraphSense level name or 0-100)`,
     ]);
-    expect(await label("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", -1_000_000, "illicit")).toEqual([
+    // Bitcoin's former pseudo chain (-1000000) is Bitcoin mainnet's ledger id now.
+    expect(await label("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", 177_005_167, "illicit")).toEqual([
       { label: "btc", original_category: "scam", source: "test-bad", confidence: 20 },
     ]);
 

@@ -95,14 +95,6 @@ describe("sanctions update", () => {
         confidence: 100,
       },
       {
-        address: "123WBUDmSJv4GctdVEz6Qq6z8nXSKrJ4KX",
-        chain_id: -1_000_000,
-        label: "OFAC SDN: Dmytro RASHEVSKYI (CYBER4)",
-        category: "sanctioned",
-        original_category: "Digital Currency Address - XBT",
-        confidence: 100,
-      },
-      {
         address: "0x4f47bc496083c727c5fbe3ce9cdf2b0f6496270c",
         chain_id: 0,
         label: "OFAC SDN: Hyon Sop SIM (NPWMD)",
@@ -125,6 +117,15 @@ describe("sanctions update", () => {
         label: GARANTEX,
         category: "sanctioned",
         original_category: "Digital Currency Address - ETH",
+        confidence: 100,
+      },
+      {
+        // A Bitcoin address, on Bitcoin mainnet's ledger id (docs/decisions/0052-bitcoin-chains.md).
+        address: "123WBUDmSJv4GctdVEz6Qq6z8nXSKrJ4KX",
+        chain_id: 177_005_167,
+        label: "OFAC SDN: Dmytro RASHEVSKYI (CYBER4)",
+        category: "sanctioned",
+        original_category: "Digital Currency Address - XBT",
         confidence: 100,
       },
       {

@@ -41,6 +41,9 @@ async function countByChain(source: string): Promise<Record<number, number>> {
   return Object.fromEntries(rows.map((row) => [row.chain_id, row.n]));
 }
 
+/** Bitcoin mainnet's ledger id, where Bitcoin addresses' labels go (docs/decisions/0052-bitcoin-chains.md). */
+const BTC = 177_005_167;
+
 describe("import tags: GraphSense TagPacks", () => {
   it("imports tornado_cash.yaml on every EVM chain, with the header inherited, and a second run changes nothing", async () => {
     const file = `${PACKS}tornado_cash.yaml`;
@@ -101,14 +104,14 @@ describe("import tags: GraphSense TagPacks", () => {
     expect(await countByChain("tagpack:exchange-wallets-binance")).toEqual({
       [-1_000_714]: 25, // BEP2: BNB beacon chain
       [TRON_MAINNET_ID]: 8, // TRX (9 tags, one address twice), in the stored 0x form
-      [-1_000_000]: 4, // BTC
+      [BTC]: 4, // BTC, on Bitcoin mainnet's ledger id
       0: 11, // ETH: every EVM chain
       56: 16, // BEP20: BNB Smart Chain
     });
     const rows = await labelsOf("tagpack:exchange-wallets-binance");
     expect(rows.find((row) => row.address === "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo")).toEqual({
       address: "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo",
-      chain_id: -1_000_000,
+      chain_id: BTC,
       label: "binance reserve wallets BTC",
       category: "exchange",
       original_category: "exchange",
@@ -141,7 +144,7 @@ describe("import tags: GraphSense TagPacks", () => {
     });
     expect(await countByChain("tagpack:exchange-wallets-kucoin")).toEqual({
       [TRON_MAINNET_ID]: 4,
-      [-1_000_000]: 4,
+      [BTC]: 4,
       0: 15,
     });
   });
@@ -152,7 +155,7 @@ describe("import tags: GraphSense TagPacks", () => {
     expect(
       new Set(lazarus.map((row) => `${row.category} ${row.original_category} ${row.confidence}`)),
     ).toEqual(new Set(["sanctioned sanction;user 60"]));
-    expect(await countByChain("tagpack:lazarus")).toEqual({ [-1_000_000]: 20, 0: 1 });
+    expect(await countByChain("tagpack:lazarus")).toEqual({ [BTC]: 20, 0: 1 });
 
     // The first 100 of the pack's 774 tags; label, category and confidence come from its header.
     expect(await importLabels(database.db, `${PACKS}usdt_blacklist.yaml`)).toMatchObject({
@@ -168,7 +171,7 @@ describe("import tags: GraphSense TagPacks", () => {
     // The first 150 of the pack's 7,457 tags, all BTC: abuse `ransomware` and no category.
     const ransom = await importLabels(database.db, `${PACKS}ransomwhere.yaml`);
     expect(ransom).toMatchObject({ rows: 150, labels: 150, inserted: 150 });
-    expect(await countByChain("tagpack:ransomwhere")).toEqual({ [-1_000_000]: 150 });
+    expect(await countByChain("tagpack:ransomwhere")).toEqual({ [BTC]: 150 });
     const netwalker = await database.db
       .selectFrom("labels")
       .select(["label", "category", "original_category", "confidence"])

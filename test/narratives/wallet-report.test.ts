@@ -178,7 +178,8 @@ describe("deterministic reports on the devnet scenario", () => {
       .insertInto("labels")
       .values({
         address: btc,
-        chain_id: -1_000_000,
+        // Bitcoin mainnet's ledger id, where the sanctions update puts Bitcoin addresses now (docs/decisions/0052).
+        chain_id: 177_005_167,
         label: "OFAC SDN test",
         category: "sanctioned",
         source: "ofac",

@@ -2,7 +2,7 @@
 // (createGraph), then one layer at a time (layer.ts expandLayer) until the depth is reached, nothing is left to
 // follow or a budget is spent. Every result says in `graph.truncated` whether a budget cut it short.
 import type { Kysely } from "kysely";
-import { normalizeEvmAddress } from "../../chains/address/index.ts";
+import { normalizeStoredAddress } from "../../chains/address/index.ts";
 import { type ReadCoalescing, readAddressFacts, UNKNOWN_FACTS, type Window } from "../../ledger/index.ts";
 import { NO_TRUNCATION } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
@@ -39,8 +39,8 @@ export async function createGraph(
   const roots = [
     ...new Set(
       request.roots.map((root) => {
-        const address = normalizeEvmAddress(root);
-        if (!address) throw new RangeError(`not an EVM address: ${JSON.stringify(root)}`);
+        const address = normalizeStoredAddress(root);
+        if (!address) throw new RangeError(`not an address: ${JSON.stringify(root)}`);
         return address;
       }),
     ),

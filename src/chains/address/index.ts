@@ -13,6 +13,22 @@ export function normalizeEvmAddress(value: string): string | undefined {
 
 export const NATIVE_TOKEN = "native";
 
+/**
+ * An address in the form the store keeps, whatever its chain: an EVM (or Tron) address in lower case, or a Bitcoin
+ * address of any network as its codec stores it. Undefined for anything else.
+ */
+export function normalizeStoredAddress(value: string): string | undefined {
+  const evm = normalizeEvmAddress(value);
+  if (evm) return evm;
+  for (const network of ["mainnet", "testnet", "regtest"] as const) {
+    const parsed = parseBitcoinAddress(value, network);
+    if ("address" in parsed) return parsed.address.address;
+  }
+  return undefined;
+}
+
+import { parseBitcoinAddress } from "./bitcoin.ts";
+
 export {
   type BitcoinAddress,
   type BitcoinAddressType,

@@ -12,12 +12,13 @@ describe("label chains", () => {
     expect(resolveCurrency("ETH", ` ${A} `)).toEqual({ chainId: 0, address: a });
     expect(resolveCurrency("BEP20", A)).toEqual({ chainId: 56, address: a });
     expect(resolveCurrency("matic", A)).toEqual({ chainId: 137, address: a });
+    // Bitcoin's on its mainnet ledger id (docs/decisions/0052-bitcoin-chains.md), checked by its codec.
     expect(resolveCurrency("BTC", "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h")).toEqual({
-      chainId: -1_000_000,
+      chainId: 177_005_167,
       address: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
     });
     expect(resolveCurrency("XBT", "3LYJfcfHPXYJreMsASk2jkn69LWEYKzexb")).toMatchObject({
-      chainId: -1_000_000,
+      chainId: 177_005_167,
     });
     expect(resolveCurrency("TRX", "TV6MuMXfmLbBqPZvBHdwFsDnQeVfnmiuSi")).toEqual({
       chainId: TRON_MAINNET_ID,
@@ -30,8 +31,9 @@ describe("label chains", () => {
       chainId: TRON_MAINNET_ID,
       address: "0xe7800b61479695ec74e4b219f409f67bd1055a27",
     });
+    // USDT on the Omni layer: a Bitcoin address.
     expect(resolveCurrency("USDT", "16iWn2J1McqjToYLHSsAyS6En3QA8YQ91H")).toMatchObject({
-      chainId: -1_000_000,
+      chainId: 177_005_167,
     });
     expect(resolveCurrency("USDC", A)).toEqual({ chainId: 0, address: a });
   });

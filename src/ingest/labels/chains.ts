@@ -4,7 +4,13 @@
 // never lowercased). Chains the ledger does not follow get −(1,000,000 + SLIP-44 coin type), e.g. Bitcoin −1000000,
 // so they never collide with an EVM chain id (docs/labels.md).
 import { normalizeEvmAddress } from "../../chains/address/index.ts";
-import { BUILT_IN_CHAINS, ChainRegistry, TRON_MAINNET_ID } from "../../chains/index.ts";
+import {
+  BITCOIN_CHAIN_IDS,
+  BITCOIN_LABEL_CHAINS,
+  BUILT_IN_CHAINS,
+  ChainRegistry,
+  TRON_MAINNET_ID,
+} from "../../chains/index.ts";
 
 export const ALL_EVM_CHAINS = 0;
 
@@ -56,7 +62,13 @@ export const NON_EVM_CHAIN_IDS: Readonly<Record<string, number>> = Object.fromEn
 export const LEGACY_TRON_CHAIN_ID = nonEvmChainId(195);
 
 /** Ledger chains whose addresses are written otherwise than EVM's (their codec says how), by label chain name. */
-export const CODEC_CHAIN_IDS: Readonly<Record<string, number>> = { tron: TRON_MAINNET_ID };
+export const CODEC_CHAIN_IDS: Readonly<Record<string, number>> = {
+  tron: TRON_MAINNET_ID,
+  bitcoin: BITCOIN_CHAIN_IDS.mainnet,
+};
+
+/** Bitcoin's former pseudo chain: labels given for it (a CSV's chain_id) now go to Bitcoin mainnet's ledger id. */
+export const LEGACY_BITCOIN_CHAIN_ID = nonEvmChainId(0);
 
 const NAME_BY_ID = new Map<number, string>([
   [ALL_EVM_CHAINS, "evm"],
@@ -65,8 +77,11 @@ const NAME_BY_ID = new Map<number, string>([
   ...Object.entries(CODEC_CHAIN_IDS).map(([name, id]) => [id, name] as [number, string]),
 ]);
 
-/** How the ledger's chains write addresses; labels are imported without a configured service, so the built-in list. */
-const LEDGER_CHAINS = new ChainRegistry(BUILT_IN_CHAINS);
+/**
+ * How the ledger's chains write addresses; labels are imported without a configured service, so the built-in list
+ * and Bitcoin's networks (declared in VIGIA_CHAINS when used, under their documented ids).
+ */
+const LEDGER_CHAINS = new ChainRegistry([...BUILT_IN_CHAINS, ...BITCOIN_LABEL_CHAINS]);
 
 /** Positive ids are ledger chains (EVM, or Tron stored in the EVM form), 0 every EVM chain; non-EVM ids are negative. */
 export const isEvmChainId = (id: number) => id >= 0;
@@ -89,7 +104,12 @@ const PLAIN_ADDRESS = /^[\x21-\x7e]{1,200}$/;
  */
 export function placeAddress(requested: number, raw: string): ChainResolution {
   const address = raw.trim();
-  const chainId = requested === LEGACY_TRON_CHAIN_ID ? TRON_MAINNET_ID : requested;
+  const chainId =
+    requested === LEGACY_TRON_CHAIN_ID
+      ? TRON_MAINNET_ID
+      : requested === LEGACY_BITCOIN_CHAIN_ID
+        ? BITCOIN_CHAIN_IDS.mainnet
+        : requested;
   const codec = LEDGER_CHAINS.codec(chainId);
   if (codec.kind !== "evm") {
     if (LOWERCASED_TRON.test(address))
@@ -115,7 +135,7 @@ function byAddressForm(what: string, raw: string): ChainResolution {
   const address = raw.trim();
   if (address.startsWith("0x")) return placeAddress(ALL_EVM_CHAINS, address);
   if (TRON.test(address)) return placeAddress(TRON_MAINNET_ID, address);
-  if (BITCOIN.test(address)) return placeAddress(NON_EVM_CHAIN_IDS.bitcoin!, address); // Omni layer
+  if (BITCOIN.test(address)) return placeAddress(BITCOIN_CHAIN_IDS.mainnet, address); // Omni layer
   return { skip: `${what}: cannot tell the chain from the address form` };
 }
 

@@ -35,6 +35,11 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: "import an ethereum-etl CSV export (transfers, blocks, tokens, contracts)",
     example: "vigia import etl --chain 1 test/fixtures/ethereum-etl",
   },
+  "import btc-etl": {
+    summary: "import a bitcoin-etl JSON export (blocks, transactions) into a Bitcoin chain",
+    example:
+      "VIGIA_CHAINS=examples/chains-bitcoin.json vigia import btc-etl --chain 177005167 test/fixtures/bitcoin-etl",
+  },
   "import tags": {
     summary: "import address labels from a GraphSense TagPack or a CSV file",
     example: "vigia import tags test/fixtures/graphsense-tagpacks/tornado_cash.yaml",

@@ -7,6 +7,7 @@ import { registerDevnetCommand } from "./devnet/cli.ts";
 import { shouldRunDevnet } from "./devnet/when.ts";
 import { registerOperationsImportCommand } from "./exchange-operations/index.ts";
 import {
+  registerImportBtcEtlCommand,
   registerImportEtlCommand,
   registerListsCommand,
   registerRateCommands,
@@ -252,6 +253,7 @@ export function buildProgram(): Command {
       }),
     );
   registerImportEtlCommand(program, withDatabase);
+  registerImportBtcEtlCommand(program, withDatabase);
   registerTagsCommand(program, withDatabase);
   registerRateCommands(program, withDatabase);
   registerUmaCommand(program, withDatabase);

@@ -2,6 +2,8 @@
 // and exchange rates (prices/), the OFAC sanctions list (sanctions/), Mexico's UMA of a new year (uma/), each as a
 // `vigia import` subcommand, and the lists of persons clients are screened against (person-lists/, `vigia lists`),
 // kept fresh by the workers (refresh/).
+
+export { registerImportBtcEtlCommand } from "./btc-etl/command.ts";
 export { importCommand, type WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
 export { registerTagsCommand } from "./labels/cli.ts";

@@ -88,6 +88,7 @@ const RUNNABLE = [
   "audit head",
   "audit verify",
   "import etl",
+  "import btc-etl",
   "import tags",
   "import prices",
   "import fx",

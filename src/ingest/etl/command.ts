@@ -30,14 +30,14 @@ On a Tron chain (kind "tron" in the chain list, e.g. 728126428) the export is tr
 base58check (T...) or hex (41... or 0x...), hashes with or without 0x; a transaction whose status is not
 SUCCESS is failed. Addresses are stored as 0x + 40 hex digits (docs/tron-etl.md).`;
 
-/** The chain's kind in the configured chain list, or in the built-in one when the configured list lacks it. */
-function chainKindOf(chainId: number, chainsFile: string | undefined) {
+/** The chain in the configured chain list, or in the built-in one when the configured list lacks it. */
+export function chainOf(chainId: number, chainsFile: string | undefined) {
   const configured = loadChainRegistry(chainsFile);
   const known = configured.get(chainId) ? configured : new ChainRegistry(BUILT_IN_CHAINS);
-  return known.codec(chainId).kind;
+  return { kind: known.codec(chainId).kind, config: known.get(chainId) };
 }
 
-const chainId = (value: string) => {
+export const chainIdArgument = (value: string) => {
   const n = Number(value);
   if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) {
     throw new InvalidArgumentError("must be a chain id (a positive integer)");
@@ -52,13 +52,18 @@ export function registerImportEtlCommand(program: Command, withDatabase: WithDat
     .requiredOption(
       "--chain <id>",
       "chain id the export is of (1 Ethereum, 137 Polygon, 728126428 Tron, ...)",
-      chainId,
+      chainIdArgument,
     )
     .argument("<dir>", "directory of the export's CSV files")
     .addHelpText("after", HELP)
     .action((dir: string, opts: { chain: number }) =>
       withDatabase(async ({ database, config }) => {
-        const chainKind = chainKindOf(opts.chain, config.chainsFile);
+        const chainKind = chainOf(opts.chain, config.chainsFile).kind;
+        if (chainKind === "bitcoin") {
+          throw new Error(
+            `chain ${opts.chain} is a Bitcoin chain: its exports are bitcoin-etl's, read by vigia import btc-etl`,
+          );
+        }
         // The export's files, found as the import finds them, give the total the progress counts against.
         const { files } = findEtlFiles(dir, chainKind === "tron" ? ["logs"] : []);
         const notLogs = await notLogsFiles(files);

@@ -15,12 +15,15 @@
 // Only the reading of addresses and hashes depends on the chain (fields.ts): a Tron-kind chain's export is
 // tronetl's (base58check addresses, hashes without 0x; docs/tron-etl.md), stored in the same 0x form as EVM's.
 // An EVM export's logs files give the bridges' legs (Across, Circle CCTP, LayerZero OFT), decoded as the
-// indexer decodes them; a Tron-kind chain's logs are not read.
+// indexer decodes them; a Tron-kind chain's logs are not read. A Bitcoin chain's export is bitcoin-etl's
+// (src/ingest/btc-etl: JSON lines, its transactions projected into transfers), read on this thread and written the
+// same way.
 import path from "node:path";
-import type { ChainKind } from "../../chains/address/index.ts";
+import type { BitcoinNetwork, ChainKind } from "../../chains/address/index.ts";
 import { BUILT_IN_CHAINS, ChainRegistry } from "../../chains/index.ts";
 import type { Database } from "../../platform/db/open.ts";
 import type { DB } from "../../schema.ts";
+import { findBtcEtlFiles, readBtcExport } from "../btc-etl/read.ts";
 import { BlockTimes } from "./block-times.ts";
 import { findEtlFiles } from "./files.ts";
 import { readExportInWorker } from "./parallel-read.ts";
@@ -42,6 +45,13 @@ export interface ImportEtlOptions {
   progress?: EtlProgress;
   /** rows per batch (default 50,000; 5,000 through the socket bridge, to keep `vigia serve` responsive) */
   batchRows?: number;
+  /**
+   * What the directory holds: ethereum-etl's CSV files (default; tronetl's on a Tron-kind chain) or bitcoin-etl's
+   * JSON lines (`vigia import btc-etl`, src/ingest/btc-etl), which only a Bitcoin chain takes.
+   */
+  format?: "ethereum-etl" | "bitcoin-etl";
+  /** a Bitcoin chain's network (its addresses'); mainnet when absent */
+  bitcoinNetwork?: BitcoinNetwork;
 }
 
 export interface ImportEtlSummary {
@@ -61,6 +71,12 @@ export interface ImportEtlSummary {
     token: number;
     /** new in the store (0 when everything was there already) */
     written: number;
+  };
+  /** a bitcoin-etl export's: what its transactions gave no transfer for (src/ingest/btc-etl/project.ts) */
+  bitcoin?: {
+    coinbase_transactions: number;
+    parts_without_address: number;
+    too_large_to_project: number;
   };
   /** the logs files' bridge events (docs/risk-model.md, "Bridges") */
   bridges: {
@@ -95,11 +111,22 @@ export async function importEtl(
   const started = Date.now();
   const progress = options.progress ?? NO_PROGRESS;
   const chainKind = options.chainKind ?? BUILT_IN.codec(options.chainId).kind;
-  const found = findEtlFiles(options.dir, chainKind === "tron" ? ["logs"] : []);
-  const notLogs = await notLogsFiles(found.files);
+  const bitcoin = (options.format ?? "ethereum-etl") === "bitcoin-etl";
+  if (bitcoin !== (chainKind === "bitcoin")) {
+    throw new Error(
+      bitcoin
+        ? `chain ${options.chainId} is not a Bitcoin chain (its kind is ${chainKind}): vigia import btc-etl reads ` +
+            "bitcoin-etl exports; an EVM or Tron export goes through vigia import etl"
+        : `chain ${options.chainId} is a Bitcoin chain: its exports are bitcoin-etl's, read by vigia import btc-etl`,
+    );
+  }
+  const found = bitcoin
+    ? findBtcEtlFiles(options.dir)
+    : findEtlFiles(options.dir, chainKind === "tron" ? ["logs"] : []);
+  const notLogs = bitcoin ? new Set<string>() : await notLogsFiles(found.files);
   const files = found.files.filter((f) => !notLogs.has(f.path));
   const ignored = [...found.ignored, ...[...notLogs].map((p) => path.basename(p))].sort();
-  await checkHeaders(files);
+  if (!bitcoin) await checkHeaders(files);
 
   const session = await openSession(database);
   const counts = emptyCounts();
@@ -113,7 +140,12 @@ export async function importEtl(
     // PGlite in this process runs its WebAssembly on this thread: the rows are read and checked in a worker thread
     // meanwhile. A database in another process (PostgreSQL, `vigia serve`) works in parallel with this thread
     // already, and there the worker only cost time (copying batches between threads) and memory.
-    const read = database.pglite ? readExportInWorker : readExport;
+    const network = options.bitcoinNetwork ?? "mainnet";
+    const read: typeof readExport = bitcoin
+      ? (list, o) => readBtcExport(list, { ...o, network })
+      : database.pglite
+        ? readExportInWorker
+        : readExport;
     const report = (phase: "checking" | "importing") =>
       progress.reading({ phase, file: counts.file, rows: rowsRead(counts), transfers: totals.written });
 
@@ -177,6 +209,15 @@ export async function importEtl(
       rows: { ...counts.rows },
       rows_read: rowsRead(counts),
       transfers: { native: counts.nativeTransfers, token: counts.tokenTransfers, written: totals.written },
+      ...(bitcoin
+        ? {
+            bitcoin: {
+              coinbase_transactions: counts.bitcoin.coinbase,
+              parts_without_address: counts.bitcoin.withoutAddress,
+              too_large_to_project: counts.bitcoin.tooLarge,
+            },
+          }
+        : {}),
       bridges: {
         transactions: counts.bridgeTransactions,
         legs: totals.bridgeLegs,

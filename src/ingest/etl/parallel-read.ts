@@ -34,6 +34,7 @@ function setCounts(into: ReadCounts, from: ReadCounts): void {
   into.nativeTransfers = from.nativeTransfers;
   into.tokenTransfers = from.tokenTransfers;
   into.bridgeTransactions = from.bridgeTransactions;
+  Object.assign(into.bitcoin, from.bitcoin);
   into.file = from.file;
 }
 

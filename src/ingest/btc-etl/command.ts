@@ -1,0 +1,61 @@
+// `vigia import btc-etl --chain C DIR`: a bitcoin-etl export into a Bitcoin chain of the chain list (kind
+// "bitcoin"), through the ethereum-etl import's machinery (src/ingest/etl/import.ts with format "bitcoin-etl").
+// Progress on stderr when it is a terminal; a one-line JSON summary on stdout; bad input fails with one line
+// (file:line: reason) on stderr and a non-zero exit (main.ts).
+import type { Command } from "commander";
+import { importCommand, type WithDatabase } from "../cli.ts";
+import { chainIdArgument, chainOf } from "../etl/command.ts";
+import { importEtl } from "../etl/import.ts";
+import { etlProgress } from "../etl/progress.ts";
+import { MAX_PAIRS } from "./project.ts";
+import { findBtcEtlFiles } from "./read.ts";
+
+const HELP = `
+Reads a bitcoin-etl export directory (bitcoinetl export_blocks_and_transactions): transactions.json
+(required) and blocks.json, JSON lines as bitcoin-etl's README defines them; any .json file whose name has
+"transactions" or "blocks" as a word, in the directory or its partitions (blocks/start_block=.../...).
+The chain must be a Bitcoin chain of the chain list (VIGIA_CHAINS: "kind": "bitcoin", and "bitcoin_network"
+"mainnet", "testnet" or "regtest"); addresses of another network count as no address.
+
+Each transaction becomes transfers from each input to each output, in proportion to value:
+input i pays output j  value_i x value_j / (sum of the inputs' values)  satoshis, rounded down.
+Coinbase transactions, inputs and outputs without a single address (multisig, OP_RETURN, non-standard) and
+transactions of more than ${MAX_PAIRS.toLocaleString("en-US")} input-output pairs give no transfer; the summary counts them.
+Nothing is written until every line has been read and checked; importing twice changes nothing.`;
+
+export function registerImportBtcEtlCommand(program: Command, withDatabase: WithDatabase): void {
+  importCommand(program)
+    .command("btc-etl")
+    .description("import a bitcoin-etl JSON export (blocks, transactions) into a Bitcoin chain")
+    .requiredOption("--chain <id>", "the Bitcoin chain's id in the chain list", chainIdArgument)
+    .argument("<dir>", "directory of the export's JSON files")
+    .addHelpText("after", HELP)
+    .action((dir: string, opts: { chain: number }) =>
+      withDatabase(async ({ database, config }) => {
+        const chain = chainOf(opts.chain, config.chainsFile);
+        if (chain.kind !== "bitcoin") {
+          throw new Error(
+            `chain ${opts.chain} is not a Bitcoin chain (its kind is ${chain.kind}): add one to the chain list ` +
+              '(VIGIA_CHAINS) with "kind": "bitcoin", or import an EVM or Tron export with vigia import etl',
+          );
+        }
+        const { files } = findBtcEtlFiles(dir);
+        const summary = await importEtl(database, {
+          chainId: opts.chain,
+          chainKind: "bitcoin",
+          format: "bitcoin-etl",
+          bitcoinNetwork: chain.config?.bitcoin_network ?? "mainnet",
+          dir,
+          progress: etlProgress(files.map((f) => f.path)),
+        });
+        const b = summary.bitcoin;
+        if (b && b.too_large_to_project > 0) {
+          process.stderr.write(
+            `vigia: warning: ${b.too_large_to_project} transactions of more than ${MAX_PAIRS} input-output pairs ` +
+              "gave no transfers (a CoinJoin's value is not one participant's to follow)\n",
+          );
+        }
+        process.stdout.write(`${JSON.stringify(summary)}\n`);
+      }),
+    );
+}

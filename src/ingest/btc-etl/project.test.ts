@@ -1,0 +1,60 @@
+// The value-proportional projection of a Bitcoin transaction into transfers: each input pays each output its share,
+// change to an input's own address is no transfer, parts without an address count, a coinbase and a transaction
+// of too many pairs give none.
+import { describe, expect, it } from "vitest";
+import { MAX_PAIRS, projectTransaction } from "./project.ts";
+
+const base = { hash: "ab".repeat(32), block: "100", time: "2024-01-01T00:00:00.000Z", coinbase: false };
+
+describe("projecting a Bitcoin transaction", () => {
+  it("splits each input over the outputs in proportion to value, fee aside", () => {
+    // 3,000 + 1,000 in; 2,500 to x and 1,400 back to b (change); 100 of fee.
+    const { transfers, withoutAddress } = projectTransaction({
+      ...base,
+      inputs: [
+        { address: "a", value: 3_000n },
+        { address: "b", value: 1_000n },
+      ],
+      outputs: [
+        { address: "x", value: 2_500n },
+        { address: "b", value: 1_400n },
+      ],
+    });
+    expect(transfers.map((t) => [t.from, t.to, t.value, t.logIndex])).toEqual([
+      ["a", "x", "1875", 0],
+      ["a", "b", "1050", 1],
+      ["b", "x", "625", 2],
+      // b -> b: change to its own address, no transfer.
+    ]);
+    expect(withoutAddress).toBe(0);
+    expect(transfers[0]).toMatchObject({ token: "native", txHash: base.hash, block: "100", time: base.time });
+  });
+
+  it("counts parts without an address, which still take their share of the sums", () => {
+    const { transfers, withoutAddress } = projectTransaction({
+      ...base,
+      inputs: [
+        { address: "a", value: 1_000n },
+        { address: null, value: 1_000n },
+      ],
+      outputs: [
+        { address: "x", value: 1_000n },
+        { address: null, value: 900n },
+      ],
+    });
+    expect(transfers.map((t) => [t.from, t.to, t.value])).toEqual([["a", "x", "500"]]);
+    expect(withoutAddress).toBe(2);
+  });
+
+  it("gives no transfer for a coinbase, or for more than MAX_PAIRS pairs", () => {
+    expect(
+      projectTransaction({ ...base, coinbase: true, inputs: [], outputs: [{ address: "m", value: 5n }] }),
+    ).toEqual({ transfers: [], withoutAddress: 0, tooLarge: false });
+    const many = Array.from({ length: 101 }, (_, i) => ({ address: `p${i}`, value: 1_000n }));
+    expect(MAX_PAIRS).toBeLessThan(101 * 101);
+    expect(projectTransaction({ ...base, inputs: many, outputs: many })).toMatchObject({
+      transfers: [],
+      tooLarge: true,
+    });
+  });
+});

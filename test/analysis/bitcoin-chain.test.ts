@@ -1,0 +1,154 @@
+// A Bitcoin chain of the chain list, fed by a bitcoin-etl import, through the API: its addresses are checked with
+// their network's rules (a testnet or malformed address is a 400 that says why), a quick check and a scan of an
+// address paid through a transaction a sanctioned address funded trace the exposure by value, the addresses are
+// answered as Bitcoin writes them, and the chain list refuses what a Bitcoin chain cannot use yet (a node, an
+// explorer). PGlite, or PostgreSQL with DATABASE_URL.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { bech32 } from "@scure/base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadChainsFile } from "../../src/chains/registry.ts";
+import { importEtl } from "../../src/ingest/etl/import.ts";
+import { resolveCurrency } from "../../src/ingest/labels/chains.ts";
+import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
+
+const CHAIN = 177_005_167;
+const p2wpkh = (n: number) => bech32.encode("bc", [0, ...bech32.toWords(new Uint8Array(20).fill(n))]);
+const p2wpkhTestnet = (n: number) => bech32.encode("tb", [0, ...bech32.toWords(new Uint8Array(20).fill(n))]);
+const [sanctioned, other, mule, client, bystander] = [1, 2, 3, 4, 5].map(p2wpkh) as string[] as [
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-btc-chain-"));
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({
+    env: { VIGIA_LOG_LEVEL: process.env.DEBUG_LOG ? "error" : "silent" },
+    chains: [
+      ...LOCAL_CHAINS,
+      {
+        id: CHAIN,
+        name: "Bitcoin",
+        kind: "bitcoin",
+        currency_symbol: "BTC",
+        explorer_url: "https://mempool.space",
+      },
+    ],
+  });
+  // The sanctioned address and another pay a mule in one transaction (3 BTC of 4 are the sanctioned address's);
+  // the mule pays the client; the bystander is paid by `other` alone.
+  const tx = (n: number, t: number, inputs: [string, number][], outputs: [string, number][]) => ({
+    hash: n.toString(16).padStart(64, "0"),
+    block_number: n,
+    block_timestamp: t,
+    is_coinbase: false,
+    inputs: inputs.map(([a, v]) => ({ addresses: [a], value: v })),
+    outputs: outputs.map(([a, v]) => ({ addresses: [a], value: v })),
+  });
+  const lines = [
+    tx(
+      1,
+      1_704_067_200,
+      [
+        [sanctioned, 300_000_000],
+        [other, 100_000_000],
+      ],
+      [[mule, 399_990_000]],
+    ),
+    tx(2, 1_704_070_800, [[mule, 399_990_000]], [[client, 399_980_000]]),
+    tx(3, 1_704_074_400, [[other, 50_000_000]], [[bystander, 49_990_000]]),
+  ];
+  fs.writeFileSync(
+    path.join(tmp, "transactions.json"),
+    `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
+  );
+  await importEtl(svc.database, { chainId: CHAIN, chainKind: "bitcoin", format: "bitcoin-etl", dir: tmp });
+  // As the sanctions update labels a Bitcoin address: on Bitcoin mainnet's ledger id (docs/labels.md, "Bitcoin").
+  await resolveAndLabel(sanctioned);
+  // BTC at USD 42,000 that day, as `vigia import prices` would store it (8 decimals: satoshis).
+  await svc.database.db
+    .insertInto("prices")
+    .values({ chain_id: CHAIN, token: "native", day: "2024-01-01", price_usd: "42000" })
+    .execute();
+});
+/** Labels `address` sanctioned where the sanctions update would put an OFAC "XBT" address. */
+async function resolveAndLabel(address: string): Promise<void> {
+  const placed = resolveCurrency("XBT", address);
+  if (!("chainId" in placed)) throw new Error(`not placed: ${JSON.stringify(placed)}`);
+  expect(placed.chainId).toBe(CHAIN);
+  await svc.database.db
+    .insertInto("labels")
+    .values({
+      address: placed.address,
+      chain_id: placed.chainId,
+      label: "OFAC SDN test",
+      category: "sanctioned",
+      source: "test",
+    })
+    .execute();
+}
+
+afterAll(async () => {
+  await svc?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const get = (url: string) => svc.app!.inject({ method: "GET", url, headers: auth(svc.project.keys.viewer) });
+
+describe("a Bitcoin chain", () => {
+  it("refuses an address its network does not write, saying why", async () => {
+    const testnet = await get(`/v1/risk/quick?address=${p2wpkhTestnet(4)}&chainId=${CHAIN}`);
+    expect(testnet.statusCode).toBe(400);
+    expect(testnet.body).toContain("is a Bitcoin testnet address (tb1...), not a mainnet one");
+    const broken = await get(`/v1/risk/quick?address=1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb&chainId=${CHAIN}`);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.body).toContain("fails its base58check checksum");
+  });
+
+  it("traces a sanctioned address's value to the client through the transactions, by value", async () => {
+    // The mule took 3 BTC of the sanctioned address's in one transaction: the quick check (1 hop) sees it.
+    const res = await get(`/v1/risk/quick?address=${mule.toUpperCase()}&chainId=${CHAIN}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.level).toBe("critical");
+    expect(data.reason).toContain("sanctioned");
+    expect(data.coverage).toMatchObject({ chainId: String(CHAIN), source: "import" });
+    // The client, two hops away: a scan follows the value.
+    const scan = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+      headers: auth(svc.project.keys.developer),
+      payload: { addresses: [{ address: client, chainId: String(CHAIN) }], maxDepth: 3, skipExisting: false },
+    });
+    const result = scan.json().data.results[0];
+    expect(["high", "critical"]).toContain(result.riskLevel);
+    expect(result.riskReason).toMatch(/sanctioned/i);
+    // The bystander's payer never received from the sanctioned address.
+    expect(result.address).toBe(client);
+    const bystanderCheck = (await get(`/v1/risk/quick?address=${bystander}&chainId=${CHAIN}`)).json().data;
+    expect(["minimal", "low"]).toContain(bystanderCheck.level);
+  });
+
+  it("is refused a node or an explorer, and given satoshis' 8 decimals", () => {
+    const file = path.join(tmp, "chains.json");
+    const write = (extra: object) =>
+      fs.writeFileSync(
+        file,
+        JSON.stringify([{ id: CHAIN, name: "Bitcoin", kind: "bitcoin", currency_symbol: "BTC", ...extra }]),
+      );
+    write({ rpc_url: "http://127.0.0.1:8332" });
+    expect(() => loadChainsFile(file)).toThrow(
+      /rpc_url is set, but a Bitcoin chain's data comes from bitcoin-etl exports/,
+    );
+    write({ currency_decimals: 18 });
+    expect(() => loadChainsFile(file)).toThrow(/currency_decimals is 18; bitcoin has 8/);
+    write({});
+    expect(loadChainsFile(file)[0]).toMatchObject({ currency_decimals: 8, explorer_api_url: null });
+  });
+});

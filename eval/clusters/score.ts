@@ -112,7 +112,9 @@ export function scoreClusters(world: ClusterWorld): ClusterReport {
       if (t.truth === "none") lookalikeHits[t.maker] = (lookalikeHits[t.maker] ?? 0) + 1;
     }
   }
-  const addresses = new Set(world.txs.flatMap((t) => [...t.inputs, ...t.outputs].map((p) => p.address))).size;
+  const addresses = new Set(
+    world.txs.flatMap((t) => [...t.inputs, ...t.outputs].map((p) => p.address).filter((a) => a !== null)),
+  ).size;
   return {
     transactions: world.txs.length,
     addresses,

@@ -20,7 +20,7 @@ export interface RunRequest {
   /** whose analysis: the project's jurisdictions add their reporting thresholds (thresholds.ts) */
   projectId: number;
   chainId: number;
-  /** lowercase EVM addresses */
+  /** stored addresses (EVM and Tron in lowercase hex, Bitcoin as its codec stores it) */
   roots: string[];
   maxDepth: number;
   /** unix seconds, inclusive */

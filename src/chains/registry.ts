@@ -264,6 +264,11 @@ export function loadChainsFile(file: string): ChainConfig[] {
     }
     seen.set(chain.id, index + 1);
     if (chain.kind === "bitcoin") checkBitcoinChain(file, index, entry as Record<string, unknown>, chain);
+    else if (chain.bitcoin_network !== undefined) {
+      throw new Error(
+        `VIGIA_CHAINS: ${file}: chain #${index + 1}: /bitcoin_network is set on a chain of kind ${chain.kind ?? "evm"}: only a Bitcoin chain ("kind": "bitcoin") has one`,
+      );
+    }
     // Contract addresses are written as the chain writes them: checked now, with the chain's codec.
     const codec = codecOfKind(chain.kind, chain.bitcoin_network);
     const addresses = [

@@ -49,6 +49,18 @@ export function registerMonitoringRoutes(
   /** The stored form of a registered address: on its chain as that chain writes it, or an EVM one for every chain. */
   const registeredAddress = (raw: string, chainId: number | null): string => {
     if (chainId !== null) {
+      // A Bitcoin chain's transfers come from imports only: nothing would watch the address, and it would never be
+      // notified (docs/decisions/0052-bitcoin-chains.md).
+      if (ctx.registry.get(chainId)?.kind === "bitcoin") {
+        throw invalid(MESSAGES.invalidBody, [
+          {
+            path: "/chainId",
+            message:
+              `chain ${chainId} is a Bitcoin chain, whose data comes from imports: no indexer watches it for new ` +
+              "transfers yet, so its addresses cannot be monitored; scan them instead",
+          },
+        ]);
+      }
       const parsed = ctx.registry.parseAddress(chainId, raw);
       if ("error" in parsed)
         throw invalid(MESSAGES.invalidBody, [{ path: "/address", message: parsed.error }]);

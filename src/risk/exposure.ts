@@ -9,7 +9,9 @@
 // risky side, so an address that forwards what it received passes it on whole and one that pools many sources
 // passes on a fraction. An entry's USD is what the address's own transfers carry in traced funds, at most what the
 // labelled addresses moved on those paths; the share at each hop count is the increment over the fewer hops.
+
 import { round } from "./format.ts";
+import { addressKey } from "./graph/address-key.ts";
 import { sumUsd } from "./graph/amounts.ts";
 import { categoryOf, categoryRank, endsTrace } from "./graph/classify.ts";
 import { cmp, type GraphIndex, indexGraph } from "./graph/graph-index.ts";
@@ -107,7 +109,7 @@ export function exposureOf(
 ): Exposure {
   return computeExposure(
     indexGraph(graph, { slippageTolerance: params.conversionSlippage }),
-    root.toLowerCase(),
+    addressKey(root),
     params,
   );
 }

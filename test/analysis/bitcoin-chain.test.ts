@@ -1,12 +1,15 @@
 // A Bitcoin chain of the chain list, fed by a bitcoin-etl import, through the API: its addresses are checked with
 // their network's rules (a testnet or malformed address is a 400 that says why), a quick check and a scan of an
 // address paid through a transaction a sanctioned address funded trace the exposure by value, the addresses are
-// answered as Bitcoin writes them, and the chain list refuses what a Bitcoin chain cannot use yet (a node, an
-// explorer). PGlite, or PostgreSQL with DATABASE_URL.
+// answered as Bitcoin writes them (base58's case kept), a CoinJoin's outputs are paid by a mixer node, monitoring is
+// refused (nothing would watch the chain), and the chain list refuses what a Bitcoin chain cannot use yet (a node,
+// an explorer). PGlite, or PostgreSQL with DATABASE_URL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bech32 } from "@scure/base";
+import { sha256 } from "@noble/hashes/sha256";
+import { bech32, createBase58check } from "@scure/base";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadChainsFile } from "../../src/chains/registry.ts";
 import { importEtl } from "../../src/ingest/etl/import.ts";
@@ -16,13 +19,15 @@ import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../suppo
 const CHAIN = 177_005_167;
 const p2wpkh = (n: number) => bech32.encode("bc", [0, ...bech32.toWords(new Uint8Array(20).fill(n))]);
 const p2wpkhTestnet = (n: number) => bech32.encode("tb", [0, ...bech32.toWords(new Uint8Array(20).fill(n))]);
-const [sanctioned, other, mule, client, bystander] = [1, 2, 3, 4, 5].map(p2wpkh) as string[] as [
-  string,
-  string,
-  string,
-  string,
-  string,
-];
+const base58check = createBase58check(sha256);
+/** A P2PKH address (base58check, case-sensitive) whose hash is `n` repeated. */
+const p2pkh = (n: number) => base58check.encode(Uint8Array.from([0, ...new Uint8Array(20).fill(n)]));
+const [sanctioned, other, mule, bystander] = [1, 2, 3, 5].map(p2wpkh) as [string, string, string, string];
+// The client writes base58, whose case matters: it must come back exactly as written.
+const client = p2pkh(4);
+const POOL = 1_000_000;
+const [entrant, ...remixers] = [10, 11, 12, 13, 14].map(p2wpkh) as string[];
+const mixOutputs = [20, 21, 22, 23, 24].map(p2wpkh) as string[];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vigia-btc-chain-"));
 
 let svc: TestService;
@@ -63,6 +68,13 @@ beforeAll(async () => {
     ),
     tx(2, 1_704_070_800, [[mule, 399_990_000]], [[client, 399_980_000]]),
     tx(3, 1_704_074_400, [[other, 50_000_000]], [[bystander, 49_990_000]]),
+    // A Whirlpool mix: one coin entering with the fee allowance, four remixing, five outputs of the pool.
+    tx(
+      4,
+      1_704_078_000,
+      [[entrant as string, POOL + 5_000], ...remixers.map((r) => [r, POOL] as [string, number])],
+      mixOutputs.map((o) => [o, POOL] as [string, number]),
+    ),
   ];
   fs.writeFileSync(
     path.join(tmp, "transactions.json"),
@@ -133,6 +145,37 @@ describe("a Bitcoin chain", () => {
     expect(result.address).toBe(client);
     const bystanderCheck = (await get(`/v1/risk/quick?address=${bystander}&chainId=${CHAIN}`)).json().data;
     expect(["minimal", "low"]).toContain(bystanderCheck.level);
+  });
+
+  it("reads a CoinJoin as a mix: its outputs are paid by a mixer node, not by each participant", async () => {
+    const { rows } = await sql<{ from_address: string; to_address: string }>`
+      SELECT from_address, to_address FROM transfers WHERE chain_id = ${CHAIN} AND tx_hash = ${"4".padStart(64, "0")}
+      ORDER BY log_index`.execute(svc.database.db);
+    const hub = `coinjoin:${"4".padStart(64, "0")}`;
+    expect(rows).toHaveLength(10);
+    expect(rows.every((r) => r.from_address === hub || r.to_address === hub)).toBe(true);
+    const label = await svc.database.db
+      .selectFrom("labels")
+      .select(["category", "label"])
+      .where("address", "=", hub)
+      .executeTakeFirstOrThrow();
+    expect(label.category).toBe("mixer");
+    expect(label.label).toMatch(/^CoinJoin \(whirlpool, high confidence\)/);
+    // An output's quick check sees the mixer it was paid by.
+    const data = (await get(`/v1/risk/quick?address=${mixOutputs[0]}&chainId=${CHAIN}`)).json().data;
+    expect(data.reason).toContain("CoinJoin (whirlpool");
+    expect(data.level).not.toBe("minimal");
+  });
+
+  it("refuses to monitor an address nothing would watch, saying why", async () => {
+    const res = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses`,
+      headers: auth(svc.project.keys.developer),
+      payload: { address: client, chainId: String(CHAIN), foreign_user_id: "u-1" },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("is a Bitcoin chain, whose data comes from imports");
   });
 
   it("is refused a node or an explorer, and given satoshis' 8 decimals", () => {

@@ -54,7 +54,7 @@ describe("import btc-etl", () => {
       files: ["blocks.json", "transactions.json"],
       rows: { blocks: 2, transactions: 4 },
       transfers: { native: 3, token: 0, written: 3 },
-      bitcoin: { coinbase_transactions: 2, parts_without_address: 0, too_large_to_project: 0 },
+      bitcoin: { coinbase_transactions: 2, parts_without_address: 0, coinjoins: 0, large_transactions: 0 },
     });
     const at = "2010-04-10T16:31:40.000Z"; // block 50,001's timestamp 1270917100
     expect(await stored(CHAIN)).toEqual([
@@ -133,7 +133,8 @@ describe("import btc-etl", () => {
     expect(summary.bitcoin).toEqual({
       coinbase_transactions: 0,
       parts_without_address: 1,
-      too_large_to_project: 0,
+      coinjoins: 0,
+      large_transactions: 0,
     });
     expect((await stored(TESTNET)).map((t) => [t.from_address, t.to_address, t.value])).toEqual([
       [a, x, "1875"],

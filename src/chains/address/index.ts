@@ -1,4 +1,6 @@
 // Address families (families.ts) and the EVM address and hash forms: accepted in any case, stored and answered in lowercase (docs/api.md).
+import { parseBitcoinAddress } from "./bitcoin.ts";
+
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -26,8 +28,6 @@ export function normalizeStoredAddress(value: string): string | undefined {
   }
   return undefined;
 }
-
-import { parseBitcoinAddress } from "./bitcoin.ts";
 
 export {
   type BitcoinAddress,

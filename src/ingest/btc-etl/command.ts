@@ -11,17 +11,22 @@ import { MAX_PAIRS } from "./project.ts";
 import { findBtcEtlFiles } from "./read.ts";
 
 const HELP = `
-Reads a bitcoin-etl export directory (bitcoinetl export_blocks_and_transactions): transactions.json
+Reads a bitcoin-etl export directory (the blockchain-etl project's JSON lines): transactions.json
 (required) and blocks.json, JSON lines as bitcoin-etl's README defines them; any .json file whose name has
 "transactions" or "blocks" as a word, in the directory or its partitions (blocks/start_block=.../...).
 The chain must be a Bitcoin chain of the chain list (VIGIA_CHAINS: "kind": "bitcoin", and "bitcoin_network"
 "mainnet", "testnet" or "regtest"); addresses of another network count as no address.
 
+The export must be enriched (inputs with their values and addresses): bitcoinetl stream, export_all with
+enrichment, or enrich_transactions after export_blocks_and_transactions.
+
 Each transaction becomes transfers from each input to each output, in proportion to value:
 input i pays output j  value_i x value_j / (sum of the inputs' values)  satoshis, rounded down.
-Coinbase transactions, inputs and outputs without a single address (multisig, OP_RETURN, non-standard) and
-transactions of more than ${MAX_PAIRS.toLocaleString("en-US")} input-output pairs give no transfer; the summary counts them.
-Nothing is written until every line has been read and checked; importing twice changes nothing.`;
+A CoinJoin (Whirlpool, WabiSabi, Wasabi 1, JoinMarket fingerprints) goes through a node coinjoin:<txid>,
+labelled a mixer; any other transaction of more than ${MAX_PAIRS.toLocaleString("en-US")} input-output pairs through tx:<txid>.
+Coinbase transactions and inputs and outputs without a single address (multisig, OP_RETURN, non-standard)
+give no transfer; the summary counts them. Nothing is written until every line has been read and checked;
+importing twice changes nothing.`;
 
 export function registerImportBtcEtlCommand(program: Command, withDatabase: WithDatabase): void {
   importCommand(program)
@@ -48,13 +53,6 @@ export function registerImportBtcEtlCommand(program: Command, withDatabase: With
           dir,
           progress: etlProgress(files.map((f) => f.path)),
         });
-        const b = summary.bitcoin;
-        if (b && b.too_large_to_project > 0) {
-          process.stderr.write(
-            `vigia: warning: ${b.too_large_to_project} transactions of more than ${MAX_PAIRS} input-output pairs ` +
-              "gave no transfers (a CoinJoin's value is not one participant's to follow)\n",
-          );
-        }
         process.stdout.write(`${JSON.stringify(summary)}\n`);
       }),
     );

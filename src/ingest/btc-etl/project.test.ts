@@ -1,6 +1,6 @@
 // The value-proportional projection of a Bitcoin transaction into transfers: each input pays each output its share,
-// change to an input's own address is no transfer, parts without an address count, a coinbase and a transaction
-// of too many pairs give none.
+// change to an input's own address is no transfer, parts without an address count, a coinbase gives none, and a
+// CoinJoin or a transaction of too many pairs goes through a node of its own.
 import { describe, expect, it } from "vitest";
 import { MAX_PAIRS, projectTransaction } from "./project.ts";
 
@@ -46,15 +46,46 @@ describe("projecting a Bitcoin transaction", () => {
     expect(withoutAddress).toBe(2);
   });
 
-  it("gives no transfer for a coinbase, or for more than MAX_PAIRS pairs", () => {
+  it("gives no transfer for a coinbase", () => {
     expect(
       projectTransaction({ ...base, coinbase: true, inputs: [], outputs: [{ address: "m", value: 5n }] }),
-    ).toEqual({ transfers: [], withoutAddress: 0, tooLarge: false });
+    ).toEqual({
+      transfers: [],
+      withoutAddress: 0,
+    });
+  });
+
+  it("sends a CoinJoin through a node of its own, and a transaction of more than MAX_PAIRS pairs through another", () => {
+    const tx = {
+      ...base,
+      inputs: [
+        { address: "a", value: 1_000_100n },
+        { address: "b", value: 1_000_000n },
+      ],
+      outputs: [
+        { address: "x", value: 1_000_000n },
+        { address: "y", value: 1_000_000n },
+      ],
+    };
+    const mix = projectTransaction(tx, { kind: "whirlpool", confidence: "high", reason: "5 by 5" });
+    const hub = `coinjoin:${base.hash}`;
+    expect(mix.through).toBe(hub);
+    // Each input pays the node its value less its share of the 100 sats of fee (rounded down); the node pays each
+    // output.
+    expect(mix.transfers.map((t) => [t.from, t.to, t.value, t.logIndex])).toEqual([
+      ["a", hub, "1000049", 0],
+      ["b", hub, "999950", 1],
+      [hub, "x", "1000000", 2],
+      [hub, "y", "1000000", 3],
+    ]);
+    // A Stonewall or a tx0 is one wallet's (or looks it): projected as any spend.
+    expect(
+      projectTransaction(tx, { kind: "stonewall", confidence: "medium", reason: "" }).through,
+    ).toBeUndefined();
     const many = Array.from({ length: 101 }, (_, i) => ({ address: `p${i}`, value: 1_000n }));
     expect(MAX_PAIRS).toBeLessThan(101 * 101);
-    expect(projectTransaction({ ...base, inputs: many, outputs: many })).toMatchObject({
-      transfers: [],
-      tooLarge: true,
-    });
+    const large = projectTransaction({ ...base, inputs: many, outputs: many });
+    expect(large.through).toBe(`tx:${base.hash}`);
+    expect(large.transfers).toHaveLength(202);
   });
 });

@@ -9,8 +9,17 @@
 // (change back to an input's address) is not a transfer. An input or output that names no single address (a bare
 // multisig, an OP_RETURN, a non-standard script, or an address not of the chain's network) takes part in the sums
 // but in no transfer, and is counted. A coinbase transaction has no inputs: new coins are not a transfer from
-// anyone, and are counted. A transaction of more than MAX_PAIRS pairs is not projected (counted): a transfer per
-// pair of a 300-by-300 round would be 90,000 rows, and a CoinJoin's value is not one participant's to follow.
+// anyone, and are counted.
+//
+// Two kinds of transaction go through a node of their own instead, inputs paying it (each its value less its share
+// of the fee) and it paying the outputs, so that value is followed through them with one more hop and never a
+// transfer per pair:
+// - a CoinJoin (src/risk's fingerprints: Whirlpool, WabiSabi, Wasabi 1, JoinMarket) goes through `coinjoin:<txid>`,
+//   which the import labels a mixer: a participant is not paid by each other participant, it took part in a mix,
+//   and its exposure reads as mixing;
+// - any other transaction of more than MAX_PAIRS input-output pairs (a consolidation into a batch payout) goes
+//   through `tx:<txid>`, unlabelled: 90,000 rows for a 300-by-300 transaction would be the store's largest cost.
+import type { CoinJoinVerdict } from "../../risk/index.ts";
 import type { StagedTransfer } from "../etl/rows.ts";
 
 export const MAX_PAIRS = 10_000;
@@ -34,18 +43,48 @@ export interface Projection {
   transfers: StagedTransfer[];
   /** inputs and outputs without a single address of the chain */
   withoutAddress: number;
-  /** more than MAX_PAIRS pairs: not projected */
-  tooLarge: boolean;
+  /** the node the transaction went through (`coinjoin:<txid>`, `tx:<txid>`), when it did */
+  through?: string;
 }
 
-export function projectTransaction(tx: BtcTransaction): Projection {
-  const withoutAddress = [...tx.inputs, ...tx.outputs].filter((p) => p.address === null).length;
-  if (tx.coinbase || tx.inputs.length === 0) return { transfers: [], withoutAddress, tooLarge: false };
-  if (tx.inputs.length * tx.outputs.length > MAX_PAIRS)
-    return { transfers: [], withoutAddress, tooLarge: true };
-  const total = tx.inputs.reduce((n, i) => n + i.value, 0n);
+/** Inputs pay `hub` their value less their share of the fee; `hub` pays each output. */
+function throughHub(tx: BtcTransaction, hub: string, total: bigint): StagedTransfer[] {
+  const paid = tx.outputs.reduce((n, o) => n + o.value, 0n);
+  const row = (logIndex: number, from: string, to: string, value: bigint): StagedTransfer => ({
+    txHash: tx.hash,
+    logIndex,
+    block: tx.block,
+    time: tx.time,
+    from,
+    to,
+    token: "native",
+    value: value.toString(),
+  });
   const transfers: StagedTransfer[] = [];
-  if (total === 0n) return { transfers, withoutAddress, tooLarge: false };
+  tx.inputs.forEach((input, i) => {
+    const value = total === 0n ? 0n : (input.value * paid) / total;
+    if (input.address !== null && value > 0n) transfers.push(row(i, input.address, hub, value));
+  });
+  tx.outputs.forEach((output, j) => {
+    if (output.address !== null && output.value > 0n) {
+      transfers.push(row(tx.inputs.length + j, hub, output.address, output.value));
+    }
+  });
+  return transfers;
+}
+
+/** `coinjoin`: the fingerprint the transaction matched, if any (a Stonewall or a tx0 is projected as any spend). */
+export function projectTransaction(tx: BtcTransaction, coinjoin?: CoinJoinVerdict): Projection {
+  const withoutAddress = [...tx.inputs, ...tx.outputs].filter((p) => p.address === null).length;
+  if (tx.coinbase || tx.inputs.length === 0) return { transfers: [], withoutAddress };
+  const total = tx.inputs.reduce((n, i) => n + i.value, 0n);
+  const mix = coinjoin !== undefined && coinjoin.kind !== "stonewall" && coinjoin.kind !== "whirlpool-tx0";
+  if (mix || tx.inputs.length * tx.outputs.length > MAX_PAIRS) {
+    const through = `${mix ? "coinjoin" : "tx"}:${tx.hash}`;
+    return { transfers: throughHub(tx, through, total), withoutAddress, through };
+  }
+  const transfers: StagedTransfer[] = [];
+  if (total === 0n) return { transfers, withoutAddress };
   tx.inputs.forEach((input, i) => {
     if (input.address === null) return;
     tx.outputs.forEach((output, j) => {
@@ -65,5 +104,5 @@ export function projectTransaction(tx: BtcTransaction): Projection {
       });
     });
   });
-  return { transfers, withoutAddress, tooLarge: false };
+  return { transfers, withoutAddress };
 }

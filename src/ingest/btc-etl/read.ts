@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { type BitcoinNetwork, parseBitcoinAddress } from "../../chains/address/index.ts";
+import { detectCoinJoin, type ScriptKind, type UtxoTx } from "../../risk/index.ts";
 import { type Batch, emptyBatch } from "../etl/batch.ts";
 import { EtlInputError, shown } from "../etl/errors.ts";
 import type { EtlFile, EtlFiles } from "../etl/files.ts";
@@ -78,26 +79,49 @@ export interface BitcoinReadOptions {
   network: BitcoinNetwork;
 }
 
-/** A part's single address of the chain's network, or null (multisig, non-standard, OP_RETURN, another network). */
-function addressOf(part: Record<string, unknown>, network: BitcoinNetwork): string | null {
+/**
+ * A part's single address of the chain's network, or null (multisig, non-standard, OP_RETURN, another network),
+ * and its script kind for the CoinJoin fingerprints (the address's type; bitcoin-etl's `nulldata` an OP_RETURN).
+ */
+function addressOf(
+  part: Record<string, unknown>,
+  network: BitcoinNetwork,
+): { address: string | null; script: ScriptKind } {
   const list = part.addresses;
-  if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string") return null;
+  const script: ScriptKind = part.type === "nulldata" ? "op_return" : "other";
+  if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string")
+    return { address: null, script };
   const parsed = parseBitcoinAddress(list[0], network);
-  return "error" in parsed ? null : parsed.address.address;
+  return "error" in parsed
+    ? { address: null, script }
+    : { address: parsed.address.address, script: parsed.address.type };
 }
 
-function parts(row: Record<string, unknown>, name: "inputs" | "outputs", network: BitcoinNetwork): BtcPart[] {
+type ReadPart = BtcPart & { script: ScriptKind };
+
+function parts(
+  row: Record<string, unknown>,
+  name: "inputs" | "outputs",
+  network: BitcoinNetwork,
+): ReadPart[] {
   return field(row, name, isArray, "a list").map((p, i) => {
     if (typeof p !== "object" || p === null) throw new LineError(`${name}[${i}] is not an object`);
     const part = p as Record<string, unknown>;
-    return {
-      address: addressOf(part, network),
-      value: BigInt(field(part, "value", isWhole, "a number of satoshis")),
-    };
+    if (name === "inputs" && part.value === null) {
+      throw new LineError(
+        `inputs[${i}].value is null: the export is not enriched (bitcoin-etl fills inputs' values and addresses ` +
+          "with enrich_transactions, or stream / export_all with enrichment on)",
+      );
+    }
+    const value = field(part, "value", isWhole, `a number of satoshis (${name}[${i}])`);
+    return { ...addressOf(part, network), value: BigInt(value) };
   });
 }
 
-function transaction(row: Record<string, unknown>, network: BitcoinNetwork): BtcTransaction {
+function transaction(
+  row: Record<string, unknown>,
+  network: BitcoinNetwork,
+): BtcTransaction & { inputs: ReadPart[]; outputs: ReadPart[] } {
   return {
     hash: field(row, "hash", isHash, "a transaction hash (64 hex digits)").toLowerCase(),
     block: String(field(row, "block_number", isWhole, "a block number")),
@@ -144,9 +168,17 @@ export async function* readBtcExport(files: EtlFile[], options: BitcoinReadOptio
         } else {
           const tx = transaction(row, options.network);
           batch.blockTimes.set(tx.block, tx.time);
-          const projected = projectTransaction(tx);
+          const utxo: UtxoTx = { txid: tx.hash, inputs: tx.inputs, outputs: tx.outputs };
+          const coinjoin = tx.coinbase ? undefined : detectCoinJoin(utxo);
+          const projected = projectTransaction(tx, coinjoin);
           if (tx.coinbase || tx.inputs.length === 0) counts.bitcoin.coinbase++;
-          if (projected.tooLarge) counts.bitcoin.tooLarge++;
+          if (projected.through?.startsWith("coinjoin:") && coinjoin) {
+            counts.bitcoin.coinjoins++;
+            batch.hubLabels.push({
+              address: projected.through,
+              label: `CoinJoin (${coinjoin.kind}, ${coinjoin.confidence} confidence): ${coinjoin.reason}`,
+            });
+          } else if (projected.through) counts.bitcoin.large++;
           counts.bitcoin.withoutAddress += projected.withoutAddress;
           for (const t of projected.transfers)
             batch.transfers.push({ file: files.indexOf(file), line, row: t });

@@ -12,6 +12,8 @@ export interface Batch {
   contracts: Set<string>;
   /** the logs of each transaction that emitted a bridge event: its bridge events and token Transfer logs */
   bridgeTxs: LogRead[][];
+  /** a bitcoin-etl export's CoinJoin nodes (`coinjoin:<txid>`), labelled mixers (src/ingest/btc-etl) */
+  hubLabels: { address: string; label: string }[];
   /** rows of the input this batch stands for */
   rows: number;
 }
@@ -24,6 +26,7 @@ export function emptyBatch(): Batch {
     tokens: [],
     contracts: new Set(),
     bridgeTxs: [],
+    hubLabels: [],
     rows: 0,
   };
 }

@@ -76,7 +76,10 @@ export interface ImportEtlSummary {
   bitcoin?: {
     coinbase_transactions: number;
     parts_without_address: number;
-    too_large_to_project: number;
+    /** CoinJoins, projected through a `coinjoin:<txid>` node labelled a mixer */
+    coinjoins: number;
+    /** transactions of more than 10,000 input-output pairs, projected through a `tx:<txid>` node */
+    large_transactions: number;
   };
   /** the logs files' bridge events (docs/risk-model.md, "Bridges") */
   bridges: {
@@ -214,7 +217,8 @@ export async function importEtl(
             bitcoin: {
               coinbase_transactions: counts.bitcoin.coinbase,
               parts_without_address: counts.bitcoin.withoutAddress,
-              too_large_to_project: counts.bitcoin.tooLarge,
+              coinjoins: counts.bitcoin.coinjoins,
+              large_transactions: counts.bitcoin.large,
             },
           }
         : {}),

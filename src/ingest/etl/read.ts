@@ -34,8 +34,8 @@ export interface ReadCounts {
   /** transactions of the logs files that emitted a bridge event */
   bridgeTransactions: number;
   /** a bitcoin-etl export's (src/ingest/btc-etl): coinbase transactions, inputs and outputs without a single
-   * address, transactions too large to project */
-  bitcoin: { coinbase: number; withoutAddress: number; tooLarge: number };
+   * address, CoinJoins and large transactions projected through a node of their own */
+  bitcoin: { coinbase: number; withoutAddress: number; coinjoins: number; large: number };
   skipped: Record<TransactionSkip, number>;
   /** the file being read */
   file: string;
@@ -47,7 +47,7 @@ export function emptyCounts(): ReadCounts {
     nativeTransfers: 0,
     tokenTransfers: 0,
     bridgeTransactions: 0,
-    bitcoin: { coinbase: 0, withoutAddress: 0, tooLarge: 0 },
+    bitcoin: { coinbase: 0, withoutAddress: 0, coinjoins: 0, large: 0 },
     skipped: { failed: 0, zero_value: 0, no_recipient: 0 },
     file: "",
   };

@@ -134,6 +134,20 @@ async function writeBridgeLegs(
   if (legs.length > 0) await insertBridgeLegs(conn.db, legs);
 }
 
+/**
+ * A bitcoin-etl export's CoinJoin nodes, as mixers of the chain (src/ingest/btc-etl/project.ts): made by the import
+ * from the transaction's fingerprint, source `vigia:coinjoin`. Not logged for re-screening: no one monitors a node
+ * the import made.
+ */
+async function writeHubLabels(conn: Conn, chainId: number, labels: Batch["hubLabels"]): Promise<void> {
+  await conn.query(
+    `INSERT INTO labels (address, chain_id, label, category, original_category, source)
+     SELECT a, $1, l, 'mixer', 'coinjoin', 'vigia:coinjoin' FROM unnest($2::text[], $3::text[]) AS t(a, l)
+     ON CONFLICT (address, chain_id, category, source) DO NOTHING`,
+    [chainId, labels.map((l) => l.address), labels.map((l) => l.label.slice(0, 500))],
+  );
+}
+
 export async function writeBatch(
   conn: Conn,
   targets: BatchTargets,
@@ -160,4 +174,5 @@ export async function writeBatch(
   }
   if (batch.contracts.size > 0) await markContracts(conn.db, targets.chainId, [...batch.contracts]);
   if (batch.bridgeTxs.length > 0) await writeBridgeLegs(conn, targets, batch, totals);
+  if (batch.hubLabels.length > 0) await writeHubLabels(conn, targets.chainId, batch.hubLabels);
 }

@@ -1,8 +1,9 @@
 // Which chain a label belongs to. EVM chains are keyed by their chain id, and 0 means "every EVM chain" (one key
 // controls an EVM address on all of them). Tron is a chain of the ledger (728126428): its labels are stored as its
 // transfers are, in the 0x form, so the risk core matches them (base58check `T...` is decoded with its checksum,
-// never lowercased). Chains the ledger does not follow get −(1,000,000 + SLIP-44 coin type), e.g. Bitcoin −1000000,
-// so they never collide with an EVM chain id (docs/labels.md).
+// never lowercased). Bitcoin's go to its mainnet ledger id (177005167), checked by its codec (a row that fails is
+// skipped). Chains the ledger does not follow get −(1,000,000 + SLIP-44 coin type), e.g. Litecoin −1000002, so
+// they never collide with an EVM chain id (docs/labels.md).
 import { normalizeEvmAddress } from "../../chains/address/index.ts";
 import {
   BITCOIN_CHAIN_IDS,
@@ -83,7 +84,10 @@ const NAME_BY_ID = new Map<number, string>([
  */
 const LEDGER_CHAINS = new ChainRegistry([...BUILT_IN_CHAINS, ...BITCOIN_LABEL_CHAINS]);
 
-/** Positive ids are ledger chains (EVM, or Tron stored in the EVM form), 0 every EVM chain; non-EVM ids are negative. */
+/**
+ * Positive ids are ledger chains (EVM; Tron stored in the EVM form; Bitcoin, its addresses as its codec stores
+ * them), 0 every EVM chain; the ids of chains the ledger does not follow are negative.
+ */
 export const isEvmChainId = (id: number) => id >= 0;
 export const isKnownChainId = (id: number) => id >= 0 || NAME_BY_ID.has(id);
 export const chainNameOf = (id: number): string | undefined => NAME_BY_ID.get(id);
@@ -117,9 +121,12 @@ export function placeAddress(requested: number, raw: string): ChainResolution {
         error: `"${address}" is a lowercased Tron address: base58 is case-sensitive, the original case is needed`,
       };
     const parsed = codec.parse(address);
-    return "error" in parsed
-      ? { error: `"${address}" ${parsed.error}` }
-      : { chainId, address: parsed.address };
+    if (!("error" in parsed)) return { chainId, address: parsed.address };
+    // Sources lowercase base58 or mistype Bitcoin addresses (plustoken's TagPack, republished OFAC lists): such a row
+    // labels no address, and is skipped, counted, rather than failing a whole file that once imported.
+    if (codec.kind === "bitcoin")
+      return { skip: "Bitcoin address failing its checksum or network (often lowercased by its source)" };
+    return { error: `"${address}" ${parsed.error}` };
   }
   if (isEvmChainId(chainId)) {
     const evm = normalizeEvmAddress(address);

@@ -11,8 +11,10 @@
 // Confidence: 0.9 at 1 hop, 1.0 when the deposits into the mixer are exactly a pool's fixed denominations, times
 // 0.6 per further hop and the traced fraction. An address merely active at the same time as a mixer deposit has no
 // such path and is left alone.
+
 import type { Detector, Finding } from "../findings.ts";
 import { hops, pct, tokens, usd } from "../format.ts";
+import { addressKey } from "../graph/address-key.ts";
 import { sumUsd } from "../graph/amounts.ts";
 import { displayName, endsTrace, isMixer, shortAddress } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
@@ -65,7 +67,7 @@ export const detectMixing: Detector<MixingParams> = (graph, params) =>
   sortFindings(findMixing(indexGraph(graph), params));
 
 export function findMixing(index: GraphIndex, params: MixingParams): Finding[] {
-  const pools = new Map(params.knownPools.map((p) => [p.address.toLowerCase(), p.label]));
+  const pools = new Map(params.knownPools.map((p) => [addressKey(p.address), p.label]));
   const mixers = new Set(index.nodes.filter((n) => isMixer(n) || pools.has(n.address)).map((n) => n.address));
   if (mixers.size === 0) return [];
   const maxHops = Math.max(1, params.maxHops ?? index.graph.maxDepth);

@@ -1,6 +1,7 @@
 // A read-only, canonically ordered view of a TxGraph: nodes sorted by address, edges in chronological order with
 // a total tie-break, and per-address adjacency. Every detector reads the graph through it, which is what makes
 // their output independent of the order of the graph's nodes and edges.
+import { addressKey } from "./address-key.ts";
 import {
   type Conversion,
   type ConversionParams,
@@ -63,13 +64,13 @@ export function indexGraph(
 ): GraphIndex {
   const edgesById = new Map<string, GraphEdge>();
   for (const e of graph.edges) {
-    const normal = { ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() };
+    const normal = { ...e, from: addressKey(e.from), to: addressKey(e.to) };
     const seen = edgesById.get(e.id);
     if (!seen || compareEdges(normal, seen) < 0) edgesById.set(e.id, normal);
   }
   const nodeMap = new Map<string, GraphNode>();
   for (const [key, n] of graph.nodes) {
-    const address = (n.address || key).toLowerCase();
+    const address = addressKey(n.address || key);
     nodeMap.set(address, { ...n, address });
   }
   // In canonical order a transaction's transfers are adjacent: conversions are read in one pass, and their edges
@@ -111,7 +112,7 @@ export function indexGraph(
 
   return {
     graph,
-    roots: [...new Set(graph.roots.map((r) => r.toLowerCase()))].sort(cmp),
+    roots: [...new Set(graph.roots.map(addressKey))].sort(cmp),
     nodes,
     edges,
     conversions: reading.conversions,
@@ -160,8 +161,8 @@ export function conversionsOf(
   params: ConversionParams = DEFAULT_CONVERSION_PARAMS,
 ): readonly Conversion[] {
   const nodes = new Map<string, GraphNode>();
-  for (const [key, n] of graph.nodes) nodes.set((n.address || key).toLowerCase(), n);
-  const edges = graph.edges.map((e) => ({ ...e, from: e.from.toLowerCase(), to: e.to.toLowerCase() }));
+  for (const [key, n] of graph.nodes) nodes.set(addressKey(n.address || key), n);
+  const edges = graph.edges.map((e) => ({ ...e, from: addressKey(e.from), to: addressKey(e.to) }));
   return readConversions(
     withoutBridgedTransfers(edges).sort(compareEdges),
     (a) => nodes.get(a),

@@ -2,9 +2,11 @@
 // the breakdown of the score out. Pure and deterministic: the same graph (in any node/edge order) and the same
 // configuration always give the same result, which records the scoring model's version and a fingerprint of
 // the configuration.
+
 import { runDetectors } from "../detectors/registry.ts";
 import { computeExposure, type Exposure } from "../exposure.ts";
 import { type Finding, PATTERNS, type PatternName } from "../findings.ts";
+import { addressKey } from "../graph/address-key.ts";
 import { isExchange } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
 import type { TxGraph } from "../graph/types.ts";
@@ -51,9 +53,9 @@ export interface RiskAnalysis {
 /** Analyses one address of a graph (usually its root). */
 export function analyseGraph(graph: TxGraph, root: string, config: RiskConfig = NO_OVERRIDES): RiskAnalysis {
   const resolved = resolvedFor(config);
-  const address = root.toLowerCase();
+  const address = addressKey(root);
   // Root-centred detectors (mixing) look at the graph's roots: make sure the analysed address is one.
-  const rooted = graph.roots.some((r) => r.toLowerCase() === address)
+  const rooted = graph.roots.some((r) => addressKey(r) === address)
     ? graph
     : { ...graph, roots: [...graph.roots, address] };
   const index = indexGraph(rooted, { slippageTolerance: resolved.exposure.conversionSlippage });

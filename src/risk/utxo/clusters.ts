@@ -6,8 +6,8 @@
 // - a transaction shaped like Samourai's Stonewall may be one wallet or two (Stonewall X2): vetoed, not merged;
 // - a transaction that spends from a labelled service (an exchange's hot wallet) is not merged: a service's
 //   inputs join its customers' deposit addresses, and through them everyone;
-// - a cluster that reaches `serviceScale` addresses is a service nobody labelled: it is marked "service-scale" and
-//   merges into it stop.
+// - a merge that would make a cluster of more than `serviceScale` addresses is refused: the largest cluster it would
+//   have joined is a service nobody labelled, marked "service-scale", and merges into it stop.
 // Change heuristics are not used to merge. Incremental: transactions are added as blocks or imports bring them, in
 // chain order; the same transactions in the same order always give the same clusters and ids. Pure: no I/O.
 import { detectCoinJoin } from "./coinjoin.ts";

@@ -211,7 +211,7 @@ describe("layers", () => {
     const { graph } = await expand([addr("D").toUpperCase().replace("0X", "0x"), addr("B"), addr("D")], 1);
     expect(graph.roots).toEqual([addr("B"), addr("D")]);
     expect(names(graph)).toEqual(["B", "D", "R", "A", "F"]);
-    await expect(expand(["0x1234"], 1)).rejects.toThrow(/not an EVM address/);
+    await expect(expand(["0x1234"], 1)).rejects.toThrow(/not an address: "0x1234"/);
   });
 
   it("turns each transfer into an edge with amount, decimals, symbol and USD of its day's price", async () => {

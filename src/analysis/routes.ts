@@ -65,7 +65,8 @@ export function registerAnalysisRoutes(app: HttpApp, ctx: AnalysisContext): void
       config: { access: "viewer" },
       schema: {
         tags,
-        summary: "Quick risk check of one address (EVM hex; Tron base58check or hex)",
+        summary:
+          "Quick risk check of one address (EVM hex; Tron base58check or hex; Bitcoin as its network writes it)",
         description: "Direct exposure and the patterns visible within one hop. `chainId` defaults to 1.",
         querystring: QuickQuery,
         response: { 200: Ok(QuickResponse) },

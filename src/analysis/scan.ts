@@ -4,7 +4,7 @@
 // unknown chain, a non-EVM address or a failing data source fails that address only. Every analysis (completed
 // or failed) is stored with its analysisId.
 import type { Static } from "@sinclair/typebox";
-import { normalizeEvmAddress } from "../chains/address/index.ts";
+import { normalizeStoredAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { OUT_OF_TIME, requestDeadline } from "./deadline.ts";
@@ -94,7 +94,7 @@ export async function scanRisk(
 
   for (const f of failures) {
     const id = newAnalysisId();
-    const evm = normalizeEvmAddress(f.address);
+    const stored = normalizeStoredAddress(f.address);
     const chain = /^[1-9][0-9]{0,15}$/.test(f.chainId) ? Number(f.chainId) : undefined;
     // Stored when it can be keyed (a known chain number); an unparseable chain id is answered only.
     if (chain !== undefined && chain <= 2147483647) {
@@ -104,14 +104,14 @@ export async function scanRisk(
           id,
           projectId: req.projectId,
           chainId: chain,
-          address: evm ?? f.address,
+          address: stored ?? f.address,
           kind: "scan",
           maxDepth: req.maxDepth,
         },
         { error: f.error, durationMs: 0 },
       );
     }
-    results[f.i] = failedResult(evm ?? f.address, f.chainId, req.maxDepth, id, f.error);
+    results[f.i] = failedResult(stored ?? f.address, f.chainId, req.maxDepth, id, f.error);
   }
 
   const final = results as ScanResult[];

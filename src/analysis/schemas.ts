@@ -125,7 +125,8 @@ export const QuickQuery = Type.Object({
   address: Type.String({
     minLength: 1,
     maxLength: 200,
-    description: "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex",
+    description:
+      "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex; Bitcoin as its network writes it (bech32 in either case)",
   }),
   chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, default: 1 })),
 });
@@ -166,7 +167,8 @@ export const RiskJobBody = Type.Object({
   address: Type.String({
     minLength: 1,
     maxLength: 200,
-    description: "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex",
+    description:
+      "the chain's address: EVM 0x + 40 hex in any case; Tron base58check (T…) or hex; Bitcoin as its network writes it (bech32 in either case)",
   }),
   chainId: Type.Integer({ minimum: 1, maximum: 2147483647 }),
   fromDate: Type.Optional(Type.String({ maxLength: 40, description: "YYYY-MM-DD or ISO 8601 date-time" })),

@@ -6,7 +6,7 @@
 // withheld for want of current data (no_data) included, is never a stored result.
 
 import type { Static } from "@sinclair/typebox";
-import { normalizeEvmAddress, parseTronAddress } from "../chains/address/index.ts";
+import { normalizeEvmAddress, normalizeStoredAddress, parseTronAddress } from "../chains/address/index.ts";
 import type { AnalysisContext } from "./context.ts";
 import { deferredOf } from "./first-scans.ts";
 import type { StoredResponse } from "./schemas.ts";
@@ -33,7 +33,8 @@ export async function storedScans(
     }
     const tron = parseTronAddress(a);
     return (
-      normalizeEvmAddress(a) ?? ("address" in tron && a.trim().startsWith("T") ? tron.address : a.trim())
+      normalizeEvmAddress(a) ??
+      ("address" in tron && a.trim().startsWith("T") ? tron.address : (normalizeStoredAddress(a) ?? a.trim()))
     );
   };
   const wanted = [...new Set(addresses.map(storedForm))];

@@ -7,7 +7,8 @@ import { StringEnum } from "../platform/http/schemas.ts";
 const Address = Type.String({
   minLength: 10,
   maxLength: 200,
-  description: "the wallet as its chain writes it (EVM hex; Tron base58check or hex)",
+  description:
+    "the wallet as its chain writes it (EVM hex; Tron base58check or hex; Bitcoin as its network writes it)",
 });
 
 export const CreateBody = Type.Object({

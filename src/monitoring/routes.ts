@@ -132,7 +132,7 @@ export function registerMonitoringRoutes(
         tags,
         summary: "Register an address for monitoring",
         description:
-          "`address` on `chainId` (as the chain writes it: EVM hex, Tron base58check or hex), or, an EVM address without `chainId`, on every EVM chain the service follows (one record), " +
+          "`address` on `chainId` (as the chain writes it: EVM hex, Tron base58check or hex; a Bitcoin chain's are refused: nothing watches it yet), or, an EVM address without `chainId`, on every EVM chain the service follows (one record), " +
           "belonging to the integrator's user `foreign_user_id`. Its new transfers are checked against the laws " +
           "of the project's jurisdictions, and notified with their chain. The same address twice on a chain (an " +
           "every-chain record is on each): 409 naming the record; past the project's cap of monitored addresses " +

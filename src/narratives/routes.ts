@@ -118,7 +118,7 @@ export function registerNarrativeRoutes(
         throw invalid(MESSAGES.invalidQuery, [
           {
             path: "/chainId",
-            message: `is a${kind === "evm" ? "n EVM" : " Tron"} chain: the wallet is a${parsed.family === "evm" ? "n EVM" : ` ${parsed.family}`} address`,
+            message: `is a${kind === "evm" ? "n EVM" : kind === "tron" ? " Tron" : " Bitcoin"} chain: the wallet is a${parsed.family === "evm" ? "n EVM" : ` ${parsed.family}`} address`,
           },
         ]);
       const principal = principalOf(req);

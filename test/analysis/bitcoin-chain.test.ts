@@ -143,6 +143,22 @@ describe("a Bitcoin chain", () => {
     expect(result.riskReason).toMatch(/sanctioned/i);
     // The bystander's payer never received from the sanctioned address.
     expect(result.address).toBe(client);
+    // The stored result answers an address written in the other case of bech32, without its chain too.
+    const mixedCase = (sanctioned as string).toUpperCase();
+    await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+      headers: auth(svc.project.keys.developer),
+      payload: {
+        addresses: [{ address: sanctioned, chainId: String(CHAIN) }],
+        maxDepth: 1,
+        skipExisting: false,
+      },
+    });
+    const stored = (
+      await get(`/v1/projects/${svc.project.id}/addresses/scan-risk?addresses=${mixedCase}`)
+    ).json().data;
+    expect(stored.results.map((r: { address: string }) => r.address)).toEqual([sanctioned]);
     const bystanderCheck = (await get(`/v1/risk/quick?address=${bystander}&chainId=${CHAIN}`)).json().data;
     expect(["minimal", "low"]).toContain(bystanderCheck.level);
   });

@@ -122,7 +122,7 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     // The overdue alert: its deadline as the law's, assigned to her, moved to review with a note.
     await page.click(`#inbox tr[data-alert-id="${world.overdueId}"] button.open-alert`);
     await page.waitForSelector(`#detail[data-alert-id="${world.overdueId}"]`);
-    expect(await page.textContent("#detail .deadline-law")).toMatch(/de 2026(,| a las) \d{2}:\d{2} .*hace/);
+    expect(await page.textContent("#detail .deadline-law")).toMatch(/de \d{4}(,| a las) \d{2}:\d{2} .*hace/);
     const officerId = await page.locator("#assignee option", { hasText: "Ana López" }).getAttribute("value");
     expect(officerId).toBeTruthy();
     await page.selectOption("#assignee", officerId!);
@@ -167,13 +167,29 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
       await snap(page, `05-match-${decision}`);
     }
 
-    // October generated, its file downloaded and marked filed with the folio; the coming deadlines as the law's.
+    // Last month generated, its file downloaded and marked filed with the folio; the coming deadlines as the law's.
     await page.click('nav a[href="/app/reports"]');
     await page.waitForSelector("#coming tbody tr");
     const monthly = page.locator('#coming tr[data-filing="MX-AVI-MONTHLY"]').first();
-    expect(await monthly.textContent()).toMatch(/17 de diciembre de 2026(,| a las) 23:59/);
+    // The project's first month in Mexico City is this one: its file falls due on the 17th of the next.
+    const [year, month] = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "America/Mexico_City",
+      year: "numeric",
+      month: "2-digit",
+    })
+      .format(new Date())
+      .split("-")
+      .map(Number) as [number, number];
+    const next = new Date(Date.UTC(year, month, 1));
+    const nextName = new Intl.DateTimeFormat("es-MX", { month: "long", timeZone: "UTC" }).format(next);
+    expect(await monthly.textContent()).toMatch(
+      new RegExp(`17 de ${nextName} de ${next.getUTCFullYear()}(,| a las) 23:59`),
+    );
     expect(await monthly.textContent()).toMatch(/vence en \d+ días/);
-    expect(await page.inputValue("#report-period")).toBe("2026-10");
+    // The period offered is the last month closed there.
+    expect(await page.inputValue("#report-period")).toBe(
+      new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7),
+    );
     await page.click("#report-generate");
     await page.waitForSelector("#report-notice");
     await page.waitForSelector('#report-files tr[data-status="draft"]');
@@ -225,7 +241,7 @@ describe.runIf(runnable)("the officer's pages in headless Chromium (es-MX, Ameri
     await page.click("#aviso-submit");
     await page.waitForSelector("#aviso-raised");
     expect(await page.textContent("#aviso-raised")).toMatch(
-      /vence el .* de 2026(,| a las) \d{2}:\d{2}.*vence en (23|24) h/,
+      /vence el .* de \d{4}(,| a las) \d{2}:\d{2}.*vence en (23|24) h/,
     );
     await spanishEverywhere(page);
     await snap(page, "08-aviso");

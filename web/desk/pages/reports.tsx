@@ -11,10 +11,25 @@ import { Badge, ErrorLine, Loading, useLoad } from "../ui.tsx";
 const COUNTRIES = ["MX", "CO", "GT", "SV"] as const;
 const WEEKS_AHEAD = 6;
 
+/** Each jurisdiction's zone, where its months begin and end (src/jurisdictions). */
+const ZONES: Record<(typeof COUNTRIES)[number], string> = {
+  MX: "America/Mexico_City",
+  CO: "America/Bogota",
+  GT: "America/Guatemala",
+  SV: "America/El_Salvador",
+};
+
+/** The last month that has closed in Mexico's zone (the page opens on Mexico): the one a file can be made of. */
 const lastMonth = () => {
-  const now = new Date();
-  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return d.toISOString().slice(0, 7);
+  const [year, month] = new Intl.DateTimeFormat("en-CA", {
+    timeZone: ZONES.MX,
+    year: "numeric",
+    month: "2-digit",
+  })
+    .format(new Date())
+    .split("-")
+    .map(Number);
+  return new Date(Date.UTC(year as number, (month as number) - 2, 1)).toISOString().slice(0, 7);
 };
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

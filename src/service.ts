@@ -17,6 +17,7 @@ import {
   wireChains,
 } from "./chains/index.ts";
 import { type Indexers, wireChainFollowing } from "./chains/indexer/index.ts";
+import { wireClusters } from "./clusters/index.ts";
 import type { EmbeddedDevnet } from "./devnet/embedded.ts";
 import { devnetApiExamples } from "./devnet/examples.ts";
 import { followsDevnetChain } from "./devnet/when.ts";
@@ -256,6 +257,7 @@ async function assembleRooms(
   wireNarratives(base, { registry, analysis });
   wireCases(base);
   wireViewer(base);
+  wireClusters(base, { registry });
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
   const devnet = await wireDevnet(base, options.devnet);
   // The devnet's chain only where devnets run (src/devnet/when.ts): after a move to PostgreSQL, 127.0.0.1:8545 may

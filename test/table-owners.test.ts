@@ -23,6 +23,8 @@ const LEDGER_WRITERS: Record<string, string[]> = {
   explorer_fetches: ["chains"], // the explorer cache's record of what it fetched
   deposit_addresses: ["attribution"], // the deposit-address inference's verdicts
   label_changes: ["ingest", "attribution"], // the labels an import or an attribution added or changed
+  utxo_clusters: ["clusters"], // the address clusters kept as a UTXO chain's transactions arrive
+  utxo_cluster_members: ["clusters"],
 };
 
 /**

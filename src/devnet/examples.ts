@@ -9,6 +9,7 @@ import { DEVNET_CHAIN_ID } from "../chains/index.ts";
 import type { ApiExamples } from "../platform/http/examples.ts";
 import { devnetWorld } from "../worlds/index.ts";
 import { type DemoAddress, demoAddresses } from "./addresses.ts";
+import { BITCOIN_EXAMPLE } from "./bitcoin-examples.ts";
 import { devnetResponseExamples } from "./response-examples.ts";
 import { devnetWebhookExamples } from "./webhook-example.ts";
 
@@ -138,6 +139,11 @@ export function devnetRequestExamples(addresses: readonly DemoAddress[] = demoAd
         body: { name: "Round trip", wallet: of("round_tripping"), chainId, incremental: true, maxDepth: 4 },
       },
       "GET /v1/projects/{projectId}/investigations/{id}": { params: { id: INVESTIGATION_ID } },
+      // The devnet has no Bitcoin chain: an address of mainnet (BIP-173's example), answered once a Bitcoin chain is
+      // in the chain list and its transactions imported.
+      "GET /v1/clusters/{address}": {
+        params: { address: BITCOIN_EXAMPLE.address, chainId: BITCOIN_EXAMPLE.chainId },
+      },
       "POST /v1/projects/{projectId}/investigations/{id}/close": { params: { id: INVESTIGATION_ID } },
       "GET /v1/projects/{projectId}/investigations/{id}/evidence": {
         params: { id: INVESTIGATION_ID, format: "md" },

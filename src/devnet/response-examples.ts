@@ -6,9 +6,11 @@
 // risk model's own for those cases. By operation, status and media type (src/platform/http/examples.ts); JSON bodies
 // are valid against their route's response schema, which test/contract/openapi-examples.test.ts checks, as it checks
 // that every operation has one.
+
 import { DEVNET_CHAIN_ID } from "../chains/index.ts";
 import { devnetWorld, TOKEN_CONTRACTS, type World } from "../worlds/index.ts";
 import { demoAddresses } from "./addresses.ts";
+import { BITCOIN_EXAMPLE } from "./bitcoin-examples.ts";
 import { EXAMPLE_TX_HASH, EXAMPLE_WEBHOOK_SECRETS, exampleNotification } from "./webhook-example.ts";
 
 type ByMedia = Record<string, unknown>;
@@ -897,6 +899,7 @@ export function devnetResponseExamples(
         stats_source: "index",
       }),
     },
+    "GET /v1/clusters/{address}": { "200": ok(BITCOIN_EXAMPLE.cluster) },
     "GET /v1/risk/quick": {
       "200": ok({
         risk: 85,

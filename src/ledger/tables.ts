@@ -129,6 +129,34 @@ export interface DepositAddressesTable {
   updated_at: Generated<Date>;
 }
 
+/** A UTXO chain's address cluster (migrations/0048_utxo_clusters.sql), written by src/clusters. */
+export interface UtxoClustersTable {
+  chain_id: number;
+  key: ColumnType<string, string | bigint, string | bigint>;
+  id: string;
+  size: number;
+  addresses: string[];
+  joined_by: string[];
+  coinjoins_excluded: ColumnType<ExcludedCoinJoinRow[], string, string>;
+  service_scale: boolean;
+  updated_at: Generated<Date>;
+}
+
+/** A CoinJoin a cluster's addresses took part in, as utxo_clusters keeps it. */
+export interface ExcludedCoinJoinRow {
+  txid: string;
+  kind: string;
+  confidence: string;
+  reason: string;
+}
+
+/** Which stored cluster an address is in (an address in none is alone in its cluster). */
+export interface UtxoClusterMembersTable {
+  chain_id: number;
+  address: string;
+  key: ColumnType<string, string | bigint, string | bigint>;
+}
+
 /** A bridge's event on one chain (migrations/0047_bridge_legs.sql), written by the indexer in src/chains and by the
  * ethereum-etl import (logs.csv) in src/ingest, through src/chains/store. */
 export interface BridgeLegsTable {
@@ -166,4 +194,7 @@ export interface LedgerTables {
   deposit_addresses: DepositAddressesTable;
   /** labels that appeared or changed, written by the label imports and the deposit-address inference */
   label_changes: LabelChangesTable;
+  /** a UTXO chain's address clusters (migrations/0048_utxo_clusters.sql), written by src/clusters */
+  utxo_clusters: UtxoClustersTable;
+  utxo_cluster_members: UtxoClusterMembersTable;
 }

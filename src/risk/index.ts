@@ -143,6 +143,7 @@ export type { ScoreContribution } from "./scoring/contributions.ts";
 export { compareLevels, LEVEL_FLOORS, levelFor, RISK_LEVELS, type RiskLevel } from "./scoring/levels.ts";
 export { DEFAULT_SCORING_PARAMS, SCORING_MODEL_VERSION, type ScoringParams } from "./scoring/params.ts";
 export {
+  type ClusterChange,
   Clusterer,
   type ClusterParams,
   type ClusterStep,
@@ -153,6 +154,7 @@ export {
   detectCoinJoin,
   type ExcludedCoinJoin,
   type ScriptKind,
+  type StoredCluster,
   type UtxoPart,
   type UtxoTx,
   WABISABI_DENOMINATIONS,

@@ -135,6 +135,8 @@ describe("import btc-etl", () => {
       parts_without_address: 1,
       coinjoins: 0,
       large_transactions: 0,
+      // Its two inputs of the network's: one cluster.
+      clusters: { written: 1, merged_away: 0 },
     });
     expect((await stored(TESTNET)).map((t) => [t.from_address, t.to_address, t.value])).toEqual([
       [a, x, "1875"],

@@ -170,6 +170,7 @@ export async function* readBtcExport(files: EtlFile[], options: BitcoinReadOptio
           batch.blockTimes.set(tx.block, tx.time);
           const utxo: UtxoTx = { txid: tx.hash, inputs: tx.inputs, outputs: tx.outputs };
           const coinjoin = tx.coinbase ? undefined : detectCoinJoin(utxo);
+          if (!tx.coinbase && tx.inputs.length > 0) batch.utxo.push(utxo);
           const projected = projectTransaction(tx, coinjoin);
           if (tx.coinbase || tx.inputs.length === 0) counts.bitcoin.coinbase++;
           if (projected.through?.startsWith("coinjoin:") && coinjoin) {

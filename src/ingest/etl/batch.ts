@@ -1,5 +1,6 @@
 // One batch of checked rows, as read.ts hands them to the writer: at most one file's worth, a few tens of
 // thousands of rows, so that memory stays the same whatever the size of the export.
+import type { UtxoTx } from "../../risk/index.ts";
 import type { BlockRead, LogRead, StagedTransfer, TokenRead } from "./rows.ts";
 
 export interface Batch {
@@ -14,6 +15,8 @@ export interface Batch {
   bridgeTxs: LogRead[][];
   /** a bitcoin-etl export's CoinJoin nodes (`coinjoin:<txid>`), labelled mixers (src/ingest/btc-etl) */
   hubLabels: { address: string; label: string }[];
+  /** a bitcoin-etl export's transactions with inputs, for the address clusters (src/clusters) */
+  utxo: UtxoTx[];
   /** rows of the input this batch stands for */
   rows: number;
 }
@@ -27,6 +30,7 @@ export function emptyBatch(): Batch {
     contracts: new Set(),
     bridgeTxs: [],
     hubLabels: [],
+    utxo: [],
     rows: 0,
   };
 }

@@ -80,6 +80,11 @@ export interface ImportEtlSummary {
     coinjoins: number;
     /** transactions of more than 10,000 input-output pairs, projected through a `tx:<txid>` node */
     large_transactions: number;
+    /**
+     * address clusters (src/clusters) this import wrote (new, grown or changed) and stored clusters it merged into
+     * others
+     */
+    clusters: { written: number; merged_away: number };
   };
   /** the logs files' bridge events (docs/risk-model.md, "Bridges") */
   bridges: {
@@ -219,6 +224,7 @@ export async function importEtl(
               parts_without_address: counts.bitcoin.withoutAddress,
               coinjoins: counts.bitcoin.coinjoins,
               large_transactions: counts.bitcoin.large,
+              clusters: { written: totals.clustersWritten, merged_away: totals.clustersAbsorbed },
             },
           }
         : {}),

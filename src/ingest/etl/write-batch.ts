@@ -7,6 +7,7 @@
 import { attributeTransfers } from "../../attribution/index.ts";
 import { decodeBridgeLegs, type TxTransfer } from "../../chains/index.ts";
 import { insertBridgeLegs, markContracts, upsertTokens } from "../../chains/store/index.ts";
+import { clusterTransactions } from "../../clusters/index.ts";
 import type { Batch } from "./batch.ts";
 import type { BlockTimes } from "./block-times.ts";
 import type { Conn } from "./connection.ts";
@@ -24,6 +25,9 @@ export interface WriteTotals {
   bridgeSkipped: number;
   /** transactions with a bridge event whose block time is known nowhere */
   bridgeUntimed: number;
+  /** a bitcoin-etl export's address clusters written (new, grown or changed) and stored clusters merged away */
+  clustersWritten: number;
+  clustersAbsorbed: number;
 }
 
 export const emptyTotals = (): WriteTotals => ({
@@ -33,6 +37,8 @@ export const emptyTotals = (): WriteTotals => ({
   bridgeLegs: 0,
   bridgeSkipped: 0,
   bridgeUntimed: 0,
+  clustersWritten: 0,
+  clustersAbsorbed: 0,
 });
 
 export interface BatchTargets {
@@ -175,4 +181,10 @@ export async function writeBatch(
   if (batch.contracts.size > 0) await markContracts(conn.db, targets.chainId, [...batch.contracts]);
   if (batch.bridgeTxs.length > 0) await writeBridgeLegs(conn, targets, batch, totals);
   if (batch.hubLabels.length > 0) await writeHubLabels(conn, targets.chainId, batch.hubLabels);
+  if (batch.utxo.length > 0) {
+    // After the labels: a CoinJoin's node is labelled before the clusters read labels (exchange inputs).
+    const update = await clusterTransactions(conn.db, targets.chainId, batch.utxo);
+    totals.clustersWritten += update.written;
+    totals.clustersAbsorbed += update.absorbed;
+  }
 }

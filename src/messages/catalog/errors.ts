@@ -20,6 +20,10 @@ export const errors = defineMessages({
     "error.payload_too_large": "Request body is larger than 1 MiB",
     "error.unsupported_media_type": "Content-Type must be application/json",
     "error.auth_limited": "Too many failed authentications from this address: limit of {max} per minute",
+    "error.cluster_chain_kind":
+      "Chain {chain} ({name}) is not a Bitcoin chain: clusters by common inputs are kept for Bitcoin chains only (an account chain's address is its owner's already)",
+    "error.cluster_address_unknown":
+      "No transaction the service holds on chain {chain} names {address}: import the chain's transactions (vigia import btc-etl) to cluster its addresses",
   },
   es: {
     "error.invalid_body": "El cuerpo de la solicitud no es válido",
@@ -39,5 +43,9 @@ export const errors = defineMessages({
     "error.unsupported_media_type": "El Content-Type debe ser application/json",
     "error.auth_limited":
       "Demasiadas autenticaciones fallidas desde esta dirección: el límite es de {max} por minuto; espere un minuto",
+    "error.cluster_chain_kind":
+      "La cadena {chain} ({name}) no es una cadena de Bitcoin: los clústeres por entradas comunes solo se llevan en cadenas de Bitcoin (en una cadena de cuentas, la dirección ya es de su dueño)",
+    "error.cluster_address_unknown":
+      "Ninguna transacción que el servicio tiene de la cadena {chain} nombra {address}: importe las transacciones de la cadena (vigia import btc-etl) para agrupar sus direcciones",
   },
 });

@@ -3,7 +3,7 @@
 // merged (recorded as excluded CoinJoins), a Stonewall is vetoed, a labelled service's spend merges nothing, and a
 // cluster reaching the service-scale size is marked and merged no further.
 import { describe, expect, it } from "vitest";
-import { Clusterer } from "./clusters.ts";
+import { Clusterer, type StoredCluster } from "./clusters.ts";
 import { WABISABI_DENOMINATIONS } from "./coinjoin.ts";
 import type { UtxoPart, UtxoTx } from "./types.ts";
 
@@ -140,5 +140,67 @@ describe("address clusters", () => {
     };
     expect(run()).toEqual(run());
     expect(run()).toEqual([["c:k2", ["k2", "k1", "o", "k3"].filter((a) => a !== "o")]]);
+  });
+
+  it("continues stored clusters batch by batch: the same clusters as one pass, the earliest id kept", () => {
+    const batches = [
+      [tx([p("a1", 1), p("a2", 1)], [p("x", 1)], "t1"), tx([p("b1", 1), p("b2", 1)], [p("y", 1)], "t2")],
+      [tx([p("b2", 1), p("c1", 1)], [p("z", 1)], "t3"), tx([p("a2", 1), p("b1", 1)], [p("z", 1)], "t4")],
+      [tx([p("c1", 1), p("d1", 1)], [p("z", 1)], "t5")],
+    ];
+    // A store as a map of key -> cluster and address -> key, written from each batch's changes.
+    const rows = new Map<string, Omit<StoredCluster, "members">>();
+    const memberOf = new Map<string, string>();
+    let next = 1;
+    for (const batch of batches) {
+      const c = new Clusterer();
+      const named = new Set(
+        batch.flatMap((t) => [...t.inputs, ...t.outputs].map((i) => i.address as string)),
+      );
+      const keys = [...new Set([...named].flatMap((a) => memberOf.get(a) ?? []))].sort(
+        (x, y) => Number(x) - Number(y),
+      );
+      for (const key of keys) {
+        const row = rows.get(key) as Omit<StoredCluster, "members">;
+        c.seed({ ...row, members: [...named].filter((a) => memberOf.get(a) === key) });
+      }
+      for (const t of batch) c.add(t);
+      for (const change of c.changes()) {
+        const key = change.key ?? String(next++);
+        rows.set(key, { ...change, key });
+        for (const gone of change.absorbed) {
+          rows.delete(gone);
+          for (const [a, k] of memberOf) if (k === gone) memberOf.set(a, key);
+        }
+        for (const a of change.newMembers) memberOf.set(a, key);
+      }
+    }
+    const onePass = new Clusterer();
+    for (const t of batches.flat()) onePass.add(t);
+    expect(rows.size).toBe(1);
+    const [stored] = [...rows.values()];
+    expect(stored).toMatchObject({
+      id: "c:a1",
+      size: 6,
+      joinedBy: onePass.clusterOf("a1")?.joinedBy,
+      addresses: onePass.clusterOf("a1")?.addresses,
+    });
+    expect(new Set(memberOf.keys())).toEqual(new Set(onePass.clusters().get("c:a1")));
+    // Adding a batch again changes nothing.
+    const again = new Clusterer();
+    const all = [...memberOf.keys()];
+    again.seed({ ...(stored as Omit<StoredCluster, "members">), members: all });
+    for (const t of batches.flat()) again.add(t);
+    expect(again.changes().filter((c) => c.key !== undefined)).toEqual([]);
+  });
+
+  it("keeps a participant's excluded CoinJoin once, however often the round is added", () => {
+    const c = new Clusterer();
+    const round = wabiSabiRound("twice", 30);
+    c.add(round);
+    c.add(round);
+    expect(c.clusterOf("twice-in3")?.coinjoinsExcluded.map((e) => e.txid)).toEqual([round.txid]);
+    // Each participant alone, with its round: kept by a store.
+    expect(c.changes().filter((ch) => ch.coinjoinsExcluded.length > 0)).toHaveLength(30);
   });
 });

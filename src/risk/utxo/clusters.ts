@@ -9,7 +9,12 @@
 // - a merge that would make a cluster of more than `serviceScale` addresses is refused: the largest cluster it would
 //   have joined is a service nobody labelled, marked "service-scale", and merges into it stop.
 // Change heuristics are not used to merge. Incremental: transactions are added as blocks or imports bring them, in
-// chain order; the same transactions in the same order always give the same clusters and ids. Pure: no I/O.
+// chain order; the same transactions in the same order always give the same clusters and ids. Adding a
+// transaction twice changes nothing (lists hold each transaction once).
+//
+// A store keeps the clusters between batches: it seeds a Clusterer with the stored clusters of the addresses a
+// batch names (`seed`, earliest stored first), adds the batch, and writes back `changes()`: each cluster the batch
+// touched, which stored clusters it absorbed and which addresses are new to it. Pure: no I/O.
 import { detectCoinJoin } from "./coinjoin.ts";
 import type { CoinJoinVerdict, UtxoTx } from "./types.ts";
 
@@ -51,11 +56,39 @@ export interface ClusterView {
   refusedMerges: number;
 }
 
+/** A cluster as a store holds it, seeded before a batch with those of its addresses the batch names. */
+export interface StoredCluster {
+  /** the store's key for it; the earliest stored cluster must be seeded first */
+  key: string;
+  id: string;
+  size: number;
+  addresses: readonly string[];
+  joinedBy: readonly string[];
+  coinjoinsExcluded: readonly ExcludedCoinJoin[];
+  serviceScale: boolean;
+  /** its addresses that the transactions about to be added name */
+  members: readonly string[];
+}
+
+/** A cluster the added transactions touched, for the store to write back. */
+export interface ClusterChange extends Omit<ClusterView, "refusedMerges"> {
+  /** the stored cluster it continues (the earliest seeded among those it holds), or undefined when it is new */
+  key: string | undefined;
+  /** other stored clusters merged into it: their addresses are now its */
+  absorbed: string[];
+  /** addresses in it that were in no stored cluster */
+  newMembers: string[];
+}
+
 interface Node {
   parent: number;
   /** set on roots */
   size: number;
   first: number;
+  id: string;
+  /** the stored clusters it holds, earliest first */
+  keys: string[];
+  changed: boolean;
   addresses: string[];
   joinedBy: string[];
   excluded: ExcludedCoinJoin[];
@@ -69,7 +102,9 @@ export class Clusterer {
   readonly #detect: typeof detectCoinJoin;
   readonly #index = new Map<string, number>();
   readonly #nodes: Node[] = [];
-  readonly #addressOf: string[] = [];
+  readonly #seeded = new Set<string>();
+  /** stored key -> the order it was seeded in */
+  readonly #keyOrder = new Map<string, number>();
 
   /** `detect`: the CoinJoin fingerprints (coinjoin.ts); another rule only to compare with (the eval's baseline). */
   constructor(
@@ -91,7 +126,12 @@ export class Clusterer {
     // A tx0 is one wallet preparing its coins for Whirlpool: its inputs are that wallet's.
     if (coinjoin && coinjoin.kind !== "stonewall" && coinjoin.kind !== "whirlpool-tx0") {
       const roots = new Set(ids.map((i) => this.#root(i)));
-      for (const r of roots) this.#keep((this.#nodes[r] as Node).excluded, { txid: tx.txid, ...coinjoin });
+      for (const r of roots) {
+        const node = this.#nodes[r] as Node;
+        if (node.excluded.some((e) => e.txid === tx.txid)) continue;
+        this.#keep(node.excluded, { txid: tx.txid, ...coinjoin });
+        node.changed = true;
+      }
       return { merged: false, reason: "coinjoin", coinjoin };
     }
     if (addresses.length < 2) return { merged: false, reason: "single-address" };
@@ -107,13 +147,15 @@ export class Clusterer {
         (this.#nodes[b] as Node).size > (this.#nodes[a] as Node).size ? b : a,
       );
       const node = this.#nodes[largest] as Node;
+      node.changed ||= !node.serviceScale;
       node.serviceScale = true;
       node.refused++;
       return { merged: false, reason: "service-scale" };
     }
     let into = roots[0] as number;
     for (const r of roots.slice(1)) into = this.#union(into, r);
-    this.#keep((this.#nodes[into] as Node).joinedBy, tx.txid);
+    const merged = this.#nodes[into] as Node;
+    if (!merged.joinedBy.includes(tx.txid)) this.#keep(merged.joinedBy, tx.txid);
     return { merged: true, reason: "common-input" };
   }
 
@@ -123,7 +165,7 @@ export class Clusterer {
     if (i === undefined) return undefined;
     const node = this.#nodes[this.#root(i)] as Node;
     return {
-      id: `c:${this.#addressOf[node.first]}`,
+      id: node.id,
       size: node.size,
       addresses: [...node.addresses],
       joinedBy: [...node.joinedBy],
@@ -151,7 +193,69 @@ export class Clusterer {
     }
     const out = new Map<string, string[]>();
     for (const [r, list] of byRoot) {
-      if (list.length > 1) out.set(`c:${this.#addressOf[(this.#nodes[r] as Node).first]}`, list);
+      if (list.length > 1) out.set((this.#nodes[r] as Node).id, list);
+    }
+    return out;
+  }
+
+  /**
+   * Seeds a stored cluster, before any transaction is added: its members found in the batch are one cluster again,
+   * with its size, id and lists. Seeded in the order the store made them, the earliest keeps its id in a merge.
+   */
+  seed(cluster: StoredCluster): void {
+    if (cluster.members.length === 0) return;
+    const i = this.#nodes.length;
+    this.#nodes.push({
+      parent: i,
+      size: cluster.size,
+      first: i,
+      id: cluster.id,
+      keys: [cluster.key],
+      changed: false,
+      addresses: cluster.addresses.slice(0, this.#params.keep),
+      joinedBy: cluster.joinedBy.slice(0, this.#params.keep),
+      excluded: cluster.coinjoinsExcluded.slice(0, this.#params.keep).map((e) => ({ ...e })),
+      serviceScale: cluster.serviceScale,
+      refused: 0,
+    });
+    this.#keyOrder.set(cluster.key, i);
+    for (const address of cluster.members) {
+      this.#index.set(address, i);
+      this.#seeded.add(address);
+    }
+  }
+
+  /**
+   * The clusters the added transactions touched and that a store keeps: every one seeded from it, and every new one
+   * of more than one address or with an excluded CoinJoin (an address alone in its cluster needs no row).
+   */
+  changes(): ClusterChange[] {
+    const members = new Map<number, string[]>();
+    for (const [address, i] of this.#index) {
+      if (this.#seeded.has(address)) continue;
+      const r = this.#root(i);
+      const list = members.get(r);
+      if (list) list.push(address);
+      else members.set(r, [address]);
+    }
+    const out: ClusterChange[] = [];
+    for (let r = 0; r < this.#nodes.length; r++) {
+      const node = this.#nodes[r] as Node;
+      if (node.parent !== r) continue;
+      const fresh = members.get(r) ?? [];
+      const kept = node.keys.length > 0 || node.size > 1 || node.excluded.length > 0;
+      if (!kept || (node.keys.length === 1 && !node.changed && fresh.length === 0)) continue;
+      out.push({
+        key: node.keys[0],
+        absorbed: node.keys.slice(1),
+        newMembers: fresh,
+        id: node.id,
+        size: node.size,
+        addresses: [...node.addresses],
+        joinedBy: [...node.joinedBy],
+        coinjoinsExcluded: node.excluded.map((e) => ({ ...e })),
+        serviceScale: node.serviceScale,
+      });
     }
     return out;
   }
@@ -161,11 +265,13 @@ export class Clusterer {
     if (known !== undefined) return known;
     const i = this.#nodes.length;
     this.#index.set(address, i);
-    this.#addressOf.push(address);
     this.#nodes.push({
       parent: i,
       size: 1,
       first: i,
+      id: `c:${address}`,
+      keys: [],
+      changed: true,
       addresses: [address],
       joinedBy: [],
       excluded: [],
@@ -195,15 +301,25 @@ export class Clusterer {
     const from = this.#nodes[small] as Node;
     from.parent = big;
     to.size += from.size;
-    to.first = Math.min(to.first, from.first);
+    if (from.first < to.first) {
+      to.first = from.first;
+      to.id = from.id;
+    }
+    // Earliest stored first: the earliest seeded holds the lowest index, and keeps its row.
+    to.keys = [...to.keys, ...from.keys].sort(
+      (x, y) => (this.#keyOrder.get(x) ?? 0) - (this.#keyOrder.get(y) ?? 0),
+    );
+    to.changed = true;
     for (const address of from.addresses) this.#keep(to.addresses, address);
-    for (const txid of from.joinedBy) this.#keep(to.joinedBy, txid);
-    for (const e of from.excluded) this.#keep(to.excluded, e);
+    for (const txid of from.joinedBy) if (!to.joinedBy.includes(txid)) this.#keep(to.joinedBy, txid);
+    for (const e of from.excluded)
+      if (!to.excluded.some((x) => x.txid === e.txid)) this.#keep(to.excluded, e);
     to.refused += from.refused;
     // Only roots hold lists: the merged one's are no longer read.
     from.addresses = [];
     from.joinedBy = [];
     from.excluded = [];
+    from.keys = [];
     return big;
   }
 

@@ -1,0 +1,56 @@
+// Keeps a UTXO chain's address clusters as its transactions arrive (an import's batch; a follower's block): the
+// stored clusters of the addresses the transactions name are seeded into the risk core's Clusterer, the
+// transactions added, and what changed written back, on the connection (and in the transaction) that writes the
+// same transactions' transfers. An address no transaction merged stays without a row. Adding the same
+// transactions again changes nothing.
+import type { Kysely } from "kysely";
+import { exchangeWallets, storedClustersOf } from "../ledger/index.ts";
+import { type ClusterChange, Clusterer, type CoinJoinKind, type UtxoTx } from "../risk/index.ts";
+import type { DB } from "../schema.ts";
+import { writeClusterChanges } from "./store.ts";
+
+export interface ClusterUpdate {
+  /** clusters written: new, grown or changed */
+  written: number;
+  /** stored clusters merged into another */
+  absorbed: number;
+}
+
+/** Adds `txs` (no coinbase: a transaction with inputs) to the chain's stored clusters. */
+export async function clusterTransactions(
+  db: Kysely<DB>,
+  chainId: number,
+  txs: readonly UtxoTx[],
+): Promise<ClusterUpdate> {
+  if (txs.length === 0) return { written: 0, absorbed: 0 };
+  const named = new Set<string>();
+  const spending = new Set<string>();
+  for (const tx of txs) {
+    for (const i of tx.inputs) {
+      if (i.address === null) continue;
+      named.add(i.address);
+      spending.add(i.address);
+    }
+    for (const o of tx.outputs) if (o.address !== null) named.add(o.address);
+  }
+  const [stored, services] = await Promise.all([
+    storedClustersOf(db, chainId, [...named]),
+    // A labelled exchange's inputs merge nothing (src/risk/utxo/clusters.ts): only spenders can be one.
+    exchangeWallets(db, chainId, [...spending]),
+  ]);
+  const clusterer = new Clusterer({}, (address) => services.has(address));
+  for (const cluster of stored) {
+    clusterer.seed({
+      ...cluster,
+      coinjoinsExcluded: cluster.coinjoinsExcluded.map((e) => ({
+        ...e,
+        kind: e.kind as CoinJoinKind,
+        confidence: e.confidence === "high" ? "high" : "medium",
+      })),
+    });
+  }
+  for (const tx of txs) clusterer.add(tx);
+  const changes: ClusterChange[] = clusterer.changes();
+  await writeClusterChanges(db, chainId, changes);
+  return { written: changes.length, absorbed: changes.reduce((n, c) => n + c.absorbed.length, 0) };
+}

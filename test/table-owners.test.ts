@@ -15,7 +15,7 @@ const LEDGER_WRITERS: Record<string, string[]> = {
   bridge_legs: ["chains", "ingest"], // the indexer's decoded bridge events; the ethereum-etl import's logs
   address_facts: ["chains", "ingest"],
   tokens: ["chains", "ingest"],
-  labels: ["ingest"], // label imports and the seed
+  labels: ["ingest", "chains"], // label imports and the seed; CoinJoin nodes' mixer labels (chains/store)
   prices: ["ingest", "worlds"], // the price import; the generated worlds' own prices
   fx_rates: ["ingest", "worlds"],
   blocks: ["chains", "ingest"],

@@ -3,11 +3,11 @@
 // Progress on stderr when it is a terminal; a one-line JSON summary on stdout; bad input fails with one line
 // (file:line: reason) on stderr and a non-zero exit (main.ts).
 import type { Command } from "commander";
+import { MAX_PAIRS } from "../../chains/bitcoin/index.ts";
 import { importCommand, type WithDatabase } from "../cli.ts";
 import { chainIdArgument, chainOf } from "../etl/command.ts";
 import { importEtl } from "../etl/import.ts";
 import { etlProgress } from "../etl/progress.ts";
-import { MAX_PAIRS } from "./project.ts";
 import { findBtcEtlFiles } from "./read.ts";
 
 const HELP = `

@@ -8,13 +8,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { type BitcoinNetwork, parseBitcoinAddress } from "../../chains/address/index.ts";
-import { detectCoinJoin, type ScriptKind, type UtxoTx } from "../../risk/index.ts";
+import type { BitcoinNetwork } from "../../chains/address/index.ts";
+import {
+  type BtcPartRead,
+  type BtcTransactionRead,
+  bitcoinPart,
+  projectBitcoinTransaction,
+} from "../../chains/bitcoin/index.ts";
 import { type Batch, emptyBatch } from "../etl/batch.ts";
 import { EtlInputError, shown } from "../etl/errors.ts";
 import type { EtlFile, EtlFiles } from "../etl/files.ts";
 import type { ReadCounts } from "../etl/read.ts";
-import { type BtcPart, type BtcTransaction, projectTransaction } from "./project.ts";
 
 const KINDS = ["blocks", "transactions"] as const;
 
@@ -79,31 +83,17 @@ export interface BitcoinReadOptions {
   network: BitcoinNetwork;
 }
 
-/**
- * A part's single address of the chain's network, or null (multisig, non-standard, OP_RETURN, another network),
- * and its script kind for the CoinJoin fingerprints (the address's type; bitcoin-etl's `nulldata` an OP_RETURN).
- */
-function addressOf(
-  part: Record<string, unknown>,
-  network: BitcoinNetwork,
-): { address: string | null; script: ScriptKind } {
+/** A part's single address of the chain's network (bitcoin-etl's `addresses` of one), or null. */
+function addressOf(part: Record<string, unknown>): string | null {
   const list = part.addresses;
-  const script: ScriptKind = part.type === "nulldata" ? "op_return" : "other";
-  if (!Array.isArray(list) || list.length !== 1 || typeof list[0] !== "string")
-    return { address: null, script };
-  const parsed = parseBitcoinAddress(list[0], network);
-  return "error" in parsed
-    ? { address: null, script }
-    : { address: parsed.address.address, script: parsed.address.type };
+  return Array.isArray(list) && list.length === 1 && typeof list[0] === "string" ? list[0] : null;
 }
-
-type ReadPart = BtcPart & { script: ScriptKind };
 
 function parts(
   row: Record<string, unknown>,
   name: "inputs" | "outputs",
   network: BitcoinNetwork,
-): ReadPart[] {
+): BtcPartRead[] {
   return field(row, name, isArray, "a list").map((p, i) => {
     if (typeof p !== "object" || p === null) throw new LineError(`${name}[${i}] is not an object`);
     const part = p as Record<string, unknown>;
@@ -114,14 +104,11 @@ function parts(
       );
     }
     const value = field(part, "value", isWhole, `a number of satoshis (${name}[${i}])`);
-    return { ...addressOf(part, network), value: BigInt(value) };
+    return bitcoinPart(addressOf(part), part.type === "nulldata", BigInt(value), network);
   });
 }
 
-function transaction(
-  row: Record<string, unknown>,
-  network: BitcoinNetwork,
-): BtcTransaction & { inputs: ReadPart[]; outputs: ReadPart[] } {
+function transaction(row: Record<string, unknown>, network: BitcoinNetwork): BtcTransactionRead {
   return {
     hash: field(row, "hash", isHash, "a transaction hash (64 hex digits)").toLowerCase(),
     block: String(field(row, "block_number", isWhole, "a block number")),
@@ -168,18 +155,13 @@ export async function* readBtcExport(files: EtlFile[], options: BitcoinReadOptio
         } else {
           const tx = transaction(row, options.network);
           batch.blockTimes.set(tx.block, tx.time);
-          const utxo: UtxoTx = { txid: tx.hash, inputs: tx.inputs, outputs: tx.outputs };
-          const coinjoin = tx.coinbase ? undefined : detectCoinJoin(utxo);
-          if (!tx.coinbase && tx.inputs.length > 0) batch.utxo.push(utxo);
-          const projected = projectTransaction(tx, coinjoin);
-          if (tx.coinbase || tx.inputs.length === 0) counts.bitcoin.coinbase++;
-          if (projected.through?.startsWith("coinjoin:") && coinjoin) {
+          const projected = projectBitcoinTransaction(tx);
+          if (projected.utxo) batch.utxo.push(projected.utxo);
+          if (projected.coinbase) counts.bitcoin.coinbase++;
+          if (projected.mixer) {
             counts.bitcoin.coinjoins++;
-            batch.hubLabels.push({
-              address: projected.through,
-              label: `CoinJoin (${coinjoin.kind}, ${coinjoin.confidence} confidence): ${coinjoin.reason}`,
-            });
-          } else if (projected.through) counts.bitcoin.large++;
+            batch.hubLabels.push(projected.mixer);
+          } else if (projected.large) counts.bitcoin.large++;
           counts.bitcoin.withoutAddress += projected.withoutAddress;
           for (const t of projected.transfers)
             batch.transfers.push({ file: files.indexOf(file), line, row: t });

@@ -72,7 +72,7 @@ export interface ImportEtlSummary {
     /** new in the store (0 when everything was there already) */
     written: number;
   };
-  /** a bitcoin-etl export's: what its transactions gave no transfer for (src/ingest/btc-etl/project.ts) */
+  /** a bitcoin-etl export's: what its transactions gave no transfer for (src/chains/bitcoin/project.ts) */
   bitcoin?: {
     coinbase_transactions: number;
     parts_without_address: number;

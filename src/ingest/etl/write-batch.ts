@@ -6,7 +6,12 @@
 // the store's writer, which marks the addresses that bridged.
 import { attributeTransfers } from "../../attribution/index.ts";
 import { decodeBridgeLegs, type TxTransfer } from "../../chains/index.ts";
-import { insertBridgeLegs, markContracts, upsertTokens } from "../../chains/store/index.ts";
+import {
+  insertBridgeLegs,
+  labelCoinJoinNodes,
+  markContracts,
+  upsertTokens,
+} from "../../chains/store/index.ts";
 import { clusterTransactions } from "../../clusters/index.ts";
 import type { Batch } from "./batch.ts";
 import type { BlockTimes } from "./block-times.ts";
@@ -140,20 +145,6 @@ async function writeBridgeLegs(
   if (legs.length > 0) await insertBridgeLegs(conn.db, legs);
 }
 
-/**
- * A bitcoin-etl export's CoinJoin nodes, as mixers of the chain (src/ingest/btc-etl/project.ts): made by the import
- * from the transaction's fingerprint, source `vigia:coinjoin`. Not logged for re-screening: no one monitors a node
- * the import made.
- */
-async function writeHubLabels(conn: Conn, chainId: number, labels: Batch["hubLabels"]): Promise<void> {
-  await conn.query(
-    `INSERT INTO labels (address, chain_id, label, category, original_category, source)
-     SELECT a, $1, l, 'mixer', 'coinjoin', 'vigia:coinjoin' FROM unnest($2::text[], $3::text[]) AS t(a, l)
-     ON CONFLICT (address, chain_id, category, source) DO NOTHING`,
-    [chainId, labels.map((l) => l.address), labels.map((l) => l.label.slice(0, 500))],
-  );
-}
-
 export async function writeBatch(
   conn: Conn,
   targets: BatchTargets,
@@ -180,7 +171,7 @@ export async function writeBatch(
   }
   if (batch.contracts.size > 0) await markContracts(conn.db, targets.chainId, [...batch.contracts]);
   if (batch.bridgeTxs.length > 0) await writeBridgeLegs(conn, targets, batch, totals);
-  if (batch.hubLabels.length > 0) await writeHubLabels(conn, targets.chainId, batch.hubLabels);
+  if (batch.hubLabels.length > 0) await labelCoinJoinNodes(conn.db, targets.chainId, batch.hubLabels);
   if (batch.utxo.length > 0) {
     // After the labels: a CoinJoin's node is labelled before the clusters read labels (exchange inputs).
     const update = await clusterTransactions(conn.db, targets.chainId, batch.utxo);

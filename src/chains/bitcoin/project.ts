@@ -20,7 +20,19 @@
 // - any other transaction of more than MAX_PAIRS input-output pairs (a consolidation into a batch payout) goes
 //   through `tx:<txid>`, unlabelled: 90,000 rows for a 300-by-300 transaction would be the store's largest cost.
 import type { CoinJoinVerdict } from "../../risk/index.ts";
-import type { StagedTransfer } from "../etl/rows.ts";
+
+/** A transfer as the projection makes it: the block number and the time as text, the value in satoshis. */
+export interface ProjectedTransfer {
+  txHash: string;
+  /** the pair's place in the transaction (input × outputs + output), or the hub's leg */
+  logIndex: number;
+  block: string;
+  time: string;
+  from: string;
+  to: string;
+  token: "native";
+  value: string;
+}
 
 export const MAX_PAIRS = 10_000;
 
@@ -40,7 +52,7 @@ export interface BtcTransaction {
 }
 
 export interface Projection {
-  transfers: StagedTransfer[];
+  transfers: ProjectedTransfer[];
   /** inputs and outputs without a single address of the chain */
   withoutAddress: number;
   /** the node the transaction went through (`coinjoin:<txid>`, `tx:<txid>`), when it did */
@@ -48,9 +60,9 @@ export interface Projection {
 }
 
 /** Inputs pay `hub` their value less their share of the fee; `hub` pays each output. */
-function throughHub(tx: BtcTransaction, hub: string, total: bigint): StagedTransfer[] {
+function throughHub(tx: BtcTransaction, hub: string, total: bigint): ProjectedTransfer[] {
   const paid = tx.outputs.reduce((n, o) => n + o.value, 0n);
-  const row = (logIndex: number, from: string, to: string, value: bigint): StagedTransfer => ({
+  const row = (logIndex: number, from: string, to: string, value: bigint): ProjectedTransfer => ({
     txHash: tx.hash,
     logIndex,
     block: tx.block,
@@ -60,7 +72,7 @@ function throughHub(tx: BtcTransaction, hub: string, total: bigint): StagedTrans
     token: "native",
     value: value.toString(),
   });
-  const transfers: StagedTransfer[] = [];
+  const transfers: ProjectedTransfer[] = [];
   tx.inputs.forEach((input, i) => {
     const value = total === 0n ? 0n : (input.value * paid) / total;
     if (input.address !== null && value > 0n) transfers.push(row(i, input.address, hub, value));
@@ -83,7 +95,7 @@ export function projectTransaction(tx: BtcTransaction, coinjoin?: CoinJoinVerdic
     const through = `${mix ? "coinjoin" : "tx"}:${tx.hash}`;
     return { transfers: throughHub(tx, through, total), withoutAddress, through };
   }
-  const transfers: StagedTransfer[] = [];
+  const transfers: ProjectedTransfer[] = [];
   if (total === 0n) return { transfers, withoutAddress };
   tx.inputs.forEach((input, i) => {
     if (input.address === null) return;

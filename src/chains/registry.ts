@@ -20,8 +20,8 @@ export const ChainConfigSchema = Type.Object(
     node_chain_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     // How the chain writes addresses and what its node speaks: "evm" (default), "tron" (base58check addresses at
     // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md) or "bitcoin"
-    // (a UTXO chain: its addresses as bitcoin.ts checks them, satoshis, data from `vigia import btc-etl`; no node or
-    // explorer is read yet: docs/decisions/0052-bitcoin-chains.md).
+    // (a UTXO chain: its addresses as bitcoin.ts checks them, satoshis, data from `vigia import btc-etl` and an
+    // Esplora API when one is named; no node is read yet: docs/decisions/0052-bitcoin-chains.md).
     kind: Type.Optional(
       Type.Union([Type.Literal("evm"), Type.Literal("tron"), Type.Literal("bitcoin")], { default: "evm" }),
     ),
@@ -82,10 +82,18 @@ export const ChainConfigSchema = Type.Object(
       }),
     ),
     explorer_api_kind: Type.Optional(
-      Type.Union([Type.Literal("blockscout"), Type.Literal("etherscan"), Type.Literal("trongrid")], {
-        description:
-          '"blockscout" (API v2), "etherscan" (module=account&action=txlist|tokentx) or "trongrid" (TronGrid\'s /v1/accounts API, Tron chains); default blockscout, trongrid on Tron chains',
-      }),
+      Type.Union(
+        [
+          Type.Literal("blockscout"),
+          Type.Literal("etherscan"),
+          Type.Literal("trongrid"),
+          Type.Literal("esplora"),
+        ],
+        {
+          description:
+            '"blockscout" (API v2), "etherscan" (module=account&action=txlist|tokentx), "trongrid" (TronGrid\'s /v1/accounts API, Tron chains) or "esplora" (Esplora\'s /address API, Bitcoin chains); default blockscout, trongrid on Tron chains, esplora on Bitcoin chains',
+        },
+      ),
     ),
     /** Sent as `apikey`; never exposed over the API. */
     explorer_api_key: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
@@ -268,6 +276,10 @@ export function loadChainsFile(file: string): ChainConfig[] {
       throw new Error(
         `VIGIA_CHAINS: ${file}: chain #${index + 1}: /bitcoin_network is set on a chain of kind ${chain.kind ?? "evm"}: only a Bitcoin chain ("kind": "bitcoin") has one`,
       );
+    } else if (chain.explorer_api_kind === "esplora") {
+      throw new Error(
+        `VIGIA_CHAINS: ${file}: chain #${index + 1}: /explorer_api_kind is "esplora" on a chain of kind ${chain.kind ?? "evm"}: Esplora serves Bitcoin chains ("kind": "bitcoin"); an EVM chain's explorer is "blockscout" or "etherscan", a Tron chain's "trongrid"`,
+      );
     }
     // Contract addresses are written as the chain writes them: checked now, with the chain's codec.
     const codec = codecOfKind(chain.kind, chain.bitcoin_network);
@@ -287,8 +299,9 @@ export function loadChainsFile(file: string): ChainConfig[] {
 }
 
 /**
- * A Bitcoin chain takes its data from imports only, for now: a node (`rpc_url`) or an explorer would be read as an
- * EVM chain's, so they are refused with the way that works; its currency has 8 decimals (satoshis).
+ * A Bitcoin chain takes its data from imports and, where its config names one, an Esplora API (`explorer_api_url`,
+ * kind "esplora"); a node (`rpc_url`) or a Blockscout would be read as an EVM chain's, so they are refused with the
+ * way that works; its currency has 8 decimals (satoshis).
  */
 function checkBitcoinChain(
   file: string,
@@ -297,13 +310,20 @@ function checkBitcoinChain(
   chain: ChainConfig,
 ): void {
   const at = `VIGIA_CHAINS: ${file}: chain #${index + 1}`;
-  for (const field of ["rpc_url", "blockscout_url", "explorer_api_url"] as const) {
+  for (const field of ["rpc_url", "blockscout_url"] as const) {
     if (chain[field]) {
       throw new Error(
-        `${at}: /${field} is set, but a Bitcoin chain's data comes from bitcoin-etl exports (vigia import btc-etl): ` +
-          "following a Bitcoin node or reading an explorer is not supported yet; remove it",
+        `${at}: /${field} is set, but a Bitcoin chain's data comes from bitcoin-etl exports (vigia import btc-etl) ` +
+          'and an Esplora API (explorer_api_url, "explorer_api_kind": "esplora"): following a Bitcoin node is not ' +
+          "supported yet; remove it",
       );
     }
+  }
+  if (chain.explorer_api_kind !== undefined && chain.explorer_api_kind !== "esplora") {
+    throw new Error(
+      `${at}: /explorer_api_kind is "${chain.explorer_api_kind}", but a Bitcoin chain's histories come from an ` +
+        'Esplora API: set "esplora" or leave it out',
+    );
   }
   if (chain.pegged_tokens?.length || chain.issuer_freeze_contracts?.length) {
     throw new Error(`${at}: a Bitcoin chain has no token contracts (pegged_tokens, issuer_freeze_contracts)`);
@@ -312,8 +332,9 @@ function checkBitcoinChain(
   else if (chain.currency_decimals !== 8) {
     throw new Error(`${at}: /currency_decimals is ${chain.currency_decimals}; bitcoin has 8 (satoshis)`);
   }
-  // No explorer is asked for its addresses' histories: public explorers are not read on a Bitcoin chain.
-  chain.explorer_api_url = null;
+  // No public instance is asked by default: asking one tells it which wallets the service looks at, and public
+  // Esplora instances limit their use; an operator names the one it may use.
+  chain.explorer_api_url ??= null;
 }
 
 export function loadChainRegistry(chainsFile: string | undefined): ChainRegistry {

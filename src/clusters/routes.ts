@@ -3,7 +3,6 @@
 // them, as it reads a quick check.
 
 import type { Kysely } from "kysely";
-import type { ChainRegistry } from "../chains/index.ts";
 import { readAddressFacts, storedClusterOf } from "../ledger/index.ts";
 import { AppError, invalid, MESSAGES } from "../platform/errors.ts";
 import type { HttpApp } from "../platform/http/app.ts";
@@ -11,7 +10,17 @@ import { Ok, ok } from "../platform/http/schemas.ts";
 import type { DB } from "../schema.ts";
 import { ClusterParams, ClusterQuery, ClusterResponse } from "./schemas.ts";
 
-export function registerClusterRoutes(app: HttpApp, ctx: { db: Kysely<DB>; registry: ChainRegistry }): void {
+/**
+ * What the route needs of the chain list (src/chains' registry): the chain, its address codec and the error for an
+ * unknown one. Named here so that the chains room, whose sources keep clusters, can depend on this room.
+ */
+export interface ClusterChains {
+  get(id: number): { kind?: string | undefined; name: string } | undefined;
+  parseAddress(id: number, raw: string): { address: string } | { error: string };
+  unknownChain(id: number): AppError;
+}
+
+export function registerClusterRoutes(app: HttpApp, ctx: { db: Kysely<DB>; registry: ClusterChains }): void {
   app.get(
     "/clusters/:address",
     {

@@ -1,10 +1,9 @@
 // The clusters room in a running service: its route. The clusters themselves are kept by whoever brings a UTXO
-// chain's transactions in (the bitcoin-etl import), through clusterTransactions.
-import type { ChainRegistry } from "../chains/index.ts";
+// chain's transactions in (the bitcoin-etl import, Esplora histories), through clusterTransactions.
 import type { Base } from "../platform/assembly.ts";
 import type { DB } from "../schema.ts";
-import { registerClusterRoutes } from "./routes.ts";
+import { type ClusterChains, registerClusterRoutes } from "./routes.ts";
 
-export function wireClusters(base: Base<DB>, needs: { registry: ChainRegistry }): void {
+export function wireClusters(base: Base<DB>, needs: { registry: ClusterChains }): void {
   base.assembly.routes((v1) => registerClusterRoutes(v1, { db: base.db, registry: needs.registry }));
 }

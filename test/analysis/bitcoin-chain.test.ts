@@ -194,7 +194,7 @@ describe("a Bitcoin chain", () => {
     expect(res.body).toContain("is a Bitcoin chain, whose data comes from imports");
   });
 
-  it("is refused a node or an explorer, and given satoshis' 8 decimals", () => {
+  it("is refused a node or an explorer other than Esplora, and given satoshis' 8 decimals", () => {
     const file = path.join(tmp, "chains.json");
     const write = (extra: object) =>
       fs.writeFileSync(
@@ -205,6 +205,15 @@ describe("a Bitcoin chain", () => {
     expect(() => loadChainsFile(file)).toThrow(
       /rpc_url is set, but a Bitcoin chain's data comes from bitcoin-etl exports/,
     );
+    write({ explorer_api_url: "https://mempool.space/api", explorer_api_kind: "etherscan" });
+    expect(() => loadChainsFile(file)).toThrow(/histories come from an Esplora API: set "esplora"/);
+    write({ explorer_api_url: "https://mempool.space/api" });
+    expect(loadChainsFile(file)[0]).toMatchObject({ explorer_api_url: "https://mempool.space/api" });
+    fs.writeFileSync(
+      file,
+      JSON.stringify([{ id: 7, name: "EVM", currency_symbol: "ETH", explorer_api_kind: "esplora" }]),
+    );
+    expect(() => loadChainsFile(file)).toThrow(/Esplora serves Bitcoin chains/);
     write({ currency_decimals: 18 });
     expect(() => loadChainsFile(file)).toThrow(/currency_decimals is 18; bitcoin has 8/);
     write({});

@@ -4,13 +4,14 @@
 // public explorers are off (VIGIA_PUBLIC_EXPLORERS=false). Asking an explorer about an address tells it which
 // wallets the service is looking at: docs/decisions/0025-public-explorers-by-default.md says why the default is on.
 // Tron-kind chains read histories from TronGrid (trongrid.ts): an explorer_api_url of no stated kind is TronGrid's,
-// and without one, public explorers on, the public https://api.trongrid.io.
+// and without one, public explorers on, the public https://api.trongrid.io. Bitcoin chains read histories from an
+// Esplora API (esplora.ts) only where their config names one: no public instance is asked by default.
 import type { ReadCoalescing } from "../../ledger/index.ts";
 import type { OutboundClient } from "../../platform/outbound/index.ts";
 import type { ChainConfig } from "../registry.ts";
 import type { HostRateLimiters } from "./rate-limiter.ts";
 
-export type ExplorerKind = "blockscout" | "etherscan" | "trongrid";
+export type ExplorerKind = "blockscout" | "etherscan" | "trongrid" | "esplora";
 
 export interface ExplorerSource {
   kind: ExplorerKind;
@@ -40,7 +41,8 @@ export function explorerSource(chain: ChainConfig, publicExplorers: boolean): Ex
   if (explicit !== undefined) {
     if (explicit === null) return undefined;
     return {
-      kind: chain.explorer_api_kind ?? (tron ? "trongrid" : "blockscout"),
+      kind:
+        chain.explorer_api_kind ?? (tron ? "trongrid" : chain.kind === "bitcoin" ? "esplora" : "blockscout"),
       baseUrl: new URL(explicit),
       apiKey: chain.explorer_api_key ?? null,
       ratePerSecond: rate,

@@ -6,13 +6,14 @@
 import type { Kysely } from "kysely";
 import { countTransfers, type FetchRecord, readFetch } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
-import { normalizeEvmAddress } from "../address/index.ts";
+import { type BitcoinNetwork, codecOfKind, normalizeEvmAddress } from "../address/index.ts";
 import type { ChainConfig, ChainRegistry } from "../registry.ts";
 import { blockscoutLists } from "./blockscout.ts";
 import { DEFAULT_OPTIONS, type ExplorerOptions, type ExplorerSource, explorerSource } from "./config.ts";
 import { coverageAfter, type HistoryWindow, planFetch } from "./coverage.ts";
 import { describeHistorySources } from "./describe.ts";
 import { ExplorerError } from "./errors.ts";
+import { esploraLists } from "./esplora.ts";
 import { etherscanLists } from "./etherscan.ts";
 import { fetchLists } from "./fetch-lists.ts";
 import { getJson } from "./http.ts";
@@ -102,9 +103,16 @@ export class ExplorerHistory {
       const why = off ? " (its blockscout_url is not asked: public explorers are off)" : "";
       throw new ExplorerError("not_configured", `chain ${chainId} has no explorer API configured${why}`);
     }
-    const normalized = normalizeEvmAddress(address);
-    if (!normalized)
-      throw new ExplorerError("invalid_request", `not an EVM address: ${JSON.stringify(address)}`);
+    // The stored form of the chain's addresses (a Tron chain's are stored in the 0x form).
+    const parsed =
+      chain.kind === "bitcoin"
+        ? codecOfKind(chain.kind, chain.bitcoin_network).parse(address)
+        : { address: normalizeEvmAddress(address) };
+    const normalized = "address" in parsed ? parsed.address : undefined;
+    if (!normalized) {
+      const why = "error" in parsed ? parsed.error : "is not an EVM address";
+      throw new ExplorerError("invalid_request", `${JSON.stringify(address)} ${why}`);
+    }
     for (const bound of [window.from, window.to]) {
       if (bound !== undefined && !(bound instanceof Date && Number.isFinite(bound.getTime()))) {
         throw new ExplorerError("invalid_request", "the window's bounds must be valid dates");
@@ -144,7 +152,7 @@ export class ExplorerHistory {
     if (plan.hit) return { fetched: false, truncated: plan.truncated, record: stored as FetchRecord };
     const startedAt = new Date(o.now());
     const result = await fetchLists(
-      this.#lists(source, address, signal),
+      this.#lists(source, address, signal, this.#lookup(chainId)?.bitcoin_network),
       plan.window,
       o,
       (page, transfers) => storePage(this.db, chainId, page, transfers),
@@ -166,7 +174,12 @@ export class ExplorerHistory {
     return { fetched: true, truncated: coverage.truncated && !complete, record };
   }
 
-  #lists(source: ExplorerSource, address: string, signal: AbortSignal | undefined): HistoryList[] {
+  #lists(
+    source: ExplorerSource,
+    address: string,
+    signal: AbortSignal | undefined,
+    network: BitcoinNetwork | undefined,
+  ): HistoryList[] {
     const o = this.#options;
     const bucket = (o.rateLimiters ?? processRateLimiters).for(
       source.baseUrl.host,
@@ -176,6 +189,7 @@ export class ExplorerHistory {
     const get: ExplorerGet = (url, options = {}) =>
       getJson(url, bucket, o, { ...options, signal: options.signal ?? signal });
     if (source.kind === "trongrid") return trongridLists(source, address, get);
+    if (source.kind === "esplora") return esploraLists(source, address, get, network ?? "mainnet");
     return source.kind === "blockscout"
       ? blockscoutLists(source, address, get)
       : etherscanLists(source, address, get, o);

@@ -4,8 +4,10 @@
 // Raw SQL for explorer_fetches because its 0006 columns are not in the shared Kysely types.
 import { type Kysely, sql } from "kysely";
 import { attributeTransfers } from "../../attribution/index.ts";
+import { clusterTransactions } from "../../clusters/index.ts";
 import type { FetchRecord } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
+import { labelCoinJoinNodes } from "../store/coinjoin-labels.ts";
 import { insertTransfers, markContracts, upsertTokens } from "../store/transfers.ts";
 import type { HistoryPage } from "./types.ts";
 
@@ -21,14 +23,26 @@ export async function writeFetch(db: Kysely<DB>, r: FetchRecord): Promise<void> 
       truncated = excluded.truncated, source = excluded.source`.execute(db);
 }
 
-/** Stores one page (its transfers, token metadata and contract marks) in one transaction. */
+/**
+ * Stores one page (its transfers, token metadata and contract marks; a Bitcoin page's CoinJoin labels and address
+ * clusters) in one transaction.
+ */
 export async function storePage(
   db: Kysely<DB>,
   chainId: number,
-  page: Pick<HistoryPage, "tokens" | "contracts">,
+  page: Pick<HistoryPage, "tokens" | "contracts" | "mixers" | "utxo">,
   transfers: NonNullable<HistoryPage["items"][number]["transfer"]>[],
 ): Promise<void> {
-  if (transfers.length === 0 && page.tokens.length === 0 && page.contracts.length === 0) return;
+  const mixers = page.mixers ?? [];
+  const utxo = page.utxo ?? [];
+  if (
+    transfers.length === 0 &&
+    page.tokens.length === 0 &&
+    page.contracts.length === 0 &&
+    mixers.length === 0 &&
+    utxo.length === 0
+  )
+    return;
   await db.transaction().execute(async (trx) => {
     await upsertTokens(
       trx,
@@ -40,5 +54,8 @@ export async function storePage(
     );
     await attributeTransfers(trx, chainId, transfers);
     await markContracts(trx, chainId, page.contracts);
+    // The mixer labels before the clusters: the clusters read labels (an exchange's inputs merge nothing).
+    await labelCoinJoinNodes(trx, chainId, mixers);
+    await clusterTransactions(trx, chainId, utxo);
   });
 }

@@ -1,5 +1,6 @@
 // What an explorer adapter hands the history fetcher: lists (transactions, token transfers) read page by page,
 // newest first, each item reduced to the store's transfer row (or to nothing but its time, when it moves no value).
+import type { UtxoTx } from "../../risk/index.ts";
 import type { TokenRow, TransferRow } from "../store/transfers.ts";
 import type { GetJsonOptions, JsonResponse } from "./http.ts";
 
@@ -22,6 +23,10 @@ export interface HistoryPage {
   contracts: string[];
   /** Another page follows. */
   more: boolean;
+  /** A Bitcoin page's CoinJoin nodes, labelled mixers (src/chains/bitcoin) */
+  mixers?: { address: string; label: string }[];
+  /** A Bitcoin page's transactions with inputs, for the address clusters (src/clusters) */
+  utxo?: UtxoTx[];
 }
 
 export interface HistoryList {

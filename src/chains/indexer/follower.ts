@@ -1,67 +1,30 @@
-// Follows one chain: holds its lock, reads batches of blocks up to `head - confirmations`, stores them with the
-// checkpoint, unwinds reorgs, and never gives up: any failure (node gone, database restarting, a range that
-// changed under our feet) is logged, waited out with exponential backoff, and the work resumes from the stored
-// checkpoint. Reading the next batch overlaps writing the current one.
+// Follows one EVM or Tron chain: holds its lock, reads batches of blocks up to `head - confirmations`, stores them
+// with the checkpoint, unwinds reorgs, and never gives up (follow-loop.ts drives the steps). Reading the next batch
+// overlaps writing the current one.
 import type { Kysely } from "kysely";
 import { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { hexToBigInt, type RpcBlock, toHex } from "../rpc/evm.ts";
 import { JsonRpcClient } from "../rpc/json-rpc.ts";
-import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF, sleep } from "./backoff.ts";
+import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.ts";
 import { AddressKindCache, withCode } from "./contracts.ts";
 import { extractRange } from "./extract.ts";
 import { type FetchedRange, RangeFetcher } from "./fetch-range.ts";
-import type { IssuerFreezeSink } from "./issuer-freezes.ts";
+import { ChainIdentityError, type FollowerHooks, type FollowerStatus, followChain } from "./follow-loop.ts";
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
-import { findCommonAncestor } from "./reorg.ts";
+import { evmNodeHashes, findCommonAncestor } from "./reorg.ts";
 import { DEFAULT_MAX_REORG_DEPTH, type IndexerSettings } from "./settings.ts";
-import { type BatchRows, recordHead, type TransferWatcher, unwindTo, writeBatch } from "./store.ts";
+import { type BatchRows, recordHead, unwindTo, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
 import { trxMovingTransactions } from "./tron-values.ts";
 
-export type FollowerEvent =
-  | { kind: "batch"; chainId: number; from: bigint; to: bigint; transfers: number; inserted: number }
-  | {
-      kind: "reorg";
-      chainId: number;
-      from: bigint;
-      ancestor: bigint | null;
-      transfers: number;
-      blocks: number;
-    }
-  | { kind: "failure"; chainId: number; error: Error; failures: number; retryInMs: number };
-
-export interface FollowerHooks {
-  /** Inside a batch's transaction, after its rows are written, before it commits (tests inject crashes here). */
-  beforeCommit?(range: { from: bigint; to: bigint }): Promise<void> | void;
-  onEvent?(event: FollowerEvent): void;
-  /** Sees every confirmed transfer, and every unwind, in the indexer's transaction (monitoring). */
-  watcher?: TransferWatcher;
-  /**
-   * Takes the issuer freezes (USDT AddedBlackList / RemovedBlackList) of every confirmed batch, and every unwind, in
-   * the indexer's transaction: the service passes src/ingest's, which writes them as labels.
-   */
-  issuerFreezes?: IssuerFreezeSink;
-}
-
-export interface FollowerStatus {
-  chainId: number;
-  state: "starting" | "standby" | "following" | "failing" | "stopped";
-  checkpoint: bigint | null;
-  head: bigint | null;
-  failures: number;
-  lastError: string | null;
-  /** Why the follower stopped for good: the node is not the chain the store holds (null otherwise). */
-  stoppedReason: string | null;
-}
-
-/**
- * The node at rpc_url is not the chain the store holds: another chain id, or a history that shares no stored block
- * within the reorg depth (a fresh or foreign node under the same id). Following it would unwind the index and
- * record a stranger's transfers, so the follower stops instead (it is checked again at the next start).
- */
-export class ChainIdentityError extends Error {}
+export {
+  ChainIdentityError,
+  type FollowerEvent,
+  type FollowerHooks,
+  type FollowerStatus,
+} from "./follow-loop.ts";
 
 export interface FollowerDeps {
   db: Kysely<DB>;
@@ -80,8 +43,6 @@ interface PreparedBatch {
   learned: { contracts: string[]; accounts: string[] };
 }
 
-/** While failing, a warning at the first failure and then at most once per this interval. */
-const WARN_EVERY_MS = 60_000;
 const FIRST_BATCH_BLOCKS = 10;
 /** How often a head that stands still is written again (its time says the indexer is alive). */
 const HEAD_RECORD_MS = 15_000;
@@ -109,7 +70,6 @@ export class ChainFollower {
   #target: bigint | undefined;
   #prefetch: { from: bigint; to: bigint; batch: Promise<PreparedBatch> } | undefined;
   #batchBlocks: number;
-  #holding = false;
   /** The node was checked to serve this chain (again after every failure: it may have been replaced). */
   #chainChecked = false;
   #status: FollowerStatus;
@@ -189,7 +149,7 @@ export class ChainFollower {
     const top = min(head, checkpoint.number);
     const shared =
       top >= lowest
-        ? await findCommonAncestor(this.#rpc, this.#db, this.chainId, top, lowest, signal)
+        ? await findCommonAncestor(evmNodeHashes(this.#rpc), this.#db, this.chainId, top, lowest, signal)
         : undefined;
     if (!shared) {
       throw new ChainIdentityError(
@@ -200,72 +160,24 @@ export class ChainFollower {
   }
 
   async #run(): Promise<void> {
-    const signal = this.#abort.signal;
-    const chain = { chainId: this.chainId, chain: this.#settings.chainName };
-    let failingSince: number | undefined;
-    let warnedAt = 0;
-    while (!signal.aborted) {
-      let wait = 0;
-      try {
-        const lock = await this.#lock.acquire();
-        if (lock !== "busy") {
-          if (lock === "taken") {
-            // Another worker may have written since we last held the chain: start again from the store.
-            if (this.#holding) this.#log.warn(chain, "indexer: the chain's lock was lost and taken again");
-            else this.#log.info(chain, "indexer: following the chain");
-            this.#holding = true;
-            this.#forget();
-          }
-          this.#status.state = "following";
-          const progressed = await this.#step(signal);
-          if (failingSince !== undefined) {
-            this.#log.info(
-              { ...chain, failures: this.#status.failures, downForMs: Date.now() - failingSince },
-              "indexer: recovered",
-            );
-            failingSince = undefined;
-          }
-          this.#status.failures = 0;
-          this.#status.lastError = null;
-          wait = progressed ? 0 : this.#settings.pollIntervalMs;
-        } else {
-          if (this.#holding) this.#log.warn(chain, "indexer: lost the chain's lock; standing by");
-          this.#holding = false;
-          this.#forget();
-          this.#status.state = "standby";
-          wait = this.#settings.lockRetryMs;
-        }
-      } catch (caught) {
-        if (signal.aborted) break;
-        if (caught instanceof ChainIdentityError) {
-          // Nothing was written or unwound: the check runs before any block of this node is read.
-          this.#forget();
-          this.#status.state = "stopped";
-          this.#status.stoppedReason = caught.message;
-          this.#status.lastError = caught.message;
-          this.#log.error(
-            { ...chain, reason: caught.message },
-            "indexer: stopped following the chain: the node is not the chain the store holds",
-          );
-          break;
-        }
-        const error = caught instanceof Error ? caught : new Error(String(caught));
-        const failures = ++this.#status.failures;
-        this.#status.state = "failing";
-        this.#status.lastError = error.message;
-        this.#forget();
-        wait = backoffDelay(failures, this.#backoff);
-        failingSince ??= Date.now();
-        if (failures === 1 || Date.now() - warnedAt >= WARN_EVERY_MS) {
-          warnedAt = Date.now();
-          this.#log.warn({ ...chain, error: error.message, failures, retryInMs: wait }, "indexer: retrying");
-        }
-        this.#hooks.onEvent?.({ kind: "failure", chainId: this.chainId, error, failures, retryInMs: wait });
-      }
-      if (wait > 0) await sleep(wait, signal);
-    }
+    const work = { step: (signal: AbortSignal) => this.#step(signal), forget: () => this.#forget() };
+    const s = this.#settings;
+    await followChain(
+      {
+        chainId: this.chainId,
+        chainName: s.chainName,
+        lock: this.#lock,
+        log: this.#log,
+        status: this.#status,
+        backoff: this.#backoff,
+        pollIntervalMs: s.pollIntervalMs,
+        lockRetryMs: s.lockRetryMs,
+        onEvent: this.#hooks.onEvent,
+      },
+      work,
+      this.#abort.signal,
+    );
     this.#discardPrefetch();
-    await this.#lock.release().catch(() => {});
   }
 
   /** One move: a batch stored, a reorg unwound (true), or nothing to do yet (false). */
@@ -363,7 +275,14 @@ export class ChainFollower {
     const { startBlock, maxReorgDepth } = this.#settings;
     const floor = maxReorgDepth === null ? startBlock : checkpoint.number - maxReorgDepth;
     const lowest = max(floor, startBlock);
-    const ancestor = await findCommonAncestor(this.#rpc, this.#db, this.chainId, searchFrom, lowest, signal);
+    const ancestor = await findCommonAncestor(
+      evmNodeHashes(this.#rpc),
+      this.#db,
+      this.chainId,
+      searchFrom,
+      lowest,
+      signal,
+    );
     if (!ancestor && lowest > startBlock) {
       throw new Error(
         `the node's chain parts from the index more than ${maxReorgDepth} blocks below block ${checkpoint.number}: ` +

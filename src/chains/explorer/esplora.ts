@@ -57,7 +57,7 @@ function parsePage(
   const mixers: NonNullable<HistoryPage["mixers"]> = [];
   const utxo: NonNullable<HistoryPage["utxo"]> = [];
   let lastTxid: string | undefined;
-  txs.forEach((raw, index) => {
+  for (const [index, raw] of txs.entries()) {
     const at = `${where}, item ${index}`;
     const r: ItemReader = new ItemReader(at, ItemReader.object(raw, at));
     const txid = r.item.txid;
@@ -65,14 +65,14 @@ function parsePage(
       return r.fail("txid", "is not a transaction id (64 hex digits)");
     lastTxid = txid;
     const status = ItemReader.object(r.item.status, `${at}: status`);
-    if (status.confirmed !== true) return; // the chain list holds confirmed ones; a stray one is not read
+    if (status.confirmed !== true) continue; // the chain list holds confirmed ones; a stray one is not read
     const height = r.uint(status.block_height, "status.block_height");
     const seconds = r.uint(status.block_time, "status.block_time");
     const blockTime = new Date(Number(seconds) * 1000);
     const vin = r.item.vin;
     const vout = r.item.vout;
-    if (!Array.isArray(vin)) return r.fail("vin", "is not a list");
-    if (!Array.isArray(vout)) return r.fail("vout", "is not a list");
+    if (!Array.isArray(vin)) r.fail("vin", "is not a list");
+    if (!Array.isArray(vout)) r.fail("vout", "is not a list");
     const coinbase = vin.some((i) => (i as Json | null)?.is_coinbase === true);
     const part = (value: unknown, field: string): BtcPartRead => {
       const out = ItemReader.object(value, `${at}: ${field}`);
@@ -114,6 +114,6 @@ function parsePage(
         },
       });
     }
-  });
+  }
   return { page: { items, tokens: [], contracts: [], mixers, utxo }, lastTxid };
 }

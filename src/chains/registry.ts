@@ -20,8 +20,8 @@ export const ChainConfigSchema = Type.Object(
     node_chain_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     // How the chain writes addresses and what its node speaks: "evm" (default), "tron" (base58check addresses at
     // the API's edges, the node's /jsonrpc subset, TronGrid for histories: docs/decisions/0033-tron.md) or "bitcoin"
-    // (a UTXO chain: its addresses as bitcoin.ts checks them, satoshis, data from `vigia import btc-etl` and an
-    // Esplora API when one is named; no node is read yet: docs/decisions/0052-bitcoin-chains.md).
+    // (a UTXO chain: its addresses as bitcoin.ts checks them, satoshis, data from `vigia import btc-etl`, a Bitcoin
+    // Core node and an Esplora API when they are named: docs/decisions/0052-bitcoin-chains.md).
     kind: Type.Optional(
       Type.Union([Type.Literal("evm"), Type.Literal("tron"), Type.Literal("bitcoin")], { default: "evm" }),
     ),
@@ -299,9 +299,9 @@ export function loadChainsFile(file: string): ChainConfig[] {
 }
 
 /**
- * A Bitcoin chain takes its data from imports and, where its config names one, an Esplora API (`explorer_api_url`,
- * kind "esplora"); a node (`rpc_url`) or a Blockscout would be read as an EVM chain's, so they are refused with the
- * way that works; its currency has 8 decimals (satoshis).
+ * A Bitcoin chain takes its data from imports, a Bitcoin Core node (`rpc_url`, followed by
+ * src/chains/indexer/bitcoin-follower.ts) and an Esplora API (`explorer_api_url`, kind "esplora"); a Blockscout or an
+ * explorer of another kind is refused with the way that works; its currency has 8 decimals (satoshis).
  */
 function checkBitcoinChain(
   file: string,
@@ -310,14 +310,12 @@ function checkBitcoinChain(
   chain: ChainConfig,
 ): void {
   const at = `VIGIA_CHAINS: ${file}: chain #${index + 1}`;
-  for (const field of ["rpc_url", "blockscout_url"] as const) {
-    if (chain[field]) {
-      throw new Error(
-        `${at}: /${field} is set, but a Bitcoin chain's data comes from bitcoin-etl exports (vigia import btc-etl) ` +
-          'and an Esplora API (explorer_api_url, "explorer_api_kind": "esplora"): following a Bitcoin node is not ' +
-          "supported yet; remove it",
-      );
-    }
+  if (chain.blockscout_url) {
+    throw new Error(
+      `${at}: /blockscout_url is set, but a Bitcoin chain has no Blockscout: its data comes from bitcoin-etl exports ` +
+        '(vigia import btc-etl), a Bitcoin Core node (rpc_url) and an Esplora API (explorer_api_url, "explorer_api_kind": ' +
+        '"esplora"); remove it',
+    );
   }
   if (chain.explorer_api_kind !== undefined && chain.explorer_api_kind !== "esplora") {
     throw new Error(

@@ -194,17 +194,19 @@ describe("a Bitcoin chain", () => {
     expect(res.body).toContain("is a Bitcoin chain, whose data comes from imports");
   });
 
-  it("is refused a node or an explorer other than Esplora, and given satoshis' 8 decimals", () => {
+  it("is refused a Blockscout or an explorer other than Esplora, and given satoshis' 8 decimals", () => {
     const file = path.join(tmp, "chains.json");
     const write = (extra: object) =>
       fs.writeFileSync(
         file,
         JSON.stringify([{ id: CHAIN, name: "Bitcoin", kind: "bitcoin", currency_symbol: "BTC", ...extra }]),
       );
-    write({ rpc_url: "http://127.0.0.1:8332" });
+    write({ blockscout_url: "https://blockscout.example" });
     expect(() => loadChainsFile(file)).toThrow(
-      /rpc_url is set, but a Bitcoin chain's data comes from bitcoin-etl exports/,
+      /blockscout_url is set, but a Bitcoin chain has no Blockscout/,
     );
+    write({ rpc_url: "http://user:pass@127.0.0.1:8332" });
+    expect(loadChainsFile(file)[0]).toMatchObject({ rpc_url: "http://user:pass@127.0.0.1:8332" });
     write({ explorer_api_url: "https://mempool.space/api", explorer_api_kind: "etherscan" });
     expect(() => loadChainsFile(file)).toThrow(/histories come from an Esplora API: set "esplora"/);
     write({ explorer_api_url: "https://mempool.space/api" });

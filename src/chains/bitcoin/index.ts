@@ -1,5 +1,9 @@
 // Bitcoin transactions as the service stores them: the value-proportional projection into transfers, with the
-// CoinJoin fingerprint and what the address clusters read, for every source (imports, Esplora, a node).
+// CoinJoin fingerprint and what the address clusters read, for every source (imports, Esplora, a node), and a
+// Bitcoin Core block as the follower reads it.
+
+export { type CoreBlockRead, readCoreBlock } from "./core-block.ts";
+export { p2pkAddress } from "./p2pk.ts";
 export {
   type BtcPart,
   type BtcTransaction,

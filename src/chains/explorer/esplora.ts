@@ -8,7 +8,7 @@
 // mixer node), so a history fetched on demand and an export of the same blocks store the same rows. The page also
 // carries the CoinJoin nodes' labels and the transactions' inputs for the address clusters.
 import type { BitcoinNetwork } from "../address/index.ts";
-import { type BtcPartRead, bitcoinPart, projectBitcoinTransaction } from "../bitcoin/index.ts";
+import { type BtcPartRead, bitcoinPart, p2pkAddress, projectBitcoinTransaction } from "../bitcoin/index.ts";
 import type { ExplorerSource } from "./config.ts";
 import { redactUrl } from "./errors.ts";
 import { ItemReader, type Json } from "./parse.ts";
@@ -76,9 +76,14 @@ function parsePage(
     const coinbase = vin.some((i) => (i as Json | null)?.is_coinbase === true);
     const part = (value: unknown, field: string): BtcPartRead => {
       const out = ItemReader.object(value, `${at}: ${field}`);
-      const address = out.scriptpubkey_address;
+      const address =
+        typeof out.scriptpubkey_address === "string"
+          ? out.scriptpubkey_address
+          : out.scriptpubkey_type === "p2pk" && typeof out.scriptpubkey === "string"
+            ? p2pkAddress(out.scriptpubkey, network)
+            : null;
       return bitcoinPart(
-        typeof address === "string" ? address : null,
+        address,
         out.scriptpubkey_type === "op_return",
         r.uint(out.value, `${field}.value`),
         network,

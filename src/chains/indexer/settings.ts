@@ -6,6 +6,7 @@
 // usually shallower than that). A reorg deeper than the confirmations is still detected and unwound.
 // Tron-kind chains default to 19: a Tron block is solidified (irreversible) once 19 of the 27 super representatives
 // built on it (docs/decisions/0033-tron.md), and their node's /jsonrpc keeps eth_getLogs within 5000 blocks.
+// Bitcoin chains default to 6.
 import { type ChainKind, codecOfKind } from "../address/index.ts";
 import { type ChainConfig, isDevnetChain, TRON_MAINNET_ID } from "../registry.ts";
 import { TRON_USDT } from "./issuer-freezes.ts";
@@ -59,6 +60,8 @@ export type IndexerTuning = Partial<
 
 export const DEFAULT_CONFIRMATIONS = 12;
 export const TRON_CONFIRMATIONS = 19;
+/** Bitcoin: six blocks, the usual depth after which a payment is taken as final (a reorg of more is unheard of). */
+export const BITCOIN_CONFIRMATIONS = 6;
 /** java-tron's node.jsonrpc.maxBlockRange default: a wider eth_getLogs is refused. */
 export const TRON_MAX_LOG_RANGE = 5000;
 /** The issuer-freeze contracts of the chains that have a default: USDT on Tron mainnet. */
@@ -78,7 +81,14 @@ export function settingsFor(chain: ChainConfig, tuning: IndexerTuning = {}): Ind
   const kind = chain.kind ?? "evm";
   const tron = kind === "tron";
   const confirmations =
-    chain.confirmations ?? (devnet ? 0 : tron ? TRON_CONFIRMATIONS : DEFAULT_CONFIRMATIONS);
+    chain.confirmations ??
+    (devnet
+      ? 0
+      : tron
+        ? TRON_CONFIRMATIONS
+        : kind === "bitcoin"
+          ? BITCOIN_CONFIRMATIONS
+          : DEFAULT_CONFIRMATIONS);
   const maxBatchBlocks = tuning.maxBatchBlocks ?? 100;
   const freezeContracts =
     tuning.issuerFreezeContracts?.[chain.id] ??

@@ -7,9 +7,12 @@
 // rolls back instead of writing the same blocks twice or skipping some.
 import type { Kysely, Transaction } from "kysely";
 import { attributeTransfers } from "../../attribution/index.ts";
+import { clusterTransactions } from "../../clusters/index.ts";
 import type { Checkpoint } from "../../ledger/index.ts";
+import type { UtxoTx } from "../../risk/index.ts";
 import type { DB } from "../../schema.ts";
 import { deleteBridgeLegsAbove, insertBridgeLegs } from "../store/bridge-legs.ts";
+import { labelCoinJoinNodes } from "../store/coinjoin-labels.ts";
 import {
   type BlockRow,
   deleteTransfersAbove,
@@ -32,6 +35,10 @@ export interface BatchRows {
   issuerFreezes?: IssuerFreezeEvent[];
   /** Bridge legs decoded from the batch's logs (bridge-events.ts). */
   bridgeLegs?: BridgeLeg[];
+  /** A Bitcoin batch's CoinJoin nodes, labelled mixers (src/chains/bitcoin) */
+  mixers?: { address: string; label: string }[];
+  /** A Bitcoin batch's transactions with inputs, added to the address clusters (src/clusters) */
+  utxo?: UtxoTx[];
 }
 
 /** Another writer moved the checkpoint since this one read it. */
@@ -71,6 +78,9 @@ export async function writeBatch(
     if (rows.bridgeLegs && rows.bridgeLegs.length > 0) await insertBridgeLegs(trx, rows.bridgeLegs);
     if (freezes && rows.issuerFreezes && rows.issuerFreezes.length > 0)
       await freezes.recorded(trx, chainId, rows.issuerFreezes);
+    // The mixer labels before the clusters, which read labels (an exchange's inputs merge nothing).
+    if (rows.mixers && rows.mixers.length > 0) await labelCoinJoinNodes(trx, chainId, rows.mixers);
+    if (rows.utxo && rows.utxo.length > 0) await clusterTransactions(trx, chainId, rows.utxo);
     await moveCheckpoint(trx, chainId, expected, next);
     await beforeCommit?.();
     return inserted;
@@ -79,7 +89,9 @@ export async function writeBatch(
 
 /**
  * Deletes what was indexed above `ancestor` (everything from `startBlock` when there is no common ancestor) and
- * moves the checkpoint back to it. First-seen facts that pointed into the removed blocks are cleared: the
+ * moves the checkpoint back to it. A Bitcoin chain's address clusters stay as they are: a transaction that spent
+ * two addresses' coins was signed by whoever held both, whether or not its block stays in the chain (and it is
+ * usually mined again in the other branch). First-seen facts that pointed into the removed blocks are cleared: the
  * address's earliest transfer was there (no earlier one exists, or it would be the first seen), so the
  * re-indexed chain sets them again.
  */

@@ -48,6 +48,8 @@ export interface JsonRpcClientOptions {
   fetch?: typeof fetch;
   /** The largest answer read (default RPC_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** Sent with every request (a node's basic authentication). */
+  headers?: Record<string, string>;
 }
 
 interface Envelope {
@@ -62,6 +64,7 @@ export class JsonRpcClient {
   readonly #concurrency: number;
   readonly #fetch: typeof fetch;
   readonly #maxResponseBytes: number;
+  readonly #headers: Record<string, string>;
   #nextId = 1;
 
   constructor(
@@ -74,6 +77,7 @@ export class JsonRpcClient {
     this.#concurrency = Math.max(1, options.concurrency ?? 4);
     this.#fetch = options.fetch ?? fetch;
     this.#maxResponseBytes = options.maxResponseBytes ?? RPC_MAX_RESPONSE_BYTES;
+    this.#headers = options.headers ?? {};
   }
 
   /** One call; throws RpcCallError when the node answers with an error object. */
@@ -128,7 +132,7 @@ export class JsonRpcClient {
     try {
       const response = await this.#fetch(this.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: { ...this.#headers, "content-type": "application/json", accept: "application/json" },
         // A single call goes unbatched: some nodes and proxies handle plain requests better.
         body: JSON.stringify(payload.length === 1 ? payload[0] : payload),
         signal: combined,

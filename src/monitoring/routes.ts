@@ -49,15 +49,16 @@ export function registerMonitoringRoutes(
   /** The stored form of a registered address: on its chain as that chain writes it, or an EVM one for every chain. */
   const registeredAddress = (raw: string, chainId: number | null): string => {
     if (chainId !== null) {
-      // A Bitcoin chain's transfers come from imports only: nothing would watch the address, and it would never be
-      // notified (docs/decisions/0052-bitcoin-chains.md).
-      if (ctx.registry.get(chainId)?.kind === "bitcoin") {
+      // A Bitcoin chain no Bitcoin Core node follows has its transfers from imports and explorers only: nothing would
+      // watch the address, and it would never be notified (docs/decisions/0052-bitcoin-chains.md).
+      const chain = ctx.registry.get(chainId);
+      if (chain?.kind === "bitcoin" && !chain.rpc_url) {
         throw invalid(MESSAGES.invalidBody, [
           {
             path: "/chainId",
             message:
-              `chain ${chainId} is a Bitcoin chain, whose data comes from imports: no indexer watches it for new ` +
-              "transfers yet, so its addresses cannot be monitored; scan them instead",
+              `chain ${chainId} is a Bitcoin chain that no node follows (its entry in the chain list has no rpc_url): ` +
+              "nothing would watch its addresses for new transfers; name a Bitcoin Core node (rpc_url), or scan them instead",
           },
         ]);
       }
@@ -132,7 +133,7 @@ export function registerMonitoringRoutes(
         tags,
         summary: "Register an address for monitoring",
         description:
-          "`address` on `chainId` (as the chain writes it: EVM hex, Tron base58check or hex; a Bitcoin chain's are refused: nothing watches it yet), or, an EVM address without `chainId`, on every EVM chain the service follows (one record), " +
+          "`address` on `chainId` (as the chain writes it: EVM hex, Tron base58check or hex, Bitcoin as its network writes it, on a Bitcoin chain a Core node follows), or, an EVM address without `chainId`, on every EVM chain the service follows (one record), " +
           "belonging to the integrator's user `foreign_user_id`. Its new transfers are checked against the laws " +
           "of the project's jurisdictions, and notified with their chain. The same address twice on a chain (an " +
           "every-chain record is on each): 409 naming the record; past the project's cap of monitored addresses " +

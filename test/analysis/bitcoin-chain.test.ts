@@ -191,7 +191,7 @@ describe("a Bitcoin chain", () => {
       payload: { address: client, chainId: String(CHAIN), foreign_user_id: "u-1" },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.body).toContain("is a Bitcoin chain, whose data comes from imports");
+    expect(res.body).toContain("is a Bitcoin chain that no node follows");
   });
 
   it("is refused a Blockscout or an explorer other than Esplora, and given satoshis' 8 decimals", () => {

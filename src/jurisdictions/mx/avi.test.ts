@@ -145,6 +145,36 @@ describe("AVI files against the official XSD", () => {
     expect(file.xml).toContain("<descripcion_activo_virtual>USDT</descripcion_activo_virtual>");
   });
 
+  it("reports a Bitcoin payment with the catalog's BTC code, its satoshis as BTC and its txid as Bitcoin writes it", async () => {
+    const txid = "7940cdde4d713e171849efc6bd89939185be270266c94e92369e3877ad89455a";
+    const btc = op({
+      chainId: 177_005_167,
+      txHash: txid,
+      logIndex: 0,
+      address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+      counterparty: "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+      symbol: "BTC",
+      tokenName: "Bitcoin",
+      decimals: 8,
+      value: 12_345_678n,
+      valuations: valued(100_000, 18.5),
+    });
+    const file = aviFile({
+      period: "2026-09",
+      entity: ENTITY,
+      userId: "user_01",
+      profile: PROFILES.fisica as Profile,
+      avisos: [aviso(btc)],
+    });
+    if (!file.ok) throw new Error(file.reason);
+    await expectValid(file.xml);
+    expect(file.xml).toContain("<activo_virtual_operado>1001</activo_virtual_operado>");
+    expect(file.xml).not.toContain("<descripcion_activo_virtual>");
+    expect(file.xml).toContain("<cantidad_activo_virtual>0.12345678</cantidad_activo_virtual>");
+    expect(file.xml).toContain("<tipo_cambio_mn>1850000.00</tipo_cambio_mn>");
+    expect(file.xml).toContain(`<hash_operacion>${txid.toUpperCase()}</hash_operacion>`);
+  });
+
   it("validates an informe en ceros, and the XSD catches a reporting entity it does not accept", async () => {
     await expectValid(zeroInforme("2026-02", ENTITY));
     const check = await validateAvi(

@@ -81,17 +81,18 @@ export async function startStandInCore(opts: {
   });
 }
 
-/** A block of `txs` at `height` on `parent`, its hash from `label`. */
+/** A block of `txs` at `height` on `parent`, its hash from `label`, mined at `time` (unix seconds). */
 export function coreBlock(
   label: string,
   height: number,
   parent: string | undefined,
   txs: CoreTransaction[],
+  time = 1_700_000_000 + height * 600,
 ): CoreBlock {
   return {
     hash: hashOf(label),
     height,
-    time: 1_700_000_000 + height * 600,
+    time,
     ...(parent ? { previousblockhash: parent } : {}),
     tx: txs,
   };

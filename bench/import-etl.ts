@@ -32,7 +32,7 @@ const TARGET_RATIO = 0.8;
 const TARGET_RATE = { pglite: 20_000, postgres: 50_000 } as const;
 const MIB = 2 ** 20;
 
-type DatabaseName = "pglite" | "postgres";
+export type DatabaseName = "pglite" | "postgres";
 const LABEL: Record<DatabaseName, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
 
 /** The store's transfers table as the migrations leave it (0002, with the covering indexes of 0007), under another name. */
@@ -97,7 +97,7 @@ async function bareCopy(database: DatabaseName, csv: string, target: string): Pr
 // ---------------------------------------------------------------------------------------------------------
 // Children and their peak memory
 
-interface ChildRun {
+export interface ChildRun {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -113,7 +113,7 @@ function peakRssOf(pid: number): number | undefined {
   }
 }
 
-function runChild(args: string[], env: Record<string, string>): Promise<ChildRun> {
+export function runChild(args: string[], env: Record<string, string>): Promise<ChildRun> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -140,7 +140,7 @@ function runChild(args: string[], env: Record<string, string>): Promise<ChildRun
   });
 }
 
-function lastJson<T>(run: ChildRun, what: string): T {
+export function lastJson<T>(run: ChildRun, what: string): T {
   const line = run.stdout.trim().split("\n").at(-1) ?? "";
   try {
     if (run.code === 0) return JSON.parse(line) as T;
@@ -169,7 +169,7 @@ interface Outcome {
 }
 
 /** A fresh place for one run: a data dir, or a schema of the PostgreSQL (its URL selects it). */
-async function freshTarget(
+export async function freshTarget(
   database: DatabaseName,
   workDir: string,
 ): Promise<{ target: string; env: Record<string, string>; drop: () => Promise<void> }> {

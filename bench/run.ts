@@ -6,6 +6,7 @@ import { exchangeOperationsBenchmark } from "./exchange-operations.ts";
 import { expansionBenchmark } from "./expansion.ts";
 import { fleetBenchmark } from "./fleet.ts";
 import { httpChainDetail } from "./http-chain-detail.ts";
+import { importBtcBenchmark } from "./import-btc.ts";
 import { importEtlBenchmark } from "./import-etl.ts";
 import { indexerBenchmark, tronIndexerBenchmark } from "./indexer.ts";
 import { layersBenchmark } from "./layers.ts";
@@ -23,6 +24,7 @@ const BENCHMARKS: Benchmark[] = [
   indexerBenchmark,
   tronIndexerBenchmark,
   importEtlBenchmark,
+  importBtcBenchmark,
   expansionBenchmark,
   quickCheckBenchmark,
   riskEndpointsBenchmark,

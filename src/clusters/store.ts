@@ -1,6 +1,8 @@
 // The clusters' writes (utxo_clusters, utxo_cluster_members; migrations/0048_utxo_clusters.sql): a batch's changes
 // in a few statements whatever their number. A merged cluster's row stays (the earliest stored), the rows it
-// absorbed are deleted and their members re-pointed to it; new clusters take keys from the sequence.
+// absorbed are deleted and their members re-pointed to it; new clusters take keys from the sequence. A new member
+// that another writer stored meanwhile (the same transaction brought by a followed block and an Esplora page at
+// once) keeps that writer's cluster: the two clusters are joined by the next transaction that names both.
 import { type Kysely, sql } from "kysely";
 import type { ClusterChange } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
@@ -41,21 +43,33 @@ export async function writeClusterChanges(
       FROM unnest(${absorbedFrom}::bigint[], ${absorbedTo}::bigint[]) AS t(from_key, to_key)
       WHERE m.chain_id = ${chainId} AND m.key = t.from_key`.execute(db);
   }
-  const rows = changes.map((c) => ({
-    key: keyOf.get(c),
-    id: c.id,
-    size: c.size,
-    addresses: c.addresses,
-    joined_by: c.joinedBy,
-    coinjoins_excluded: c.coinjoinsExcluded.map(({ txid, kind, confidence, reason }) => ({
-      txid,
-      kind,
-      confidence,
-      reason,
-    })),
-    service_scale: c.serviceScale,
-  }));
-  await sql`
+  // A cluster whose lists are the stored ones (full, usually: a big cluster that grew) has only its size written.
+  const grown = changes.filter((c) => c.key !== undefined && !c.listsChanged);
+  if (grown.length > 0) {
+    await sql`
+      UPDATE utxo_clusters c SET size = t.size, service_scale = t.service_scale, updated_at = now()
+      FROM unnest(${grown.map((c) => c.key)}::bigint[], ${grown.map((c) => c.size)}::integer[],
+        ${grown.map((c) => c.serviceScale)}::boolean[]) AS t(key, size, service_scale)
+      WHERE c.chain_id = ${chainId} AND c.key = t.key`.execute(db);
+  }
+  const rows = changes
+    .filter((c) => c.key === undefined || c.listsChanged)
+    .map((c) => ({
+      key: keyOf.get(c),
+      id: c.id,
+      size: c.size,
+      addresses: c.addresses,
+      joined_by: c.joinedBy,
+      coinjoins_excluded: c.coinjoinsExcluded.map(({ txid, kind, confidence, reason }) => ({
+        txid,
+        kind,
+        confidence,
+        reason,
+      })),
+      service_scale: c.serviceScale,
+    }));
+  if (rows.length > 0)
+    await sql`
     INSERT INTO utxo_clusters AS c (chain_id, key, id, size, addresses, joined_by, coinjoins_excluded, service_scale)
     SELECT ${chainId}, t.key, t.id, t.size, t.addresses, t.joined_by, t.coinjoins_excluded, t.service_scale
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(key bigint, id text, size integer,
@@ -63,8 +77,8 @@ export async function writeClusterChanges(
     ON CONFLICT (chain_id, key) DO UPDATE SET id = excluded.id, size = excluded.size,
       addresses = excluded.addresses, joined_by = excluded.joined_by,
       coinjoins_excluded = excluded.coinjoins_excluded, service_scale = excluded.service_scale, updated_at = now()`.execute(
-    db,
-  );
+      db,
+    );
   const members: string[] = [];
   const memberKeys: string[] = [];
   for (const c of changes) {
@@ -77,6 +91,6 @@ export async function writeClusterChanges(
     await sql`
       INSERT INTO utxo_cluster_members (chain_id, address, key)
       SELECT ${chainId}, * FROM unnest(${members}::text[], ${memberKeys}::bigint[])
-      ON CONFLICT (chain_id, address) DO UPDATE SET key = excluded.key`.execute(db);
+      ON CONFLICT (chain_id, address) DO NOTHING`.execute(db);
   }
 }

@@ -2,9 +2,9 @@
 // stored clusters of the addresses the transactions name are seeded into the risk core's Clusterer, the
 // transactions added, and what changed written back, on the connection (and in the transaction) that writes the
 // same transactions' transfers. An address no transaction merged stays without a row. Adding the same
-// transactions again changes nothing.
+// transactions again changes nothing. Writers of the same clusters take turns (their rows locked: lockClustersOf).
 import type { Kysely } from "kysely";
-import { exchangeWallets, storedClustersOf } from "../ledger/index.ts";
+import { exchangeWallets, lockClustersOf } from "../ledger/index.ts";
 import { type ClusterChange, Clusterer, type CoinJoinKind, type UtxoTx } from "../risk/index.ts";
 import type { DB } from "../schema.ts";
 import { writeClusterChanges } from "./store.ts";
@@ -33,11 +33,9 @@ export async function clusterTransactions(
     }
     for (const o of tx.outputs) if (o.address !== null) named.add(o.address);
   }
-  const [stored, services] = await Promise.all([
-    storedClustersOf(db, chainId, [...named]),
-    // A labelled exchange's inputs merge nothing (src/risk/utxo/clusters.ts): only spenders can be one.
-    exchangeWallets(db, chainId, [...spending]),
-  ]);
+  const stored = await lockClustersOf(db, chainId, [...named]);
+  // A labelled exchange's inputs merge nothing (src/risk/utxo/clusters.ts): only spenders can be one.
+  const services = await exchangeWallets(db, chainId, [...spending]);
   const clusterer = new Clusterer({}, (address) => services.has(address));
   for (const cluster of stored) {
     clusterer.seed({

@@ -38,21 +38,31 @@ const toRead = (r: ClusterRow): StoredClusterRead => ({
   updatedAt: new Date(r.updated_at),
 });
 
-/** The stored clusters of some addresses, earliest stored first, each with those of the addresses it holds. */
-export async function storedClustersOf(
+/**
+ * The stored clusters of some addresses, earliest stored first, each with those of the addresses it holds, locked
+ * until the transaction ends, for the clusters' writer (src/clusters). The addresses' membership rows are locked
+ * first, in key order (two writers never wait on each other in a circle): a writer that merged one of these
+ * clusters meanwhile re-pointed the same rows, so once it commits they are read again with the key it left. Then the
+ * clusters' rows, locked in the same order.
+ */
+export async function lockClustersOf(
   db: Kysely<DB>,
   chainId: number,
   addresses: readonly string[],
 ): Promise<(StoredClusterRead & { members: string[] })[]> {
   if (addresses.length === 0) return [];
-  const { rows } = await sql<ClusterRow & { members: string[] }>`
-    SELECT c.key, c.id, c.size, c.addresses, c.joined_by, c.coinjoins_excluded, c.service_scale, c.updated_at,
-      m.members
-    FROM (SELECT key, array_agg(address) AS members FROM utxo_cluster_members
-          WHERE chain_id = ${chainId} AND address = ANY(${[...new Set(addresses)]}::text[]) GROUP BY key) m
-    JOIN utxo_clusters c ON c.chain_id = ${chainId} AND c.key = m.key
-    ORDER BY c.key`.execute(db);
-  return rows.map((r) => ({ ...toRead(r), members: r.members }));
+  const { rows: members } = await sql<{ address: string; key: string }>`
+    SELECT address, key::text AS key FROM utxo_cluster_members
+    WHERE chain_id = ${chainId} AND address = ANY(${[...new Set(addresses)]}::text[])
+    ORDER BY utxo_cluster_members.key, address FOR UPDATE`.execute(db);
+  if (members.length === 0) return [];
+  const byKey = new Map<string, string[]>();
+  for (const m of members) byKey.set(m.key, [...(byKey.get(m.key) ?? []), m.address]);
+  const { rows } = await sql<ClusterRow>`
+    SELECT key::text AS key, id, size, addresses, joined_by, coinjoins_excluded, service_scale, updated_at
+    FROM utxo_clusters WHERE chain_id = ${chainId} AND key = ANY(${[...byKey.keys()]}::bigint[])
+    ORDER BY utxo_clusters.key FOR UPDATE`.execute(db);
+  return rows.map((r) => ({ ...toRead(r), members: byKey.get(String(r.key)) ?? [] }));
 }
 
 /** The stored cluster of one address, or undefined when it is alone in its cluster (or unknown). */

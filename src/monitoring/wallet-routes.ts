@@ -124,6 +124,14 @@ export function registerWalletRoutes(app: HttpApp, ctx: AnalysisContext): void {
     async (req) => {
       const chain = chainOf(req.query.chainId);
       const wallet = walletOf(req.params.wallet, chain.id);
+      // A Bitcoin Core node keeps no balance per address (it has no address index): its balances are not read.
+      if (chain.kind === "bitcoin")
+        throw invalid(MESSAGES.invalidQuery, [
+          {
+            path: "/chainId",
+            message: `chain ${chain.id} is a Bitcoin chain: its balances are not read (a Bitcoin Core node keeps no balance per address); the wallet's status and reports read its transfers`,
+          },
+        ]);
       if (!chain.rpc_url)
         throw new AppError("unavailable", `Chain ${chain.id} has no node configured to read balances from`);
       let assets: Awaited<ReturnType<typeof readBalances>>;

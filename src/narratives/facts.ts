@@ -485,7 +485,20 @@ export async function gatherReportFacts(
     parsed.family === "tron"
       ? registry.enabled().filter((c) => c.kind === "tron" && (q.chainId === undefined || c.id === q.chainId))
       : [];
-  if (parsed.family !== "evm" && tronChains.length === 0) {
+  // A Bitcoin address (of mainnet: the families' parser reads mainnet's) is read on the Bitcoin mainnet chains the
+  // service holds (imported, followed, or with an Esplora API), as it writes it.
+  const bitcoinChains =
+    parsed.family === "bitcoin"
+      ? registry
+          .enabled()
+          .filter(
+            (c) =>
+              c.kind === "bitcoin" &&
+              (c.bitcoin_network ?? "mainnet") === "mainnet" &&
+              (q.chainId === undefined || c.id === q.chainId),
+          )
+      : [];
+  if (parsed.family !== "evm" && tronChains.length === 0 && bitcoinChains.length === 0) {
     const network = FAMILY_NETWORK[parsed.family as Exclude<AddressFamily, "evm">];
     // Tron's labels are kept on Tron mainnet in the stored form (docs/labels.md), older imports under the
     // network's own id as written.
@@ -509,14 +522,27 @@ export async function gatherReportFacts(
     const chains =
       parsed.family === "tron"
         ? tronChains
-        : q.chainId !== undefined
-          ? [registry.get(q.chainId)].filter((c) => c !== undefined)
-          : registry.enabled().filter((c) => (c.kind ?? "evm") === "evm");
-    facts.labels = await labelsOf(
-      db,
-      stored,
-      parsed.family === "tron" ? chains.map((c) => c.id) : [0, ...chains.map((c) => c.id)],
-      (id) => registry.get(id)?.name,
+        : parsed.family === "bitcoin"
+          ? bitcoinChains
+          : q.chainId !== undefined
+            ? [registry.get(q.chainId)].filter((c) => c !== undefined)
+            : registry.enabled().filter((c) => (c.kind ?? "evm") === "evm");
+    // Bitcoin's labels are kept on mainnet's ledger id whatever id the chain list gives mainnet, older imports under
+    // the network's pseudo chain (docs/decisions/0052-bitcoin-chains.md).
+    const labelChains =
+      parsed.family === "tron"
+        ? chains.map((c) => c.id)
+        : parsed.family === "bitcoin"
+          ? [
+              ...new Set([
+                BITCOIN_CHAIN_IDS.mainnet,
+                NON_EVM_CHAIN_IDS.bitcoin as number,
+                ...chains.map((c) => c.id),
+              ]),
+            ]
+          : [0, ...chains.map((c) => c.id)];
+    facts.labels = await labelsOf(db, stored, labelChains, (id) =>
+      id === BITCOIN_CHAIN_IDS.mainnet ? (registry.get(id)?.name ?? "Bitcoin") : registry.get(id)?.name,
     );
     for (const chain of chains) {
       const activity = await activityOn(db, stored, chain.id, chain.name);

@@ -1,9 +1,9 @@
 // A Bitcoin chain of the chain list, fed by a bitcoin-etl import, through the API: its addresses are checked with
 // their network's rules (a testnet or malformed address is a 400 that says why), a quick check and a scan of an
 // address paid through a transaction a sanctioned address funded trace the exposure by value, the addresses are
-// answered as Bitcoin writes them (base58's case kept), a CoinJoin's outputs are paid by a mixer node, monitoring is
-// refused (nothing would watch the chain), and the chain list refuses what a Bitcoin chain cannot use yet (a node,
-// an explorer). PGlite, or PostgreSQL with DATABASE_URL.
+// answered as Bitcoin writes them (base58's case kept), a CoinJoin's outputs are paid by a mixer node, the wallet
+// report reads the chain's transfers, monitoring is refused (no node follows this chain), and the chain list refuses
+// what a Bitcoin chain cannot use (a Blockscout, an explorer other than Esplora). PGlite, or PostgreSQL with DATABASE_URL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -181,6 +181,26 @@ describe("a Bitcoin chain", () => {
     const data = (await get(`/v1/risk/quick?address=${mixOutputs[0]}&chainId=${CHAIN}`)).json().data;
     expect(data.reason).toContain("CoinJoin (whirlpool");
     expect(data.level).not.toBe("minimal");
+  });
+
+  it("writes the wallet report from the chain's transfers: activity, counterparties, the sanctioned one named", async () => {
+    for (const query of ["", `?chainId=${CHAIN}`]) {
+      const res = await get(`/v1/wallets/${mule}/report${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const markdown: string = res.json().data;
+      expect(markdown).not.toContain("no transaction data for bitcoin");
+      expect(markdown).toContain("## Activity");
+      expect(markdown).toContain("## Counterparties");
+      // Paid 3 BTC of its 4 by the sanctioned address, which it paid on to the client.
+      expect(markdown).toContain(sanctioned);
+      expect(markdown).toContain("(sanctioned)");
+      expect(markdown).toContain(client);
+      expect(markdown).toMatch(/\*\*\d+\/100 \(critical\)\*\*/);
+    }
+    // The client's base58 address, as it writes it, is found and named so.
+    const client_ = (await get(`/v1/wallets/${client}/report`)).json().data as string;
+    expect(client_).toContain(`\`${client}\``);
+    expect(client_).toContain(mule);
   });
 
   it("refuses to monitor an address nothing would watch, saying why", async () => {

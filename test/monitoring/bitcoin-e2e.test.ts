@@ -3,7 +3,8 @@
 // registered bech32 address is paid 0.0001 BTC (USD 10: nothing to say) and then 0.01 BTC (USD 1,000, over
 // Colombia's USD 150); the integrator, a real HTTP server on 127.0.0.1, receives exactly one notification, signed
 // (Standard Webhooks, verified with the public library), naming the transaction, the law and the amount in BTC.
-// A Bitcoin chain that no node follows still refuses registrations, saying why. PGlite, or PostgreSQL with
+// A Bitcoin chain that no node follows still refuses registrations, and a balance is not asked of Core (it keeps none
+// per address); both say why. PGlite, or PostgreSQL with
 // DATABASE_URL.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -171,6 +172,15 @@ describe("monitoring a Bitcoin address", () => {
     });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(webhooks).toHaveLength(1);
+  });
+
+  it("does not ask the node for a balance it does not keep, and says so", async () => {
+    const res = await svc.app!.inject({
+      url: `/v1/wallets/${client}/balance?chainId=${REGTEST}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("keeps no balance per address");
   });
 
   it("refuses to register an address on a Bitcoin chain that no node follows, saying why", async () => {

@@ -20,7 +20,7 @@ import { getJson } from "./http.ts";
 import { processRateLimiters } from "./rate-limiter.ts";
 import { storePage, writeFetch } from "./store.ts";
 import { trongridLists } from "./trongrid.ts";
-import type { ExplorerGet, HistoryList } from "./types.ts";
+import type { ExplorerGet, HistoryList, HistoryPage } from "./types.ts";
 
 export interface EnsureHistoryResult {
   /** The explorer was called (false: the store already covered the window). */
@@ -38,6 +38,20 @@ export interface EnsureCoveredResult {
   truncated: boolean;
   /** The record of the address's last finished fetch, as the store holds it after the call. */
   record: FetchRecord;
+}
+
+/**
+ * A Bitcoin page's CoinJoin labels and cluster evidence, of the transactions whose transfers are stored (those in
+ * the window): nothing is inferred from a transaction the store does not hold.
+ */
+function inWindow(page: HistoryPage, transfers: readonly { txHash: string }[]): HistoryPage {
+  if (!page.utxo && !page.mixers) return page;
+  const held = new Set(transfers.map((t) => t.txHash));
+  return {
+    ...page,
+    utxo: (page.utxo ?? []).filter((tx) => held.has(tx.txid)),
+    mixers: (page.mixers ?? []).filter((m) => held.has(m.address.slice("coinjoin:".length))),
+  };
 }
 
 export type ChainLookup = Pick<ChainRegistry, "get"> | ((chainId: number) => ChainConfig | undefined);
@@ -155,7 +169,7 @@ export class ExplorerHistory {
       this.#lists(source, address, signal, this.#lookup(chainId)?.bitcoin_network),
       plan.window,
       o,
-      (page, transfers) => storePage(this.db, chainId, page, transfers),
+      (page, transfers) => storePage(this.db, chainId, inWindow(page, transfers), transfers),
       startedAt,
       signal,
     );

@@ -332,6 +332,9 @@ export class BitcoinFollower {
     this.#chainChecked = false;
     this.#checkpoint = null;
     this.#target = undefined;
+    // After a failure, one block at a time until a batch succeeds: a batch of large blocks that timed out is not
+    // asked again whole.
+    this.#batchBlocks = 1;
   }
 }
 

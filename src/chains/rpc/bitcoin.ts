@@ -19,6 +19,8 @@ export function bitcoinRpcClient(url: string, options: JsonRpcClientOptions = {}
   // Core answers batches as JSON-RPC 1.0 and 2.0 alike; its blocks are large, so fewer calls per request.
   return new JsonRpcClient(parsed.href, {
     maxBatch: 10,
+    // A full block at verbosity 3 is tens of megabytes of JSON: two minutes per request.
+    timeoutMs: 120_000,
     ...options,
     headers: { ...headers, ...options.headers },
   });

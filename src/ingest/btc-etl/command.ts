@@ -25,7 +25,10 @@ input i pays output j  value_i x value_j / (sum of the inputs' values)  satoshis
 A CoinJoin (Whirlpool, WabiSabi, Wasabi 1, JoinMarket fingerprints) goes through a node coinjoin:<txid>,
 labelled a mixer; any other transaction of more than ${MAX_PAIRS.toLocaleString("en-US")} input-output pairs through tx:<txid>.
 Coinbase transactions and inputs and outputs without a single address (multisig, OP_RETURN, non-standard)
-give no transfer; the summary counts them. Nothing is written until every line has been read and checked;
+give no transfer; the summary counts them. A pay-to-pubkey output counts as its key's P2PKH address.
+The address clusters (GET /clusters/{address}) are kept with each batch: the inputs a transaction spends
+are one owner's, except in a CoinJoin, a Stonewall, a spend from a labelled exchange, or past 10,000
+addresses; the summary's bitcoin.clusters says how many were written and merged away. Nothing is written until every line has been read and checked;
 importing twice changes nothing.`;
 
 export function registerImportBtcEtlCommand(program: Command, withDatabase: WithDatabase): void {

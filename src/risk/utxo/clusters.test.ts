@@ -203,4 +203,17 @@ describe("address clusters", () => {
     // Each participant alone, with its round: kept by a store.
     expect(c.changes().filter((ch) => ch.coinjoinsExcluded.length > 0)).toHaveLength(30);
   });
+
+  it("keeps the lists in the order seen when a bigger, later cluster takes in the earliest", () => {
+    const c = new Clusterer({ keep: 3 });
+    c.add(tx([p("e1", 1), p("e2", 1)], [p("o", 1)], "early"));
+    c.add(tx([p("l1", 1), p("l2", 1), p("l3", 1), p("l4", 1)], [p("o", 1)], "late"));
+    c.add(tx([p("e2", 1), p("l4", 1)], [p("o", 1)], "join"));
+    expect(c.clusterOf("l1")).toMatchObject({
+      id: "c:e1",
+      size: 6,
+      addresses: ["e1", "e2", "l1"],
+      joinedBy: ["early", "late", "join"],
+    });
+  });
 });

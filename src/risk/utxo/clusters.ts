@@ -76,6 +76,8 @@ export interface ClusterChange extends Omit<ClusterView, "refusedMerges"> {
   key: string | undefined;
   /** other stored clusters merged into it: their addresses are now its */
   absorbed: string[];
+  /** its lists (addresses, joinedBy, coinjoinsExcluded) differ from the stored ones (a new cluster's always do) */
+  listsChanged: boolean;
   /** addresses in it that were in no stored cluster */
   newMembers: string[];
 }
@@ -89,6 +91,7 @@ interface Node {
   /** the stored clusters it holds, earliest first */
   keys: string[];
   changed: boolean;
+  listsChanged: boolean;
   addresses: string[];
   joinedBy: string[];
   excluded: ExcludedCoinJoin[];
@@ -129,8 +132,8 @@ export class Clusterer {
       for (const r of roots) {
         const node = this.#nodes[r] as Node;
         if (node.excluded.some((e) => e.txid === tx.txid)) continue;
-        this.#keep(node.excluded, { txid: tx.txid, ...coinjoin });
         node.changed = true;
+        if (this.#keep(node.excluded, { txid: tx.txid, ...coinjoin })) node.listsChanged = true;
       }
       return { merged: false, reason: "coinjoin", coinjoin };
     }
@@ -155,7 +158,8 @@ export class Clusterer {
     let into = roots[0] as number;
     for (const r of roots.slice(1)) into = this.#union(into, r);
     const merged = this.#nodes[into] as Node;
-    if (!merged.joinedBy.includes(tx.txid)) this.#keep(merged.joinedBy, tx.txid);
+    if (!merged.joinedBy.includes(tx.txid) && this.#keep(merged.joinedBy, tx.txid))
+      merged.listsChanged = true;
     return { merged: true, reason: "common-input" };
   }
 
@@ -212,6 +216,7 @@ export class Clusterer {
       id: cluster.id,
       keys: [cluster.key],
       changed: false,
+      listsChanged: false,
       addresses: cluster.addresses.slice(0, this.#params.keep),
       joinedBy: cluster.joinedBy.slice(0, this.#params.keep),
       excluded: cluster.coinjoinsExcluded.slice(0, this.#params.keep).map((e) => ({ ...e })),
@@ -248,6 +253,7 @@ export class Clusterer {
       out.push({
         key: node.keys[0],
         absorbed: node.keys.slice(1),
+        listsChanged: node.listsChanged,
         newMembers: fresh,
         id: node.id,
         size: node.size,
@@ -272,6 +278,7 @@ export class Clusterer {
       id: `c:${address}`,
       keys: [],
       changed: true,
+      listsChanged: true,
       addresses: [address],
       joinedBy: [],
       excluded: [],
@@ -301,7 +308,8 @@ export class Clusterer {
     const from = this.#nodes[small] as Node;
     from.parent = big;
     to.size += from.size;
-    if (from.first < to.first) {
+    const fromEarlier = from.first < to.first;
+    if (fromEarlier) {
       to.first = from.first;
       to.id = from.id;
     }
@@ -310,10 +318,26 @@ export class Clusterer {
       (x, y) => (this.#keyOrder.get(x) ?? 0) - (this.#keyOrder.get(y) ?? 0),
     );
     to.changed = true;
-    for (const address of from.addresses) this.#keep(to.addresses, address);
-    for (const txid of from.joinedBy) if (!to.joinedBy.includes(txid)) this.#keep(to.joinedBy, txid);
-    for (const e of from.excluded)
-      if (!to.excluded.some((x) => x.txid === e.txid)) this.#keep(to.excluded, e);
+    // The earlier cluster's lists first: a cluster's lists are in the order seen, and its id is its first address.
+    const [first, second] = fromEarlier ? [from, to] : [to, from];
+    const addresses = [...first.addresses, ...second.addresses].slice(0, this.#params.keep);
+    const joinedBy = [...new Set([...first.joinedBy, ...second.joinedBy])].slice(0, this.#params.keep);
+    const excluded = [...first.excluded];
+    for (const e of second.excluded) if (!excluded.some((x) => x.txid === e.txid)) excluded.push(e);
+    excluded.length = Math.min(excluded.length, this.#params.keep);
+    const same = (x: readonly unknown[], y: readonly unknown[]) =>
+      x.length === y.length && x.every((v, i) => v === y[i]);
+    to.listsChanged ||=
+      from.listsChanged ||
+      !same(addresses, to.addresses) ||
+      !same(joinedBy, to.joinedBy) ||
+      !same(
+        excluded.map((e) => e.txid),
+        to.excluded.map((e) => e.txid),
+      );
+    to.addresses = addresses;
+    to.joinedBy = joinedBy;
+    to.excluded = excluded;
     to.refused += from.refused;
     // Only roots hold lists: the merged one's are no longer read.
     from.addresses = [];
@@ -323,7 +347,10 @@ export class Clusterer {
     return big;
   }
 
-  #keep<T>(list: T[], item: T): void {
-    if (list.length < this.#params.keep) list.push(item);
+  /** Appends while the list holds fewer than `keep`; whether it did. */
+  #keep<T>(list: T[], item: T): boolean {
+    if (list.length >= this.#params.keep) return false;
+    list.push(item);
+    return true;
   }
 }

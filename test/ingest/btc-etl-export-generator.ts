@@ -146,12 +146,13 @@ export function generateBtcExport(options: { dir: string; transactions: number; 
       emit(inputs, outputs);
     } else if (roll < 0.1) {
       // A user's deposit to its own deposit address at an exchange; sweeps follow once 20-100 are pending.
-      const w = user();
+      const u = int(0, userCount - 1);
+      const w = wallets[u] as number[];
       const x = int(0, exchanges.length - 1);
       const exchange = exchanges[x] as { hot: number; pending: number[] };
-      const key = wallets.indexOf(w) * 8 + x;
-      let to = deposit.get(key);
-      if (to === undefined) deposit.set(key, (to = fresh()));
+      const key = u * 8 + x;
+      const to = deposit.get(key) ?? fresh();
+      deposit.set(key, to);
       emit([[w[0] as number, 2_000_000]], [[to, 1_990_000]]);
       exchange.pending.push(to);
       if (exchange.pending.length >= int(20, 100)) {

@@ -13,15 +13,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
 import { riskConfigFor } from "../src/analysis/thresholds.ts";
-import { bitcoinPart } from "../src/chains/bitcoin/index.ts";
 import { openDatabase } from "../src/platform/db/open.ts";
-import { analyseRootsIndexed, Clusterer, type UtxoTx } from "../src/risk/index.ts";
+import { analyseRootsIndexed, Clusterer } from "../src/risk/index.ts";
 import type { DB } from "../src/schema.ts";
-import { generateBtcExport } from "../test/ingest/btc-etl-export-generator.ts";
+import { generateBtcExport, utxoTransactionsOf } from "../test/ingest/btc-etl-export-generator.ts";
 import { type DatabaseName, freshTarget, lastJson, runChild } from "./import-etl.ts";
 import { type Benchmark, fmt, postgresAnswers, ROOT, wantedDatabases } from "./support.ts";
 
@@ -161,23 +159,14 @@ async function clusterAlone(
   dir: string,
 ): Promise<{ seconds: number; peakRss: number; clusters: number; largest: number }> {
   const clusterer = new Clusterer();
-  const lines = readline.createInterface({ input: fs.createReadStream(path.join(dir, "transactions.json")) });
   let busy = 0;
   let peakRss = process.memoryUsage().rss;
-  for await (const line of lines) {
-    const row = JSON.parse(line) as {
-      hash: string;
-      inputs: { addresses: string[]; value: number }[];
-      outputs: { addresses: string[]; value: number }[];
-    };
-    if (row.inputs.length === 0) continue;
-    const part = (p: { addresses: string[]; value: number }) =>
-      bitcoinPart(p.addresses[0], false, BigInt(p.value), "mainnet");
-    const tx: UtxoTx = { txid: row.hash, inputs: row.inputs.map(part), outputs: row.outputs.map(part) };
+  let n = 0;
+  for await (const tx of utxoTransactionsOf(dir)) {
     const t = performance.now();
     clusterer.add(tx);
     busy += performance.now() - t;
-    if (Math.random() < 0.001) peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    if (++n % 1000 === 0) peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const sizes = [...clusterer.clusters().values()].map((c) => c.length);

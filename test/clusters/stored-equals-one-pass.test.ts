@@ -7,13 +7,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { bitcoinPart } from "../../src/chains/bitcoin/index.ts";
 import { importEtl } from "../../src/ingest/etl/import.ts";
-import { Clusterer, type UtxoTx } from "../../src/risk/index.ts";
-import { generateBtcExport } from "../ingest/btc-etl-export-generator.ts";
+import { Clusterer } from "../../src/risk/index.ts";
+import { generateBtcExport, utxoTransactionsOf } from "../ingest/btc-etl-export-generator.ts";
 import { openTestDatabase } from "../support/db-only.ts";
 
 const CHAIN = 177_005_167;
@@ -33,24 +31,7 @@ describe("stored clusters", () => {
         batchRows: 1_000,
       });
       const onePass = new Clusterer();
-      const lines = readline.createInterface({
-        input: fs.createReadStream(path.join(exported.dir, "transactions.json")),
-      });
-      for await (const line of lines) {
-        const row = JSON.parse(line) as {
-          hash: string;
-          inputs: { addresses: string[]; value: number }[];
-          outputs: { addresses: string[]; value: number }[];
-        };
-        if (row.inputs.length === 0) continue;
-        const part = (p: { addresses: string[]; value: number }) =>
-          bitcoinPart(p.addresses[0], false, BigInt(p.value), "mainnet");
-        onePass.add({
-          txid: row.hash,
-          inputs: row.inputs.map(part),
-          outputs: row.outputs.map(part),
-        } as UtxoTx);
-      }
+      for await (const tx of utxoTransactionsOf(exported.dir)) onePass.add(tx);
       const { rows: members } = await sql<{ address: string; key: string }>`
         SELECT address, key::text AS key FROM utxo_cluster_members WHERE chain_id = ${CHAIN}`.execute(
         database.db,

@@ -10,9 +10,10 @@
 // Addresses are mainnet P2WPKH made from a counter; amounts in satoshis; blocks ten minutes apart.
 import fs from "node:fs";
 import path from "node:path";
+import readline from "node:readline";
 import { bech32 } from "@scure/base";
 import { bitcoinPart, projectBitcoinTransaction } from "../../src/chains/bitcoin/index.ts";
-import { WABISABI_DENOMINATIONS } from "../../src/risk/index.ts";
+import { type UtxoTx, WABISABI_DENOMINATIONS } from "../../src/risk/index.ts";
 
 export interface BtcExport {
   dir: string;
@@ -200,3 +201,15 @@ export function generateBtcExport(options: { dir: string; transactions: number; 
 }
 
 const hashOfBlock = (n: number) => `00000000${n.toString(16).padStart(56, "0")}`;
+
+/** The export's transactions with inputs, read back as the risk core's UTXO transactions, streamed. */
+export async function* utxoTransactionsOf(dir: string): AsyncGenerator<UtxoTx> {
+  const lines = readline.createInterface({ input: fs.createReadStream(path.join(dir, "transactions.json")) });
+  type Part = { addresses: string[]; value: number };
+  const part = (p: Part) => bitcoinPart(p.addresses[0], false, BigInt(p.value), "mainnet");
+  for await (const line of lines) {
+    const row = JSON.parse(line) as { hash: string; inputs: Part[]; outputs: Part[] };
+    if (row.inputs.length > 0)
+      yield { txid: row.hash, inputs: row.inputs.map(part), outputs: row.outputs.map(part) };
+  }
+}

@@ -6,7 +6,7 @@
 // deleted in one transaction (store.ts unwindTo). Monitoring sees every confirmed transfer and every unwind in the
 // same transactions (the watcher). follow-loop.ts drives the steps and waits out failures.
 import type { Kysely } from "kysely";
-import { type Checkpoint, readCheckpoint, storedHashes } from "../../ledger/index.ts";
+import { type Checkpoint, readCheckpoint } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import type { BitcoinNetwork } from "../address/index.ts";
 import { type CoreBlockRead, projectBitcoinTransaction, readCoreBlock } from "../bitcoin/index.ts";
@@ -18,8 +18,9 @@ import { ChainIdentityError, type FollowerHooks, type FollowerStatus, followChai
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor, type NodeHashes } from "./reorg.ts";
+import { HeadRecorder, partedAt, type ReorgContext, unwindReorg } from "./reorg-steps.ts";
 import { DEFAULT_MAX_REORG_DEPTH, type IndexerSettings } from "./settings.ts";
-import { type BatchRows, recordHead, unwindTo, writeBatch } from "./store.ts";
+import { type BatchRows, writeBatch } from "./store.ts";
 
 export interface BitcoinFollowerDeps {
   db: Kysely<DB>;
@@ -31,9 +32,6 @@ export interface BitcoinFollowerDeps {
   hooks?: FollowerHooks;
   backoff?: BackoffPolicy;
 }
-
-/** How often a head that stands still is written again (its time says the follower is alive). */
-const HEAD_RECORD_MS = 15_000;
 
 /** The chain id Bitcoin's genesis hash gives (docs/decisions/0052-bitcoin-chains.md): its last four bytes. */
 export const chainIdOfGenesis = (genesis: string) => Number.parseInt(genesis.slice(-8), 16) & 0x7fffffff;
@@ -56,7 +54,8 @@ export class BitcoinFollower {
   #chainChecked = false;
   #batchBlocks = 1;
   #status: FollowerStatus;
-  #recorded: { head: bigint | undefined; at: number } = { head: undefined, at: 0 };
+  readonly #heads: HeadRecorder;
+  readonly #reorg: ReorgContext;
 
   constructor(deps: BitcoinFollowerDeps) {
     this.chainId = deps.settings.chainId;
@@ -74,6 +73,15 @@ export class BitcoinFollower {
       // A height above the node's head is an error object: no hash there.
       const outcomes = await this.#rpc.batch(calls, signal);
       return outcomes.map((o) => (o.ok && typeof o.result === "string" ? o.result.toLowerCase() : undefined));
+    };
+    this.#heads = new HeadRecorder(this.#db, this.chainId);
+    this.#reorg = {
+      db: this.#db,
+      chainId: this.chainId,
+      settings: this.#settings,
+      nodeHashes: this.#nodeHashes,
+      log: this.#log,
+      hooks: this.#hooks,
     };
     this.#status = {
       chainId: this.chainId,
@@ -170,7 +178,7 @@ export class BitcoinFollower {
     if (this.#target === undefined || next > this.#target) {
       const head = BigInt(await this.#rpc.request<number>("getblockcount", [], signal));
       this.#status.head = head;
-      await this.#recordHead(head);
+      await this.#heads.record(head);
       this.#target = head - this.#settings.confirmations;
       if (checkpoint && head < checkpoint.number) return this.#nodeBehind(checkpoint, head, signal);
       if (next > this.#target) return false;
@@ -266,66 +274,15 @@ export class BitcoinFollower {
     return rows;
   }
 
-  async #recordHead(head: bigint): Promise<void> {
-    const now = Date.now();
-    if (head === this.#recorded.head && now - this.#recorded.at < HEAD_RECORD_MS) return;
-    if (await recordHead(this.#db, this.chainId, head)) this.#recorded = { head, at: now };
-  }
-
-  /** The node's height is below the checkpoint: unwind only where a block both hold differs (else it is behind). */
   async #nodeBehind(checkpoint: Checkpoint, head: bigint, signal: AbortSignal): Promise<boolean> {
-    const [theirs] = await this.#nodeHashes(head, head, signal);
-    const ours = (await storedHashes(this.#db, this.chainId, head, head)).get(head);
-    if (theirs === undefined || ours === undefined || theirs === ours) return false;
+    if (!(await partedAt(this.#reorg, head, signal))) return false;
     await this.#unwind(checkpoint, head, signal);
     return true;
   }
 
   async #unwind(checkpoint: Checkpoint, searchFrom: bigint, signal: AbortSignal): Promise<void> {
-    const { startBlock, maxReorgDepth } = this.#settings;
-    const floor = maxReorgDepth === null ? startBlock : checkpoint.number - maxReorgDepth;
-    const lowest = max(floor, startBlock);
-    const ancestor = await findCommonAncestor(
-      this.#nodeHashes,
-      this.#db,
-      this.chainId,
-      searchFrom,
-      lowest,
-      signal,
-    );
-    if (!ancestor && lowest > startBlock) {
-      throw new Error(
-        `the node's chain parts from the index more than ${maxReorgDepth} blocks below block ${checkpoint.number}: ` +
-          "refusing to unwind that far (is rpc_url the right network, and synced?)",
-      );
-    }
-    const removed = await unwindTo(
-      this.#db,
-      this.chainId,
-      ancestor,
-      startBlock,
-      checkpoint,
-      this.#hooks.watcher,
-    );
-    this.#checkpoint = ancestor;
+    this.#checkpoint = await unwindReorg(this.#reorg, checkpoint, searchFrom, signal);
     this.#target = undefined;
-    this.#log.warn(
-      {
-        chainId: this.chainId,
-        from: checkpoint.number.toString(),
-        ancestor: ancestor ? ancestor.number.toString() : null,
-        removedTransfers: removed.transfers,
-        removedBlocks: removed.blocks,
-      },
-      "indexer: reorg: unwound to the common ancestor",
-    );
-    this.#hooks.onEvent?.({
-      kind: "reorg",
-      chainId: this.chainId,
-      from: checkpoint.number,
-      ancestor: ancestor ? ancestor.number : null,
-      ...removed,
-    });
   }
 
   #forget(): void {

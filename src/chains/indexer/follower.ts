@@ -2,7 +2,7 @@
 // with the checkpoint, unwinds reorgs, and never gives up (follow-loop.ts drives the steps). Reading the next batch
 // overlaps writing the current one.
 import type { Kysely } from "kysely";
-import { type Checkpoint, knownTokens, readCheckpoint, storedHashes } from "../../ledger/index.ts";
+import { type Checkpoint, knownTokens, readCheckpoint } from "../../ledger/index.ts";
 import type { DB } from "../../schema.ts";
 import { hexToBigInt, type RpcBlock, toHex } from "../rpc/evm.ts";
 import { JsonRpcClient } from "../rpc/json-rpc.ts";
@@ -14,8 +14,9 @@ import { ChainIdentityError, type FollowerHooks, type FollowerStatus, followChai
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { evmNodeHashes, findCommonAncestor } from "./reorg.ts";
+import { HeadRecorder, partedAt, type ReorgContext, unwindReorg } from "./reorg-steps.ts";
 import { DEFAULT_MAX_REORG_DEPTH, type IndexerSettings } from "./settings.ts";
-import { type BatchRows, recordHead, unwindTo, writeBatch } from "./store.ts";
+import { type BatchRows, writeBatch } from "./store.ts";
 import { readTokenMetadata } from "./token-metadata.ts";
 import { trxMovingTransactions } from "./tron-values.ts";
 
@@ -44,8 +45,6 @@ interface PreparedBatch {
 }
 
 const FIRST_BATCH_BLOCKS = 10;
-/** How often a head that stands still is written again (its time says the indexer is alive). */
-const HEAD_RECORD_MS = 15_000;
 
 export class ChainFollower {
   readonly chainId: number;
@@ -73,7 +72,8 @@ export class ChainFollower {
   /** The node was checked to serve this chain (again after every failure: it may have been replaced). */
   #chainChecked = false;
   #status: FollowerStatus;
-  #recorded: { head: bigint | undefined; at: number } = { head: undefined, at: 0 };
+  readonly #heads: HeadRecorder;
+  readonly #reorg: ReorgContext;
 
   constructor(deps: FollowerDeps) {
     this.chainId = deps.settings.chainId;
@@ -91,6 +91,15 @@ export class ChainFollower {
     this.#backoff = deps.backoff ?? DEFAULT_BACKOFF;
     // Small until the first batch tells how busy the chain's blocks are.
     this.#batchBlocks = Math.min(FIRST_BATCH_BLOCKS, deps.settings.maxBatchBlocks);
+    this.#heads = new HeadRecorder(this.#db, this.chainId);
+    this.#reorg = {
+      db: this.#db,
+      chainId: this.chainId,
+      settings: this.#settings,
+      nodeHashes: evmNodeHashes(this.#rpc),
+      log: this.#log,
+      hooks: this.#hooks,
+    };
     this.#status = {
       chainId: this.chainId,
       state: "starting",
@@ -194,7 +203,7 @@ export class ChainFollower {
     if (this.#target === undefined || next > this.#target) {
       const head = hexToBigInt(await this.#rpc.request<string>("eth_blockNumber", [], signal));
       this.#status.head = head;
-      await this.#recordHead(head);
+      await this.#heads.record(head);
       this.#target = head - this.#settings.confirmations;
       if (checkpoint && head < checkpoint.number) return this.#nodeBehind(checkpoint, head, signal);
       if (next > this.#target) return false;
@@ -241,30 +250,8 @@ export class ChainFollower {
     return true;
   }
 
-  /**
-   * The node's head is below the checkpoint: it was rewound or replaced, or it is a backend that lags (or still
-   * syncs). Only a block both have and disagree on proves the chains parted (below the node's head: unwind);
-   * otherwise the node is just behind, and we wait for it.
-   */
-  /**
-   * Writes the head for the chain's lag when it moved, or at least every HEAD_RECORD_MS while it stands still
-   * (so that a stopped indexer shows as stopped), not at every poll.
-   */
-  async #recordHead(head: bigint): Promise<void> {
-    const now = Date.now();
-    if (head === this.#recorded.head && now - this.#recorded.at < HEAD_RECORD_MS) return;
-    // Until the first batch makes the checkpoint row, every poll tries again.
-    if (await recordHead(this.#db, this.chainId, head)) this.#recorded = { head, at: now };
-  }
-
   async #nodeBehind(checkpoint: Checkpoint, head: bigint, signal: AbortSignal): Promise<boolean> {
-    const block = await this.#rpc.request<RpcBlock<string> | null>(
-      "eth_getBlockByNumber",
-      [toHex(head), false],
-      signal,
-    );
-    const ours = (await storedHashes(this.#db, this.chainId, head, head)).get(head);
-    if (!block || ours === undefined || block.hash.toLowerCase() === ours) return false;
+    if (!(await partedAt(this.#reorg, head, signal))) return false;
     await this.#unwind(checkpoint, head, signal);
     return true;
   }
@@ -272,51 +259,8 @@ export class ChainFollower {
   async #unwind(checkpoint: Checkpoint, searchFrom: bigint, signal: AbortSignal): Promise<void> {
     this.#discardPrefetch();
     this.#tokens.clear(); // the batch that found the reorg is not stored either
-    const { startBlock, maxReorgDepth } = this.#settings;
-    const floor = maxReorgDepth === null ? startBlock : checkpoint.number - maxReorgDepth;
-    const lowest = max(floor, startBlock);
-    const ancestor = await findCommonAncestor(
-      evmNodeHashes(this.#rpc),
-      this.#db,
-      this.chainId,
-      searchFrom,
-      lowest,
-      signal,
-    );
-    if (!ancestor && lowest > startBlock) {
-      throw new Error(
-        `the node's chain parts from the index more than ${maxReorgDepth} blocks below block ${checkpoint.number}: ` +
-          "refusing to unwind that far (is rpc_url the right network, and synced?)",
-      );
-    }
-    const removed = await unwindTo(
-      this.#db,
-      this.chainId,
-      ancestor,
-      startBlock,
-      checkpoint,
-      this.#hooks.watcher,
-      this.#hooks.issuerFreezes,
-    );
-    this.#checkpoint = ancestor;
+    this.#checkpoint = await unwindReorg(this.#reorg, checkpoint, searchFrom, signal);
     this.#target = undefined;
-    this.#log.warn(
-      {
-        chainId: this.chainId,
-        from: checkpoint.number.toString(),
-        ancestor: ancestor ? ancestor.number.toString() : null,
-        removedTransfers: removed.transfers,
-        removedBlocks: removed.blocks,
-      },
-      "indexer: reorg: unwound to the common ancestor",
-    );
-    this.#hooks.onEvent?.({
-      kind: "reorg",
-      chainId: this.chainId,
-      from: checkpoint.number,
-      ancestor: ancestor ? ancestor.number : null,
-      ...removed,
-    });
   }
 
   /** The prepared batch for [from, to]: the prefetched one when it starts there, else read now. */

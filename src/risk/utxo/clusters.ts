@@ -168,6 +168,11 @@ export class Clusterer {
     const i = this.#index.get(address);
     if (i === undefined) return undefined;
     const node = this.#nodes[this.#root(i)] as Node;
+    return { ...this.#view(node), refusedMerges: node.refused };
+  }
+
+  /** A root's cluster as callers see it: copies, never the root's own lists. */
+  #view(node: Node): Omit<ClusterView, "refusedMerges"> {
     return {
       id: node.id,
       size: node.size,
@@ -175,7 +180,6 @@ export class Clusterer {
       joinedBy: [...node.joinedBy],
       coinjoinsExcluded: node.excluded.map((e) => ({ ...e })),
       serviceScale: node.serviceScale,
-      refusedMerges: node.refused,
     };
   }
 
@@ -255,12 +259,7 @@ export class Clusterer {
         absorbed: node.keys.slice(1),
         listsChanged: node.listsChanged,
         newMembers: fresh,
-        id: node.id,
-        size: node.size,
-        addresses: [...node.addresses],
-        joinedBy: [...node.joinedBy],
-        coinjoinsExcluded: node.excluded.map((e) => ({ ...e })),
-        serviceScale: node.serviceScale,
+        ...this.#view(node),
       });
     }
     return out;

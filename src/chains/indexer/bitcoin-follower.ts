@@ -14,7 +14,14 @@ import { BITCOIN_CHAIN_IDS } from "../registry.ts";
 import { bitcoinRpcClient, CORE_CHAIN_NAMES, type CoreChainInfo } from "../rpc/bitcoin.ts";
 import type { JsonRpcClient } from "../rpc/json-rpc.ts";
 import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.ts";
-import { ChainIdentityError, type FollowerHooks, type FollowerStatus, followChain } from "./follow-loop.ts";
+import {
+  ChainIdentityError,
+  type FollowerHooks,
+  type FollowerStatus,
+  followChain,
+  loopOf,
+  startingStatus,
+} from "./follow-loop.ts";
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { findCommonAncestor, type NodeHashes } from "./reorg.ts";
@@ -83,15 +90,7 @@ export class BitcoinFollower {
       log: this.#log,
       hooks: this.#hooks,
     };
-    this.#status = {
-      chainId: this.chainId,
-      state: "starting",
-      checkpoint: null,
-      head: null,
-      failures: 0,
-      lastError: null,
-      stoppedReason: null,
-    };
+    this.#status = startingStatus(this.chainId);
   }
 
   status(): FollowerStatus {
@@ -99,19 +98,17 @@ export class BitcoinFollower {
   }
 
   start(): void {
-    const s = this.#settings;
     this.#running ??= followChain(
-      {
-        chainId: this.chainId,
-        chainName: s.chainName,
-        lock: this.#lock,
-        log: this.#log,
-        status: this.#status,
-        backoff: this.#backoff,
-        pollIntervalMs: s.pollIntervalMs,
-        lockRetryMs: s.lockRetryMs,
-        onEvent: this.#hooks.onEvent,
-      },
+      loopOf(
+        {
+          settings: this.#settings,
+          lock: this.#lock,
+          log: this.#log,
+          backoff: this.#backoff,
+          hooks: this.#hooks,
+        },
+        this.#status,
+      ),
       { step: (signal) => this.#step(signal), forget: () => this.#forget() },
       this.#abort.signal,
     );

@@ -74,6 +74,42 @@ export interface FollowLoop {
   onEvent?: ((event: FollowerEvent) => void) | undefined;
 }
 
+/** A follower's status before its first step. */
+export const startingStatus = (chainId: number): FollowerStatus => ({
+  chainId,
+  state: "starting",
+  checkpoint: null,
+  head: null,
+  failures: 0,
+  lastError: null,
+  stoppedReason: null,
+});
+
+/** The loop of a follower of these settings. */
+export function loopOf(
+  follower: {
+    settings: { chainId: number; chainName: string; pollIntervalMs: number; lockRetryMs: number };
+    lock: ChainLock;
+    log: IndexerLog;
+    backoff: BackoffPolicy;
+    hooks: FollowerHooks;
+  },
+  status: FollowerStatus,
+): FollowLoop {
+  const { settings } = follower;
+  return {
+    chainId: settings.chainId,
+    chainName: settings.chainName,
+    lock: follower.lock,
+    log: follower.log,
+    status,
+    backoff: follower.backoff,
+    pollIntervalMs: settings.pollIntervalMs,
+    lockRetryMs: settings.lockRetryMs,
+    onEvent: follower.hooks.onEvent,
+  };
+}
+
 /** While failing, a warning at the first failure and then at most once per this interval. */
 const WARN_EVERY_MS = 60_000;
 

@@ -10,7 +10,14 @@ import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.ts";
 import { AddressKindCache, withCode } from "./contracts.ts";
 import { extractRange } from "./extract.ts";
 import { type FetchedRange, RangeFetcher } from "./fetch-range.ts";
-import { ChainIdentityError, type FollowerHooks, type FollowerStatus, followChain } from "./follow-loop.ts";
+import {
+  ChainIdentityError,
+  type FollowerHooks,
+  type FollowerStatus,
+  followChain,
+  loopOf,
+  startingStatus,
+} from "./follow-loop.ts";
 import type { ChainLock } from "./lock.ts";
 import type { IndexerLog } from "./log.ts";
 import { evmNodeHashes, findCommonAncestor } from "./reorg.ts";
@@ -100,15 +107,7 @@ export class ChainFollower {
       log: this.#log,
       hooks: this.#hooks,
     };
-    this.#status = {
-      chainId: this.chainId,
-      state: "starting",
-      checkpoint: null,
-      head: null,
-      failures: 0,
-      lastError: null,
-      stoppedReason: null,
-    };
+    this.#status = startingStatus(this.chainId);
   }
 
   status(): FollowerStatus {
@@ -170,19 +169,17 @@ export class ChainFollower {
 
   async #run(): Promise<void> {
     const work = { step: (signal: AbortSignal) => this.#step(signal), forget: () => this.#forget() };
-    const s = this.#settings;
     await followChain(
-      {
-        chainId: this.chainId,
-        chainName: s.chainName,
-        lock: this.#lock,
-        log: this.#log,
-        status: this.#status,
-        backoff: this.#backoff,
-        pollIntervalMs: s.pollIntervalMs,
-        lockRetryMs: s.lockRetryMs,
-        onEvent: this.#hooks.onEvent,
-      },
+      loopOf(
+        {
+          settings: this.#settings,
+          lock: this.#lock,
+          log: this.#log,
+          backoff: this.#backoff,
+          hooks: this.#hooks,
+        },
+        this.#status,
+      ),
       work,
       this.#abort.signal,
     );

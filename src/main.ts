@@ -119,8 +119,21 @@ async function serve(opts: { workers: boolean }) {
         `Addresses of the Tron demo scenario to analyse (chain ${tron.chainId}; README.md lists them too):`,
         ...demoAddressLines(tron.addresses),
       );
+    const bitcoin = service.devnet.bitcoin;
+    if (bitcoin)
+      lines.push(
+        `Bitcoin devnet: chain ${bitcoin.chainId}, no node: a seeded demo world imported into the store (regtest addresses, bcrt1…)`,
+        `Addresses of the Bitcoin demo scenario to analyse (chain ${bitcoin.chainId}; README.md lists them too):`,
+        ...demoAddressLines(bitcoin.addresses),
+      );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+  service.devnet?.bitcoin?.ready.then((ready) => {
+    if (ready)
+      process.stdout.write(
+        `Bitcoin devnet ready: ${ready.transactions} transactions in the store, ${ready.coinjoins} CoinJoin read as a mix\n`,
+      );
+  });
   service.devnet?.tron?.ready.then((ready) => {
     if (ready) process.stdout.write(`Tron devnet ready: ${ready.transfers} USDT transfers on the chain\n`);
   });

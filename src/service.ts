@@ -259,7 +259,7 @@ async function assembleRooms(
   wireViewer(base);
   wireClusters(base, { registry });
   if (database.kind === "pglite" && config.dataDir !== "memory://") await database.startSocketBridge();
-  const devnet = await wireDevnet(base, options.devnet);
+  const devnet = await wireDevnet(base, options.devnet, database);
   // The devnet's chain only where devnets run (src/devnet/when.ts): after a move to PostgreSQL, 127.0.0.1:8545 may
   // be another program's anvil.
   const followDevnet = followsDevnetChain(config, Boolean(options.devnet));

@@ -13,6 +13,7 @@ export {
 } from "./indexer/bridge-events.ts";
 export {
   BITCOIN_CHAIN_IDS,
+  BITCOIN_DEVNET_CHAIN_ID,
   BITCOIN_LABEL_CHAINS,
   BUILT_IN_CHAINS,
   type ChainConfig,

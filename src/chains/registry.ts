@@ -123,10 +123,16 @@ const TRON_DEVNET_USDT = "0xca59d90a8b0e112a292e8f9618047a712df3f8d8";
 
 /**
  * Bitcoin's ids (docs/decisions/0052-bitcoin-chains.md): the genesis block hash's last four bytes, top bit cleared,
- * as Tron's node derives its eth_chainId. Not in the built-in list: a Bitcoin chain is declared in VIGIA_CHAINS
- * (examples/chains-bitcoin.json); the labels of Bitcoin addresses are kept under these ids.
+ * as Tron's node derives its eth_chainId. The built-in list has mainnet (labels, imports, an Esplora or a node named
+ * in VIGIA_CHAINS) and the Bitcoin devnet on regtest's id; the labels of Bitcoin addresses are kept under these ids.
  */
 export const BITCOIN_CHAIN_IDS = { mainnet: 177005167, testnet: 1467959619, regtest: 1181622790 } as const;
+
+/**
+ * The Vigía Bitcoin devnet (src/devnet/bitcoin-devnet.ts): no node, a seeded demo world imported into the store at
+ * start, its addresses regtest's (bcrt1…), so no mainnet label ever applies to them.
+ */
+export const BITCOIN_DEVNET_CHAIN_ID = BITCOIN_CHAIN_IDS.regtest;
 
 /** The Bitcoin chains as labels are placed on them (their codecs), not as the service lists them. */
 export const BITCOIN_LABEL_CHAINS: ChainConfig[] = (["mainnet", "testnet", "regtest"] as const).map(
@@ -140,7 +146,8 @@ export const BITCOIN_LABEL_CHAINS: ChainConfig[] = (["mainnet", "testnet", "regt
 );
 
 /** The local devnets' chains: followed only where devnets run (src/devnet/when.ts). */
-export const isDevnetChain = (id: number) => id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID;
+export const isDevnetChain = (id: number) =>
+  id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID || id === BITCOIN_DEVNET_CHAIN_ID;
 
 export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(1, "Ethereum", "ETH", "https://etherscan.io", "https://eth.blockscout.com"),
@@ -172,6 +179,22 @@ export const BUILT_IN_CHAINS: ChainConfig[] = [
     tron_http_url: null,
     issuer_freeze_contracts: [TRON_DEVNET_USDT],
     pegged_tokens: [{ address: TRON_DEVNET_USDT, symbol: "USDT", decimals: 6, usd: 1 }],
+  },
+  // Bitcoin: BTC has 8 decimals (satoshis). No public Esplora by default: an operator names one (or a node) in
+  // VIGIA_CHAINS; without, the chain has what `vigia import btc-etl` brought and the sanctions lists' labels.
+  {
+    ...chain(BITCOIN_CHAIN_IDS.mainnet, "Bitcoin", "BTC", "https://mempool.space", null),
+    kind: "bitcoin",
+    bitcoin_network: "mainnet",
+    currency_decimals: 8,
+    explorer_api_url: null,
+  },
+  {
+    ...chain(BITCOIN_DEVNET_CHAIN_ID, "Vigía Bitcoin devnet", "BTC", null, null),
+    kind: "bitcoin",
+    bitcoin_network: "regtest",
+    currency_decimals: 8,
+    explorer_api_url: null,
   },
 ];
 

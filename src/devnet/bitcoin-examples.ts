@@ -1,34 +1,34 @@
-// The Bitcoin examples of the OpenAPI document. The devnet scenario has no Bitcoin chain, so these are written by
-// hand: a mainnet cluster of three addresses (the first BIP-173's example address), joined by two transactions, one
-// of whose addresses took part in a WabiSabi round, as GET /clusters/{address} answers it once a Bitcoin chain is in
-// the chain list and its transactions are imported.
-const CHAIN_ID = 177_005_167;
-const ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+// The Bitcoin examples of the OpenAPI document: the Bitcoin devnet's mixing case (src/worlds/bitcoin-demo.ts) as
+// GET /clusters/{address} answers it once `vigia serve` has imported the devnet's world. Its user spent two coins
+// together (one cluster of two addresses, joined by that payment) and took its coins into a WabiSabi round, which
+// is excluded from the cluster. test/devnet/bitcoin-devnet.test.ts checks the running service answers exactly this
+// (the time it was stored aside).
+import { BITCOIN_DEVNET_CHAIN_ID } from "../chains/index.ts";
+
+const ADDRESS = "bcrt1q332eesrxacqzh8tq7qy0kejmh364z9078j58qq";
+const EARLIER = "bcrt1qcjau7au3zn0yk7w5slru53a5qd8cjxh6kdjgjq";
 
 export const BITCOIN_EXAMPLE = {
-  chainId: CHAIN_ID,
+  chainId: BITCOIN_DEVNET_CHAIN_ID,
   address: ADDRESS,
   cluster: {
-    chainId: CHAIN_ID,
+    chainId: BITCOIN_DEVNET_CHAIN_ID,
     address: ADDRESS,
-    id: `c:${ADDRESS}`,
-    size: 3,
-    addresses: [ADDRESS, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"],
-    joinedBy: [
-      "5f1c8e2a9d4b7c6e3a0f1d2c4b6a8e9f0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a",
-      "a3b1c9d7e5f3a1b9c7d5e3f1a9b7c5d3e1f9a7b5c3d1e9f7a5b3c1d9e7f5a3b1",
-    ],
+    id: `c:${EARLIER}`,
+    size: 2,
+    addresses: [EARLIER, ADDRESS],
+    joinedBy: ["e807a5bda4c7fbb8d5cff5d909006af8afe8f44133ec9c8e82bcdd9e38e5e5b1"],
     coinjoinsExcluded: [
       {
-        txid: "e4c2a0b8d6f4e2c0a8b6d4f2e0c8a6b4d2f0e8c6a4b2d0f8e6c4a2b0d8f6e4c2",
+        txid: "01180f0e6547ce0950d8b968b2d6752461ae7f4b84874554d9432e417d467c80",
         kind: "wabisabi" as const,
         confidence: "high" as const,
         reason:
-          "52 inputs and 131 outputs, 118 of them in WabiSabi's standard denominations, inputs and outputs ordered " +
-          "largest first as its coordinator signs them",
+          "30 inputs and 148 outputs, 148 of them in WabiSabi's standard denominations, inputs and outputs " +
+          "ordered largest first as its coordinator signs them",
       },
     ],
     serviceScale: false,
-    updatedAt: "2024-02-01T12:00:00.000Z",
+    updatedAt: "2026-12-01T04:22:56.015Z",
   },
 };

@@ -11,9 +11,16 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import pino from "pino";
 import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/index.ts";
+import type { Database } from "../platform/db/open.ts";
 import type { DB } from "../schema.ts";
 import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
 import { type DemoAddress, demoAddresses, tronDemoAddresses } from "./addresses.ts";
+import {
+  BITCOIN_DEVNET_CHAIN_ID,
+  type BitcoinDevnetReady,
+  bitcoinDemoAddresses,
+  importBitcoinDevnet,
+} from "./bitcoin-devnet.ts";
 import { type Devnet, startDevnet } from "./devnet.ts";
 import type { PlayResult } from "./play.ts";
 import { startTronDevnet, TRON_DEVNET_CHAIN_ID, tronDevnetChain } from "./tron-devnet.ts";
@@ -25,13 +32,16 @@ export interface DevnetLog {
 }
 
 export interface EmbeddedDevnetOptions {
-  db: Kysely<DB>;
+  /** The store: the devnets' labels and prices, and the Bitcoin devnet's imported world. */
+  database: Database<DB>;
   /** Where the chain is kept (<data dir>/devnet); undefined for an in-memory service. */
   stateDir: string | undefined;
   /** Preferred port; default 8545. */
   port?: number;
   /** The Tron devnet's preferred port (default 8546), or false for no Tron devnet. */
   tron?: { port?: number } | false;
+  /** false: no Bitcoin devnet (its world is not imported). */
+  bitcoin?: boolean;
   log?: DevnetLog;
   logLevel?: string;
 }
@@ -54,6 +64,15 @@ export interface EmbeddedTronDevnet {
   ready: Promise<EmbeddedDevnetReady | undefined>;
 }
 
+/** The Bitcoin devnet beside the others: a world imported into the store, no node. */
+export interface EmbeddedBitcoinDevnet {
+  chainId: number;
+  /** The Bitcoin scenario's addresses worth analysing (regtest, bcrt1…). */
+  addresses: DemoAddress[];
+  /** Settles once its labels, prices and transactions are in the store (undefined on failure). */
+  ready: Promise<BitcoinDevnetReady | undefined>;
+}
+
 export interface EmbeddedDevnet {
   rpcUrl: string;
   /** The process running the node when it is not this one. */
@@ -66,6 +85,8 @@ export interface EmbeddedDevnet {
   ready: Promise<EmbeddedDevnetReady | undefined>;
   /** The Tron devnet; undefined when turned off or when it could not start. */
   tron: EmbeddedTronDevnet | undefined;
+  /** The Bitcoin devnet (no node: its world imported into the store); undefined when turned off. */
+  bitcoin: EmbeddedBitcoinDevnet | undefined;
   stop(): Promise<void>;
 }
 
@@ -101,8 +122,11 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
         );
     });
   }
-  const ready = playAndWrite(devnet, options.db, abort.signal, log, "devnet");
-  const tronReady = tron ? playAndWrite(tron, options.db, abort.signal, log, "tron devnet") : undefined;
+  const ready = playAndWrite(devnet, options.database.db, abort.signal, log, "devnet");
+  const tronReady = tron
+    ? playAndWrite(tron, options.database.db, abort.signal, log, "tron devnet")
+    : undefined;
+  const bitcoinReady = options.bitcoin === false ? undefined : importBitcoin(options, log);
   return {
     rpcUrl: devnet.rpcUrl,
     sharedFrom: devnet.sharedFrom,
@@ -119,12 +143,39 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
             ready: tronReady,
           }
         : undefined,
+    bitcoin: bitcoinReady
+      ? { chainId: BITCOIN_DEVNET_CHAIN_ID, addresses: bitcoinDemoAddresses(), ready: bitcoinReady }
+      : undefined,
     async stop() {
       abort.abort();
-      await Promise.all([ready, tronReady]);
+      await Promise.all([ready, tronReady, bitcoinReady]);
       await Promise.all([devnet.stop(), tron?.stop()]);
     },
   };
+}
+
+/** Imports the Bitcoin devnet's world (beside the data dir's devnet state, or a temporary directory). */
+async function importBitcoin(
+  options: EmbeddedDevnetOptions,
+  log: DevnetLog,
+): Promise<BitcoinDevnetReady | undefined> {
+  try {
+    const dir = options.stateDir ? path.join(path.dirname(options.stateDir), "bitcoin-devnet") : undefined;
+    const ready = await importBitcoinDevnet(options.database, dir ? { dir } : {});
+    log.info(
+      {
+        chainId: BITCOIN_DEVNET_CHAIN_ID,
+        transactions: ready.transactions,
+        written: ready.written,
+        labels: ready.data.labels.labels,
+      },
+      "bitcoin devnet: imported the demo world",
+    );
+    return ready;
+  } catch (error) {
+    log.error({ err: error }, `bitcoin devnet: not imported: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Writes a devnet's labels and prices, then plays its scenario unless another process runs its node. */

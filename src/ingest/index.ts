@@ -6,6 +6,7 @@
 export { registerImportBtcEtlCommand } from "./btc-etl/command.ts";
 export { importCommand, type WithDatabase } from "./cli.ts";
 export { registerImportEtlCommand } from "./etl/command.ts";
+export { type ImportEtlSummary, importEtl } from "./etl/import.ts";
 export { registerTagsCommand } from "./labels/cli.ts";
 export { issuerFreezeLabels } from "./labels/index.ts";
 export { type ListsNeeds, type ListsWiring, wireLists } from "./lists-wiring.ts";

@@ -9,7 +9,9 @@
 //   - rows in the chain data store, as an import would write them (store.ts);
 //   - a devnet: blocks for anvil (devnet-plan.ts) and the labels and prices beside them (devnet-data.ts);
 // on an EVM chain as it is, or on a Tron-kind chain (render/chain-tokens.ts: ETH as TRX, the stablecoin as USDT).
-// The Tron devnet's own demo world is tron.ts.
+// The Tron devnet's own demo world is tron.ts. Bitcoin's worlds are coins and transactions instead of transfers
+// (bitcoin-world.ts): the Bitcoin devnet's demo (bitcoin-demo.ts), written as a bitcoin-etl export
+// (render/bitcoin-etl.ts) with its labels and prices (render/bitcoin-devnet-data.ts).
 
 import { Rng } from "../platform/rng.ts";
 import { backgroundTraffic } from "./background.ts";
@@ -25,6 +27,17 @@ import { washTrading, washTradingFalseFriend } from "./patterns/wash-trading.ts"
 import { buildServices, type Services } from "./services.ts";
 import { DAY, World } from "./world.ts";
 
+export { bitcoinDevnetWorld } from "./bitcoin-demo.ts";
+export {
+  BitcoinWorld,
+  type BtcCoin,
+  BtcExchange,
+  type BtcOutput,
+  BtcWallet,
+  type BtcWorldTx,
+  btcPriceOn,
+  satsForUsd,
+} from "./bitcoin-world.ts";
 export { type ExchangeHops, hopExchanges } from "./patterns/exchange-hopping.ts";
 export { fundNewWallets } from "./patterns/mass-wallet-creation.ts";
 export { depositIntoPool, withdrawFromPool } from "./patterns/mixing.ts";
@@ -33,6 +46,8 @@ export { closeLoop, type LoopLeg } from "./patterns/round-tripping.ts";
 export { sanctionsChain } from "./patterns/sanctions-exposure.ts";
 export { type SplitLeg, splitTransfers } from "./patterns/structuring.ts";
 export { tradeBackAndForth, type WashLeg } from "./patterns/wash-trading.ts";
+export { BITCOIN_DEVNET_LABEL_SOURCE, writeBitcoinDevnetData } from "./render/bitcoin-devnet-data.ts";
+export { type BitcoinEtlSummary, writeBitcoinEtl } from "./render/bitcoin-etl.ts";
 export {
   type AcrossLeg,
   acrossDeposit,

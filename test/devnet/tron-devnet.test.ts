@@ -3,15 +3,20 @@
 // issuer's freeze as Tether's AddedBlackList(address) event (the address in the data) after which the frozen address
 // cannot send, the demo addresses in base58 that decode to addresses of the scenario's transfers, its labels,
 // tokens and prices written under a source of their own beside the EVM devnet's, and `vigia serve`'s embedded
-// devnet playing both scenarios and registering the Tron one as a Tron-kind chain.
+// devnet playing both scenarios and registering the Tron one as a Tron-kind chain, with the Bitcoin devnet's world
+// imported beside them.
+
 import { decodeFunctionResult, encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTronAddress } from "../../src/chains/address/index.ts";
+import { BITCOIN_DEVNET_CHAIN_ID } from "../../src/chains/index.ts";
 import { tronDemoAddresses } from "../../src/devnet/addresses.ts";
+import { bitcoinDemoAddresses } from "../../src/devnet/bitcoin-devnet.ts";
 import { devnetScenario } from "../../src/devnet/devnet.ts";
 import { type EmbeddedDevnet, startEmbeddedDevnet } from "../../src/devnet/embedded.ts";
 import { startTronDevnet, TRON_DEVNET_CHAIN_ID, tronDevnetScenario } from "../../src/devnet/tron-devnet.ts";
 import {
+  bitcoinDevnetWorld,
   DEMO_TETHER_ABI,
   DEMO_TETHER_BYTECODE,
   DEMO_TETHER_SOURCE_SHA256,
@@ -220,7 +225,7 @@ describe("the embedded devnet", () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     embedded = await startEmbeddedDevnet({
-      db: database.db,
+      database,
       stateDir: undefined,
       port: 0,
       tron: { port: 0 },
@@ -255,5 +260,21 @@ describe("the embedded devnet", () => {
     expect(embedded.registry.get(31337)?.rpc_url).toBe(embedded.rpcUrl);
     expect(embedded.registry.codec(TRON_DEVNET_CHAIN_ID).kind).toBe("tron");
     expect(tron!.addresses).toEqual(tronDemoAddresses());
+  });
+
+  it("imports the Bitcoin devnet's world beside them: a Bitcoin chain of the registry, no node", async () => {
+    const bitcoin = embedded.bitcoin;
+    expect(bitcoin?.chainId).toBe(BITCOIN_DEVNET_CHAIN_ID);
+    const ready = await bitcoin!.ready;
+    expect(ready?.transactions).toBe(bitcoinDevnetWorld().txs.length);
+    expect(ready?.coinjoins).toBe(1);
+    expect(bitcoin!.addresses).toEqual(bitcoinDemoAddresses());
+    expect(embedded.registry.get(BITCOIN_DEVNET_CHAIN_ID)).toMatchObject({
+      kind: "bitcoin",
+      bitcoin_network: "regtest",
+      currency_symbol: "BTC",
+      currency_decimals: 8,
+      rpc_url: null,
+    });
   });
 });

@@ -30,6 +30,32 @@ describe("projecting a Bitcoin transaction", () => {
     expect(transfers[0]).toMatchObject({ token: "native", txHash: base.hash, block: "100", time: base.time });
   });
 
+  it("sums an address's inputs and outputs: four coins of one address spent together are one payment", () => {
+    // Four coins of `a` (each near a threshold) into one payment to `x`, with change to `c`; `x` paid twice.
+    const { transfers } = projectTransaction({
+      ...base,
+      inputs: [
+        { address: "a", value: 950n },
+        { address: "b", value: 200n },
+        { address: "a", value: 940n },
+        { address: "a", value: 960n },
+        { address: "a", value: 950n },
+      ],
+      outputs: [
+        { address: "x", value: 2_500n },
+        { address: "c", value: 400n },
+        { address: "x", value: 1_000n },
+      ],
+    });
+    // a: 3,800 of the 4,000 in; x: 3,500 of the 3,900 out; 100 of fee. Rows at a's first input and x's first output.
+    expect(transfers.map((t) => [t.from, t.to, t.value, t.logIndex])).toEqual([
+      ["a", "x", "3325", 0],
+      ["a", "c", "380", 1],
+      ["b", "x", "175", 3],
+      ["b", "c", "20", 4],
+    ]);
+  });
+
   it("counts parts without an address, which still take their share of the sums", () => {
     const { transfers, withoutAddress } = projectTransaction({
       ...base,

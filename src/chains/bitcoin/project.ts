@@ -5,8 +5,11 @@
 //
 // so each output receives from every input in proportion, and each input's payments add up to its value less its
 // share of the fee (the rounding loses at most a satoshi per pair). This is the address graph GraphSense builds,
-// and what lets the risk engine trace exposure through a transaction by value. A pair paying an address to itself
-// (change back to an input's address) is not a transfer. An input or output that names no single address (a bare
+// and what lets the risk engine trace exposure through a transaction by value. The inputs of one address are one
+// payer and the outputs to one address one payee: a transaction spending four coins of an address is one payment
+// of their sum, not four (four near-threshold rows would read as structuring), so each side is summed by address
+// first, the row keeping the place of the address's first input and first output. A pair paying an address to
+// itself (change back to an input's address) is not a transfer. An input or output that names no single address (a bare
 // multisig, an OP_RETURN, a non-standard script, or an address not of the chain's network) takes part in the sums
 // but in no transfer, and is counted. A coinbase transaction has no inputs: new coins are not a transfer from
 // anyone, and are counted.
@@ -59,7 +62,19 @@ export interface Projection {
   through?: string;
 }
 
-/** Inputs pay `hub` their value less their share of the fee; `hub` pays each output. */
+/** The parts with an address, summed by address, each at the place of its first part, in that order. */
+function byAddress(parts: readonly BtcPart[]): { address: string; value: bigint; index: number }[] {
+  const summed = new Map<string, { address: string; value: bigint; index: number }>();
+  parts.forEach((part, index) => {
+    if (part.address === null) return;
+    const seen = summed.get(part.address);
+    if (seen) seen.value += part.value;
+    else summed.set(part.address, { address: part.address, value: part.value, index });
+  });
+  return [...summed.values()];
+}
+
+/** Inputs pay `hub` their value less their share of the fee (summed by address); `hub` pays each output's address. */
 function throughHub(tx: BtcTransaction, hub: string, total: bigint): ProjectedTransfer[] {
   const paid = tx.outputs.reduce((n, o) => n + o.value, 0n);
   const row = (logIndex: number, from: string, to: string, value: bigint): ProjectedTransfer => ({
@@ -73,15 +88,14 @@ function throughHub(tx: BtcTransaction, hub: string, total: bigint): ProjectedTr
     value: value.toString(),
   });
   const transfers: ProjectedTransfer[] = [];
-  tx.inputs.forEach((input, i) => {
+  for (const input of byAddress(tx.inputs)) {
     const value = total === 0n ? 0n : (input.value * paid) / total;
-    if (input.address !== null && value > 0n) transfers.push(row(i, input.address, hub, value));
-  });
-  tx.outputs.forEach((output, j) => {
-    if (output.address !== null && output.value > 0n) {
-      transfers.push(row(tx.inputs.length + j, hub, output.address, output.value));
-    }
-  });
+    if (value > 0n) transfers.push(row(input.index, input.address, hub, value));
+  }
+  for (const output of byAddress(tx.outputs)) {
+    if (output.value > 0n)
+      transfers.push(row(tx.inputs.length + output.index, hub, output.address, output.value));
+  }
   return transfers;
 }
 
@@ -97,24 +111,24 @@ export function projectTransaction(tx: BtcTransaction, coinjoin?: CoinJoinVerdic
   }
   const transfers: ProjectedTransfer[] = [];
   if (total === 0n) return { transfers, withoutAddress };
-  tx.inputs.forEach((input, i) => {
-    if (input.address === null) return;
-    tx.outputs.forEach((output, j) => {
-      if (output.address === null || output.address === input.address) return;
+  const outputs = byAddress(tx.outputs);
+  for (const input of byAddress(tx.inputs)) {
+    for (const output of outputs) {
+      if (output.address === input.address) continue;
       const value = (input.value * output.value) / total;
-      if (value === 0n) return;
+      if (value === 0n) continue;
       transfers.push({
         txHash: tx.hash,
-        // One row per pair, in the transaction's input and output order.
-        logIndex: i * tx.outputs.length + j,
+        // One row per pair of addresses, at the place of the address's first input and first output.
+        logIndex: input.index * tx.outputs.length + output.index,
         block: tx.block,
         time: tx.time,
-        from: input.address as string,
-        to: output.address as string,
+        from: input.address,
+        to: output.address,
         token: "native",
         value: value.toString(),
       });
-    });
-  });
+    }
+  }
   return { transfers, withoutAddress };
 }

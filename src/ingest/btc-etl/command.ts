@@ -21,7 +21,8 @@ The export must be enriched (inputs with their values and addresses): bitcoinetl
 enrichment, or enrich_transactions after export_blocks_and_transactions.
 
 Each transaction becomes transfers from each input to each output, in proportion to value:
-input i pays output j  value_i x value_j / (sum of the inputs' values)  satoshis, rounded down.
+input i pays output j  value_i x value_j / (sum of the inputs' values)  satoshis, rounded down,
+where i and j are addresses (an address's inputs are summed, and so are the outputs to an address).
 A CoinJoin (Whirlpool, WabiSabi, Wasabi 1, JoinMarket fingerprints) goes through a node coinjoin:<txid>,
 labelled a mixer; any other transaction of more than ${MAX_PAIRS.toLocaleString("en-US")} input-output pairs through tx:<txid>.
 Coinbase transactions and inputs and outputs without a single address (multisig, OP_RETURN, non-standard)

@@ -31,25 +31,11 @@ export async function writeDevnetData(
   plan: DevnetPlan,
   now: number = Date.now(),
 ): Promise<DevnetDataSummary> {
-  // Exchange labels decide which addresses are deposit addresses: a change re-judges them (src/attribution).
-  const { result: labels } = await afterExchangeLabelChange(db, () =>
-    db.transaction().execute(async (trx) => {
-      const stage = await LabelStage.create(trx);
-      let line = 0;
-      for (const account of world.labelled()) {
-        const label = account.label!;
-        await stage.add(++line, {
-          address: account.address.toLowerCase(),
-          chainId: plan.chainId,
-          label: label.label,
-          category: label.category,
-          originalCategory: null,
-          source: plan.labelSource,
-          confidence: 100,
-        });
-      }
-      return stage.merge({ replaceSources: [plan.labelSource] });
-    }),
+  const labels = await writeScenarioLabels(
+    db,
+    plan.chainId,
+    plan.labelSource,
+    world.labelled().map((account) => ({ address: account.address.toLowerCase(), ...account.label! })),
   );
 
   const contracts = Object.entries(plan.contracts) as [TokenSymbol, string][];
@@ -68,9 +54,54 @@ export async function writeDevnetData(
   );
 
   const rows = dailyPrices(plan, now).map((p) => ({ chain_id: plan.chainId, ...p }));
+  const written = await writeScenarioPrices(db, rows);
+  const fxRates = await writeScenarioFxRates(db, [...new Set(rows.map((r) => r.day))]);
+  return {
+    labels,
+    prices: { rows: rows.length, written },
+    tokens: contracts.length,
+    fxRates,
+  };
+}
+
+/** A scenario's labels on its chain under its source; the source's labels not in `labels` any more are removed. */
+export async function writeScenarioLabels(
+  db: Kysely<DB>,
+  chainId: number,
+  source: string,
+  labels: readonly { address: string; label: string; category: string }[],
+): Promise<MergeCounts> {
+  // Exchange labels decide which addresses are deposit addresses: a change re-judges them (src/attribution).
+  const { result } = await afterExchangeLabelChange(db, () =>
+    db.transaction().execute(async (trx) => {
+      const stage = await LabelStage.create(trx);
+      let line = 0;
+      for (const entry of labels) {
+        await stage.add(++line, {
+          address: entry.address,
+          chainId,
+          label: entry.label,
+          category: entry.category,
+          originalCategory: null,
+          source,
+          confidence: 100,
+        });
+      }
+      return stage.merge({ replaceSources: [source] });
+    }),
+  );
+  return result;
+}
+
+/** Daily prices, a changed one updated; how many rows were written. */
+export async function writeScenarioPrices(
+  db: Kysely<DB>,
+  rows: readonly { chain_id: number; token: string; day: string; price_usd: string }[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const written = await db
     .insertInto("prices")
-    .values(rows)
+    .values([...rows])
     .onConflict((oc) =>
       oc
         .columns(["chain_id", "token", "day"])
@@ -78,7 +109,11 @@ export async function writeDevnetData(
         .whereRef("prices.price_usd", "is distinct from", "excluded.price_usd"),
     )
     .executeTakeFirst();
-  const days = [...new Set(rows.map((r) => r.day))];
+  return Number(written.numInsertedOrUpdatedRows ?? 0n);
+}
+
+/** The demo's exchange rates on each of `days` (YYYY-MM-DD), kept where a day has one; how many were offered. */
+export async function writeScenarioFxRates(db: Kysely<DB>, days: readonly string[]): Promise<number> {
   const fx = days.flatMap((day) =>
     Object.entries(DEVNET_FX_RATES).map(([currency, perUsd]) => ({ day, currency, per_usd: perUsd })),
   );
@@ -88,12 +123,7 @@ export async function writeDevnetData(
       .values(fx.slice(i, i + 1_000))
       .onConflict((oc) => oc.columns(["day", "currency"]).doNothing())
       .execute();
-  return {
-    labels,
-    prices: { rows: rows.length, written: Number(written.numInsertedOrUpdatedRows ?? 0n) },
-    tokens: contracts.length,
-    fxRates: fx.length,
-  };
+  return fx.length;
 }
 
 /**

@@ -1,0 +1,146 @@
+// The Bitcoin devnet: its seeded world imported into the store as `vigia serve` does at start, then read through the
+// API as an officer would. Each pattern injected in Bitcoin's own shape (a peel hop is one transaction with fresh
+// change, a mix is a WabiSabi round, a hop between exchanges goes through unlabelled deposit addresses) is found for
+// its subject by a scan at depth 3; the false friends are not; the ordinary users' spending with fresh change is
+// not taken for a peel chain; the sanctions exposure falls with each hop; the mix's participant has its cluster
+// with the round excluded; importing again changes nothing. PGlite, or PostgreSQL with DATABASE_URL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BITCOIN_DEVNET_CHAIN_ID, BUILT_IN_CHAINS } from "../../src/chains/index.ts";
+import { bitcoinDemoAddresses, importBitcoinDevnet } from "../../src/devnet/bitcoin-devnet.ts";
+import { BITCOIN_EXAMPLE } from "../../src/devnet/bitcoin-examples.ts";
+import { bitcoinDevnetWorld } from "../../src/worlds/index.ts";
+import { auth, LOCAL_CHAINS, startTestService, type TestService } from "../support/service.ts";
+
+const CHAIN = String(BITCOIN_DEVNET_CHAIN_ID);
+const world = bitcoinDevnetWorld();
+let svc: TestService;
+let first: Awaited<ReturnType<typeof importBitcoinDevnet>>;
+
+beforeAll(async () => {
+  svc = await startTestService({
+    env: { VIGIA_LOG_LEVEL: process.env.DEBUG_LOG ? "error" : "silent" },
+    chains: [...LOCAL_CHAINS, BUILT_IN_CHAINS.find((c) => c.id === BITCOIN_DEVNET_CHAIN_ID)!],
+  });
+  first = await importBitcoinDevnet(svc.database, { world });
+}, 120_000);
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+interface Result {
+  address: string;
+  riskScore: number;
+  riskLevel: string;
+  riskReason: string;
+  patterns: string[];
+}
+
+async function scan(addresses: string[], maxDepth = 3): Promise<Result[]> {
+  const res = await svc.app!.inject({
+    method: "POST",
+    url: `/v1/projects/${svc.project.id}/addresses/scan-risk`,
+    headers: auth(svc.project.keys.developer),
+    payload: {
+      addresses: addresses.map((address) => ({ address, chainId: CHAIN })),
+      maxDepth,
+      skipExisting: false,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.results as Result[];
+}
+
+describe("the Bitcoin devnet", () => {
+  it("imports its world: every transaction, the CoinJoin as a mix, and nothing new the second time", async () => {
+    expect(first.transactions).toBe(world.txs.length);
+    expect(first.written).toBeGreaterThan(world.txs.length);
+    expect(first.coinjoins).toBe(1);
+    expect(first.data.labels.labels).toBe(world.labels.size);
+    const again = await importBitcoinDevnet(svc.database, { world });
+    expect(again.written).toBe(0);
+  });
+
+  it("finds each injected pattern for its subject, as Bitcoin shapes it", async () => {
+    const cases = world.cases.filter(
+      (c) => c.positive && c.pattern !== "sanctions_exposure" && c.pattern !== "sanctioned",
+    );
+    expect(cases.map((c) => c.pattern).sort()).toEqual([
+      "exchange_hopping",
+      "mixing",
+      "peel_chain",
+      "structuring",
+    ]);
+    const results = await scan(cases.map((c) => c.subject));
+    cases.forEach((c, i) => {
+      expect(results[i]?.address).toBe(c.subject);
+      expect(results[i]?.patterns, `${c.id}: ${results[i]?.riskReason}`).toContain(c.pattern);
+    });
+    const byPattern = Object.fromEntries(cases.map((c, i) => [c.pattern, results[i] as Result]));
+    // At depth 3 the scan sees the chain's first three hops; at 7, all six.
+    expect(byPattern.peel_chain?.riskReason).toContain("Peel chain of 3 hops");
+    const [whole] = await scan([byPattern.peel_chain!.address], 7);
+    expect(whole?.riskReason).toContain("Peel chain of 6 hops");
+    expect(byPattern.mixing?.riskReason).toContain("CoinJoin (wabisabi");
+    expect(byPattern.exchange_hopping?.riskReason).toMatch(
+      /through 2 exchanges \((Kraken, Bitso|Bitso, Kraken)\)/,
+    );
+    expect(byPattern.structuring?.riskReason, byPattern.structuring?.riskReason).toContain(
+      "Received 4 transfers",
+    );
+  });
+
+  it("leaves the false friends and the ordinary users' spending with fresh change alone", async () => {
+    const friends = world.cases.filter((c) => !c.positive);
+    expect(friends.length).toBe(3);
+    const results = await scan(friends.map((c) => c.subject));
+    friends.forEach((c, i) => {
+      expect(results[i]?.patterns, `${c.id}: ${results[i]?.riskReason}`).not.toContain(c.pattern);
+    });
+    // Every ordinary user's first address: paid by an exchange, paying merchants and friends with change to
+    // fresh addresses. None is a peel chain, structuring or exchange hopping.
+    const users = Array.from({ length: 30 }, (_, i) => world.address(`user.${String(i).padStart(2, "0")}.0`));
+    const plain = await scan(users);
+    const flagged = plain.filter((r) => r.patterns.some((p) => p !== "mixing"));
+    expect(flagged.map((r) => `${r.address}: ${r.patterns}`)).toEqual([]);
+  });
+
+  it("scores the sanctioned address critical and its exposure falling with each hop", async () => {
+    const [sanctioned] = world.cases.filter((c) => c.pattern === "sanctioned");
+    const hops = world.cases.filter((c) => c.pattern === "sanctions_exposure");
+    const [self, ...byHop] = await scan([sanctioned!.subject, ...hops.map((c) => c.subject)]);
+    expect(self).toMatchObject({ riskScore: 100, riskLevel: "critical" });
+    expect(byHop[0]?.riskLevel).toBe("critical");
+    expect(byHop[0]?.riskReason).toContain("directly from a sanctioned address");
+    const scores = byHop.map((r) => r.riskScore);
+    expect(scores[0]).toBeGreaterThan(scores[1]!);
+    expect(scores[1]).toBeGreaterThan(scores[2]!);
+    expect(byHop[2]?.riskScore).toBeGreaterThan(0);
+  });
+
+  it("answers the mix participant's cluster with the round excluded, and prints its cases for npm start", async () => {
+    const mixing = world.cases.find((c) => c.pattern === "mixing")!;
+    const res = await svc.app!.inject({
+      method: "GET",
+      url: `/v1/clusters/${mixing.subject}?chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const cluster = res.json().data;
+    expect(cluster.coinjoinsExcluded).toHaveLength(1);
+    expect(cluster.coinjoinsExcluded[0]).toMatchObject({ kind: "wabisabi", confidence: "high" });
+    // The OpenAPI document's example is this very answer.
+    expect(BITCOIN_EXAMPLE.address).toBe(mixing.subject);
+    expect({ ...cluster, updatedAt: "" }).toEqual({ ...BITCOIN_EXAMPLE.cluster, updatedAt: "" });
+    expect(bitcoinDemoAddresses(world).map((a) => a.pattern)).toEqual([
+      "sanctions_exposure",
+      "sanctions_exposure",
+      "sanctions_exposure",
+      "mixing",
+      "peel_chain",
+      "structuring",
+      "exchange_hopping",
+      "sanctioned",
+    ]);
+  });
+});

@@ -4,6 +4,13 @@
 // wallet verdict (verdict.ts) and an investigation's layer (layered/exposure-paths.ts). Pure.
 import type { Exposure, ScoreContribution } from "../risk/index.ts";
 
+export interface SameOwnerAs {
+  address: string;
+  clusterId: string;
+  clusterSize: number;
+  joinedBy: string[];
+}
+
 /** An exposure entry as a path: the labelled addresses at its far end, the intermediaries, the transactions. */
 export interface ExposurePath {
   category: string;
@@ -18,6 +25,11 @@ export interface ExposurePath {
   txs: string[];
   /** the score's exposure points come from this entry */
   drivesScore: boolean;
+  /**
+   * on a UTXO chain, the exposure is this address's, of the root's cluster (one owner's by common inputs: the
+   * transactions `joinedBy` spent them together); the figures are that address's. Absent: the root's own.
+   */
+  sameOwnerAs?: SameOwnerAs;
   /**
    * unsolicited dust (docs/decisions/0030): a small, negligible receipt the address did not spend onward, shown
    * as exposure but scoring at most low; present only when true
@@ -44,5 +56,6 @@ export function exposurePaths(
     txs: [...e.txs],
     drivesScore: scored.has(i),
     ...(e.unsolicited ? { unsolicited: true as const } : {}),
+    ...(e.sameOwner ? { sameOwnerAs: { ...e.sameOwner, joinedBy: [...e.sameOwner.joinedBy] } } : {}),
   }));
 }

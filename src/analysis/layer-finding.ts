@@ -17,6 +17,7 @@ export const layerExposure = (e: LayerExposure): VerdictExposure => ({
   via: e.via,
   txs: e.txHashes,
   drivesScore: e.drivesScore,
+  ...(e.sameOwnerAs ? { sameOwnerAs: e.sameOwnerAs } : {}),
 });
 
 export const layerFinding = (p: LayerPattern): VerdictFinding => ({

@@ -4,6 +4,7 @@
 // QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further
 // (docs/decisions/0006).
 import { quickCheck } from "../risk/index.ts";
+import { clusterRootsOf } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -16,22 +17,26 @@ export const QUICK_TRANSFERS_PER_DIRECTION = 500;
 
 /**
  * The quick check's graph: the address and its direct counterparties, the newest QUICK_TRANSFERS_PER_DIRECTION
- * transfers each way (fewer when the expansion's options say so). The wallet report's evidence reads the same.
+ * transfers each way (fewer when the expansion's options say so), and on Bitcoin the same around a few other
+ * addresses of its cluster (cluster-roots.ts). The wallet report's evidence reads the same.
  */
 export async function quickExpansion(ctx: AnalysisContext, address: string, chainId: number) {
   const perDirection = Math.min(
     QUICK_TRANSFERS_PER_DIRECTION,
     ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
   );
+  // A Bitcoin address's cluster: its other addresses' direct counterparties too, their exposure its owner's.
+  const cluster = await clusterRootsOf(ctx, chainId, [address]);
   const expansion = await expandGraph(
     ctx.db,
-    { chainId, roots: [address], maxDepth: 1 },
+    { chainId, roots: [address, ...cluster.added], maxDepth: 1 },
     {
       ...ctx.expansion,
       maxTransfersPerAddress: perDirection,
       ...currenciesOf(ctx.registry, chainId),
     },
   );
+  if (cluster.clusters.size > 0) expansion.graph.clusters = cluster.clusters;
   return { ...expansion, perDirection };
 }
 

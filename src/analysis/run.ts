@@ -9,6 +9,7 @@ import {
   type RiskAnalysis,
   type UnsupportedConversion,
 } from "../risk/index.ts";
+import { clusterRootsOf } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, nearestBridgeGaps, withBridgeGaps } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -44,13 +45,16 @@ export async function runAnalysis(
   request: RunRequest,
 ): Promise<Map<string, RootOutcome>> {
   const started = performance.now();
-  const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, request.roots.length));
+  // A Bitcoin root's cluster: some of its other addresses are expanded too, their exposure its owner's.
+  const cluster = await clusterRootsOf(ctx, request.chainId, request.roots);
+  const roots = [...request.roots, ...cluster.added];
+  const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, roots.length));
   const base = ctx.expansion ?? {};
   const { graph, layers } = await expandGraph(
     ctx.db,
     {
       chainId: request.chainId,
-      roots: request.roots,
+      roots,
       maxDepth: request.maxDepth,
       ...(request.window ? { window: request.window } : {}),
     },
@@ -65,15 +69,20 @@ export async function runAnalysis(
       },
     },
   );
+  if (cluster.clusters.size > 0) graph.clusters = cluster.clusters;
   const config = await riskConfigFor(ctx, request.projectId, graph);
   request.signal?.throwIfAborted();
-  const { index, analyses } = analyseRootsIndexed(graph, config);
+  const requested = new Set(request.roots);
+  const indexed = analyseRootsIndexed(graph, config);
+  const { index } = indexed;
+  // The cluster's addresses were roots only to be read; the caller's roots are answered.
+  const analyses = indexed.analyses.filter((a) => requested.has(a.root));
   const durationMs = Math.round(performance.now() - started);
   // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
   const metricsOf = new Map<string, RootMetrics>(
     analyses.map((analysis) => [
       analysis.root,
-      analyses.length > 1
+      roots.length > 1
         ? { ...index.reach(analysis.root, request.maxDepth), durationMs }
         : { nodes: graph.nodes.size, edges: graph.edges.length, durationMs },
     ]),
@@ -90,11 +99,8 @@ export async function runAnalysis(
       analysis,
       metrics: metricsOf.get(analysis.root) as RootMetrics,
       coverage: withBridgeGaps(
-        withUnsupported(
-          rootCoverage,
-          unsupportedNear(index, analysis.root, request.maxDepth, analyses.length),
-        ),
-        gapsNear(graph.bridgeGaps ?? [], index, analysis.root, request.maxDepth, analyses.length),
+        withUnsupported(rootCoverage, unsupportedNear(index, analysis.root, request.maxDepth, roots.length)),
+        gapsNear(graph.bridgeGaps ?? [], index, analysis.root, request.maxDepth, roots.length),
       ),
     });
   }

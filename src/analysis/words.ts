@@ -6,7 +6,7 @@
 // the English ones are (USD 12,345; 85%), so that the wallet report's answer check (src/narratives/check-answer.ts)
 // reads them. English answers keep the risk core's own sentences (the API's contract). Pure.
 import { CATALOG, type Lang, type MessageId, THRESHOLD_NAME_IDS, translate } from "../messages/index.ts";
-import { exchangeNameOfLabel } from "../risk/index.ts";
+import { exchangeNameOfLabel, shortAddress } from "../risk/index.ts";
 import { layerExposure, layerFinding } from "./layer-finding.ts";
 import type { CompletedLayer } from "./layered/index.ts";
 import type { VerdictExposure, VerdictFinding, WalletVerdict } from "./verdict.ts";
@@ -68,8 +68,7 @@ const count = (n: number, one: string, many: string) => `${num(n)} ${n === 1 ? o
 const saltos = (n: number) => count(n, "salto", "saltos");
 /** The exchange's name of a label ("Binance: hot wallet" -> "Binance"), none without a label. */
 const exchangeNameOf = (label: string | undefined) => (label ? exchangeNameOfLabel(label) || label : []);
-const short = (address: string) =>
-  address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+const short = shortAddress;
 const numberOf = (v: number | string | undefined) => (typeof v === "number" ? v : undefined);
 
 /** The labels the verdict holds of addresses (those at the far end of its exposure paths), by address. */
@@ -183,6 +182,17 @@ export function findingEs(
 
 /** An exposure entry in Spanish (the risk core's exposureText says the same). */
 export function exposureEs(e: VerdictExposure): string {
+  if (e.sameOwnerAs) {
+    // Another address of the root's cluster: whose exposure it is, and why it is the root's owner's.
+    const { sameOwnerAs: owner, ...own } = e;
+    const whose =
+      `Gastada junto con ${short(owner.address)} (un mismo dueño por entradas comunes: un clúster de ` +
+      `${owner.clusterSize} direcciones)`;
+    const said = exposureEs(own);
+    if (e.direction === "self")
+      return `${whose}, que está etiquetada como ${said.split(" está etiquetada como ")[1] ?? categoryEs(e.category)}`;
+    return `${whose}, que ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
+  }
   const who = e.counterparties
     .slice(0, 2)
     .map((c) => c.label ?? short(c.address))

@@ -67,7 +67,12 @@ export { type Reach, type ReachOptions, reachFrom } from "./reach.ts";
 export { readTransactionTransfers, type TransactionTransfer } from "./transaction-read.ts";
 export { labelCategoriesOf, type UnitQuery, usdPerUnit } from "./unit-values.ts";
 export { NATIVE_DECIMALS, USD_OF_TRANSFER, usdValue } from "./usd.ts";
-export { lockClustersOf, type StoredClusterRead, storedClusterOf } from "./utxo-clusters.ts";
+export {
+  lockClustersOf,
+  type StoredClusterRead,
+  storedClusterOf,
+  storedClustersOf,
+} from "./utxo-clusters.ts";
 export {
   type Activity,
   activityOf,

@@ -1,5 +1,6 @@
 // A UTXO chain's stored address clusters (migrations/0048_utxo_clusters.sql), as src/clusters keeps them: the
-// clusters of a batch's addresses, to continue them, and the cluster of one address, to answer it.
+// clusters of a batch's addresses, to continue them, and the cluster of one address, to answer it, or of an
+// analysis's roots, to read their exposure by cluster.
 import { type Kysely, sql } from "kysely";
 import type { DB } from "../schema.ts";
 import type { ExcludedCoinJoinRow } from "./tables.ts";
@@ -77,4 +78,21 @@ export async function storedClusterOf(
     WHERE m.chain_id = ${chainId} AND m.address = ${address}`.execute(db);
   const row = rows[0];
   return row ? toRead(row) : undefined;
+}
+
+/** The stored clusters of several addresses in one statement, by address (an address alone in its cluster: absent). */
+export async function storedClustersOf(
+  db: Kysely<DB>,
+  chainId: number,
+  addresses: readonly string[],
+): Promise<Map<string, StoredClusterRead>> {
+  const out = new Map<string, StoredClusterRead>();
+  if (addresses.length === 0) return out;
+  const { rows } = await sql<ClusterRow & { member: string }>`
+    SELECT m.address AS member, c.key, c.id, c.size, c.addresses, c.joined_by, c.coinjoins_excluded,
+           c.service_scale, c.updated_at
+    FROM utxo_cluster_members m JOIN utxo_clusters c ON c.chain_id = m.chain_id AND c.key = m.key
+    WHERE m.chain_id = ${chainId} AND m.address IN (${sql.join([...addresses])})`.execute(db);
+  for (const row of rows) out.set(row.member, toRead(row));
+  return out;
 }

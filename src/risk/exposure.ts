@@ -21,6 +21,14 @@ import type { GraphEdge, TxGraph } from "./graph/types.ts";
 
 export type ExposureDirection = "incoming" | "outgoing" | "self";
 
+/** The cluster address whose exposure an entry is (a UTXO chain's common-input cluster of the root). */
+export interface SameOwner {
+  address: string;
+  clusterId: string;
+  clusterSize: number;
+  joinedBy: string[];
+}
+
 export interface ExposureParams {
   /** hops to trace; null: the graph's depth */
   maxHops: number | null;
@@ -82,6 +90,11 @@ export interface ExposureEntry {
   transfers: number;
   /** of those, how many have no USD value (set only when some have none) */
   unpriced?: number;
+  /**
+   * set when the exposure is another address's of the root's cluster (scoring/cluster-exposure.ts): the address,
+   * the cluster, and the transactions whose common inputs make them one owner's; the figures are that address's
+   */
+  sameOwner?: SameOwner;
   /**
    * received dust (docs/decisions/0030): a small, negligible receipt from a risky category that the address did not
    * spend onward; set by the scoring (scoring/dust.ts), only when true

@@ -76,6 +76,7 @@ export {
   type ExposureEntry,
   type ExposureParams,
   exposureOf,
+  type SameOwner,
 } from "./exposure.ts";
 export {
   type Detector,
@@ -87,7 +88,7 @@ export {
   type Severity,
 } from "./findings.ts";
 export { chainKey, isForeignKey, splitChainKey } from "./graph/chain-keys.ts";
-export { CATEGORY_ORDER, categoryOf, SERVICE_CATEGORIES } from "./graph/classify.ts";
+export { CATEGORY_ORDER, categoryOf, SERVICE_CATEGORIES, shortAddress } from "./graph/classify.ts";
 export {
   type Conversion,
   type ConversionParams,
@@ -115,6 +116,7 @@ export {
   NODE_TYPE_OF_CATEGORY,
   NODE_TYPES,
   type NodeType,
+  type RootCluster,
   SERVICE_TYPES,
   TERMINAL_TYPES,
   type Truncation,

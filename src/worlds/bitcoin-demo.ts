@@ -3,8 +3,9 @@
 // addresses, as Bitcoin wallets do; merchants reuse one address; three exchanges (labelled hot wallets) pay
 // withdrawals in batches and sweep their customers' unlabelled deposit addresses. Injected into that traffic, each
 // in Bitcoin's own shape:
-//   - sanctions exposure at 1, 2 and 3 hops from a labelled sanctioned address;
-//   - mixing: a user's coin in a WabiSabi round of 30 (standard denominations, largest first in and out);
+//   - sanctions exposure at 1, 2 and 3 hops from a labelled sanctioned address, and by cluster: an address spent
+//     together with one the sanctioned address paid;
+//   - mixing: a user's coins in a WabiSabi round of 30 inputs (standard denominations, largest first in and out);
 //   - a peel chain of 6 hops, each one transaction peeling 2-7 % to an exchange deposit and keeping the rest as
 //     change on a fresh address;
 //   - structuring: four payers each paying one collector USD 9,200-9,800 within four days;
@@ -38,10 +39,8 @@ export function bitcoinDevnetWorld(seed = 21): BitcoinWorld {
     BtcExchange,
   ];
   const exchanges = [bitso, binance, kraken];
-  // Everything happens in time order: each step is put on the agenda at its time and the agenda runs at the end,
-  // so a coin is always spent after the transaction that made it and each day's sweep takes that day's deposits.
-  const agenda: { at: number; run: () => void }[] = [];
-  const on = (at: number, run: () => void) => agenda.push({ at, run });
+  // Everything happens in time order: each step is put on the world's agenda, played at the end.
+  const on = (at: number, run: () => void) => world.schedule(at, run);
   const sanctioned = world.wallet("sanctioned.lazarus");
   const sanctionedAddress = sanctioned.fresh();
   world.label(sanctionedAddress, "OFAC SDN: Lazarus Group (devnet)", "sanctioned");
@@ -120,7 +119,11 @@ export function bitcoinDevnetWorld(seed = 21): BitcoinWorld {
     BtcWallet,
   ];
   const [hop1, hop2, hop3] = hops.map((w) => w.fresh()) as [string, string, string];
-  on(START + 10 * DAY, () => sanctioned.pay(START + 10 * DAY, [{ address: hop1, value: btc(2) }]));
+  // The sanctioned address keeps its change (as the addresses on OFAC's list mostly do: they are reused).
+  const fromSanctioned = { changeTo: sanctionedAddress };
+  on(START + 10 * DAY, () =>
+    sanctioned.pay(START + 10 * DAY, [{ address: hop1, value: btc(2) }], fromSanctioned),
+  );
   on(START + 11 * DAY, () => hops[0].pay(START + 11 * DAY, [{ address: hop2, value: btc(1.8) }]));
   on(START + 12 * DAY, () => hops[1].pay(START + 12 * DAY, [{ address: hop3, value: btc(1.44) }]));
   for (const [i, subject] of [hop1, hop2, hop3].entries()) {
@@ -164,6 +167,29 @@ export function bitcoinDevnetWorld(seed = 21): BitcoinWorld {
     });
   });
   addCase("btc-mixing", "mixing", entering, "its coins in a WabiSabi round of 30 inputs");
+
+  // Exposure by cluster: a wallet paid at one address by the sanctioned address and at another by an exchange
+  // spends both coins together; the second address never received a sanctioned coin, but its owner holds them.
+  const holder = world.wallet("cluster.holder");
+  const tainted = holder.fresh();
+  const clean = holder.fresh();
+  on(START + 18 * DAY, () =>
+    sanctioned.pay(START + 18 * DAY, [{ address: tainted, value: btc(0.5) }], fromSanctioned),
+  );
+  on(START + 18 * DAY + HOUR, () =>
+    kraken.withdraw(START + 18 * DAY + HOUR, [{ address: clean, value: btc(0.4) }]),
+  );
+  on(START + 19 * DAY, () =>
+    holder.pay(START + 19 * DAY, [{ address: merchants[1]!.address, value: btc(0.6) }], {
+      coins: [...holder.coins],
+    }),
+  );
+  addCase(
+    "btc-cluster",
+    "sanctions_exposure",
+    clean,
+    "spent together with an address a sanctioned address paid",
+  );
 
   // A peel chain: 12 BTC withdrawn, six hops each peeling 2-7 % to an exchange deposit, the rest to fresh change.
   const peeler = world.wallet("peel.chain");
@@ -241,8 +267,7 @@ export function bitcoinDevnetWorld(seed = 21): BitcoinWorld {
   );
   addCase("btc-friend-merchant", "structuring", cafe.address, "a merchant paid many small amounts", false);
 
-  const inOrder = agenda.map((step, i) => ({ ...step, i })).sort((a, b) => a.at - b.at || a.i - b.i);
-  for (const step of inOrder) step.run();
+  world.play();
   return world;
 }
 

@@ -49,6 +49,7 @@ export class BitcoinWorld {
   readonly labels = new Map<string, { label: string; category: string }>();
   readonly cases: Case[] = [];
   readonly #owners = new Map<string, BtcWallet>();
+  readonly #agenda: { at: number; run: () => void }[] = [];
 
   /** `hrp`: the bech32 prefix of the network the world is written for (bcrt: regtest, bc: mainnet). */
   constructor(
@@ -104,6 +105,21 @@ export class BitcoinWorld {
       this.#owners.get(o.address)?.receive({ txid, vout, address: o.address, value: o.value });
     });
     return tx;
+  }
+
+  /**
+   * Puts a step on the agenda at its time. Generators lay out their steps in any order; play() runs them in time
+   * order, so a coin is always spent after the transaction that made it and each day's sweep takes that day's
+   * deposits.
+   */
+  schedule(at: number, run: () => void): void {
+    this.#agenda.push({ at, run });
+  }
+
+  /** Runs the agenda in time order (the order scheduled among steps of one second), and empties it. */
+  play(): void {
+    const steps = this.#agenda.splice(0).map((step, i) => ({ ...step, i }));
+    for (const step of steps.sort((a, b) => a.at - b.at || a.i - b.i)) step.run();
   }
 
   /** The transactions in time order (the order made among those of one second), as blocks would hold them. */

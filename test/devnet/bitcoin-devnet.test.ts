@@ -5,6 +5,7 @@
 // not taken for a peel chain; the sanctions exposure falls with each hop; the mix's participant has its cluster
 // with the round excluded; importing again changes nothing. PGlite, or PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exposureEs } from "../../src/analysis/index.ts";
 import { BITCOIN_DEVNET_CHAIN_ID, BUILT_IN_CHAINS } from "../../src/chains/index.ts";
 import { bitcoinDemoAddresses, importBitcoinDevnet } from "../../src/devnet/bitcoin-devnet.ts";
 import { BITCOIN_EXAMPLE } from "../../src/devnet/bitcoin-examples.ts";
@@ -107,7 +108,7 @@ describe("the Bitcoin devnet", () => {
 
   it("scores the sanctioned address critical and its exposure falling with each hop", async () => {
     const [sanctioned] = world.cases.filter((c) => c.pattern === "sanctioned");
-    const hops = world.cases.filter((c) => c.pattern === "sanctions_exposure");
+    const hops = world.cases.filter((c) => c.id.startsWith("btc-sanctions-"));
     const [self, ...byHop] = await scan([sanctioned!.subject, ...hops.map((c) => c.subject)]);
     expect(self).toMatchObject({ riskScore: 100, riskLevel: "critical" });
     expect(byHop[0]?.riskLevel).toBe("critical");
@@ -116,6 +117,51 @@ describe("the Bitcoin devnet", () => {
     expect(scores[0]).toBeGreaterThan(scores[1]!);
     expect(scores[1]).toBeGreaterThan(scores[2]!);
     expect(byHop[2]?.riskScore).toBeGreaterThan(0);
+  });
+
+  it("reads exposure by cluster: an address spent together with one a sanctioned address paid", async () => {
+    const c = world.cases.find((x) => x.id === "btc-cluster")!;
+    const quick = await svc.app!.inject({
+      method: "GET",
+      url: `/v1/risk/quick?address=${c.subject}&chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(quick.statusCode, quick.body).toBe(200);
+    const data = quick.json().data;
+    expect(data.level, data.reason).toBe("critical");
+    expect(data.reason, data.reason).toMatch(
+      /^Spent together with bcrt1q\w{4}…\w{4} \(one owner's by common inputs: a cluster of 2 addresses\), which received USD [\d,]+ \(100% of its incoming funds\) directly from a sanctioned address \(OFAC SDN: Lazarus Group \(devnet\)\)/,
+    );
+    // The scan's verdict says whose exposure it is, and in Spanish too.
+    const [result] = await scan([c.subject]);
+    expect(result?.riskLevel).toBe("critical");
+    expect(result?.riskReason).toContain("Spent together with");
+    const owner = { address: world.address("cluster.holder.0"), clusterSize: 2 };
+    expect(
+      exposureEs({
+        category: "sanctioned",
+        direction: "incoming",
+        hops: 1,
+        usd: 30_863,
+        share: 1,
+        counterparties: [{ address: "x", label: "OFAC SDN: Lazarus Group (devnet)" }],
+        via: [],
+        txs: [],
+        drivesScore: true,
+        sameOwnerAs: { ...owner, clusterId: `c:${owner.address}`, joinedBy: [] },
+      }),
+    ).toBe(
+      "Gastada junto con bcrt1qjhgz…0p6r (un mismo dueño por entradas comunes: un clúster de 2 direcciones), que " +
+        "recibió USD 30,863 (100% de sus fondos entrantes) directamente de una dirección sancionada " +
+        "(OFAC SDN: Lazarus Group (devnet))",
+    );
+    // Its address alone (no cluster lent): a payment from an exchange to a merchant, nothing risky.
+    const alone = await svc.app!.inject({
+      method: "GET",
+      url: `/v1/risk/quick?address=${world.address("friend.shopper.0")}&chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(alone.json().data.reason).not.toContain("Spent together with");
   });
 
   it("answers the mix participant's cluster with the round excluded, and prints its cases for npm start", async () => {
@@ -137,6 +183,7 @@ describe("the Bitcoin devnet", () => {
       "sanctions_exposure",
       "sanctions_exposure",
       "mixing",
+      "sanctions_exposure",
       "peel_chain",
       "structuring",
       "exchange_hopping",

@@ -141,6 +141,22 @@ export const LayerExposureSchema = Type.Object({
   via: Type.Array(Type.String(), { description: "the intermediaries on the paths, sorted" }),
   txHashes: Type.Array(Type.String(), { description: "the transactions on the paths, sorted" }),
   drivesScore: Type.Boolean({ description: "the score's exposure points come from this entry" }),
+  sameOwnerAs: Type.Optional(
+    Type.Object(
+      {
+        address: Type.String(),
+        clusterId: Type.String(),
+        clusterSize: Type.Integer({ minimum: 2 }),
+        joinedBy: Type.Array(Type.String(), {
+          description: "the transactions that spent the root's cluster's addresses together (the first ones)",
+        }),
+      },
+      {
+        description:
+          "Bitcoin: the exposure is this address's, of the root's address cluster (one owner's by common inputs); the figures are its own",
+      },
+    ),
+  ),
   unsolicited: Type.Optional(
     Type.Literal(true, {
       description:

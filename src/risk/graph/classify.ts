@@ -101,7 +101,12 @@ export function shortAddress(address: string): string {
   // An address of another chain (chain-keys.ts) keeps its chain: "0x3c44…93bc on chain 1".
   const at = address.lastIndexOf("@");
   if (at > 0) return `${shortAddress(address.slice(0, at))} on chain ${address.slice(at + 1)}`;
-  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+  if (address.length <= 12) return address;
+  // A bech32 address (bc1…, tb1…, bcrt1…) keeps its prefix and five characters after it: "bcrt1q" alone would be
+  // every regtest address's beginning.
+  const bech32 = /^(bc|tb|bcrt)1/i.exec(address);
+  const head = bech32 ? bech32[0].length + 5 : 6;
+  return `${address.slice(0, head)}…${address.slice(-4)}`;
 }
 
 /** The label when there is one, else the shortened address. */

@@ -157,6 +157,22 @@ export interface TxGraph {
   /** depth the expansion was asked for */
   maxDepth: number;
   truncated: Truncation;
+  /**
+   * A UTXO chain's roots' address clusters (common-input ownership, src/risk/utxo): per root, the other addresses of
+   * its cluster that the expansion took as roots too. Their exposure is the root's owner's (scoring/cluster-exposure.ts).
+   */
+  clusters?: ReadonlyMap<string, RootCluster>;
+}
+
+/** A root's address cluster, as the store keeps it (src/clusters): one owner's addresses by common inputs. */
+export interface RootCluster {
+  id: string;
+  /** all its addresses, the root included */
+  size: number;
+  /** the other addresses of it expanded beside the root (the first ones stored, at most a few) */
+  members: string[];
+  /** the transactions whose common inputs joined the cluster (the first ones stored) */
+  joinedBy: string[];
 }
 
 export const NO_TRUNCATION: Truncation = { nodes: false, edges: false, time: false, degree: false };

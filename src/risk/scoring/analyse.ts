@@ -10,6 +10,7 @@ import { addressKey } from "../graph/address-key.ts";
 import { isExchange } from "../graph/classify.ts";
 import { type GraphIndex, indexGraph } from "../graph/graph-index.ts";
 import type { TxGraph } from "../graph/types.ts";
+import { withClusterExposure } from "./cluster-exposure.ts";
 import {
   fingerprintOf,
   NO_OVERRIDES,
@@ -89,7 +90,10 @@ export function scoreRoot(
   const p = resolved.scoring;
   // Dust is marked before anything is scored (docs/decisions/0030); a withdrawal from a mixer that is only dust is
   // not the address's mixing.
-  const exposure = markUnsolicited(index, computeExposure(index, root, resolved.exposure), p);
+  const exposureOf = (address: string) =>
+    markUnsolicited(index, computeExposure(index, address, resolved.exposure), p);
+  // On a UTXO chain, the root's cluster's other addresses lend their exposure (cluster-exposure.ts).
+  const exposure = withClusterExposure(index, root, exposureOf(root), exposureOf, p);
   const ignore = unsolicitedFindings(findings, root, exposure);
   const node = index.node(root);
   const exchange = isExchange(node);

@@ -12,7 +12,7 @@
 //   params.ts); patterns add up, the strongest
 //   fully and each next one at nextPatternWeight times the previous one's weight (1, 0.5, 0.25...). An address
 //   labelled exchange has its pattern points discounted by exchangeDiscount (80%), never its exposure.
-import type { ExposureEntry } from "../exposure.ts";
+import type { ExposureEntry, SameOwner } from "../exposure.ts";
 import { type Finding, PATTERNS, type PatternName } from "../findings.ts";
 import { hops, pct, usd } from "../format.ts";
 import { shortAddress } from "../graph/classify.ts";
@@ -89,6 +89,7 @@ export function exposureContribution(
 }
 
 export function exposureText(e: ExposureEntry): string {
+  if (e.sameOwner) return sameOwnerText(e, e.sameOwner);
   const who = e.counterparties
     .slice(0, 2)
     .map((c) => c.label ?? shortAddress(c.address))
@@ -109,6 +110,18 @@ export function exposureText(e: ExposureEntry): string {
   if (e.hops === 1) return `${what} (${share}) directly ${prep} ${kind} (${who}${more})${swapped}${spent}`;
   const via = e.via.slice(0, 2).map(shortAddress).join(", ") + (e.via.length > 2 ? ", ..." : "");
   return `${what} (${share}) ${prep} ${kind} ${hops(e.hops)} away (${who}${more}) via ${via}${swapped}${spent}`;
+}
+
+/** A cluster address's exposure, lent to the root (cluster-exposure.ts): whose it is, and why it is the root's. */
+function sameOwnerText(e: ExposureEntry, owner: SameOwner): string {
+  const { sameOwner: _, ...own } = e;
+  const whose =
+    `Spent together with ${shortAddress(owner.address)} (one owner's by common inputs: a cluster of ` +
+    `${owner.clusterSize} addresses)`;
+  const said = exposureText(own);
+  if (e.direction === "self")
+    return `${whose}, which is labelled ${said.split(" is labelled ")[1] ?? e.category}`;
+  return `${whose}, which ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
 }
 
 function article(word: string): string {

@@ -37,8 +37,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   "import btc-etl": {
     summary: "import a bitcoin-etl JSON export (blocks, transactions) into a Bitcoin chain",
-    example:
-      "VIGIA_CHAINS=examples/chains-bitcoin.json vigia import btc-etl --chain 177005167 test/fixtures/bitcoin-etl",
+    example: "vigia import btc-etl --chain 177005167 test/fixtures/bitcoin-etl",
   },
   "import tags": {
     summary: "import address labels from a GraphSense TagPack or a CSV file",

@@ -51,6 +51,8 @@ export function projectBitcoinTransaction(tx: BtcTransactionRead): BitcoinTxProj
     ? undefined
     : { txid: tx.hash, inputs: tx.inputs, outputs: tx.outputs };
   const coinjoin = utxo ? detectCoinJoin(utxo) : undefined;
+  // Read once: the address clusters take this verdict instead of reading the fingerprints again.
+  if (utxo) utxo.fingerprint = coinjoin ?? null;
   const projected = projectTransaction(tx, coinjoin);
   const mixed = projected.through?.startsWith("coinjoin:") && coinjoin;
   return {

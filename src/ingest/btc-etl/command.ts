@@ -14,8 +14,9 @@ const HELP = `
 Reads a bitcoin-etl export directory (the blockchain-etl project's JSON lines): transactions.json
 (required) and blocks.json, JSON lines as bitcoin-etl's README defines them; any .json file whose name has
 "transactions" or "blocks" as a word, in the directory or its partitions (blocks/start_block=.../...).
-The chain must be a Bitcoin chain of the chain list (VIGIA_CHAINS: "kind": "bitcoin", and "bitcoin_network"
-"mainnet", "testnet" or "regtest"); addresses of another network count as no address.
+The chain must be a Bitcoin chain of the chain list: Bitcoin mainnet (177005167) is built in; a VIGIA_CHAINS file
+declares others ("kind": "bitcoin", and "bitcoin_network" "mainnet", "testnet" or "regtest"). Addresses of another
+network count as no address.
 
 The export must be enriched (inputs with their values and addresses): bitcoinetl stream, export_all with
 enrichment, or enrich_transactions after export_blocks_and_transactions.

@@ -107,6 +107,29 @@ describe("address clusters", () => {
     expect(c.together("deposit1", "deposit2")).toBe(false);
   });
 
+  it("takes the fingerprint its reader read, reading again only where a service's input changes the answer", () => {
+    const c = new Clusterer({}, (a) => a === "exchange-hot");
+    // A WabiSabi round whose reader found no fingerprint (fingerprint: null): the verdict given is the one used.
+    const round = { ...wabiSabiRound("given", 25), fingerprint: null };
+    expect(c.add(round)).toEqual({ merged: true, reason: "common-input" });
+    // A JoinMarket-shaped spend, read as one without services, from a labelled exchange's wallet: read again, and
+    // a service's spend is not JoinMarket: its inputs merge nothing, as any spend of a service's.
+    const amount = 12_345_678;
+    const inputs = [
+      p("exchange-hot", 30_000_000),
+      ...times(8, (i) => p(`jm${i}`, 20_000_000 + i * 1_000_003)),
+    ];
+    const outputs = [
+      ...times(9, (i) => p(`eq${i}`, amount)),
+      ...times(8, (i) => p(`ch${i}`, 3_000_000 + i * 54_321)),
+    ];
+    const verdict = { kind: "joinmarket" as const, confidence: "medium" as const, reason: "as read" };
+    expect(c.add({ ...tx(inputs, outputs), fingerprint: verdict })).toEqual({
+      merged: false,
+      reason: "service-input",
+    });
+  });
+
   it("marks a cluster that reaches the service-scale size and merges no more into it", () => {
     const c = new Clusterer({ serviceScale: 5, keep: 3 });
     c.add(tx([p("s0", 1), p("s1", 1), p("s2", 1)], [p("o", 1)]));

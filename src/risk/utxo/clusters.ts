@@ -120,12 +120,27 @@ export class Clusterer {
     this.#detect = detect;
   }
 
+  /**
+   * The transaction's fingerprint: the one its reader already read, unless a service's input would change it
+   * (Wasabi 1.x and JoinMarket are not read of a service's spend), or this Clusterer compares another rule.
+   */
+  #coinJoinOf(tx: UtxoTx): CoinJoinVerdict | undefined {
+    if (tx.fingerprint === undefined || this.#detect !== detectCoinJoin)
+      return this.#detect(tx, this.#isService);
+    const read = tx.fingerprint ?? undefined;
+    // A service's input only takes Wasabi 1.x and JoinMarket away (detectCoinJoin's order is otherwise the same).
+    const serviceMatters = read?.kind === "wasabi-1" || read?.kind === "joinmarket";
+    if (serviceMatters && tx.inputs.some((i) => i.address !== null && this.#isService(i.address)))
+      return this.#detect(tx, this.#isService);
+    return read;
+  }
+
   /** Adds a transaction's evidence: merges its input addresses unless a gate says not to. */
   add(tx: UtxoTx): ClusterStep {
     const addresses = [...new Set(tx.inputs.map((i) => i.address).filter((a): a is string => a !== null))];
     for (const output of tx.outputs) if (output.address !== null) this.#id(output.address);
     const ids = addresses.map((a) => this.#id(a));
-    const coinjoin = this.#detect(tx, this.#isService);
+    const coinjoin = this.#coinJoinOf(tx);
     // A tx0 is one wallet preparing its coins for Whirlpool: its inputs are that wallet's.
     if (coinjoin && coinjoin.kind !== "stonewall" && coinjoin.kind !== "whirlpool-tx0") {
       const roots = new Set(ids.map((i) => this.#root(i)));

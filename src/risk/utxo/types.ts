@@ -17,6 +17,11 @@ export interface UtxoTx {
   txid: string;
   inputs: readonly UtxoPart[];
   outputs: readonly UtxoPart[];
+  /**
+   * The CoinJoin fingerprint already read of it (detectCoinJoin, no service known; null: none), when the caller
+   * has it: the Clusterer then reads it again only where a service's input changes the answer.
+   */
+  fingerprint?: CoinJoinVerdict | null;
 }
 
 /** The CoinJoin implementations the detectors tell apart, and Stonewall's two-party look (a veto, not a mix). */

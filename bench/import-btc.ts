@@ -13,8 +13,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AnalysisContext } from "../src/analysis/context.ts";
 import { clusterRootsOf } from "../src/analysis/cluster-roots.ts";
+import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
 import { riskConfigFor } from "../src/analysis/thresholds.ts";
 import { BUILT_IN_CHAINS, ChainRegistry } from "../src/chains/index.ts";

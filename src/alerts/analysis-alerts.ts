@@ -148,6 +148,10 @@ export function analysisEvidenceOf(verdict: CompletedVerdict, at: Date): Analysi
       via: e.via,
       txs: e.txs,
       ...(e.unsolicited ? { unsolicited: true } : {}),
+      // Bitcoin: the exposure is another address's of the subject's cluster (docs/decisions/0053).
+      ...(e.sameOwner
+        ? { sameOwnerAs: { address: e.sameOwner.address, clusterSize: e.sameOwner.clusterSize } }
+        : {}),
     })),
     coverage: r.coverage,
   };

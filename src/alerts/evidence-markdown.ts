@@ -113,7 +113,7 @@ export function verdictSection(v: AnalysisEvidence, lang: Lang = "en"): string[]
         t("evidence.col.transactions"),
       ],
       v.exposure.map((e) => [
-        `${e.category}${e.unsolicited ? " (unsolicited)" : ""}`,
+        `${e.category}${e.unsolicited ? " (unsolicited)" : ""}${e.sameOwnerAs ? ` (${t("evidence.same_owner", { address: e.sameOwnerAs.address })})` : ""}`,
         e.direction,
         e.hops,
         e.usd,

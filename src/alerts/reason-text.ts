@@ -168,6 +168,10 @@ function verdictTail(
       via: largest.via,
       txs: largest.txs,
       drivesScore: false,
+      ...(largest.sameOwnerAs
+        ? // the sentence names the address and the cluster's size only
+          { sameOwnerAs: { ...largest.sameOwnerAs, clusterId: "", joinedBy: [] } }
+        : {}),
     });
     tail += ` ${t("reasons.exposure", { text })}`;
   }

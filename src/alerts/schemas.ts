@@ -67,6 +67,8 @@ const Analysis = Type.Object({
       via: Type.Array(Type.String()),
       txs: Type.Array(Type.String()),
       unsolicited: Type.Optional(Type.Boolean()),
+      /** Bitcoin: the address of the subject's cluster whose exposure this is (same owner by common inputs) */
+      sameOwnerAs: Type.Optional(Type.Object({ address: Type.String(), clusterSize: Type.Integer() })),
     }),
   ),
   coverage: Type.Optional(CoverageSchema),

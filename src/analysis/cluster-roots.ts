@@ -1,9 +1,13 @@
 // Exposure by cluster on UTXO chains (src/risk/scoring/cluster-exposure.ts): before an analysis of a Bitcoin chain's
 // addresses expands the graph, each root's stored address cluster (src/clusters) is read in one statement, and a
 // few of its other addresses join the expansion as roots, so that their exposure can be lent to the root as its
-// owner's. A service-scale cluster (an exchange's wallet, past the cap) is not expanded: its addresses are many
-// people's deposits, not one person's coins. Other chains have no clusters and pay nothing for this.
-import { storedClustersOf } from "../ledger/index.ts";
+// owner's. Not lent:
+// - a service-scale cluster (past the cap: an exchange's wallet holds many people's deposits);
+// - an exchange's cluster: when the root or one of the addresses read is an inferred exchange deposit address
+//   (src/attribution). An exchange's sweeps spend its customers' deposit addresses together, so they are rightly one
+//   owner's, the exchange's; but a customer's deposit address must not carry another customer's exposure.
+// Other chains have no clusters and pay nothing for this: the registry says they are not Bitcoin.
+import { attributedDepositAddresses, storedClustersOf } from "../ledger/index.ts";
 import type { RootCluster } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 
@@ -21,29 +25,57 @@ export interface ClusterRoots {
 
 const NONE: ClusterRoots = { added: [], clusters: new Map() };
 
+export const isBitcoinChain = (ctx: AnalysisContext, chainId: number) =>
+  ctx.registry.get(chainId)?.kind === "bitcoin";
+
 export async function clusterRootsOf(
   ctx: AnalysisContext,
   chainId: number,
   roots: readonly string[],
 ): Promise<ClusterRoots> {
-  if (ctx.registry.get(chainId)?.kind !== "bitcoin") return NONE;
+  if (!isBitcoinChain(ctx, chainId)) return NONE;
   const stored = await storedClustersOf(ctx.db, chainId, roots);
+  if (stored.size === 0) return NONE;
+  const read = new Set(roots);
+  for (const cluster of stored.values()) for (const a of cluster.addresses) read.add(a);
+  const deposits = await attributedDepositAddresses(ctx.db, chainId, [...read]);
   const own = new Set(roots);
   const added = new Set<string>();
   const clusters = new Map<string, RootCluster>();
   for (const root of roots) {
     const cluster = stored.get(root);
     if (!cluster || cluster.serviceScale || cluster.size < 2) continue;
-    const members = cluster.addresses.filter((a) => a !== root).slice(0, MEMBERS_PER_ROOT);
-    const expanded = members.filter((a) => own.has(a) || added.has(a) || added.size < MAX_ADDED_ROOTS);
-    for (const member of expanded) if (!own.has(member)) added.add(member);
-    if (expanded.length > 0)
-      clusters.set(root, {
-        id: cluster.id,
-        size: cluster.size,
-        members: expanded,
-        joinedBy: cluster.joinedBy,
-      });
+    if (deposits.has(root) || cluster.addresses.some((a) => deposits.has(a))) continue;
+    const members: string[] = [];
+    for (const member of cluster.addresses) {
+      if (member === root || members.length === MEMBERS_PER_ROOT) continue;
+      if (!own.has(member) && !added.has(member)) {
+        if (added.size === MAX_ADDED_ROOTS) continue;
+        added.add(member);
+      }
+      members.push(member);
+    }
+    if (members.length > 0)
+      clusters.set(root, { id: cluster.id, size: cluster.size, members, joinedBy: cluster.joinedBy });
   }
   return { added: [...added], clusters };
+}
+
+/**
+ * Whether an analysis should read the clusters again after its expansion: on a Bitcoin chain whose histories come
+ * from an explorer (Esplora), expanding fetched and stored the roots' histories, and with them their clusters, which
+ * the read before it could not see.
+ */
+export function clustersMayHaveGrown(ctx: AnalysisContext, chainId: number): boolean {
+  const chain = ctx.registry.get(chainId);
+  return chain?.kind === "bitcoin" && typeof chain.explorer_api_url === "string";
+}
+
+/** The clusters read after the expansion add an address the first read did not. */
+export function grewBeyond(before: ClusterRoots, after: ClusterRoots): boolean {
+  const known = new Set(before.added);
+  return (
+    after.added.some((a) => !known.has(a)) ||
+    [...after.clusters.keys()].some((root) => !before.clusters.has(root))
+  );
 }

@@ -1,10 +1,10 @@
-// GET /risk/quick (docs/api.md, "Risk analysis"): one EVM address on one chain, a depth-1 expansion (the address and its
+// GET /risk/quick (docs/api.md, "Risk analysis"): one address on one chain, a depth-1 expansion (the address and its
 // direct counterparties) and the risk core's quickCheck: direct exposure and the patterns visible within one
 // hop. Not stored: it is the cheap, high-rate check. Of a busy address it reads the newest
 // QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further
 // (docs/decisions/0006).
 import { quickCheck } from "../risk/index.ts";
-import { clusterRootsOf } from "./cluster-roots.ts";
+import { clusterRootsOf, clustersMayHaveGrown, grewBeyond } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -25,18 +25,32 @@ export async function quickExpansion(ctx: AnalysisContext, address: string, chai
     QUICK_TRANSFERS_PER_DIRECTION,
     ctx.expansion?.maxTransfersPerAddress ?? QUICK_TRANSFERS_PER_DIRECTION,
   );
+  const expand = (roots: string[]) =>
+    expandGraph(
+      ctx.db,
+      { chainId, roots, maxDepth: 1 },
+      {
+        ...ctx.expansion,
+        maxTransfersPerAddress: perDirection,
+        ...currenciesOf(ctx.registry, chainId),
+      },
+    );
   // A Bitcoin address's cluster: its other addresses' direct counterparties too, their exposure its owner's.
-  const cluster = await clusterRootsOf(ctx, chainId, [address]);
-  const expansion = await expandGraph(
-    ctx.db,
-    { chainId, roots: [address, ...cluster.added], maxDepth: 1 },
-    {
-      ...ctx.expansion,
-      maxTransfersPerAddress: perDirection,
-      ...currenciesOf(ctx.registry, chainId),
-    },
-  );
-  if (cluster.clusters.size > 0) expansion.graph.clusters = cluster.clusters;
+  let cluster = await clusterRootsOf(ctx, chainId, [address]);
+  let expansion = await expand([address, ...cluster.added]);
+  if (clustersMayHaveGrown(ctx, chainId)) {
+    // The expansion fetched the address's history from the explorer, and with it a cluster the first read missed.
+    const after = await clusterRootsOf(ctx, chainId, [address]);
+    if (grewBeyond(cluster, after)) {
+      cluster = after;
+      expansion = await expand([address, ...after.added]);
+    }
+  }
+  if (cluster.added.length > 0) {
+    // The cluster's addresses were expanded only to be read: the check is of the address alone.
+    expansion.graph.roots = expansion.graph.roots.filter((r) => r === address);
+    expansion.graph.clusters = cluster.clusters;
+  }
   return { ...expansion, perDirection };
 }
 
@@ -52,7 +66,10 @@ export async function quickRisk(
   const coverage = (
     await coverageOfRoots(ctx, chainId, [address], {
       layers,
-      transfersRead: new Map([[address, graph.edges.length]]),
+      // The address's own transfers (its cluster's other addresses' are read beside them on Bitcoin).
+      transfersRead: new Map([
+        [address, graph.edges.filter((e) => e.from === address || e.to === address).length],
+      ]),
     })
   ).get(address);
   if (!coverage) throw new Error("no coverage for the address");
@@ -60,7 +77,7 @@ export async function quickRisk(
   const result: QuickRiskResponse = withheld(coverage, checked.level)
     ? { ...checked, risk: null, level: null, reason: noDataReason(coverage), errorCode: NO_DATA, coverage }
     : { ...checked, coverage };
-  if (layers[0]?.capped.length) {
+  if (layers[0]?.capped.includes(address)) {
     const note = `Checked the newest ${perDirection.toLocaleString("en-US")} transfers in each direction of this busy address; a scan reads further back.`;
     result.reason = result.reason ? `${result.reason} ${note}` : note;
   }

@@ -9,7 +9,7 @@ import {
   type RiskAnalysis,
   type UnsupportedConversion,
 } from "../risk/index.ts";
-import { clusterRootsOf } from "./cluster-roots.ts";
+import { clusterRootsOf, clustersMayHaveGrown, grewBeyond } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, nearestBridgeGaps, withBridgeGaps } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -45,38 +45,52 @@ export async function runAnalysis(
   request: RunRequest,
 ): Promise<Map<string, RootOutcome>> {
   const started = performance.now();
-  // A Bitcoin root's cluster: some of its other addresses are expanded too, their exposure its owner's.
-  const cluster = await clusterRootsOf(ctx, request.chainId, request.roots);
-  const roots = [...request.roots, ...cluster.added];
-  const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, roots.length));
   const base = ctx.expansion ?? {};
-  const { graph, layers } = await expandGraph(
-    ctx.db,
-    {
-      chainId: request.chainId,
-      roots,
-      maxDepth: request.maxDepth,
-      ...(request.window ? { window: request.window } : {}),
-    },
-    {
-      ...base,
-      ...currenciesOf(ctx.registry, request.chainId),
-      ...(request.signal ? { signal: request.signal } : {}),
-      budget: {
-        maxNodes: (base.budget?.maxNodes ?? 5_000) * scale,
-        maxEdges: (base.budget?.maxEdges ?? 20_000) * scale,
-        ...(base.budget?.maxMillis !== undefined ? { maxMillis: base.budget.maxMillis } : {}),
+  const expand = (roots: string[]) => {
+    const scale = Math.min(PER_ROOT_SCALE_CAP, Math.max(1, roots.length));
+    return expandGraph(
+      ctx.db,
+      {
+        chainId: request.chainId,
+        roots,
+        maxDepth: request.maxDepth,
+        ...(request.window ? { window: request.window } : {}),
       },
-    },
-  );
+      {
+        ...base,
+        ...currenciesOf(ctx.registry, request.chainId),
+        ...(request.signal ? { signal: request.signal } : {}),
+        budget: {
+          maxNodes: (base.budget?.maxNodes ?? 5_000) * scale,
+          maxEdges: (base.budget?.maxEdges ?? 20_000) * scale,
+          ...(base.budget?.maxMillis !== undefined ? { maxMillis: base.budget.maxMillis } : {}),
+        },
+      },
+    );
+  };
+  // A Bitcoin root's cluster: some of its other addresses are expanded too, their exposure its owner's.
+  let cluster = await clusterRootsOf(ctx, request.chainId, request.roots);
+  let expansion = await expand([...request.roots, ...cluster.added]);
+  if (clustersMayHaveGrown(ctx, request.chainId)) {
+    // The expansion fetched the roots' histories from the explorer, and with them clusters the first read missed.
+    const after = await clusterRootsOf(ctx, request.chainId, request.roots);
+    if (grewBeyond(cluster, after)) {
+      cluster = after;
+      expansion = await expand([...request.roots, ...after.added]);
+    }
+  }
+  const { graph, layers } = expansion;
+  const roots = [...request.roots, ...cluster.added];
+  if (cluster.added.length > 0) {
+    // The cluster's addresses were expanded only to be read: the analysis's roots (the detectors' origins and the
+    // verdicts) are the caller's.
+    const requested = new Set(request.roots);
+    graph.roots = graph.roots.filter((r) => requested.has(r));
+  }
   if (cluster.clusters.size > 0) graph.clusters = cluster.clusters;
   const config = await riskConfigFor(ctx, request.projectId, graph);
   request.signal?.throwIfAborted();
-  const requested = new Set(request.roots);
-  const indexed = analyseRootsIndexed(graph, config);
-  const { index } = indexed;
-  // The cluster's addresses were roots only to be read; the caller's roots are answered.
-  const analyses = indexed.analyses.filter((a) => requested.has(a.root));
+  const { index, analyses } = analyseRootsIndexed(graph, config);
   const durationMs = Math.round(performance.now() - started);
   // In a multi-root graph, a root's figures count what lies within maxDepth hops of it.
   const metricsOf = new Map<string, RootMetrics>(

@@ -268,7 +268,7 @@ async function quickEvidence(
     address,
     quickConfig((await riskConfigFor(ctx, projectId, graph)) ?? {}),
   );
-  return { analysis, capped: (layers[0]?.capped.length ?? 0) > 0 ? perDirection : null };
+  return { analysis, capped: layers[0]?.capped.includes(address) ? perDirection : null };
 }
 
 /**

@@ -186,8 +186,8 @@ export function exposureEs(e: VerdictExposure): string {
     // Another address of the root's cluster: whose exposure it is, and why it is the root's owner's.
     const { sameOwnerAs: owner, ...own } = e;
     const whose =
-      `Gastada junto con ${short(owner.address)} (un mismo dueño por entradas comunes: un clúster de ` +
-      `${owner.clusterSize} direcciones)`;
+      `Del mismo dueño que ${short(owner.address)} por entradas comunes (un clúster de ${owner.clusterSize} ` +
+      "direcciones gastadas juntas)";
     const said = exposureEs(own);
     if (e.direction === "self")
       return `${whose}, que está etiquetada como ${said.split(" está etiquetada como ")[1] ?? categoryEs(e.category)}`;

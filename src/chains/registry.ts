@@ -146,8 +146,7 @@ export const BITCOIN_LABEL_CHAINS: ChainConfig[] = (["mainnet", "testnet", "regt
 );
 
 /** The local devnets' chains: followed only where devnets run (src/devnet/when.ts). */
-export const isDevnetChain = (id: number) =>
-  id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID || id === BITCOIN_DEVNET_CHAIN_ID;
+export const isDevnetChain = (id: number) => id === DEVNET_CHAIN_ID || id === TRON_DEVNET_CHAIN_ID;
 
 export const BUILT_IN_CHAINS: ChainConfig[] = [
   chain(1, "Ethereum", "ETH", "https://etherscan.io", "https://eth.blockscout.com"),

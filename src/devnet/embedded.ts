@@ -13,7 +13,12 @@ import pino from "pino";
 import { BUILT_IN_CHAINS, ChainRegistry, DEVNET_CHAIN_ID } from "../chains/index.ts";
 import type { Database } from "../platform/db/open.ts";
 import type { DB } from "../schema.ts";
-import { type DevnetDataSummary, writeDevnetData } from "../worlds/index.ts";
+import {
+  type BitcoinWorld,
+  bitcoinDevnetWorld,
+  type DevnetDataSummary,
+  writeDevnetData,
+} from "../worlds/index.ts";
 import { type DemoAddress, demoAddresses, tronDemoAddresses } from "./addresses.ts";
 import {
   BITCOIN_DEVNET_CHAIN_ID,
@@ -126,7 +131,8 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
   const tronReady = tron
     ? playAndWrite(tron, options.database.db, abort.signal, log, "tron devnet")
     : undefined;
-  const bitcoinReady = options.bitcoin === false ? undefined : importBitcoin(options, log);
+  const bitcoinWorld = options.bitcoin === false ? undefined : bitcoinDevnetWorld();
+  const bitcoinReady = bitcoinWorld ? importBitcoin(options, bitcoinWorld, log) : undefined;
   return {
     rpcUrl: devnet.rpcUrl,
     sharedFrom: devnet.sharedFrom,
@@ -143,9 +149,14 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
             ready: tronReady,
           }
         : undefined,
-    bitcoin: bitcoinReady
-      ? { chainId: BITCOIN_DEVNET_CHAIN_ID, addresses: bitcoinDemoAddresses(), ready: bitcoinReady }
-      : undefined,
+    bitcoin:
+      bitcoinWorld && bitcoinReady
+        ? {
+            chainId: BITCOIN_DEVNET_CHAIN_ID,
+            addresses: bitcoinDemoAddresses(bitcoinWorld),
+            ready: bitcoinReady,
+          }
+        : undefined,
     async stop() {
       abort.abort();
       await Promise.all([ready, tronReady, bitcoinReady]);
@@ -157,11 +168,12 @@ export async function startEmbeddedDevnet(options: EmbeddedDevnetOptions): Promi
 /** Imports the Bitcoin devnet's world (beside the data dir's devnet state, or a temporary directory). */
 async function importBitcoin(
   options: EmbeddedDevnetOptions,
+  world: BitcoinWorld,
   log: DevnetLog,
 ): Promise<BitcoinDevnetReady | undefined> {
   try {
     const dir = options.stateDir ? path.join(path.dirname(options.stateDir), "bitcoin-devnet") : undefined;
-    const ready = await importBitcoinDevnet(options.database, dir ? { dir } : {});
+    const ready = await importBitcoinDevnet(options.database, dir ? { dir, world } : { world });
     log.info(
       {
         chainId: BITCOIN_DEVNET_CHAIN_ID,

@@ -79,11 +79,15 @@ const TEXT = {
     paths: "Exposure paths",
     unsolicited: "unsolicited dust",
     path: (e: ExposureFact, who: string, via: string, n: string) =>
-      e.direction === "self"
-        ? `The address itself is labelled ${inert(e.category)}: ${who}.`
+      (e.sameOwnerAs
+        ? `Of ${inert(e.sameOwnerAs.address)}, the same owner's by common inputs (a cluster of ` +
+          `${e.sameOwnerAs.clusterSize} addresses): `
+        : "") +
+      (e.direction === "self"
+        ? `${e.sameOwnerAs ? "that address is" : "The address itself is"} labelled ${inert(e.category)}: ${who}.`
         : `Funds ${e.direction === "incoming" ? "received from" : "sent to"} ${inert(e.category)} addresses ` +
           `${e.hops <= 1 ? "directly" : `${TEXT.en.hops(e.hops)} away`}: ${who}${via ? `, via ${via}` : ""}; ` +
-          `${n} on the paths.`,
+          `${n} on the paths.`),
     transactions: (n: number) => plural(n, "transaction", "transactions"),
     patternEvidence: "Patterns",
     patternLine: (p: string, n: string) => `${p}: ${n}.`,
@@ -190,11 +194,15 @@ const TEXT = {
     paths: "Rutas de exposición",
     unsolicited: "polvo no solicitado",
     path: (e: ExposureFact, who: string, via: string, n: string) =>
-      e.direction === "self"
-        ? `La dirección misma está etiquetada en la categoría ${inert(categoryEs(e.category))}: ${who}.`
+      (e.sameOwnerAs
+        ? `De ${inert(e.sameOwnerAs.address)}, del mismo dueño por entradas comunes (un clúster de ` +
+          `${e.sameOwnerAs.clusterSize} direcciones): `
+        : "") +
+      (e.direction === "self"
+        ? `${e.sameOwnerAs ? "esa dirección está etiquetada" : "La dirección misma está etiquetada"} en la categoría ${inert(categoryEs(e.category))}: ${who}.`
         : `Fondos ${e.direction === "incoming" ? "recibidos de" : "enviados a"} direcciones de la categoría ` +
           `${inert(categoryEs(e.category))} ${e.hops <= 1 ? "directamente" : `a ${TEXT.es.hops(e.hops)}`}: ${who}` +
-          `${via ? `, a través de ${via}` : ""}; ${n} en las rutas.`,
+          `${via ? `, a través de ${via}` : ""}; ${n} en las rutas.`),
     transactions: (n: number) => plural(n, "transacción", "transacciones"),
     patternEvidence: "Patrones",
     patternLine: (p: string, n: string) => `${p}: ${n}.`,

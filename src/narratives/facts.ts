@@ -120,6 +120,11 @@ export interface ExposureFact {
   unsolicited: boolean;
   counterparties: { address: string; label: string | null }[];
   via: string[];
+  /**
+   * Bitcoin: the path is this address's, of the wallet's cluster (same owner by common inputs), not the wallet's
+   * own; null for the wallet's own
+   */
+  sameOwnerAs: { address: string; clusterSize: number } | null;
   /** how many transactions are on the paths */
   transactions: number;
   /** the transfers between the path's addresses (the first ones, oldest first) */
@@ -332,9 +337,11 @@ async function exposureFact(
   root: string,
   e: VerdictExposure,
 ): Promise<ExposureFact> {
+  // A path lent by the cluster starts at that address, not at the wallet.
+  const start = e.sameOwnerAs?.address ?? root;
   const transfers = await transfersAmong(db, chain.id, {
     txHashes: e.txs,
-    addresses: [...new Set([root, ...e.via, ...e.counterparties.map((c) => c.address)])],
+    addresses: [...new Set([start, ...e.via, ...e.counterparties.map((c) => c.address)])],
     limit: TRANSFERS_PER_PATH,
   });
   return {
@@ -347,6 +354,9 @@ async function exposureFact(
     unsolicited: e.unsolicited === true,
     counterparties: e.counterparties.map((c) => ({ address: c.address, label: c.label ?? null })),
     via: e.via,
+    sameOwnerAs: e.sameOwnerAs
+      ? { address: e.sameOwnerAs.address, clusterSize: e.sameOwnerAs.clusterSize }
+      : null,
     transactions: e.txs.length,
     transfers: transfers.map((t) => transferFact(t, chain.currency)),
   };
@@ -485,8 +495,8 @@ export async function gatherReportFacts(
     parsed.family === "tron"
       ? registry.enabled().filter((c) => c.kind === "tron" && (q.chainId === undefined || c.id === q.chainId))
       : [];
-  // A Bitcoin address (of mainnet: the families' parser reads mainnet's) is read on the Bitcoin mainnet chains the
-  // service holds (imported, followed, or with an Esplora API), as it writes it.
+  // A Bitcoin address is read on the Bitcoin chains the service holds (imported, followed, or with an Esplora API)
+  // whose network writes it (a mainnet address on mainnet's, a regtest one on the devnet's), as it writes it.
   const bitcoinChains =
     parsed.family === "bitcoin"
       ? registry
@@ -494,7 +504,7 @@ export async function gatherReportFacts(
           .filter(
             (c) =>
               c.kind === "bitcoin" &&
-              (c.bitcoin_network ?? "mainnet") === "mainnet" &&
+              "address" in registry.parseAddress(c.id, parsed.address) &&
               (q.chainId === undefined || c.id === q.chainId),
           )
       : [];

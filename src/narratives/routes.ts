@@ -70,6 +70,8 @@ export function registerNarrativeRoutes(
   limits: NarrativeLimits,
   /** The 404 of a chain the service does not know, naming those it does. */
   unknownChain: (chainId: number) => Error,
+  /** The stored form of a Bitcoin address of another network than mainnet, on the chain named or any. */
+  bitcoinOfNetwork: (raw: string, chainId: number | undefined) => string | undefined,
 ): void {
   // One count per project, whichever of its viewer keys asks.
   const viewerRefresh = app.createRateLimit({
@@ -99,9 +101,14 @@ export function registerNarrativeRoutes(
     },
     async (req, reply) => {
       const { chainId, lang = "en", recreate = false } = req.query;
+      const otherNetwork = (raw: string): ParsedAddress | undefined => {
+        const address = bitcoinOfNetwork(raw, chainId);
+        return address === undefined ? undefined : { family: "bitcoin", address };
+      };
       const kind = chainId === undefined ? undefined : chainKind(chainId);
       if (chainId !== undefined && kind === undefined) throw unknownChain(chainId);
-      const written = parseAddress(req.params.wallet);
+      const written: ParsedAddress | undefined =
+        parseAddress(req.params.wallet) ?? otherNetwork(req.params.wallet);
       // A hex address on a Tron chain is that chain's: the report names it as Tron writes it.
       const asTron =
         kind === "tron" && written?.family === "evm" ? parseTronAddress(written.address) : undefined;

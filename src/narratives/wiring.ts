@@ -31,6 +31,19 @@ export function wireNarratives(
       (chainId) => registry.get(chainId)?.kind ?? (registry.get(chainId) ? "evm" : undefined),
       { refreshesPerHour: config.walletReportRefreshesPerHour },
       (chainId) => registry.unknownChain(chainId),
+      // A Bitcoin testnet or regtest address (the families read mainnet's): as the chain named, or the first
+      // Bitcoin chain of the list whose network writes it, stores it.
+      (raw, chainId) => {
+        const chains =
+          chainId === undefined
+            ? registry.enabled().filter((c) => c.kind === "bitcoin")
+            : [registry.get(chainId)].filter((c) => c?.kind === "bitcoin");
+        for (const chain of chains) {
+          const parsed = chain ? registry.parseAddress(chain.id, raw) : undefined;
+          if (parsed && "address" in parsed) return parsed.address;
+        }
+        return undefined;
+      },
     ),
   );
   return reports;

@@ -130,12 +130,12 @@ describe("the Bitcoin devnet", () => {
     const data = quick.json().data;
     expect(data.level, data.reason).toBe("critical");
     expect(data.reason, data.reason).toMatch(
-      /^Spent together with bcrt1q\w{4}…\w{4} \(one owner's by common inputs: a cluster of 2 addresses\), which received USD [\d,]+ \(100% of its incoming funds\) directly from a sanctioned address \(OFAC SDN: Lazarus Group \(devnet\)\)/,
+      /^Same owner as bcrt1q\w{4}…\w{4} by common inputs \(a cluster of 2 addresses spent together\), which received USD [\d,]+ \(100% of its incoming funds\) directly from a sanctioned address \(OFAC SDN: Lazarus Group \(devnet\)\)/,
     );
     // The scan's verdict says whose exposure it is, and in Spanish too.
     const [result] = await scan([c.subject]);
     expect(result?.riskLevel).toBe("critical");
-    expect(result?.riskReason).toContain("Spent together with");
+    expect(result?.riskReason).toContain("Same owner as");
     const owner = { address: world.address("cluster.holder.0"), clusterSize: 2 };
     expect(
       exposureEs({
@@ -151,9 +151,19 @@ describe("the Bitcoin devnet", () => {
         sameOwnerAs: { ...owner, clusterId: `c:${owner.address}`, joinedBy: [] },
       }),
     ).toBe(
-      "Gastada junto con bcrt1qjhgz…0p6r (un mismo dueño por entradas comunes: un clúster de 2 direcciones), que " +
+      "Del mismo dueño que bcrt1qjhgz…0p6r por entradas comunes (un clúster de 2 direcciones gastadas juntas), que " +
         "recibió USD 30,863 (100% de sus fondos entrantes) directamente de una dirección sancionada " +
         "(OFAC SDN: Lazarus Group (devnet))",
+    );
+    // The wallet report names whose path it is.
+    const report = await svc.app!.inject({
+      method: "GET",
+      url: `/v1/wallets/${c.subject}/report?chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.json().data).toContain(
+      `Of ${world.address("cluster.holder.0")}, the same owner's by common inputs (a cluster of 2 addresses)`,
     );
     // Its address alone (no cluster lent): a payment from an exchange to a merchant, nothing risky.
     const alone = await svc.app!.inject({
@@ -161,7 +171,29 @@ describe("the Bitcoin devnet", () => {
       url: `/v1/risk/quick?address=${world.address("friend.shopper.0")}&chainId=${CHAIN}`,
       headers: auth(svc.project.keys.viewer),
     });
-    expect(alone.json().data.reason).not.toContain("Spent together with");
+    expect(alone.json().data.reason).not.toContain("Same owner as");
+  });
+
+  it("lends nothing between an exchange's customers: its deposit addresses are one cluster, the exchange's", async () => {
+    const deposits = await svc.database.db
+      .selectFrom("deposit_addresses")
+      .select("address")
+      .where("chain_id", "=", BITCOIN_DEVNET_CHAIN_ID)
+      .where("attributed", "=", true)
+      .orderBy("address")
+      .execute();
+    expect(deposits.length).toBeGreaterThan(20);
+    // The sweeps spent them together: one stored cluster per exchange, of many addresses.
+    const cluster = await svc.app!.inject({
+      method: "GET",
+      url: `/v1/clusters/${deposits[0]!.address}?chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(cluster.json().data.size).toBeGreaterThan(5);
+    // Among them is the mixing user's post-mix deposit, whose exposure is a mixer's: no other customer's deposit
+    // address borrows it.
+    const results = await scan(deposits.slice(0, 50).map((d) => d.address));
+    for (const r of results) expect(r.riskReason, r.address).not.toContain("Same owner as");
   });
 
   it("answers the mix participant's cluster with the round excluded, and prints its cases for npm start", async () => {

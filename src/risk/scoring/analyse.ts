@@ -80,6 +80,26 @@ export function analyseRootsIndexed(
   return { index, analyses: index.roots.map((root) => scoreRoot(index, root, findings, resolved)) };
 }
 
+/** A cluster member's exposure, read once per graph index and configuration. */
+const memberExposures = new WeakMap<GraphIndex, WeakMap<ResolvedRiskConfig, Map<string, Exposure>>>();
+function memberExposure(
+  index: GraphIndex,
+  resolved: ResolvedRiskConfig,
+  read: (address: string) => Exposure,
+): (address: string) => Exposure {
+  const byConfig = memberExposures.get(index) ?? new WeakMap<ResolvedRiskConfig, Map<string, Exposure>>();
+  memberExposures.set(index, byConfig);
+  const cache = byConfig.get(resolved) ?? new Map<string, Exposure>();
+  byConfig.set(resolved, cache);
+  return (address) => {
+    const known = cache.get(address);
+    if (known) return known;
+    const exposure = read(address);
+    cache.set(address, exposure);
+    return exposure;
+  };
+}
+
 /** Scores one address from already computed findings (e.g. per layer of an incremental analysis). */
 export function scoreRoot(
   index: GraphIndex,
@@ -92,8 +112,15 @@ export function scoreRoot(
   // not the address's mixing.
   const exposureOf = (address: string) =>
     markUnsolicited(index, computeExposure(index, address, resolved.exposure), p);
-  // On a UTXO chain, the root's cluster's other addresses lend their exposure (cluster-exposure.ts).
-  const exposure = withClusterExposure(index, root, exposureOf(root), exposureOf, p);
+  // On a UTXO chain, the root's cluster's other addresses lend their exposure (cluster-exposure.ts), each read once
+  // per graph however many roots share it.
+  const exposure = withClusterExposure(
+    index,
+    root,
+    exposureOf(root),
+    memberExposure(index, resolved, exposureOf),
+    p,
+  );
   const ignore = unsolicitedFindings(findings, root, exposure);
   const node = index.node(root);
   const exchange = isExchange(node);

@@ -116,8 +116,8 @@ export function exposureText(e: ExposureEntry): string {
 function sameOwnerText(e: ExposureEntry, owner: SameOwner): string {
   const { sameOwner: _, ...own } = e;
   const whose =
-    `Spent together with ${shortAddress(owner.address)} (one owner's by common inputs: a cluster of ` +
-    `${owner.clusterSize} addresses)`;
+    `Same owner as ${shortAddress(owner.address)} by common inputs (a cluster of ${owner.clusterSize} ` +
+    "addresses spent together)";
   const said = exposureText(own);
   if (e.direction === "self")
     return `${whose}, which is labelled ${said.split(" is labelled ")[1] ?? e.category}`;

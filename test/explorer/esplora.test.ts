@@ -300,10 +300,38 @@ describe("a Bitcoin chain with an Esplora API in the running service", () => {
       ],
       env: { VIGIA_ALLOW_PRIVATE_OUTBOUND: "true", VIGIA_LOG_LEVEL: "silent" },
     });
+    // BTC at USD 60,000 on the history's days (2025-10-09 onwards), as `vigia import prices` would store it.
+    await svc.database.db
+      .insertInto("prices")
+      .values(
+        ["2025-10-09", "2025-10-10"].map((day) => ({
+          chain_id: CHAIN,
+          token: "native",
+          day,
+          price_usd: "60000",
+        })),
+      )
+      .execute();
   }, 120_000);
   afterAll(async () => {
     await svc?.stop();
     await stand?.close();
+  });
+
+  it("reads a new address's cluster from the history it fetched, and its other address's exposure as its own", async () => {
+    // MY_OTHER is new: its one transaction, fetched now, spent it with ME. The cluster is read again after the
+    // fetch, ME's history fetched in turn, and ME's coin in a Whirlpool mix is its owner's exposure.
+    const res = await svc.app!.inject({
+      url: `/v1/risk/quick?address=${MY_OTHER}&chainId=${CHAIN}`,
+      headers: auth(svc.project.keys.viewer),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json().data;
+    expect(stand.requests[0]).toBe(`/api/address/${MY_OTHER}/txs/chain`);
+    expect(stand.requests).toContain(`/api/address/${ME}/txs/chain`);
+    expect(body.reason).toMatch(
+      /^Same owner as bc1\w{5}…\w{4} by common inputs \(a cluster of 2 addresses spent together\), which sent USD [\d,]+ \([\d.]+% of its outgoing funds\) directly to a mixer address \(CoinJoin \(whirlpool/,
+    );
   });
 
   it("reads the history on demand for a quick check, with the explorer as its coverage", async () => {
@@ -313,7 +341,7 @@ describe("a Bitcoin chain with an Esplora API in the running service", () => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json().data;
-    expect(stand.requests[0]).toBe(`/api/address/${ME}/txs/chain`);
+    expect(stand.requests).toContain(`/api/address/${ME}/txs/chain`);
     expect(body.coverage).toMatchObject({ source: "explorer" });
     // ME took part in a Whirlpool mix: its funds went into a mixer.
     expect(body.patterns.map((p: { name: string }) => p.name)).toContain("mixing");

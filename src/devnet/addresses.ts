@@ -3,7 +3,7 @@
 // (devnetWorld's fixed seed), so they are the same on every machine. The Tron devnet's (tronDemoAddresses) are
 // written as Tron's users write them, in base58check (`T…`), which is also what the API answers about that chain.
 import { tronBase58 } from "../chains/address/index.ts";
-import { devnetWorld, tronDevnetWorld, type World } from "../worlds/index.ts";
+import { type Case, devnetWorld, tronDevnetWorld, type World } from "../worlds/index.ts";
 
 export interface DemoAddress {
   pattern: string;
@@ -11,8 +11,8 @@ export interface DemoAddress {
   note: string;
 }
 
-/** The scenario's cases that must be found, in the order they were played. */
-export function demoAddresses(world: World = devnetWorld()): DemoAddress[] {
+/** The scenario's cases that must be found, in the order they were played (any world's: EVM, Tron, Bitcoin). */
+export function demoAddresses(world: { cases: readonly Case[] } = devnetWorld()): DemoAddress[] {
   return world.cases
     .filter((c) => c.positive)
     .map((c) => ({ pattern: c.pattern, address: c.subject, note: c.note }));

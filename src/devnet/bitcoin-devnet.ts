@@ -18,7 +18,7 @@ import {
   writeBitcoinDevnetData,
   writeBitcoinEtl,
 } from "../worlds/index.ts";
-import type { DemoAddress } from "./addresses.ts";
+import { type DemoAddress, demoAddresses } from "./addresses.ts";
 import { GENESIS_TIME } from "./devnet.ts";
 
 export { BITCOIN_DEVNET_CHAIN_ID };
@@ -33,9 +33,7 @@ export interface BitcoinDevnetReady {
 
 /** The Bitcoin demo's cases worth analysing (positives), as `npm start` prints them. */
 export function bitcoinDemoAddresses(world: BitcoinWorld = bitcoinDevnetWorld()): DemoAddress[] {
-  return world.cases
-    .filter((c) => c.positive)
-    .map((c) => ({ pattern: c.pattern, address: c.subject, note: c.note }));
+  return demoAddresses(world);
 }
 
 /**

@@ -22,8 +22,16 @@ const PROFILES: Record<string, object> = {
   "co-client": colombian(),
   "mx-blocked": mexican({ mexico: { rfc: "LORM900102AB1", actividadEconomica: 8250100 } }),
 };
-// Reports see the month as closed: their clock is a week into the next month in Mexico City.
-const now = new Date();
+// The transfers' time: now, unless Mexico City and Bogotá are in different months (the hour after midnight in
+// Bogotá on the first of a month, Bogotá being an hour ahead): then the minute after Mexico City's month begins,
+// so that both countries' files and calendars see the transfers in one month. Reports see the month as closed:
+// their clock is a week into the next month in Mexico City.
+const now = ((real: Date) => {
+  const mx = zonedParts(real, "America/Mexico_City");
+  if (mx.month === zonedParts(real, "America/Bogota").month) return real;
+  // Mexico City keeps UTC-6 all year: its next month begins at 06:00 UTC on the first.
+  return new Date(Date.UTC(mx.year, mx.month, 1, 6, 1));
+})(new Date());
 const month = zonedParts(now, "America/Mexico_City");
 const PERIOD = `${month.year}-${String(month.month).padStart(2, "0")}`;
 const NEXT = Date.UTC(month.month === 12 ? month.year + 1 : month.year, month.month % 12, 8, 12);
@@ -123,10 +131,14 @@ describe("jurisdictions on a real chain", () => {
       expect(res.statusCode, res.body).toBe(201);
     }
     // 0.5 ETH: USD 1,500, MXN 30,000 (over 210 UMA and Colombia's USD 150); 0.1 ETH: USD 300.
-    for (const [i, eth] of [5n, 1n, 5n].entries())
+    for (const [i, eth] of [5n, 1n, 5n].entries()) {
+      // Each in a block of its own at the transfers' time (now, or just past a month's turn: see `now`).
+      const at = Math.max(Math.floor(now.getTime() / 1000), Math.floor(Date.now() / 1000)) + i;
+      await anvil.rpc("evm_setNextBlockTimestamp", [at]);
       await anvil.rpc("eth_sendTransaction", [
         { from: accounts[0], to: accounts[i + 1], value: `0x${((eth * 10n ** 18n) / 10n).toString(16)}` },
       ]);
+    }
     await until("four messages", () => webhooks.length >= 4);
     const notifications = webhooks.filter((w) => w.type === "notification");
     expect(Object.fromEntries(notifications.map((n) => [userOf(n), laws(n)]))).toEqual({

@@ -9,7 +9,10 @@ import { Badge, ErrorLine, Loading, useLoad } from "../ui.tsx";
 
 /** The jurisdictions Vigía writes files for (src/jurisdictions). */
 const COUNTRIES = ["MX", "CO", "GT", "SV"] as const;
-const WEEKS_AHEAD = 6;
+// Eight weeks: the month under way's filings are always in view, on its first day too (a monthly file falls due up
+// to the 20th of the next month: at most 51 days away). With six, a new project's first filing was out of view for
+// the first days of each month, and the page showed nothing coming.
+const WEEKS_AHEAD = 8;
 
 /** Each jurisdiction's zone, where its months begin and end (src/jurisdictions). */
 const ZONES: Record<(typeof COUNTRIES)[number], string> = {

@@ -168,10 +168,7 @@ function verdictTail(
       via: largest.via,
       txs: largest.txs,
       drivesScore: false,
-      ...(largest.sameOwnerAs
-        ? // the sentence names the address and the cluster's size only
-          { sameOwnerAs: { ...largest.sameOwnerAs, clusterId: "", joinedBy: [] } }
-        : {}),
+      ...(largest.sameOwnerAs ? { sameOwnerAs: largest.sameOwnerAs } : {}),
     });
     tail += ` ${t("reasons.exposure", { text })}`;
   }

@@ -8,7 +8,7 @@
 //   owner's, the exchange's; but a customer's deposit address must not carry another customer's exposure.
 // Other chains have no clusters and pay nothing for this: the registry says they are not Bitcoin.
 import { attributedDepositAddresses, storedClustersOf } from "../ledger/index.ts";
-import type { RootCluster } from "../risk/index.ts";
+import type { RootCluster, TxGraph } from "../risk/index.ts";
 import type { AnalysisContext } from "./context.ts";
 
 /** Other addresses of a root's cluster expanded beside it, at most. */
@@ -66,16 +66,45 @@ export async function clusterRootsOf(
  * from an explorer (Esplora), expanding fetched and stored the roots' histories, and with them their clusters, which
  * the read before it could not see.
  */
-export function clustersMayHaveGrown(ctx: AnalysisContext, chainId: number): boolean {
+function clustersMayHaveGrown(ctx: AnalysisContext, chainId: number): boolean {
   const chain = ctx.registry.get(chainId);
   return chain?.kind === "bitcoin" && typeof chain.explorer_api_url === "string";
 }
 
 /** The clusters read after the expansion add an address the first read did not. */
-export function grewBeyond(before: ClusterRoots, after: ClusterRoots): boolean {
+function grewBeyond(before: ClusterRoots, after: ClusterRoots): boolean {
   const known = new Set(before.added);
   return (
     after.added.some((a) => !known.has(a)) ||
     [...after.clusters.keys()].some((root) => !before.clusters.has(root))
   );
+}
+
+/**
+ * Expands the roots with their clusters' addresses beside them (read again after the expansion where it may have
+ * fetched new histories), then gives the graph back with only the caller's roots as roots (the added addresses were
+ * expanded only to be read) and the clusters the risk core lends exposure through.
+ */
+export async function expandWithClusters<E extends { graph: TxGraph }>(
+  ctx: AnalysisContext,
+  chainId: number,
+  roots: readonly string[],
+  expand: (roots: string[]) => Promise<E>,
+): Promise<{ expansion: E; cluster: ClusterRoots }> {
+  let cluster = await clusterRootsOf(ctx, chainId, roots);
+  let expansion = await expand([...roots, ...cluster.added]);
+  if (clustersMayHaveGrown(ctx, chainId)) {
+    // The expansion fetched the roots' histories from the explorer, and with them clusters the first read missed.
+    const after = await clusterRootsOf(ctx, chainId, roots);
+    if (grewBeyond(cluster, after)) {
+      cluster = after;
+      expansion = await expand([...roots, ...after.added]);
+    }
+  }
+  if (cluster.added.length > 0) {
+    const requested = new Set(roots);
+    expansion.graph.roots = expansion.graph.roots.filter((r) => requested.has(r));
+  }
+  if (cluster.clusters.size > 0) expansion.graph.clusters = cluster.clusters;
+  return { expansion, cluster };
 }

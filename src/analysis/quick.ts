@@ -4,7 +4,7 @@
 // QUICK_TRANSFERS_PER_DIRECTION transfers each way and says so in its reason; a scan reads further
 // (docs/decisions/0006).
 import { quickCheck } from "../risk/index.ts";
-import { clusterRootsOf, clustersMayHaveGrown, grewBeyond } from "./cluster-roots.ts";
+import { expandWithClusters } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withheld } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -35,22 +35,9 @@ export async function quickExpansion(ctx: AnalysisContext, address: string, chai
         ...currenciesOf(ctx.registry, chainId),
       },
     );
-  // A Bitcoin address's cluster: its other addresses' direct counterparties too, their exposure its owner's.
-  let cluster = await clusterRootsOf(ctx, chainId, [address]);
-  let expansion = await expand([address, ...cluster.added]);
-  if (clustersMayHaveGrown(ctx, chainId)) {
-    // The expansion fetched the address's history from the explorer, and with it a cluster the first read missed.
-    const after = await clusterRootsOf(ctx, chainId, [address]);
-    if (grewBeyond(cluster, after)) {
-      cluster = after;
-      expansion = await expand([address, ...after.added]);
-    }
-  }
-  if (cluster.added.length > 0) {
-    // The cluster's addresses were expanded only to be read: the check is of the address alone.
-    expansion.graph.roots = expansion.graph.roots.filter((r) => r === address);
-    expansion.graph.clusters = cluster.clusters;
-  }
+  // A Bitcoin address's cluster: its other addresses' direct counterparties too, their exposure its owner's; the
+  // check is of the address alone.
+  const { expansion } = await expandWithClusters(ctx, chainId, [address], expand);
   return { ...expansion, perDirection };
 }
 

@@ -9,7 +9,7 @@ import {
   type RiskAnalysis,
   type UnsupportedConversion,
 } from "../risk/index.ts";
-import { clusterRootsOf, clustersMayHaveGrown, grewBeyond } from "./cluster-roots.ts";
+import { expandWithClusters } from "./cluster-roots.ts";
 import type { AnalysisContext } from "./context.ts";
 import { coverageOfRoots, nearestBridgeGaps, withBridgeGaps } from "./coverage.ts";
 import { currenciesOf } from "./currencies.ts";
@@ -68,26 +68,11 @@ export async function runAnalysis(
       },
     );
   };
-  // A Bitcoin root's cluster: some of its other addresses are expanded too, their exposure its owner's.
-  let cluster = await clusterRootsOf(ctx, request.chainId, request.roots);
-  let expansion = await expand([...request.roots, ...cluster.added]);
-  if (clustersMayHaveGrown(ctx, request.chainId)) {
-    // The expansion fetched the roots' histories from the explorer, and with them clusters the first read missed.
-    const after = await clusterRootsOf(ctx, request.chainId, request.roots);
-    if (grewBeyond(cluster, after)) {
-      cluster = after;
-      expansion = await expand([...request.roots, ...after.added]);
-    }
-  }
+  // A Bitcoin root's cluster: some of its other addresses are expanded too, their exposure its owner's; the
+  // analysis's roots (the detectors' origins and the verdicts) stay the caller's.
+  const { expansion, cluster } = await expandWithClusters(ctx, request.chainId, request.roots, expand);
   const { graph, layers } = expansion;
   const roots = [...request.roots, ...cluster.added];
-  if (cluster.added.length > 0) {
-    // The cluster's addresses were expanded only to be read: the analysis's roots (the detectors' origins and the
-    // verdicts) are the caller's.
-    const requested = new Set(request.roots);
-    graph.roots = graph.roots.filter((r) => requested.has(r));
-  }
-  if (cluster.clusters.size > 0) graph.clusters = cluster.clusters;
   const config = await riskConfigFor(ctx, request.projectId, graph);
   request.signal?.throwIfAborted();
   const { index, analyses } = analyseRootsIndexed(graph, config);

@@ -180,8 +180,13 @@ export function findingEs(
   }
 }
 
+/** What the Spanish sentence reads of an exposure entry: of another address of its cluster, the address and size. */
+export type SpokenExposure = Omit<VerdictExposure, "sameOwnerAs"> & {
+  sameOwnerAs?: Pick<NonNullable<VerdictExposure["sameOwnerAs"]>, "address" | "clusterSize">;
+};
+
 /** An exposure entry in Spanish (the risk core's exposureText says the same). */
-export function exposureEs(e: VerdictExposure): string {
+export function exposureEs(e: SpokenExposure): string {
   if (e.sameOwnerAs) {
     // Another address of the root's cluster: whose exposure it is, and why it is the root's owner's.
     const { sameOwnerAs: owner, ...own } = e;

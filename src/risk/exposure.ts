@@ -349,11 +349,7 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
   }
   entries.sort(
     (a, b) =>
-      categoryRank(a.category) - categoryRank(b.category) ||
-      cmp(a.category, b.category) ||
-      a.hops - b.hops ||
-      cmp(a.direction, b.direction) ||
-      cmp(a.counterparties[0]?.address ?? "", b.counterparties[0]?.address ?? ""),
+      exposureOrder(a, b) || cmp(a.counterparties[0]?.address ?? "", b.counterparties[0]?.address ?? ""),
   );
   const direct = new Set([...ins.map((e) => e.from), ...outs.map((e) => e.to)]);
   return {
@@ -366,4 +362,14 @@ export function computeExposure(index: GraphIndex, root: string, params: Exposur
     counterparties: direct.size,
     entries,
   };
+}
+
+/** The order exposure entries are read in: the gravest category first, then the nearest, incoming before outgoing. */
+export function exposureOrder(a: ExposureEntry, b: ExposureEntry): number {
+  return (
+    categoryRank(a.category) - categoryRank(b.category) ||
+    cmp(a.category, b.category) ||
+    a.hops - b.hops ||
+    cmp(a.direction, b.direction)
+  );
 }

@@ -148,7 +148,7 @@ describe("the Bitcoin devnet", () => {
         via: [],
         txs: [],
         drivesScore: true,
-        sameOwnerAs: { ...owner, clusterId: `c:${owner.address}`, joinedBy: [] },
+        sameOwnerAs: owner,
       }),
     ).toBe(
       "Del mismo dueño que bcrt1qjhgz…0p6r por entradas comunes (un clúster de 2 direcciones gastadas juntas), que " +

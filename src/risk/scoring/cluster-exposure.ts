@@ -8,8 +8,7 @@
 // figures stay the other address's (its USD, its share of its own volume): the cluster's total volume is not
 // known to the graph, so no share of it is made up.
 
-import type { Exposure, ExposureEntry } from "../exposure.ts";
-import { categoryRank } from "../graph/classify.ts";
+import { type Exposure, type ExposureEntry, exposureOrder } from "../exposure.ts";
 import type { GraphIndex } from "../graph/graph-index.ts";
 import { cmp } from "../graph/graph-index.ts";
 import { exposurePoints } from "./contributions.ts";
@@ -52,10 +51,7 @@ export function withClusterExposure(
     .map((l) => l.entry);
   const entries = [...exposure.entries, ...strongest].sort(
     (a, b) =>
-      categoryRank(a.category) - categoryRank(b.category) ||
-      cmp(a.category, b.category) ||
-      a.hops - b.hops ||
-      cmp(a.direction, b.direction) ||
+      exposureOrder(a, b) ||
       // The root's own before a lent one.
       Number(a.sameOwner !== undefined) - Number(b.sameOwner !== undefined) ||
       cmp(a.sameOwner?.address ?? "", b.sameOwner?.address ?? ""),

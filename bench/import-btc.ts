@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { clusterRootsOf } from "../src/analysis/cluster-roots.ts";
+import { expandWithClusters } from "../src/analysis/cluster-roots.ts";
 import type { AnalysisContext } from "../src/analysis/context.ts";
 import { expandGraph } from "../src/analysis/graph/index.ts";
 import { riskConfigFor } from "../src/analysis/thresholds.ts";
@@ -71,17 +71,19 @@ async function scansOn(database: DatabaseName, target: string, users: string[]):
     for (const root of users.slice(0, SCANS)) {
       const t = performance.now();
       // As src/analysis/run.ts: the root's cluster read first, a few of its addresses expanded beside it.
-      const cluster = await clusterRootsOf(ctx, CHAIN, [root]);
-      const { graph } = await expandGraph(
-        db.db,
-        { chainId: CHAIN, roots: [root, ...cluster.added], maxDepth: 3 },
-        {
-          budget: { maxNodes: 5_000, maxEdges: 20_000 },
-          native: { symbol: "BTC", decimals: 8 },
-          jsonRows: database === "pglite",
-        },
+      const {
+        expansion: { graph },
+      } = await expandWithClusters(ctx, CHAIN, [root], (roots) =>
+        expandGraph(
+          db.db,
+          { chainId: CHAIN, roots, maxDepth: 3 },
+          {
+            budget: { maxNodes: 5_000, maxEdges: 20_000 },
+            native: { symbol: "BTC", decimals: 8 },
+            jsonRows: database === "pglite",
+          },
+        ),
       );
-      if (cluster.clusters.size > 0) graph.clusters = cluster.clusters;
       analyseRootsIndexed(graph, await riskConfigFor(ctx, 0, graph));
       times.push(performance.now() - t);
       nodes.push(graph.nodes.size);

@@ -1,5 +1,5 @@
 // Keeps a UTXO chain's address clusters as its transactions arrive (an import's batch; a follower's block): the
-// stored clusters of the addresses the transactions name are seeded into the risk core's Clusterer, the
+// stored clusters of the addresses the transactions spend are seeded into the risk core's Clusterer, the
 // transactions added, and what changed written back, on the connection (and in the transaction) that writes the
 // same transactions' transfers. An address no transaction merged stays without a row. Adding the same
 // transactions again changes nothing. Writers of the same clusters take turns (their rows locked: lockClustersOf).
@@ -23,17 +23,11 @@ export async function clusterTransactions(
   txs: readonly UtxoTx[],
 ): Promise<ClusterUpdate> {
   if (txs.length === 0) return { written: 0, absorbed: 0 };
-  const named = new Set<string>();
+  // Only what the transactions spend can change a cluster: an address they only pay stays in its stored cluster
+  // (or alone), and is seeded if a later transaction of the batch spends it.
   const spending = new Set<string>();
-  for (const tx of txs) {
-    for (const i of tx.inputs) {
-      if (i.address === null) continue;
-      named.add(i.address);
-      spending.add(i.address);
-    }
-    for (const o of tx.outputs) if (o.address !== null) named.add(o.address);
-  }
-  const stored = await lockClustersOf(db, chainId, [...named]);
+  for (const tx of txs) for (const i of tx.inputs) if (i.address !== null) spending.add(i.address);
+  const stored = await lockClustersOf(db, chainId, [...spending]);
   // A labelled exchange's inputs merge nothing (src/risk/utxo/clusters.ts): only spenders can be one.
   const services = await exchangeWallets(db, chainId, [...spending]);
   const clusterer = new Clusterer({}, (address) => services.has(address));

@@ -58,7 +58,11 @@ export async function lockClustersOf(
     ORDER BY utxo_cluster_members.key, address FOR UPDATE`.execute(db);
   if (members.length === 0) return [];
   const byKey = new Map<string, string[]>();
-  for (const m of members) byKey.set(m.key, [...(byKey.get(m.key) ?? []), m.address]);
+  for (const m of members) {
+    const list = byKey.get(m.key);
+    if (list) list.push(m.address);
+    else byKey.set(m.key, [m.address]);
+  }
   const { rows } = await sql<ClusterRow>`
     SELECT key::text AS key, id, size, addresses, joined_by, coinjoins_excluded, service_scale, updated_at
     FROM utxo_clusters WHERE chain_id = ${chainId} AND key = ANY(${[...byKey.keys()]}::bigint[])

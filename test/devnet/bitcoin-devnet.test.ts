@@ -174,6 +174,38 @@ describe("the Bitcoin devnet", () => {
     expect(alone.json().data.reason).not.toContain("Same owner as");
   });
 
+  it("reads exposure by cluster in an investigation, layer by layer, with the address the one root", async () => {
+    const c = world.cases.find((x) => x.id === "btc-cluster")!;
+    const created = await svc.app!.inject({
+      method: "POST",
+      url: `/v1/projects/${svc.project.id}/investigations`,
+      headers: auth(svc.project.keys.developer),
+      payload: { name: "cluster", wallet: c.subject, chainId: CHAIN, maxDepth: 2 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { analysis_id: id, status } = created.json().data;
+    expect(status).toBe("completed");
+    let lastScore: number | undefined;
+    for (const layer of [0, 1]) {
+      const res = await svc.app!.inject({
+        method: "GET",
+        url: `/v1/analysis/${id}/layers/${layer}`,
+        headers: auth(svc.project.keys.viewer),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const data = res.json().data;
+      expect(data.riskLevel, data.riskReason).toBe("critical");
+      expect(data.riskReason).toMatch(/^Same owner as bcrt1q\w{4}…\w{4} by common inputs/);
+      // The other address of the cluster was read beside the subject, and is in the graph the viewer draws.
+      expect(data.cumulativeGraph.rootAddress).toBe(c.subject);
+      expect(Object.keys(data.cumulativeGraph.nodes)).toContain(world.address("cluster.holder.0"));
+      lastScore = data.riskScore;
+    }
+    // Stored between layers without its clusters (they are read again), the investigation's score is the last
+    // layer's, lent exposure and all.
+    expect(created.json().data.risk_score).toBe(lastScore);
+  });
+
   it("lends nothing between an exchange's customers: its deposit addresses are one cluster, the exchange's", async () => {
     const deposits = await svc.database.db
       .selectFrom("deposit_addresses")

@@ -5,7 +5,8 @@ import type { ExpandingGraph } from "./options.ts";
 
 type BridgeJson = Omit<BridgeVia, "given"> & { given: Omit<BridgeVia["given"], "value"> & { value: string } };
 
-export type GraphJson = Omit<ExpandingGraph, "nodes" | "edges"> & {
+/** A graph's clusters (Bitcoin) are not stored with it: they are read again from the store each time it is used. */
+export type GraphJson = Omit<ExpandingGraph, "nodes" | "edges" | "clusters"> & {
   nodes: GraphNode[];
   edges: (Omit<GraphEdge, "value" | "bridge"> & { value: string; bridge?: BridgeJson })[];
 };
@@ -20,7 +21,7 @@ const bridgeFromJson = (b: BridgeJson): BridgeVia => ({
   given: { ...b.given, value: BigInt(b.given.value) },
 });
 
-export function graphToJson(graph: ExpandingGraph): GraphJson {
+export function graphToJson({ clusters: _, ...graph }: ExpandingGraph): GraphJson {
   return {
     ...graph,
     truncated: { ...graph.truncated },

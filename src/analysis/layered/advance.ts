@@ -4,6 +4,7 @@
 // layer job, a standard investigation waiting for its graph — goes through here; a layer two callers computed at
 // once is stored once, and the loser's copy is dropped.
 import { analyseGraph, conversionsOf, toLayerPatterns } from "../../risk/index.ts";
+import { clusterRootsOf } from "../cluster-roots.ts";
 import type { AnalysisContext } from "../context.ts";
 import { coverageOfRoots, NO_DATA, noDataReason, withBridgeGaps, withheld } from "../coverage.ts";
 import { currenciesOf } from "../currencies.ts";
@@ -49,13 +50,23 @@ export async function advanceAnalysis(
   const started = performance.now();
   const previous: LayerState | undefined = layer === 0 ? undefined : await readState(ctx.db, analysisId);
   if (layer > 0 && !previous) throw new Error(`the state after layer ${layer - 1} is missing`);
+  // A Bitcoin root's cluster (cluster-roots.ts), read at every layer: at the first, some of its other addresses join
+  // the frontier beside the root, only to be read (the root stays the one root); at each, the risk core lends the
+  // root the exposure of those the graph holds.
+  const cluster = await clusterRootsOf(ctx, analysis.chainId, [analysis.address]);
   const graph = previous
     ? graphFromJson(previous.graph)
     : await createGraph(
         ctx.db,
-        { chainId: analysis.chainId, roots: [analysis.address], maxDepth: analysis.maxDepth },
+        {
+          chainId: analysis.chainId,
+          roots: [analysis.address, ...cluster.added],
+          maxDepth: analysis.maxDepth,
+        },
         ctx.expansion?.coalescing,
       );
+  if (cluster.added.length > 0) graph.roots = graph.roots.filter((r) => r === analysis.address);
+  if (cluster.clusters.size > 0) graph.clusters = cluster.clusters;
   const previousNodes = new Set(layer === 0 ? [] : graph.nodes.keys());
   const previousEdges = new Set(layer === 0 ? [] : graph.edges.map((e) => e.id));
   const previousConversions = new Set(
